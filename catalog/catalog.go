@@ -1,0 +1,133 @@
+package catalog
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // registers the sqlite3 driver
+)
+
+// ErrNotFound is returned when a named object does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ErrExists is returned when creating an object whose name is taken.
+var ErrExists = errors.New("already exists")
+
+// Catalog is an open metadata store.
+type Catalog struct {
+	db *sql.DB
+}
+
+// Open opens (creating if needed) the catalog at path and applies pending
+// migrations.
+func Open(ctx context.Context, path string) (*Catalog, error) {
+	dsn := "file:" + path + "?_journal_mode=WAL&_synchronous=FULL&_busy_timeout=10000&_foreign_keys=on&_txlock=immediate"
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open catalog %s: %w", path, err)
+	}
+	// One writer at a time; SQLite serialises writers anyway and this keeps
+	// "database is locked" out of the picture.
+	db.SetMaxOpenConns(1)
+	c := &Catalog{db: db}
+	if err := c.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("migrate catalog %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Close closes the store.
+func (c *Catalog) Close() error { return c.db.Close() }
+
+// Tx runs fn in one transaction, committed when fn returns nil.
+func (c *Catalog) Tx(ctx context.Context, fn func(*Tx) error) error {
+	tx, err := c.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin catalog transaction: %w", err)
+	}
+	if err := fn(&Tx{tx: tx}); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit catalog transaction: %w", err)
+	}
+	return nil
+}
+
+// Tx is an open catalog transaction.
+type Tx struct {
+	tx *sql.Tx
+}
+
+// Database is one versioned database.
+type Database struct {
+	ID        int64
+	Name      string
+	CreatedAt time.Time
+}
+
+// Databases lists all databases by name.
+func (t *Tx) Databases(ctx context.Context) ([]Database, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT id, name, created_at FROM databases ORDER BY name`)
+	if err != nil {
+		return nil, fmt.Errorf("list databases: %w", err)
+	}
+	defer rows.Close()
+	var out []Database
+	for rows.Next() {
+		var d Database
+		var created string
+		if err := rows.Scan(&d.ID, &d.Name, &created); err != nil {
+			return nil, fmt.Errorf("list databases: %w", err)
+		}
+		d.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// Database looks up one database by name (ErrNotFound if absent).
+func (t *Tx) Database(ctx context.Context, name string) (Database, error) {
+	var d Database
+	var created string
+	err := t.tx.QueryRowContext(ctx, `SELECT id, name, created_at FROM databases WHERE name = ?`, name).Scan(&d.ID, &d.Name, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return d, fmt.Errorf("database %q: %w", name, ErrNotFound)
+	}
+	if err != nil {
+		return d, fmt.Errorf("look up database %q: %w", name, err)
+	}
+	d.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
+	return d, nil
+}
+
+// CreateDatabase records a new database (ErrExists if the name is taken).
+func (t *Tx) CreateDatabase(ctx context.Context, name string) (Database, error) {
+	now := time.Now().UTC()
+	res, err := t.tx.ExecContext(ctx, `INSERT INTO databases(name, created_at) VALUES (?, ?) ON CONFLICT(name) DO NOTHING`, name, now.Format(time.RFC3339Nano))
+	if err != nil {
+		return Database{}, fmt.Errorf("create database %q: %w", name, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return Database{}, fmt.Errorf("database %q: %w", name, ErrExists)
+	}
+	id, _ := res.LastInsertId()
+	return Database{ID: id, Name: name, CreatedAt: now}, nil
+}
+
+// DropDatabase removes a database's record (ErrNotFound if absent).
+func (t *Tx) DropDatabase(ctx context.Context, name string) error {
+	res, err := t.tx.ExecContext(ctx, `DELETE FROM databases WHERE name = ?`, name)
+	if err != nil {
+		return fmt.Errorf("drop database %q: %w", name, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("database %q: %w", name, ErrNotFound)
+	}
+	return nil
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vsql/vsql/server"
+)
+
+// Main runs vsqld; tests call Run directly.
+type Main struct {
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	// Ready, if set, is called with the listening address once vsqld accepts clients.
+	Ready func(addr net.Addr)
+}
+
+var errUsage = errors.New("usage")
+
+func exitCode(err error) int {
+	if errors.Is(err, errUsage) {
+		return 2
+	}
+	return 1
+}
+
+const usage = `vsqld — a PostgreSQL wire-protocol server for versioned DuckDB databases
+
+Usage:
+  vsqld [serve] [flags]    start the server (the default subcommand)
+  vsqld help               show this help
+
+Every flag can also be set with an environment variable (shown in
+brackets); a flag given on the command line wins over the environment.
+
+Flags of serve:
+`
+
+// Run parses args and runs the chosen subcommand until ctx ends.
+func (m *Main) Run(ctx context.Context, args []string) error {
+	cmd := "serve"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return m.serve(ctx, args)
+	case "help":
+		fs, _ := m.serveFlags()
+		m.printUsage(fs)
+		return nil
+	default:
+		fmt.Fprintf(m.Stderr, "vsqld: unknown subcommand %q (try vsqld --help)\n", cmd)
+		return errUsage
+	}
+}
+
+type serveOptions struct {
+	listen, data, memoryLimit, logLevel string
+	threads, maxConnections             int
+	maxMessageSize                      int
+	shutdownTimeout                     time.Duration
+}
+
+// envDefault reads VSQL_<NAME> for a flag's default.
+func (m *Main) env(name string) string {
+	if m.Getenv == nil {
+		return ""
+	}
+	return m.Getenv("VSQL_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
+}
+
+func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
+	o := &serveOptions{}
+	fs := flag.NewFlagSet("vsqld serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	str := func(p *string, name, def, help string) {
+		if v := m.env(name); v != "" {
+			def = v
+		}
+		fs.StringVar(p, name, def, help)
+	}
+	num := func(p *int, name string, def int, help string) {
+		if v, err := strconv.Atoi(m.env(name)); err == nil {
+			def = v
+		}
+		fs.IntVar(p, name, def, help)
+	}
+	str(&o.listen, "listen", server.DefaultListen, "TCP address `host:port` to accept PostgreSQL clients on [VSQL_LISTEN]")
+	str(&o.data, "data", server.DefaultDataDir, "repository `directory`: metadata, database files, caches; created if missing [VSQL_DATA]")
+	num(&o.threads, "threads", 0, "DuckDB worker `threads` (0 = one per core) [VSQL_THREADS]")
+	str(&o.memoryLimit, "memory-limit", "", "DuckDB memory limit, e.g. 4GB (empty = DuckDB's default, 80% of RAM) [VSQL_MEMORY_LIMIT]")
+	num(&o.maxConnections, "max-connections", server.DefaultMaxConnections, "most concurrent client `connections`; more are refused with SQLSTATE 53300 [VSQL_MAX_CONNECTIONS]")
+	num(&o.maxMessageSize, "max-message-size", server.DefaultMaxMessageSize, "largest protocol message in `bytes`; larger ones end the connection with SQLSTATE 54000 [VSQL_MAX_MESSAGE_SIZE]")
+	dur := server.DefaultShutdownTimeout
+	if v, err := time.ParseDuration(m.env("shutdown-timeout")); err == nil {
+		dur = v
+	}
+	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", dur, "on SIGINT/SIGTERM, how long running statements may finish before they are cancelled [VSQL_SHUTDOWN_TIMEOUT]")
+	str(&o.logLevel, "log-level", "info", "log `level`: debug, info, warn or error (logs are structured, on stderr) [VSQL_LOG_LEVEL]")
+	return fs, o
+}
+
+func (m *Main) printUsage(fs *flag.FlagSet) {
+	fmt.Fprint(m.Stdout, usage)
+	fs.SetOutput(m.Stdout)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	fmt.Fprint(m.Stdout, `
+Connect with any PostgreSQL client, e.g.
+  psql -h 127.0.0.1 -p 5433 -d postgres
+`)
+}
+
+func (m *Main) serve(ctx context.Context, args []string) error {
+	fs, o := m.serveFlags()
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			m.printUsage(fs)
+			return nil
+		}
+		fmt.Fprintf(m.Stderr, "vsqld: %v (try vsqld --help)\n", err)
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(m.Stderr, "vsqld: unexpected argument %q (try vsqld --help)\n", fs.Arg(0))
+		return errUsage
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
+		fmt.Fprintf(m.Stderr, "vsqld: invalid --log-level %q: use debug, info, warn or error\n", o.logLevel)
+		return errUsage
+	}
+	logger := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
+	srv, err := server.Open(ctx, server.Config{
+		Listen: o.listen, DataDir: o.data, Threads: o.threads, MemoryLimit: o.memoryLimit,
+		MaxConnections: o.maxConnections, MaxMessageSize: o.maxMessageSize,
+		ShutdownTimeout: o.shutdownTimeout, Logger: logger,
+	})
+	if err != nil {
+		return err
+	}
+	return srv.Serve(ctx, m.Ready)
+}

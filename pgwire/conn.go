@@ -1,0 +1,315 @@
+package pgwire
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// Options bound what one client may make the server do.
+type Options struct {
+	// MaxMessageSize is the largest message body accepted, in bytes.
+	MaxMessageSize int
+	Logger         *slog.Logger
+}
+
+// flushThreshold is how many bytes of DataRows are buffered before they are
+// written out in the middle of a result.
+const flushThreshold = 256 << 10
+
+// Conn is one client connection.
+type Conn struct {
+	netConn net.Conn
+	be      *pgproto3.Backend
+	handler Handler
+	opts    Options
+	log     *slog.Logger
+
+	sess    Session
+	stmts   map[string]*prepared
+	portals map[string]*portal
+	// ignoreTillSync is set after an error in the extended protocol: every
+	// message up to the next Sync is discarded.
+	ignoreTillSync bool
+
+	// writeMu is held while a message is processed; Shutdown takes it to
+	// wait for the running statement before it ends the connection.
+	writeMu sync.Mutex
+	closed  bool
+	pending int
+}
+
+type prepared struct {
+	st   sqltext.Statement
+	stmt Statement // nil for an empty statement
+}
+
+type portal struct {
+	ps      *prepared
+	args    []any
+	formats []int16
+	rows    Rows
+	done    bool
+}
+
+// NewConn wraps an accepted connection.
+func NewConn(netConn net.Conn, handler Handler, opts Options) *Conn {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	return &Conn{
+		netConn: netConn,
+		be:      pgproto3.NewBackend(netConn, netConn),
+		handler: handler,
+		opts:    opts,
+		log:     opts.Logger.With("remote", netConn.RemoteAddr().String()),
+		stmts:   map[string]*prepared{},
+		portals: map[string]*portal{},
+	}
+}
+
+// Serve runs the connection until the client leaves or ctx ends. It never
+// panics on client input: every malformed message ends in an ErrorResponse
+// and, where the stream cannot be trusted any more, a closed connection.
+func (c *Conn) Serve(ctx context.Context) {
+	defer c.netConn.Close()
+	if c.opts.MaxMessageSize > 0 {
+		c.be.SetMaxBodyLen(c.opts.MaxMessageSize)
+	}
+	if !c.startup(ctx) {
+		return
+	}
+	defer func() {
+		c.writeMu.Lock()
+		c.closeAll()
+		c.sess.Close()
+		c.closed = true
+		c.writeMu.Unlock()
+	}()
+	for {
+		msg, err := c.be.Receive()
+		if err != nil {
+			c.receiveFailed(err)
+			return
+		}
+		if _, ok := msg.(*pgproto3.Terminate); ok {
+			return
+		}
+		c.writeMu.Lock()
+		if c.closed {
+			c.writeMu.Unlock()
+			return
+		}
+		c.handle(ctx, msg)
+		c.writeMu.Unlock()
+	}
+}
+
+func (c *Conn) receiveFailed(err error) {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) {
+		return
+	}
+	var tooBig *pgproto3.ExceededMaxBodyLenErr
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	if c.closed {
+		return
+	}
+	if errors.As(err, &tooBig) {
+		c.fatal(vsqlerr.New(vsqlerr.MessageTooLarge, "message of %d bytes exceeds the limit of %d bytes", tooBig.ActualBodyLen, tooBig.MaxExpectedBodyLen))
+		return
+	}
+	c.log.Debug("protocol violation", "err", err)
+	c.fatal(vsqlerr.New(vsqlerr.ProtocolViolation, "invalid message: %v", err))
+}
+
+// fatal sends a FATAL error and marks the connection closed.
+func (c *Conn) fatal(e *vsqlerr.Error) {
+	e.Severity = "FATAL"
+	c.sendError(e)
+	_ = c.be.Flush()
+	c.closed = true
+}
+
+// Shutdown ends the connection with a FATAL admin_shutdown error once the
+// statement it is running, if any, has finished.
+func (c *Conn) Shutdown() {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	if c.closed {
+		return
+	}
+	c.fatal(vsqlerr.New(vsqlerr.ServerShutdown, "terminating connection due to administrator command"))
+	_ = c.netConn.Close()
+}
+
+func (c *Conn) startup(ctx context.Context) bool {
+	for {
+		msg, err := c.be.ReceiveStartupMessage()
+		if err != nil {
+			if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+				c.fatal(vsqlerr.New(vsqlerr.ProtocolViolation, "invalid startup packet: %v", err))
+			}
+			return false
+		}
+		switch m := msg.(type) {
+		case *pgproto3.SSLRequest, *pgproto3.GSSEncRequest:
+			// TLS and GSSAPI encryption are not offered: answer 'N' and the
+			// client continues in plain text (or gives up, if it requires them).
+			if _, err := c.netConn.Write([]byte{'N'}); err != nil {
+				return false
+			}
+		case *pgproto3.CancelRequest:
+			c.handler.Cancel(m.ProcessID, m.SecretKey)
+			return false
+		case *pgproto3.StartupMessage:
+			sess, err := c.handler.Startup(ctx, m.Parameters, c.netConn.RemoteAddr())
+			if err != nil {
+				c.fatal(vsqlerr.From(err))
+				return false
+			}
+			c.sess = sess
+			c.be.Send(&pgproto3.AuthenticationOk{})
+			for _, kv := range sess.ParameterStatus() {
+				c.be.Send(&pgproto3.ParameterStatus{Name: kv[0], Value: kv[1]})
+			}
+			pid, secret := sess.BackendKey()
+			c.be.Send(&pgproto3.BackendKeyData{ProcessID: pid, SecretKey: secret})
+			c.be.Send(&pgproto3.ReadyForQuery{TxStatus: sess.TxStatus()})
+			if err := c.be.Flush(); err != nil {
+				sess.Close()
+				return false
+			}
+			return true
+		}
+	}
+}
+
+// send buffers a message and writes the buffer out once it is large.
+func (c *Conn) send(msg pgproto3.BackendMessage, size int) {
+	c.be.Send(msg)
+	c.pending += size
+	if c.pending >= flushThreshold {
+		c.flush()
+	}
+}
+
+func (c *Conn) flush() {
+	c.pending = 0
+	if err := c.be.Flush(); err != nil {
+		c.closed = true
+		_ = c.netConn.Close()
+	}
+}
+
+func (c *Conn) sendError(e *vsqlerr.Error) {
+	sev := e.Severity
+	if sev == "" {
+		sev = "ERROR"
+	}
+	c.be.Send(&pgproto3.ErrorResponse{
+		Severity:            sev,
+		SeverityUnlocalized: sev,
+		Code:                e.SQLState,
+		Message:             e.Error(),
+		Detail:              e.Detail,
+		Hint:                e.Hint,
+		Position:            int32(e.Position),
+	})
+}
+
+func (c *Conn) sendNotices() {
+	for _, n := range c.sess.TakeNotices() {
+		sev := n.Severity
+		if sev == "" {
+			sev = "NOTICE"
+		}
+		c.be.Send(&pgproto3.NoticeResponse{
+			Severity: sev, SeverityUnlocalized: sev, Code: n.SQLState,
+			Message: n.Error(), Detail: n.Detail, Hint: n.Hint,
+		})
+	}
+}
+
+func (c *Conn) readyForQuery() {
+	c.be.Send(&pgproto3.ReadyForQuery{TxStatus: c.sess.TxStatus()})
+	c.flush()
+}
+
+func (c *Conn) handle(ctx context.Context, msg pgproto3.FrontendMessage) {
+	if c.ignoreTillSync {
+		if _, ok := msg.(*pgproto3.Sync); !ok {
+			return
+		}
+	}
+	switch m := msg.(type) {
+	case *pgproto3.Query:
+		c.simpleQuery(ctx, m.String)
+		c.readyForQuery()
+	case *pgproto3.Parse:
+		c.extended(c.parse(ctx, m))
+	case *pgproto3.Bind:
+		c.extended(c.bind(m))
+	case *pgproto3.Describe:
+		c.extended(c.describe(m))
+	case *pgproto3.Execute:
+		c.extended(c.execute(ctx, m))
+	case *pgproto3.Close:
+		c.extended(c.closeObject(m))
+	case *pgproto3.Sync:
+		c.ignoreTillSync = false
+		c.readyForQuery()
+	case *pgproto3.Flush:
+		c.flush()
+	case *pgproto3.CopyData, *pgproto3.CopyDone, *pgproto3.CopyFail:
+		// Outside COPY these are ignored, as PostgreSQL does.
+	case *pgproto3.FunctionCall:
+		c.sendError(vsqlerr.New(vsqlerr.FeatureNotSupported, "the fastpath function call protocol is not supported"))
+		c.readyForQuery()
+	default:
+		c.fatal(vsqlerr.New(vsqlerr.ProtocolViolation, "unexpected message %T", msg))
+	}
+}
+
+// extended finishes an extended-protocol message: on error it sends the
+// ErrorResponse and discards messages until Sync.
+func (c *Conn) extended(err error) {
+	if err == nil {
+		return
+	}
+	c.sendError(vsqlerr.From(err))
+	c.ignoreTillSync = true
+}
+
+// Refuse answers the client's startup with a FATAL error and closes the
+// connection (used when the server is full).
+func (c *Conn) Refuse(e *vsqlerr.Error) {
+	defer c.netConn.Close()
+	_ = c.netConn.SetDeadline(time.Now().Add(5 * time.Second))
+	for {
+		msg, err := c.be.ReceiveStartupMessage()
+		if err != nil {
+			return
+		}
+		switch msg.(type) {
+		case *pgproto3.SSLRequest, *pgproto3.GSSEncRequest:
+			if _, err := c.netConn.Write([]byte{'N'}); err != nil {
+				return
+			}
+		case *pgproto3.CancelRequest:
+			return
+		default:
+			c.fatal(e)
+			return
+		}
+	}
+}

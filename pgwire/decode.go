@@ -1,0 +1,161 @@
+package pgwire
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// DecodeParam turns one Bind parameter into a Go value that DuckDB binds:
+// nil for NULL; a string for text-format values (DuckDB casts them to the
+// parameter's type), except bytea, which is decoded from its hex or escape
+// form; and a typed Go value for binary-format values.
+func DecodeParam(oid uint32, format int16, raw []byte) (any, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	if format == 0 {
+		if oid == pgtype.ByteaOID {
+			return decodeByteaText(raw)
+		}
+		return string(raw), nil
+	}
+	bad := func(want string) error {
+		return vsqlerr.New(vsqlerr.InvalidParameter, "invalid binary value for a parameter of type %s (%d bytes)", want, len(raw))
+	}
+	switch oid {
+	case pgtype.BoolOID:
+		if len(raw) != 1 {
+			return nil, bad("boolean")
+		}
+		return raw[0] != 0, nil
+	case pgtype.Int2OID:
+		if len(raw) != 2 {
+			return nil, bad("smallint")
+		}
+		return int16(binary.BigEndian.Uint16(raw)), nil
+	case pgtype.Int4OID:
+		if len(raw) != 4 {
+			return nil, bad("integer")
+		}
+		return int32(binary.BigEndian.Uint32(raw)), nil
+	case pgtype.Int8OID:
+		if len(raw) != 8 {
+			return nil, bad("bigint")
+		}
+		return int64(binary.BigEndian.Uint64(raw)), nil
+	case pgtype.Float4OID:
+		if len(raw) != 4 {
+			return nil, bad("real")
+		}
+		return math.Float32frombits(binary.BigEndian.Uint32(raw)), nil
+	case pgtype.Float8OID:
+		if len(raw) != 8 {
+			return nil, bad("double precision")
+		}
+		return math.Float64frombits(binary.BigEndian.Uint64(raw)), nil
+	case pgtype.TextOID, pgtype.VarcharOID, pgtype.JSONOID, pgtype.BPCharOID, pgtype.NameOID, pgtype.UnknownOID:
+		return string(raw), nil
+	case pgtype.ByteaOID:
+		return append([]byte(nil), raw...), nil
+	case pgtype.UUIDOID:
+		u, err := uuid.FromBytes(raw)
+		if err != nil {
+			return nil, bad("uuid")
+		}
+		return u.String(), nil
+	case pgtype.NumericOID:
+		var n pgtype.Numeric
+		if err := typeMap.Scan(oid, pgtype.BinaryFormatCode, raw, &n); err != nil {
+			return nil, bad("numeric")
+		}
+		if n.NaN {
+			return "NaN", nil
+		}
+		if n.InfinityModifier != pgtype.Finite {
+			return nil, vsqlerr.New(vsqlerr.InvalidParameter, "numeric infinity is not supported")
+		}
+		v, err := n.Value()
+		if err != nil {
+			return nil, bad("numeric")
+		}
+		return v, nil // a decimal string such as "12.50"
+	case pgtype.DateOID:
+		var d pgtype.Date
+		if err := typeMap.Scan(oid, pgtype.BinaryFormatCode, raw, &d); err != nil || d.InfinityModifier != pgtype.Finite {
+			return nil, bad("date")
+		}
+		return d.Time, nil
+	case pgtype.TimestampOID:
+		var ts pgtype.Timestamp
+		if err := typeMap.Scan(oid, pgtype.BinaryFormatCode, raw, &ts); err != nil || ts.InfinityModifier != pgtype.Finite {
+			return nil, bad("timestamp")
+		}
+		return ts.Time, nil
+	case pgtype.TimestamptzOID:
+		var ts pgtype.Timestamptz
+		if err := typeMap.Scan(oid, pgtype.BinaryFormatCode, raw, &ts); err != nil || ts.InfinityModifier != pgtype.Finite {
+			return nil, bad("timestamptz")
+		}
+		return ts.Time.UTC(), nil
+	case pgtype.TimeOID:
+		if len(raw) != 8 {
+			return nil, bad("time")
+		}
+		us := int64(binary.BigEndian.Uint64(raw))
+		return time.UnixMicro(us).UTC().Format("15:04:05.999999"), nil
+	case pgtype.IntervalOID:
+		if len(raw) != 16 {
+			return nil, bad("interval")
+		}
+		return duckdb.Interval{
+			Micros: int64(binary.BigEndian.Uint64(raw)),
+			Days:   int32(binary.BigEndian.Uint32(raw[8:])),
+			Months: int32(binary.BigEndian.Uint32(raw[12:])),
+		}, nil
+	}
+	return nil, vsqlerr.New(vsqlerr.InvalidParameterFormat, "binary format is not supported for parameters of type %d", oid).
+		WithHint("Send this parameter in text format (format code 0).")
+}
+
+// decodeByteaText accepts PostgreSQL's hex (\x0102) and escape formats.
+func decodeByteaText(raw []byte) ([]byte, error) {
+	s := string(raw)
+	if strings.HasPrefix(s, `\x`) {
+		b, err := hex.DecodeString(s[2:])
+		if err != nil {
+			return nil, vsqlerr.New(vsqlerr.InvalidParameter, "invalid hexadecimal bytea value: %v", err)
+		}
+		return b, nil
+	}
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		switch {
+		case i+1 < len(raw) && raw[i+1] == '\\':
+			out = append(out, '\\')
+			i++
+		case i+3 < len(raw) && isOctal(raw[i+1]) && isOctal(raw[i+2]) && isOctal(raw[i+3]):
+			out = append(out, (raw[i+1]-'0')<<6|(raw[i+2]-'0')<<3|(raw[i+3]-'0'))
+			i += 3
+		default:
+			return nil, vsqlerr.New(vsqlerr.InvalidParameter, "invalid input syntax for type bytea: %s", fmt.Sprintf("%q", s))
+		}
+	}
+	return out, nil
+}
+
+func isOctal(c byte) bool { return c >= '0' && c <= '7' }

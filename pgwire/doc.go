@@ -1,0 +1,47 @@
+// Package pgwire speaks the PostgreSQL frontend/backend protocol (version
+// 3.0) on top of pgproto3.Backend. It knows nothing of branches or merges:
+// a Handler opens Sessions, and a Session prepares and runs statements.
+//
+// # Files
+//
+//   - conn.go: startup (SSLRequest and GSSENCRequest answered 'N',
+//     StartupMessage, CancelRequest), the message loop, ErrorResponse and
+//     NoticeResponse, FATAL endings, graceful Shutdown.
+//   - query.go: the simple and extended query flows and the per-connection
+//     statement and portal tables.
+//   - types.go: DuckDB types → PostgreSQL OIDs, sizes and type modifiers.
+//   - encode.go / decode.go: text and binary value codecs.
+//   - session.go: the interfaces the server implements.
+//
+// # Simple query
+//
+// A Query message is split into statements (sqltext.Split). Each is
+// prepared, described (RowDescription if it returns rows), executed and
+// streamed (DataRow…), then closed with CommandComplete; the first error
+// sends ErrorResponse and skips the rest of the string. ReadyForQuery ends
+// the message with the session's transaction status. An empty string is
+// answered with EmptyQueryResponse.
+//
+// # Extended query
+//
+// Parse prepares one statement (never runs it) and records its parameter
+// types, declared or inferred by DuckDB. Bind decodes parameters (text or
+// binary) and fixes the result formats; Describe reports
+// ParameterDescription and RowDescription/NoData from the prepared
+// statement alone; Execute runs the portal, stopping after MaxRows rows with
+// PortalSuspended and resuming on the next Execute. After any error every
+// message up to Sync is discarded, so pipelined clients stay in step.
+//
+// # Limits
+//
+// Every message body is bounded (Options.MaxMessageSize); startup packets
+// are bounded by pgproto3 (10000 bytes). A message that is too large, of an
+// unknown type, or malformed ends the connection with a FATAL
+// ErrorResponse; other connections never notice.
+//
+// # Caveats
+//
+// Output is flushed at ReadyForQuery, on Flush, and every 256 KiB of rows.
+// Binary format is offered for the types pgx and pgjdbc ask for
+// (CanEncodeBinary); other columns must be read as text.
+package pgwire

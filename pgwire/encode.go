@@ -1,0 +1,490 @@
+package pgwire
+
+import (
+	"encoding/hex"
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgtype"
+)
+
+// binaryOIDs are the types whose binary encoding vsql sends when a client
+// asks for it (pgx and pgjdbc ask for these).
+var binaryOIDs = map[uint32]bool{
+	pgtype.BoolOID: true, pgtype.Int2OID: true, pgtype.Int4OID: true, pgtype.Int8OID: true,
+	pgtype.Float4OID: true, pgtype.Float8OID: true, pgtype.NumericOID: true,
+	pgtype.DateOID: true, pgtype.TimeOID: true, pgtype.TimestampOID: true, pgtype.TimestamptzOID: true,
+	pgtype.IntervalOID: true, pgtype.UUIDOID: true, pgtype.TextOID: true, pgtype.VarcharOID: true,
+	pgtype.ByteaOID: true, pgtype.JSONOID: true,
+}
+
+// CanEncodeBinary reports whether a column of this type can be sent in
+// binary format.
+func CanEncodeBinary(oid uint32) bool { return binaryOIDs[oid] }
+
+var typeMap = pgtype.NewMap()
+
+// AppendValue appends the encoding of v, a value read from DuckDB, as a
+// value of column type oid in the given format (0 text, 1 binary). A nil v
+// is SQL NULL and must be handled by the caller.
+func AppendValue(buf []byte, oid uint32, format int16, v any) ([]byte, error) {
+	if format == 0 {
+		return appendText(buf, oid, v), nil
+	}
+	switch oid {
+	case pgtype.TextOID, pgtype.VarcharOID, pgtype.JSONOID:
+		return appendText(buf, oid, v), nil
+	case pgtype.ByteaOID:
+		if b, ok := v.([]byte); ok {
+			return append(buf, b...), nil
+		}
+		return appendText(buf, pgtype.TextOID, v), nil
+	}
+	pv, err := toPgValue(oid, v)
+	if err != nil {
+		return nil, err
+	}
+	out, err := typeMap.Encode(oid, pgtype.BinaryFormatCode, pv, buf)
+	if err != nil {
+		return nil, fmt.Errorf("encode %T as binary type %d: %w", v, oid, err)
+	}
+	return out, nil
+}
+
+// toPgValue converts a DuckDB value into what pgtype encodes for oid.
+func toPgValue(oid uint32, v any) (any, error) {
+	switch oid {
+	case pgtype.Int2OID, pgtype.Int4OID, pgtype.Int8OID:
+		if i, ok := toInt64(v); ok {
+			return i, nil
+		}
+	case pgtype.Float4OID:
+		switch x := v.(type) {
+		case float32:
+			return x, nil
+		case float64:
+			return float32(x), nil
+		}
+	case pgtype.Float8OID:
+		switch x := v.(type) {
+		case float64:
+			return x, nil
+		case float32:
+			return float64(x), nil
+		}
+	case pgtype.NumericOID:
+		switch x := v.(type) {
+		case duckdb.Decimal:
+			return pgtype.Numeric{Int: x.Value, Exp: -int32(x.Scale), Valid: true}, nil
+		case *big.Int:
+			return pgtype.Numeric{Int: x, Valid: true}, nil
+		case uint64:
+			return pgtype.Numeric{Int: new(big.Int).SetUint64(x), Valid: true}, nil
+		}
+		if i, ok := toInt64(v); ok {
+			return pgtype.Numeric{Int: big.NewInt(i), Valid: true}, nil
+		}
+	case pgtype.BoolOID:
+		return v, nil
+	case pgtype.DateOID:
+		if t, ok := v.(time.Time); ok {
+			return pgtype.Date{Time: t, Valid: true}, nil
+		}
+	case pgtype.TimestampOID:
+		if t, ok := v.(time.Time); ok {
+			return pgtype.Timestamp{Time: t, Valid: true}, nil
+		}
+	case pgtype.TimestamptzOID:
+		if t, ok := v.(time.Time); ok {
+			return pgtype.Timestamptz{Time: t, Valid: true}, nil
+		}
+	case pgtype.TimeOID:
+		if t, ok := v.(time.Time); ok {
+			us := int64(t.Hour())*3600e6 + int64(t.Minute())*60e6 + int64(t.Second())*1e6 + int64(t.Nanosecond()/1000)
+			return pgtype.Time{Microseconds: us, Valid: true}, nil
+		}
+	case pgtype.IntervalOID:
+		if iv, ok := v.(duckdb.Interval); ok {
+			return pgtype.Interval{Microseconds: iv.Micros, Days: iv.Days, Months: iv.Months, Valid: true}, nil
+		}
+	case pgtype.UUIDOID:
+		if b, ok := v.([]byte); ok && len(b) == 16 {
+			var u [16]byte
+			copy(u[:], b)
+			return pgtype.UUID{Bytes: u, Valid: true}, nil
+		}
+	}
+	return nil, fmt.Errorf("cannot encode %T as binary type %d", v, oid)
+}
+
+func toInt64(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case int:
+		return int64(x), true
+	case uint8:
+		return int64(x), true
+	case uint16:
+		return int64(x), true
+	case uint32:
+		return int64(x), true
+	case uint64:
+		if x <= math.MaxInt64 {
+			return int64(x), true
+		}
+	}
+	return 0, false
+}
+
+// appendText appends the PostgreSQL text form of v as a value of type oid.
+func appendText(buf []byte, oid uint32, v any) []byte {
+	switch x := v.(type) {
+	case string:
+		return append(buf, x...)
+	case bool:
+		if x {
+			return append(buf, 't')
+		}
+		return append(buf, 'f')
+	case int8, int16, int32, int64, int, uint8, uint16, uint32:
+		i, _ := toInt64(x)
+		return strconv.AppendInt(buf, i, 10)
+	case uint64:
+		return strconv.AppendUint(buf, x, 10)
+	case *big.Int:
+		return x.Append(buf, 10)
+	case float32:
+		return appendFloat(buf, float64(x), 32)
+	case float64:
+		return appendFloat(buf, x, 64)
+	case duckdb.Decimal:
+		return appendDecimal(buf, x)
+	case []byte:
+		if oid == pgtype.UUIDOID && len(x) == 16 {
+			u, _ := uuid.FromBytes(x)
+			return append(buf, u.String()...)
+		}
+		buf = append(buf, `\x`...)
+		return hex.AppendEncode(buf, x)
+	case time.Time:
+		return appendTime(buf, oid, x)
+	case duckdb.Interval:
+		return appendInterval(buf, x)
+	case []any:
+		if elem := elemOIDs[oid]; elem != 0 {
+			return appendArray(buf, elem, x)
+		}
+		return appendDuckText(buf, x, false)
+	case nil:
+		return append(buf, "NULL"...)
+	}
+	return appendDuckText(buf, v, false)
+}
+
+// appendFloat formats like PostgreSQL 12+ with extra_float_digits = 1: the
+// shortest representation that reads back exactly, in exponent form when
+// the exponent is below -4 or at least the type's decimal digits.
+func appendFloat(buf []byte, f float64, bits int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(buf, "NaN"...)
+	case math.IsInf(f, 1):
+		return append(buf, "Infinity"...)
+	case math.IsInf(f, -1):
+		return append(buf, "-Infinity"...)
+	case f == 0:
+		if math.Signbit(f) {
+			return append(buf, "-0"...)
+		}
+		return append(buf, '0')
+	}
+	digits := 15
+	if bits == 32 {
+		digits = 6
+	}
+	exp := int(math.Floor(math.Log10(math.Abs(f))))
+	// Log10 can be off by one near powers of ten; take the exponent from the
+	// formatted value instead.
+	e := strconv.FormatFloat(f, 'e', -1, bits)
+	if i := strings.LastIndexByte(e, 'e'); i >= 0 {
+		exp, _ = strconv.Atoi(e[i+1:])
+	}
+	if exp < -4 || exp >= digits {
+		return append(buf, e...)
+	}
+	return strconv.AppendFloat(buf, f, 'f', -1, bits)
+}
+
+// appendDecimal writes a DECIMAL keeping its scale, as PostgreSQL's numeric
+// output does (1.50 stays 1.50).
+func appendDecimal(buf []byte, d duckdb.Decimal) []byte {
+	if d.Value == nil {
+		return append(buf, '0')
+	}
+	s := d.Value.String()
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+		buf = append(buf, '-')
+	}
+	scale := int(d.Scale)
+	if scale == 0 {
+		return append(buf, s...)
+	}
+	if len(s) <= scale {
+		s = strings.Repeat("0", scale-len(s)+1) + s
+	}
+	buf = append(buf, s[:len(s)-scale]...)
+	buf = append(buf, '.')
+	return append(buf, s[len(s)-scale:]...)
+}
+
+func appendTime(buf []byte, oid uint32, t time.Time) []byte {
+	switch oid {
+	case pgtype.DateOID:
+		return appendBC(appendDate(buf, t), t)
+	case pgtype.TimeOID:
+		return appendClock(buf, t)
+	case pgtype.TimetzOID:
+		buf = appendClock(buf, t)
+		return appendOffset(buf, t)
+	case pgtype.TimestamptzOID:
+		buf = appendDate(buf, t)
+		buf = append(buf, ' ')
+		buf = appendClock(buf, t)
+		buf = appendOffset(buf, t)
+		return appendBC(buf, t)
+	default:
+		buf = appendDate(buf, t)
+		buf = append(buf, ' ')
+		buf = appendClock(buf, t)
+		return appendBC(buf, t)
+	}
+}
+
+func appendDate(buf []byte, t time.Time) []byte {
+	y := t.Year()
+	if y <= 0 {
+		y = 1 - y
+	}
+	if y < 1000 {
+		buf = append(buf, fmt.Sprintf("%04d", y)...)
+	} else {
+		buf = strconv.AppendInt(buf, int64(y), 10)
+	}
+	buf = append(buf, '-', byte('0'+t.Month()/10), byte('0'+t.Month()%10), '-', byte('0'+t.Day()/10), byte('0'+t.Day()%10))
+	return buf
+}
+
+func appendBC(buf []byte, t time.Time) []byte {
+	if t.Year() <= 0 {
+		return append(buf, " BC"...)
+	}
+	return buf
+}
+
+func two(buf []byte, n int) []byte { return append(buf, byte('0'+n/10), byte('0'+n%10)) }
+
+func appendClock(buf []byte, t time.Time) []byte {
+	buf = two(buf, t.Hour())
+	buf = append(buf, ':')
+	buf = two(buf, t.Minute())
+	buf = append(buf, ':')
+	buf = two(buf, t.Second())
+	if us := t.Nanosecond() / 1000; us != 0 {
+		frac := fmt.Sprintf("%06d", us)
+		buf = append(buf, '.')
+		buf = append(buf, strings.TrimRight(frac, "0")...)
+	}
+	return buf
+}
+
+func appendOffset(buf []byte, t time.Time) []byte {
+	_, off := t.Zone()
+	sign := byte('+')
+	if off < 0 {
+		sign, off = '-', -off
+	}
+	buf = append(buf, sign)
+	buf = two(buf, off/3600)
+	if m := off % 3600 / 60; m != 0 || off%60 != 0 {
+		buf = append(buf, ':')
+		buf = two(buf, m)
+	}
+	if s := off % 60; s != 0 {
+		buf = append(buf, ':')
+		buf = two(buf, s)
+	}
+	return buf
+}
+
+// appendInterval writes PostgreSQL's default (postgres) interval style:
+// "1 year 2 mons 3 days 04:05:06.5".
+func appendInterval(buf []byte, iv duckdb.Interval) []byte {
+	start := len(buf)
+	part := func(n int64, unit string) {
+		if n == 0 {
+			return
+		}
+		if len(buf) > start {
+			buf = append(buf, ' ')
+		}
+		buf = strconv.AppendInt(buf, n, 10)
+		buf = append(buf, ' ')
+		buf = append(buf, unit...)
+		if n != 1 {
+			buf = append(buf, 's')
+		}
+	}
+	part(int64(iv.Months/12), "year")
+	part(int64(iv.Months%12), "mon")
+	part(int64(iv.Days), "day")
+	if iv.Micros != 0 || len(buf) == start {
+		if len(buf) > start {
+			buf = append(buf, ' ')
+		}
+		us := iv.Micros
+		if us < 0 {
+			buf = append(buf, '-')
+			us = -us
+		}
+		h := us / 3600e6
+		if h < 10 {
+			buf = append(buf, '0')
+		}
+		buf = strconv.AppendInt(buf, h, 10)
+		buf = append(buf, ':')
+		buf = two(buf, int(us/60e6%60))
+		buf = append(buf, ':')
+		buf = two(buf, int(us/1e6%60))
+		if frac := us % 1e6; frac != 0 {
+			buf = append(buf, '.')
+			buf = append(buf, strings.TrimRight(fmt.Sprintf("%06d", frac), "0")...)
+		}
+	}
+	return buf
+}
+
+// appendArray writes a PostgreSQL array literal: {1,2,NULL}, {{1,2},{3,4}},
+// {"a b","x\"y"}.
+func appendArray(buf []byte, elem uint32, xs []any) []byte {
+	buf = append(buf, '{')
+	for i, x := range xs {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		switch y := x.(type) {
+		case nil:
+			buf = append(buf, "NULL"...)
+		case []any:
+			buf = appendArray(buf, elem, y)
+		default:
+			s := string(appendText(nil, elem, y))
+			if needsArrayQuote(s) {
+				buf = append(buf, '"')
+				for _, c := range []byte(s) {
+					if c == '"' || c == '\\' {
+						buf = append(buf, '\\')
+					}
+					buf = append(buf, c)
+				}
+				buf = append(buf, '"')
+			} else {
+				buf = append(buf, s...)
+			}
+		}
+	}
+	return append(buf, '}')
+}
+
+func needsArrayQuote(s string) bool {
+	if s == "" || strings.EqualFold(s, "NULL") {
+		return true
+	}
+	for _, c := range []byte(s) {
+		switch c {
+		case '{', '}', ',', '"', '\\', ' ', '\t', '\n', '\r', '\v', '\f':
+			return true
+		}
+	}
+	return false
+}
+
+// appendDuckText renders DuckDB-only values (structs, maps, unions, nested
+// lists) the way DuckDB casts them to VARCHAR: {'a': 1, 'b': x}, [1, 2].
+func appendDuckText(buf []byte, v any, nested bool) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(buf, "NULL"...)
+	case string:
+		if nested {
+			return append(buf, "'"+strings.ReplaceAll(x, "'", "\\'")+"'"...)
+		}
+		return append(buf, x...)
+	case []any:
+		buf = append(buf, '[')
+		for i, e := range x {
+			if i > 0 {
+				buf = append(buf, ", "...)
+			}
+			buf = appendDuckText(buf, e, true)
+		}
+		return append(buf, ']')
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		buf = append(buf, '{')
+		for i, k := range keys {
+			if i > 0 {
+				buf = append(buf, ", "...)
+			}
+			buf = append(buf, "'"+strings.ReplaceAll(k, "'", "\\'")+"': "...)
+			buf = appendDuckText(buf, x[k], true)
+		}
+		return append(buf, '}')
+	case duckdb.Map:
+		keys := make([]string, 0, len(x))
+		vals := map[string]any{}
+		for k, val := range x {
+			ks := string(appendDuckText(nil, k, true))
+			keys = append(keys, ks)
+			vals[ks] = val
+		}
+		sort.Strings(keys)
+		buf = append(buf, '{')
+		for i, k := range keys {
+			if i > 0 {
+				buf = append(buf, ", "...)
+			}
+			buf = append(buf, k...)
+			buf = append(buf, '=')
+			buf = appendDuckText(buf, vals[k], true)
+		}
+		return append(buf, '}')
+	case duckdb.Union:
+		return appendDuckText(buf, x.Value, nested)
+	case fmt.Stringer:
+		return append(buf, x.String()...)
+	}
+	if nested {
+		return appendText(buf, 0, v)
+	}
+	return append(buf, fmt.Sprint(v)...)
+}

@@ -1,0 +1,65 @@
+package pgwire
+
+import (
+	"context"
+	"net"
+
+	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// Handler is what a server gives pgwire: it opens sessions and routes
+// cancel requests. It is shared by all connections.
+type Handler interface {
+	// Startup checks the StartupMessage parameters and opens a session. An
+	// error is sent to the client as a FATAL ErrorResponse.
+	Startup(ctx context.Context, params map[string]string, remote net.Addr) (Session, error)
+	// Cancel interrupts the running statement of the session with this key,
+	// if any. Wrong keys are ignored silently, as PostgreSQL does.
+	Cancel(processID uint32, secret []byte)
+}
+
+// Session executes statements for one connection. pgwire calls it from one
+// goroutine only.
+type Session interface {
+	// BackendKey is the cancel key sent in BackendKeyData.
+	BackendKey() (processID uint32, secret []byte)
+	// ParameterStatus lists the name/value pairs reported after startup.
+	ParameterStatus() [][2]string
+	// Prepare prepares one statement without running it. paramOIDs holds the
+	// types the client declared (0 = infer).
+	Prepare(ctx context.Context, st sqltext.Statement, paramOIDs []uint32) (Statement, error)
+	// TxStatus is 'I' (idle), 'T' (in a transaction) or 'E' (failed transaction).
+	TxStatus() byte
+	// TakeNotices returns and forgets notices raised since the last call.
+	TakeNotices() []*vsqlerr.Error
+	// Close releases the session; it is called once, when the connection ends.
+	Close()
+}
+
+// Statement is a prepared statement.
+type Statement interface {
+	// ParamOIDs holds one type per parameter, as declared or inferred.
+	ParamOIDs() []uint32
+	// Columns describes the result rows; nil for statements that return none.
+	Columns() []Column
+	// Execute runs the statement with decoded parameters (see DecodeParam).
+	Execute(ctx context.Context, args []any) (Rows, error)
+	// Close releases the statement.
+	Close()
+}
+
+// Rows is the result of one execution.
+type Rows interface {
+	// Next fills dst (one value per column) with the next row; it returns
+	// false at the end or on error (see Err).
+	Next(dst []any) bool
+	// Err reports the error that ended Next, if any.
+	Err() error
+	// Tag is the CommandComplete tag once rows rows have been sent (for
+	// statements without rows, rows is 0 and the tag carries the count of
+	// affected rows).
+	Tag(rows int64) string
+	// Close releases the result; it may be called more than once.
+	Close()
+}

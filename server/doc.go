@@ -1,0 +1,46 @@
+// Package server is vsqld's core: the accept loop, startup and routing of a
+// connection's dbname to a database, the sessions, and the one DuckDB engine
+// of the process.
+//
+// # Layers
+//
+//   - server.go: Open prepares the repository and the engine (an in-memory
+//     DuckDB instance into which every database file is ATTACHed under its
+//     own name); Serve accepts clients and shuts down gracefully.
+//   - routing.go: ParseDBName reads "db", "db/branch", "db@snapshot".
+//     Branch and snapshot names are parsed and refused (not supported yet).
+//   - session.go: a Session owns one DuckDB connection whose default catalog
+//     (USE) is its database, the transaction state reported in
+//     ReadyForQuery, and the cancel hook of the running statement.
+//   - statement.go: statements prepared in DuckDB, and the few statements
+//     vsql executes itself: BEGIN/COMMIT/ROLLBACK (PostgreSQL's warnings and
+//     failed-transaction rules on top of DuckDB's transactions) and
+//     CREATE/DROP DATABASE.
+//
+// The protocol itself (messages, formats, codecs) is package pgwire; SQL
+// text is only looked at through package sqltext.
+//
+// # Repository layout
+//
+//	<data>/catalog.db            SQLite metadata (package catalog)
+//	<data>/live/<db>/main.duckdb the live file of a database's main branch
+//	<data>/staging/              scratch space, emptied at start-up
+//
+// # Decisions
+//
+// Transaction state is tracked by the session, not asked of DuckDB: BEGIN,
+// COMMIT and ROLLBACK never reach DuckDB as written (DuckDB does not know
+// PostgreSQL's options such as ISOLATION LEVEL), and an error inside a
+// transaction block makes it failed (25P02 for everything but ROLLBACK and
+// COMMIT, which then rolls back), as in PostgreSQL.
+//
+// Results are read through duckdb-go's driver rows, which DuckDB
+// materializes; a suspended portal keeps its result open and its statement
+// busy, and another portal of the same statement gets a fresh DuckDB
+// statement.
+//
+// # Caveats
+//
+// SAVEPOINT, COPY FROM STDIN/TO STDOUT, TLS and passwords are not there
+// yet; each is refused with a clear error.
+package server

@@ -1,0 +1,243 @@
+package server
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"io"
+	"sync"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/vsql/vsql/pgwire"
+	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// duckStatement is a statement prepared in DuckDB.
+type duckStatement struct {
+	sess   *Session
+	st     sqltext.Statement
+	stmt   *duckdb.Stmt
+	params []uint32
+	cols   []pgwire.Column
+
+	mu   sync.Mutex
+	busy bool // stmt has an open result (a suspended portal)
+}
+
+func (d *duckStatement) ParamOIDs() []uint32      { return d.params }
+func (d *duckStatement) Columns() []pgwire.Column { return d.cols }
+func (d *duckStatement) Close()                   { _ = d.stmt.Close() }
+
+// Execute implements pgwire.Statement. A DuckDB statement can hold one open
+// result at a time; a second portal on a busy statement gets a fresh copy.
+func (d *duckStatement) Execute(ctx context.Context, args []any) (pgwire.Rows, error) {
+	s := d.sess
+	stmt, release := d.stmt, func() { d.mu.Lock(); d.busy = false; d.mu.Unlock() }
+	d.mu.Lock()
+	if d.busy {
+		d.mu.Unlock()
+		fresh, err := s.prepareRaw(ctx, d.st.SQL)
+		if err != nil {
+			return nil, s.failed(err)
+		}
+		stmt, release = fresh, func() { _ = fresh.Close() }
+	} else {
+		d.busy = true
+		d.mu.Unlock()
+	}
+	nargs := make([]driver.NamedValue, len(args))
+	for i, a := range args {
+		nargs[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+	}
+	ctx, done := s.running(ctx)
+	if d.cols == nil {
+		res, err := stmt.ExecContext(ctx, nargs)
+		if err != nil {
+			err = canceled(ctx, err)
+		}
+		done()
+		release()
+		if err != nil {
+			return nil, s.failed(err)
+		}
+		affected, _ := res.RowsAffected()
+		return &tagRows{tag: d.st.Tag(affected)}, nil
+	}
+	rows, err := stmt.QueryContext(ctx, nargs)
+	if err != nil {
+		err = canceled(ctx, err)
+		done()
+		release()
+		return nil, s.failed(err)
+	}
+	return &duckRows{sess: s, st: d.st, rows: rows, ctx: ctx, done: func() { done(); release() }, buf: make([]driver.Value, len(d.cols))}, nil
+}
+
+// canceled turns the error of an interrupted statement into query_canceled.
+func canceled(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return vsqlerr.Wrap(err, vsqlerr.QueryCanceled, "canceling statement due to user request")
+	}
+	return err
+}
+
+// duckRows streams a DuckDB result.
+type duckRows struct {
+	sess   *Session
+	st     sqltext.Statement
+	rows   driver.Rows
+	ctx    context.Context
+	done   func()
+	buf    []driver.Value
+	n      int
+	err    error
+	closed bool
+}
+
+func (r *duckRows) Next(dst []any) bool {
+	if r.closed || r.err != nil {
+		return false
+	}
+	r.n++
+	if r.n%1024 == 0 && r.ctx.Err() != nil {
+		r.err = r.sess.failed(vsqlerr.New(vsqlerr.QueryCanceled, "canceling statement due to user request"))
+		return false
+	}
+	if err := r.rows.Next(r.buf); err != nil {
+		if !errors.Is(err, io.EOF) {
+			r.err = r.sess.failed(canceled(r.ctx, err))
+		}
+		return false
+	}
+	for i := range dst {
+		dst[i] = r.buf[i]
+	}
+	return true
+}
+
+func (r *duckRows) Err() error            { return r.err }
+func (r *duckRows) Tag(rows int64) string { return r.st.Tag(rows) }
+func (r *duckRows) Close() {
+	if r.closed {
+		return
+	}
+	r.closed = true
+	_ = r.rows.Close()
+	r.done()
+}
+
+// tagRows is the result of a statement that returns no rows.
+type tagRows struct{ tag string }
+
+func (t *tagRows) Next([]any) bool  { return false }
+func (t *tagRows) Err() error       { return nil }
+func (t *tagRows) Tag(int64) string { return t.tag }
+func (t *tagRows) Close()           {}
+
+// noRowsStatement is the shape shared by statements vsql runs itself.
+type noRowsStatement struct{}
+
+func (noRowsStatement) ParamOIDs() []uint32      { return nil }
+func (noRowsStatement) Columns() []pgwire.Column { return nil }
+func (noRowsStatement) Close()                   {}
+
+// txStatement is BEGIN, COMMIT or ROLLBACK with PostgreSQL's semantics:
+// warnings (not errors) for BEGIN inside a transaction and COMMIT outside
+// one, and COMMIT of a failed transaction rolls it back.
+type txStatement struct {
+	noRowsStatement
+	sess *Session
+	st   sqltext.Statement
+}
+
+func (t *txStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error) {
+	s := t.sess
+	switch t.st.Kind() {
+	case sqltext.KindBegin:
+		if s.tx != 'I' {
+			s.notice(vsqlerr.TransactionBlock, "25001", "there is already a transaction in progress")
+			return &tagRows{tag: "BEGIN"}, nil
+		}
+		if err := s.exec(ctx, "BEGIN TRANSACTION"); err != nil {
+			return nil, err
+		}
+		s.tx = 'T'
+		return &tagRows{tag: "BEGIN"}, nil
+	case sqltext.KindCommit:
+		switch s.tx {
+		case 'I':
+			s.notice(vsqlerr.TransactionBlock, "25P01", "there is no transaction in progress")
+			return &tagRows{tag: "COMMIT"}, nil
+		case 'E':
+			_ = s.exec(ctx, "ROLLBACK")
+			s.tx = 'I'
+			return &tagRows{tag: "ROLLBACK"}, nil
+		}
+		s.tx = 'I'
+		if err := s.exec(ctx, "COMMIT"); err != nil {
+			return nil, err
+		}
+		return &tagRows{tag: "COMMIT"}, nil
+	default: // rollback
+		if s.tx == 'I' {
+			s.notice(vsqlerr.TransactionBlock, "25P01", "there is no transaction in progress")
+			return &tagRows{tag: "ROLLBACK"}, nil
+		}
+		_ = s.exec(ctx, "ROLLBACK") // DuckDB may have ended a failed transaction already
+		s.tx = 'I'
+		return &tagRows{tag: "ROLLBACK"}, nil
+	}
+}
+
+// databaseStatement is CREATE DATABASE or DROP DATABASE.
+type databaseStatement struct {
+	noRowsStatement
+	sess     *Session
+	create   bool
+	name     string
+	ifExists bool
+}
+
+func (s *Session) prepareDatabaseStatement(st sqltext.Statement) (pgwire.Statement, error) {
+	create := st.Kind() == sqltext.KindCreateDatabase
+	name, ifExists, rest, ok := st.DatabaseTarget()
+	verb := "DROP DATABASE"
+	if create {
+		verb = "CREATE DATABASE"
+	}
+	if !ok {
+		return nil, s.failed(&vsqlerr.Error{SQLState: "42601", Message: "syntax error: " + verb + " needs a database name"})
+	}
+	if rest != "" {
+		return nil, s.failed(vsqlerr.New(vsqlerr.FeatureNotSupported, "%s options are not supported: %s", verb, rest).
+			WithHint("Write just %s name.", verb))
+	}
+	return &databaseStatement{sess: s, create: create, name: name, ifExists: ifExists}, nil
+}
+
+func (d *databaseStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error) {
+	s := d.sess
+	verb := "DROP DATABASE"
+	if d.create {
+		verb = "CREATE DATABASE"
+	}
+	if s.tx != 'I' {
+		return nil, s.failed(vsqlerr.New(vsqlerr.TransactionBlock, "%s cannot run inside a transaction block", verb))
+	}
+	if d.create {
+		if err := s.srv.createDatabase(ctx, d.name); err != nil {
+			return nil, err
+		}
+		return &tagRows{tag: verb}, nil
+	}
+	notice, err := s.srv.dropDatabase(ctx, d.name, s.target.Database, d.ifExists)
+	if err != nil {
+		return nil, err
+	}
+	if notice != nil {
+		s.notices = append(s.notices, notice)
+	}
+	return &tagRows{tag: verb}, nil
+}

@@ -1,0 +1,223 @@
+package sqltext
+
+import "strings"
+
+// Kind says what a statement does, as far as the server needs to know.
+type Kind int
+
+const (
+	KindOther Kind = iota
+	KindQuery      // returns rows: SELECT, VALUES, WITH, SHOW, EXPLAIN, …
+	KindInsert
+	KindUpdate
+	KindDelete
+	KindBegin
+	KindCommit
+	KindRollback
+	KindSavepoint // SAVEPOINT, RELEASE, ROLLBACK TO: unsupported by DuckDB
+	KindCreateDatabase
+	KindDropDatabase
+	KindCopy
+)
+
+// Kind classifies the statement by its leading keywords.
+func (s Statement) Kind() Kind {
+	switch s.Keyword(0) {
+	case "SELECT", "VALUES", "WITH", "TABLE", "FROM", "SHOW", "EXPLAIN", "DESCRIBE",
+		"SUMMARIZE", "PRAGMA", "CALL":
+		return KindQuery
+	case "INSERT":
+		return KindInsert
+	case "UPDATE":
+		return KindUpdate
+	case "DELETE":
+		return KindDelete
+	case "BEGIN", "START":
+		return KindBegin
+	case "COMMIT", "END":
+		return KindCommit
+	case "ROLLBACK", "ABORT":
+		if s.Keyword(1) == "TO" || s.Keyword(2) == "TO" {
+			return KindSavepoint
+		}
+		return KindRollback
+	case "SAVEPOINT", "RELEASE":
+		return KindSavepoint
+	case "CREATE":
+		if s.Keyword(1) == "DATABASE" {
+			return KindCreateDatabase
+		}
+	case "DROP":
+		if s.Keyword(1) == "DATABASE" {
+			return KindDropDatabase
+		}
+	case "COPY":
+		return KindCopy
+	}
+	return KindOther
+}
+
+// ReturnsRows reports whether the statement produces a row set (as opposed
+// to a command tag only).
+func (s Statement) ReturnsRows() bool {
+	switch s.Kind() {
+	case KindQuery:
+		return true
+	case KindInsert, KindUpdate, KindDelete:
+		return s.Returning
+	}
+	return false
+}
+
+// Tag returns the PostgreSQL command tag for the statement, given the number
+// of rows it returned or affected.
+func (s Statement) Tag(rows int64) string {
+	n := itoa(rows)
+	switch s.Kind() {
+	case KindQuery:
+		switch s.Keyword(0) {
+		case "SHOW":
+			return "SHOW"
+		case "EXPLAIN":
+			return "EXPLAIN"
+		}
+		return "SELECT " + n
+	case KindInsert:
+		return "INSERT 0 " + n
+	case KindUpdate:
+		return "UPDATE " + n
+	case KindDelete:
+		return "DELETE " + n
+	case KindBegin:
+		return "BEGIN"
+	case KindCommit:
+		return "COMMIT"
+	case KindRollback:
+		return "ROLLBACK"
+	case KindCopy:
+		return "COPY " + n
+	}
+	if s.IsCreateTableAs() {
+		return "SELECT " + n
+	}
+	switch s.Keyword(0) {
+	case "CREATE", "DROP", "ALTER":
+		return s.objectTag()
+	case "TRUNCATE":
+		return "TRUNCATE TABLE"
+	case "SET", "RESET":
+		return s.Keyword(0)
+	case "":
+		return ""
+	}
+	return s.Keyword(0)
+}
+
+// objectTag builds "CREATE TABLE", "DROP VIEW", … skipping modifiers.
+func (s Statement) objectTag() string {
+	verb := s.Keyword(0)
+	for i := 1; i < len(s.Keywords); i++ {
+		switch w := s.Keyword(i); w {
+		case "OR", "REPLACE", "TEMP", "TEMPORARY", "UNIQUE", "UNLOGGED", "PERSISTENT", "IF", "NOT", "EXISTS":
+			continue
+		case "MATERIALIZED":
+			return verb + " MATERIALIZED VIEW"
+		case "MACRO", "FUNCTION":
+			return verb + " FUNCTION"
+		case "TABLE":
+			return verb + " TABLE"
+		default:
+			return verb + " " + w
+		}
+	}
+	return verb
+}
+
+// IsCreateTableAs reports CREATE TABLE … AS SELECT, whose PostgreSQL tag
+// is "SELECT n".
+func (s Statement) IsCreateTableAs() bool {
+	lead := s.lead
+	if len(lead) < 3 || lead[0] != "CREATE" {
+		return false
+	}
+	i := 1
+	for i < len(lead) && lead[i] != "TABLE" {
+		switch lead[i] {
+		case "OR", "REPLACE", "TEMP", "TEMPORARY", "UNLOGGED":
+			i++
+		default:
+			return false
+		}
+	}
+	i++ // past TABLE
+	if i+2 < len(lead) && lead[i] == "IF" && lead[i+1] == "NOT" && lead[i+2] == "EXISTS" {
+		i += 3
+	}
+	// the (possibly qualified) name: name ( . name )*
+	for i < len(lead) {
+		if lead[i] == "." {
+			i++
+			continue
+		}
+		if i+1 < len(lead) && lead[i+1] == "." {
+			i += 2
+			continue
+		}
+		i++
+		break
+	}
+	return i < len(lead) && lead[i] == "AS"
+}
+
+func itoa(n int64) string {
+	if n == 0 {
+		return "0"
+	}
+	var buf [20]byte
+	i := len(buf)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for n > 0 {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		buf[i] = '-'
+	}
+	return string(buf[i:])
+}
+
+// DatabaseTarget parses "CREATE DATABASE name …" and "DROP DATABASE [IF
+// EXISTS] name …". It returns the database name (unquoted, case-folded as
+// PostgreSQL does), whether IF EXISTS was given, and the text after the name
+// (options such as WITH (FORCE)). ok is false when there is no name.
+func (s Statement) DatabaseTarget() (name string, ifExists bool, rest string, ok bool) {
+	l := lexer{src: s.SQL}
+	var toks []token
+	for len(toks) < 5 {
+		tok, more := l.next()
+		if !more {
+			break
+		}
+		toks = append(toks, tok)
+	}
+	i := 2 // past CREATE/DROP DATABASE
+	word := func(j int) string {
+		if j < len(toks) && toks[j].kind == tokWord {
+			return strings.ToUpper(s.SQL[toks[j].start:toks[j].end])
+		}
+		return ""
+	}
+	if word(0) == "DROP" && word(2) == "IF" && word(3) == "EXISTS" {
+		ifExists = true
+		i = 4
+	}
+	if i >= len(toks) || (toks[i].kind != tokWord && toks[i].kind != tokQuoted) {
+		return "", ifExists, "", false
+	}
+	return UnquoteIdent(s.SQL[toks[i].start:toks[i].end]), ifExists, strings.TrimSpace(s.SQL[toks[i].end:]), true
+}

@@ -1,0 +1,18 @@
+// Package sqltext is the one place where vsql looks at SQL as text.
+//
+// It does three things and nothing else:
+//
+//   - Split cuts a query string into statements at top-level semicolons,
+//     honouring quotes, dollar quotes, E” strings and both comment styles,
+//     the way PostgreSQL's own simple-query protocol does.
+//   - Classify reports the leading keywords of a statement so the server can
+//     choose the command tag (INSERT 0 n, CREATE TABLE, …), spot
+//     transaction-control statements and the few statements vsql executes
+//     itself (CREATE DATABASE, DROP DATABASE).
+//   - QuoteIdent and ValidName are the only functions that may put a name
+//     (database, branch, table, column) into SQL text (ARCHITECTURE invariant 4).
+//
+// Caveats: sqltext is a lexer, not a parser. It never rewrites statements;
+// a statement that it misclassifies still runs on DuckDB unchanged, and only
+// its command tag may be generic.
+package sqltext

@@ -1,0 +1,122 @@
+package sqltext_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/vsql/vsql/sqltext"
+)
+
+func TestSplit(t *testing.T) {
+	cases := []struct {
+		src  string
+		want []string
+	}{
+		{"select 1; select 2", []string{"select 1", " select 2"}},
+		{"select ';'; select 2;", []string{"select ';'", " select 2"}},
+		{`select "a;b" from t`, []string{`select "a;b" from t`}},
+		{"select $$a;b$$, $x$;$x$", []string{"select $$a;b$$, $x$;$x$"}},
+		{"select E'\\';'", []string{"select E'\\';'"}},
+		{"-- c;\nselect 1 /* ; /* nested; */ */", []string{"-- c;\nselect 1 /* ; /* nested; */ */"}},
+		{";;  ; -- only\n", nil},
+		{"", nil},
+		{"select 'it''s;'", []string{"select 'it''s;'"}},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, st := range sqltext.Split(c.src) {
+			got = append(got, st.SQL)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Split(%q) = %q, want %q", c.src, got, c.want)
+		}
+	}
+}
+
+func TestTags(t *testing.T) {
+	cases := []struct {
+		src         string
+		rows        int64
+		tag         string
+		returnsRows bool
+	}{
+		{"SELECT 1", 1, "SELECT 1", true},
+		{"(select 1)", 1, "SELECT 1", true},
+		{"/* dbt */ with x as (select 1) select * from x", 1, "SELECT 1", true},
+		{"insert into t values (1)", 3, "INSERT 0 3", false},
+		{"insert into t values (1) returning a", 1, "INSERT 0 1", true},
+		{"update t set a = 1", 2, "UPDATE 2", false},
+		{"delete from t", 0, "DELETE 0", false},
+		{"create table t (a int)", 0, "CREATE TABLE", false},
+		{"create or replace temp table t (a int)", 0, "CREATE TABLE", false},
+		{"create table if not exists s.t as select 1", 1, "SELECT 1", false},
+		{`create table "t" as select 1`, 1, "SELECT 1", false},
+		{"create table t (a int generated always as (1))", 0, "CREATE TABLE", false},
+		{"create unique index i on t(a)", 0, "CREATE INDEX", false},
+		{"drop table if exists t", 0, "DROP TABLE", false},
+		{"create view v as select 1", 0, "CREATE VIEW", false},
+		{"begin", 0, "BEGIN", false},
+		{"start transaction", 0, "BEGIN", false},
+		{"end", 0, "COMMIT", false},
+		{"abort", 0, "ROLLBACK", false},
+		{"truncate t", 0, "TRUNCATE TABLE", false},
+		{"set x = 1", 0, "SET", false},
+	}
+	for _, c := range cases {
+		st := sqltext.Parse(c.src)
+		if got := st.Tag(c.rows); got != c.tag {
+			t.Errorf("Tag(%q) = %q, want %q", c.src, got, c.tag)
+		}
+		if got := st.ReturnsRows(); got != c.returnsRows {
+			t.Errorf("ReturnsRows(%q) = %v, want %v", c.src, got, c.returnsRows)
+		}
+	}
+}
+
+func TestKinds(t *testing.T) {
+	for src, want := range map[string]sqltext.Kind{
+		"CREATE DATABASE x":         sqltext.KindCreateDatabase,
+		"drop database if exists x": sqltext.KindDropDatabase,
+		"rollback to savepoint a":   sqltext.KindSavepoint,
+		"savepoint a":               sqltext.KindSavepoint,
+		"rollback":                  sqltext.KindRollback,
+	} {
+		if got := sqltext.Parse(src).Kind(); got != want {
+			t.Errorf("Kind(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
+
+func TestValidName(t *testing.T) {
+	for _, ok := range []string{"postgres", "retail", "a_b-1", "_x"} {
+		if err := sqltext.ValidName("database", ok); err != nil {
+			t.Errorf("ValidName(%q): %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "a/b", "a@b", "../x", "1abc", "a b", "x\"y", string(make([]byte, 64))} {
+		if err := sqltext.ValidName("database", bad); err == nil {
+			t.Errorf("ValidName(%q) accepted", bad)
+		}
+	}
+	if got := sqltext.QuoteIdent(`a"b`); got != `"a""b"` {
+		t.Errorf("QuoteIdent = %s", got)
+	}
+}
+
+func TestDatabaseTarget(t *testing.T) {
+	cases := []struct {
+		src, name, rest string
+		ifExists, ok    bool
+	}{
+		{"CREATE DATABASE Retail", "retail", "", false, true},
+		{`create database "Mixed"`, "Mixed", "", false, true},
+		{"drop database if exists x with (force)", "x", "with (force)", true, true},
+		{"drop database", "", "", false, false},
+	}
+	for _, c := range cases {
+		name, ifExists, rest, ok := sqltext.Parse(c.src).DatabaseTarget()
+		if name != c.name || ifExists != c.ifExists || rest != c.rest || ok != c.ok {
+			t.Errorf("DatabaseTarget(%q) = %q %v %q %v", c.src, name, ifExists, rest, ok)
+		}
+	}
+}

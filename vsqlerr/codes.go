@@ -1,0 +1,88 @@
+package vsqlerr
+
+// Code is a stable symbolic error code.
+type Code string
+
+// The codes, grouped by when they occur. docs/errors.md lists each with what
+// to do; keep both in step.
+const (
+	// Connecting.
+	DatabaseNotFound   Code = "database_not_found"
+	DbnameNotSupported Code = "dbname_not_supported"
+	TooManyConnections Code = "too_many_connections"
+	ProtocolViolation  Code = "protocol_violation"
+	MessageTooLarge    Code = "message_too_large"
+	ServerShutdown     Code = "server_shutdown"
+
+	// Databases.
+	DatabaseExists Code = "database_exists"
+	DatabaseInUse  Code = "database_in_use"
+	InvalidName    Code = "invalid_name"
+
+	// Statements and transactions.
+	InFailedTransaction     Code = "in_failed_transaction"
+	TransactionBlock        Code = "transaction_block"
+	FeatureNotSupported     Code = "feature_not_supported"
+	QueryCanceled           Code = "query_canceled"
+	MultipleStatements      Code = "multiple_statements"
+	StatementNotFound       Code = "statement_not_found"
+	PortalNotFound          Code = "portal_not_found"
+	DuplicateStatement      Code = "duplicate_statement"
+	DuplicatePortal         Code = "duplicate_portal"
+	InvalidParameter        Code = "invalid_parameter"
+	InvalidParameterFormat  Code = "invalid_parameter_format"
+	UnsupportedResultFormat Code = "unsupported_result_format"
+
+	// Anything else.
+	Internal Code = "internal_error"
+)
+
+type codeInfo struct {
+	SQLState string
+	Hint     string
+}
+
+// codes is the one table of vsql error codes.
+var codes = map[Code]codeInfo{
+	DatabaseNotFound:   {"3D000", "Connect to an existing database (\"postgres\" always exists); CREATE DATABASE name creates one."},
+	DbnameNotSupported: {"0A000", "Connect with a plain database name; branch (db/branch) and snapshot (db@N) names are not supported yet."},
+	TooManyConnections: {"53300", "Close idle connections or raise --max-connections."},
+	ProtocolViolation:  {"08P01", "The client sent a message the PostgreSQL protocol (version 3) does not allow here; reconnect."},
+	MessageTooLarge:    {"54000", "Send smaller messages (split large statements or use COPY), or raise --max-message-size."},
+	ServerShutdown:     {"57P01", "The server is shutting down; reconnect when it is back."},
+
+	DatabaseExists: {"42P04", "Choose another name, or DROP DATABASE the existing one first."},
+	DatabaseInUse:  {"55006", "Disconnect the other sessions of that database first (vsql never terminates them for you)."},
+	InvalidName:    {"42602", "Names are 1 to 63 letters, digits, '_' or '-', starting with a letter or '_'."},
+
+	InFailedTransaction:     {"25P02", "Run ROLLBACK to end the failed transaction, then retry."},
+	TransactionBlock:        {"25001", "Run this statement outside BEGIN … COMMIT."},
+	FeatureNotSupported:     {"0A000", "See docs/sql.md for what vsql supports."},
+	QueryCanceled:           {"57014", "The statement was cancelled at your request; the session is still usable."},
+	MultipleStatements:      {"42601", "Prepare one statement at a time, or send several through the simple query protocol."},
+	StatementNotFound:       {"26000", "Parse the statement before binding or describing it."},
+	PortalNotFound:          {"34000", "Bind the portal before executing or describing it."},
+	DuplicateStatement:      {"42P05", "Close (or DEALLOCATE) the prepared statement first, or use another name."},
+	DuplicatePortal:         {"42P03", "Close the portal first, or use another name."},
+	InvalidParameter:        {"22P02", "Check the parameter value against the parameter's type."},
+	InvalidParameterFormat:  {"08P01", "Send one format code, or one per parameter, each 0 (text) or 1 (binary)."},
+	UnsupportedResultFormat: {"0A000", "Request this column in text format (format code 0)."},
+
+	Internal: {"XX000", "This is a bug in vsql; please report it with the statement that caused it."},
+}
+
+func lookup(code Code) codeInfo {
+	if info, ok := codes[code]; ok {
+		return info
+	}
+	return codes[Internal]
+}
+
+// Codes returns every code with its SQLSTATE and default hint, for docs and tests.
+func Codes() map[Code][2]string {
+	out := make(map[Code][2]string, len(codes))
+	for c, info := range codes {
+		out[c] = [2]string{info.SQLState, info.Hint}
+	}
+	return out
+}
