@@ -43,5 +43,9 @@
 //
 // Output is flushed at ReadyForQuery, on Flush, and every 256 KiB of rows.
 // Binary format is offered for the types pgx and pgjdbc ask for
-// (CanEncodeBinary); other columns must be read as text.
+// (CanEncodeBinary); other columns must be read as text. duckdb-go parses
+// JSON values before vsql sees them, so json columns are re-serialized:
+// object keys sorted, numbers in shortest form. Structs, maps and unions
+// (DuckDB-only) are sent as text in DuckDB's style with struct fields in
+// name order.
 package pgwire

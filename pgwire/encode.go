@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -152,6 +153,11 @@ func toInt64(v any) (int64, bool) {
 
 // appendText appends the PostgreSQL text form of v as a value of type oid.
 func appendText(buf []byte, oid uint32, v any) []byte {
+	if oid == pgtype.JSONOID {
+		if _, ok := v.(string); !ok {
+			return appendJSON(buf, v)
+		}
+	}
 	switch x := v.(type) {
 	case string:
 		return append(buf, x...)
@@ -487,4 +493,17 @@ func appendDuckText(buf []byte, v any, nested bool) []byte {
 		return appendText(buf, 0, v)
 	}
 	return append(buf, fmt.Sprint(v)...)
+}
+
+// appendJSON re-serializes a JSON value that duckdb-go has already parsed.
+// Object keys come out sorted and numbers in their shortest form: the
+// driver does not hand out the original text (see the package caveats).
+func appendJSON(buf []byte, v any) []byte {
+	var sb strings.Builder
+	enc := json.NewEncoder(&sb)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return append(buf, fmt.Sprint(v)...)
+	}
+	return append(buf, strings.TrimSuffix(sb.String(), "\n")...)
 }

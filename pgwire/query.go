@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"context"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 
@@ -25,6 +26,10 @@ func (c *Conn) simpleQuery(ctx context.Context, sql string) {
 			c.sendNotices()
 			e := vsqlerr.From(err)
 			e.ResolvePosition(st.SQL)
+			if e.Position > 0 {
+				// positions count characters of the whole query string
+				e.Position += utf8.RuneCountInString(sql[:st.Offset])
+			}
 			c.sendError(e)
 			return
 		}

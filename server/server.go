@@ -24,6 +24,9 @@ import (
 	"github.com/vsql/vsql/vsqlerr"
 )
 
+// dropWait is how long DROP DATABASE waits for other sessions to end.
+const dropWait = 5 * time.Second
+
 // DefaultDatabase exists from the first start, so a bare psql works.
 const DefaultDatabase = "postgres"
 
@@ -218,7 +221,15 @@ func (s *Server) dropDatabase(ctx context.Context, name, current string, ifExist
 		return nil, vsqlerr.New(vsqlerr.DatabaseInUse, "cannot drop the currently open database %q", name).
 			WithHint("Connect to another database (for example postgres) and drop it from there.")
 	}
+	// As PostgreSQL does, give sessions that are just ending a few seconds
+	// to go before refusing.
+	deadline := time.Now().Add(dropWait)
 	s.dbMu.Lock()
+	for s.attached[name] > 0 && time.Now().Before(deadline) && ctx.Err() == nil {
+		s.dbMu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+		s.dbMu.Lock()
+	}
 	defer s.dbMu.Unlock()
 	if n := s.attached[name]; n > 0 {
 		return nil, vsqlerr.New(vsqlerr.DatabaseInUse, "database %q is being accessed by %d other session(s)", name, n)
@@ -238,8 +249,7 @@ func (s *Server) dropDatabase(ctx context.Context, name, current string, ifExist
 	if errors.Is(err, catalog.ErrNotFound) {
 		if ifExists {
 			n := vsqlerr.New(vsqlerr.DatabaseNotFound, "database %q does not exist, skipping", name)
-			n.Severity = "NOTICE"
-			n.SQLState = "00000"
+			n.Severity, n.SQLState, n.Hint = "NOTICE", "00000", ""
 			return n, nil
 		}
 		return nil, vsqlerr.New(vsqlerr.DatabaseNotFound, "database %q does not exist", name)

@@ -6,6 +6,8 @@ import "strings"
 type Statement struct {
 	// SQL is the statement's text without the terminating semicolon.
 	SQL string
+	// Offset is the byte offset of SQL within the string it was split from.
+	Offset int
 	// Keywords holds the first words of the statement in upper case (at
 	// most eight), skipping comments and leading parentheses.
 	Keywords []string
@@ -52,6 +54,7 @@ func Split(src string) []Statement {
 		}
 		if tok.kind == tokSemi {
 			if st := cur.finish(src[start:tok.start]); !st.Empty() {
+				st.Offset = start
 				out = append(out, st)
 			}
 			start = tok.end
@@ -61,6 +64,7 @@ func Split(src string) []Statement {
 		cur.add(src, tok)
 	}
 	if st := cur.finish(src[start:]); !st.Empty() {
+		st.Offset = start
 		out = append(out, st)
 	}
 	return out
