@@ -104,6 +104,12 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 		s.closeEngine()
 		return nil, err
 	}
+	// Attach every database up front (1–2 ms each), so that qualified names
+	// such as retail.main.orders work from any session.
+	if err := s.attachAll(ctx); err != nil {
+		s.closeEngine()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -130,6 +136,26 @@ func (s *Server) ensureDefaultDatabase(ctx context.Context) error {
 		}
 		return nil
 	})
+}
+
+func (s *Server) attachAll(ctx context.Context) error {
+	var dbs []catalog.Database
+	if err := s.catalog.Tx(ctx, func(tx *catalog.Tx) error {
+		var err error
+		dbs, err = tx.Databases(ctx)
+		return err
+	}); err != nil {
+		return err
+	}
+	s.dbMu.Lock()
+	defer s.dbMu.Unlock()
+	for _, d := range dbs {
+		if err := s.attachFile(ctx, d.Name); err != nil {
+			return err
+		}
+		s.attached[d.Name] = 0
+	}
+	return nil
 }
 
 // liveFile is the DuckDB file of a database's main branch.

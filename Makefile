@@ -1,0 +1,20 @@
+# vsql — the two set-up commands of the README are `make run` and `make test`.
+GO      ?= go
+export CGO_ENABLED = 1
+
+.PHONY: run test build vet clean
+
+# Start vsqld on its embedded default: 127.0.0.1:5433, repository ./vsql-data.
+run: build
+	./bin/vsqld serve
+
+build:
+	$(GO) build -o bin/vsqld ./cmd/vsqld
+
+# Every test: unit, wire-protocol (pgx, lib/pq) and the psql regress suite.
+test:
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 20m ./...
+
+clean:
+	rm -rf bin regress/results
