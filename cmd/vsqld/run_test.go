@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+func TestHelpExplainsEveryFlag(t *testing.T) {
+	var out bytes.Buffer
+	m := &Main{Stdout: &out, Stderr: &out}
+	if err := m.Run(context.Background(), []string{"--help"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, flag := range []string{"-listen", "-data", "-threads", "-memory-limit", "-max-connections", "-log-level", "VSQL_LISTEN", "VSQL_DATA"} {
+		if !strings.Contains(out.String(), flag) {
+			t.Errorf("--help does not mention %s", flag)
+		}
+	}
+}
+
+func TestBadArguments(t *testing.T) {
+	for _, args := range [][]string{{"--no-such-flag"}, {"frobnicate"}, {"serve", "extra"}, {"--log-level", "loud"}} {
+		var out bytes.Buffer
+		m := &Main{Stdout: &out, Stderr: &out}
+		err := m.Run(context.Background(), args)
+		if !errors.Is(err, errUsage) || out.Len() == 0 {
+			t.Errorf("%v: err=%v output=%q", args, err, out.String())
+		}
+	}
+}
+
+// Flags come from the environment; SIGINT (a cancelled context) stops the
+// server with a nil error after running statements have finished.
+func TestServeFromEnvironmentAndStop(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"VSQL_LISTEN": "127.0.0.1:0", "VSQL_DATA": filepath.Join(dir, "repo"), "VSQL_THREADS": "1"}
+	addrCh := make(chan net.Addr, 1)
+	var logs bytes.Buffer
+	m := &Main{Stdout: &logs, Stderr: &logs, Getenv: func(k string) string { return env[k] }, Ready: func(a net.Addr) { addrCh <- a }}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx, nil) }()
+	var addr net.Addr
+	select {
+	case addr = <-addrCh:
+	case err := <-done:
+		t.Fatalf("serve: %v\n%s", err, logs.String())
+	}
+	conn, err := pgx.Connect(context.Background(), "postgres://u@"+addr.String()+"/postgres?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A statement in flight when shutdown starts still completes.
+	result := make(chan error, 1)
+	go func() {
+		var n int64
+		result <- conn.QueryRow(context.Background(), "SELECT count(*) FROM range(200000000) WHERE range % 3 = 0").Scan(&n)
+	}()
+	time.Sleep(100 * time.Millisecond)
+	stop()
+	if err := <-result; err != nil {
+		t.Errorf("running statement did not finish during shutdown: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("serve returned %v", err)
+	}
+	if !strings.Contains(logs.String(), "vsqld stopped") {
+		t.Errorf("no clean stop in the logs:\n%s", logs.String())
+	}
+}
