@@ -403,3 +403,31 @@ func TestDatabasesCreateDropConnect(t *testing.T) {
 		t.Fatalf("connect to dropped database: %#v", e)
 	}
 }
+
+func TestReadyForQueryStatus(t *testing.T) {
+	addr := startServer(t, nil)
+	c := dialRaw(t, addr)
+	c.startup("postgres")
+	status := func(q string) byte {
+		msgs := c.simple(q)
+		return msgs[len(msgs)-1].(*pgproto3.ReadyForQuery).TxStatus
+	}
+	steps := []struct {
+		q    string
+		want byte
+	}{
+		{"SELECT 1", 'I'},
+		{"BEGIN", 'T'},
+		{"SELECT 1", 'T'},
+		{"SELECT * FROM missing", 'E'},
+		{"SELECT 1", 'E'},
+		{"ROLLBACK", 'I'},
+		{"BEGIN; SELECT 1", 'T'},
+		{"COMMIT", 'I'},
+	}
+	for _, s := range steps {
+		if got := status(s.q); got != s.want {
+			t.Errorf("after %q: status %c, want %c", s.q, got, s.want)
+		}
+	}
+}
