@@ -117,11 +117,30 @@ func (t *Tx) CreateDatabase(ctx context.Context, name string) (Database, error) 
 		return Database{}, fmt.Errorf("database %q: %w", name, ErrExists)
 	}
 	id, _ := res.LastInsertId()
+	if _, err := t.tx.ExecContext(ctx, `INSERT INTO branches (database_id, name, live_file, materialized, created_at) VALUES (?, 'main', ?, 0, ?)`,
+		id, MainLiveFile(name), now.Format(time.RFC3339Nano)); err != nil {
+		return Database{}, fmt.Errorf("create database %q: main branch: %w", name, err)
+	}
 	return Database{ID: id, Name: name, CreatedAt: now}, nil
 }
 
+// MainLiveFile is where a new database's main branch lives, relative to the
+// repository.
+func MainLiveFile(db string) string { return "live/" + db + "/main.duckdb" }
+
 // DropDatabase removes a database's record (ErrNotFound if absent).
 func (t *Tx) DropDatabase(ctx context.Context, name string) error {
+	// Dependent rows first: branches and parents reference snapshots.
+	for _, q := range []string{
+		`DELETE FROM branches WHERE database_id = (SELECT id FROM databases WHERE name = ?)`,
+		`DELETE FROM snapshot_parents WHERE database_id = (SELECT id FROM databases WHERE name = ?)`,
+		`DELETE FROM snapshots WHERE database_id = (SELECT id FROM databases WHERE name = ?)`,
+		`DELETE FROM reader_pins WHERE database_id = (SELECT id FROM databases WHERE name = ?)`,
+	} {
+		if _, err := t.tx.ExecContext(ctx, q, name); err != nil {
+			return fmt.Errorf("drop database %q: %w", name, err)
+		}
+	}
 	res, err := t.tx.ExecContext(ctx, `DELETE FROM databases WHERE name = ?`, name)
 	if err != nil {
 		return fmt.Errorf("drop database %q: %w", name, err)

@@ -14,6 +14,55 @@ var migrations = []string{
 		name       TEXT NOT NULL UNIQUE,
 		created_at TEXT NOT NULL
 	)`,
+	// 2: versions — branches, snapshots and their parent edges, chunk maps, reader pins.
+	`CREATE TABLE chunk_maps (
+		root      TEXT PRIMARY KEY,          -- hex SHA-256 of the encoded map
+		file_size INTEGER NOT NULL,
+		chunks    BLOB NOT NULL              -- concatenated 32-byte block hashes, in file order
+	);
+	CREATE TABLE snapshots (
+		database_id  INTEGER NOT NULL REFERENCES databases(id) ON DELETE CASCADE,
+		id           INTEGER NOT NULL,       -- 1, 2, 3 … per database
+		name         TEXT,
+		kind         TEXT NOT NULL CHECK (kind IN ('root', 'linear', 'merge')),
+		branch       TEXT NOT NULL,          -- the branch it was taken on
+		created_at   TEXT NOT NULL,
+		content_root TEXT NOT NULL REFERENCES chunk_maps(root),
+		total_bytes  INTEGER NOT NULL,
+		new_bytes    INTEGER NOT NULL,
+		provenance   TEXT NOT NULL,          -- JSON
+		PRIMARY KEY (database_id, id),
+		UNIQUE (database_id, name)
+	);
+	CREATE TABLE snapshot_parents (
+		database_id INTEGER NOT NULL,
+		snapshot_id INTEGER NOT NULL,
+		ord         INTEGER NOT NULL,        -- 0 = the branch's own previous head
+		parent_id   INTEGER NOT NULL,
+		PRIMARY KEY (database_id, snapshot_id, ord),
+		FOREIGN KEY (database_id, snapshot_id) REFERENCES snapshots(database_id, id) ON DELETE CASCADE,
+		FOREIGN KEY (database_id, parent_id) REFERENCES snapshots(database_id, id)
+	);
+	CREATE TABLE branches (
+		database_id  INTEGER NOT NULL REFERENCES databases(id) ON DELETE CASCADE,
+		name         TEXT NOT NULL,
+		head         INTEGER,                -- NULL until the first snapshot
+		live_file    TEXT NOT NULL,          -- path relative to the repository
+		materialized INTEGER NOT NULL DEFAULT 0, -- 1 once live_file exists
+		created_from TEXT NOT NULL DEFAULT '',
+		created_at   TEXT NOT NULL,
+		PRIMARY KEY (database_id, name),
+		FOREIGN KEY (database_id, head) REFERENCES snapshots(database_id, id)
+	);
+	CREATE TABLE reader_pins (
+		id          INTEGER PRIMARY KEY,
+		database_id INTEGER NOT NULL REFERENCES databases(id) ON DELETE CASCADE,
+		snapshot_id INTEGER NOT NULL,
+		holder      TEXT NOT NULL,
+		created_at  TEXT NOT NULL
+	);
+	INSERT INTO branches (database_id, name, live_file, materialized, created_at)
+		SELECT id, 'main', 'live/' || name || '/main.duckdb', 1, created_at FROM databases;`,
 }
 
 func (c *Catalog) migrate(ctx context.Context) error {

@@ -5,10 +5,12 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/vsql/vsql/pgwire"
+	"github.com/vsql/vsql/sqlfuncs"
 	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
 )
@@ -22,37 +24,38 @@ const ServerVersion = "15.0 (vsql 0.1)"
 type Session struct {
 	srv     *Server
 	target  Target
-	dbname  string
+	alias   string // the DuckDB catalog the session USEs
+	release func() // ends the session's claim on its branch or snapshot
 	conn    *duckdb.Conn
 	pid     uint32
 	secret  []byte
 	params  map[string]string
 	notices []*vsqlerr.Error
 
-	// tx is the transaction state reported in ReadyForQuery.
-	tx byte
+	// tx is the transaction state reported in ReadyForQuery ('I', 'T',
+	// 'E'); other goroutines read it (restore checks for open transactions).
+	tx atomic.Int32
 
 	runMu  sync.Mutex
 	cancel context.CancelFunc // of the running statement, nil when idle
 }
 
-func (s *Server) newSession(ctx context.Context, target Target, dbname string, params map[string]string) (*Session, error) {
-	dc, err := s.engine.Connect(ctx)
+func (s *Server) newSession(ctx context.Context, target Target, alias string, params map[string]string) (*Session, error) {
+	dc, err := s.connector.Connect(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("connect to DuckDB: %w", err)
 	}
 	conn := dc.(*duckdb.Conn)
-	for _, q := range []string{
-		"USE " + sqltext.QuoteIdent(target.Database),
-		"SET TimeZone = 'UTC'",
-	} {
+	setup := append([]string{"USE " + sqltext.QuoteIdent(alias), "SET TimeZone = 'UTC'"}, sqlfuncs.Macros()...)
+	for _, q := range setup {
 		if _, err := conn.ExecContext(ctx, q, nil); err != nil {
 			conn.Close()
 			return nil, fmt.Errorf("start session: %s: %w", q, err)
 		}
 	}
 	pid, secret := s.newKey()
-	sess := &Session{srv: s, target: target, dbname: dbname, conn: conn, pid: pid, secret: secret, params: params, tx: 'I'}
+	sess := &Session{srv: s, target: target, alias: alias, conn: conn, pid: pid, secret: secret, params: params}
+	sess.setTx('I')
 	s.sessMu.Lock()
 	s.sessions[pid] = sess
 	s.sessMu.Unlock()
@@ -80,7 +83,27 @@ func (s *Session) ParameterStatus() [][2]string {
 }
 
 // TxStatus implements pgwire.Session.
-func (s *Session) TxStatus() byte { return s.tx }
+func (s *Session) TxStatus() byte { return s.txStatus() }
+
+func (s *Session) txStatus() byte { return byte(s.tx.Load()) }
+func (s *Session) setTx(b byte)   { s.tx.Store(int32(b)) }
+
+// Database implements sqlfuncs.Caller.
+func (s *Session) Database() string { return s.target.Database }
+
+// Branch implements sqlfuncs.Caller: "" for a session on a snapshot.
+func (s *Session) Branch() string {
+	if s.target.Snapshot != "" {
+		return ""
+	}
+	if s.target.Branch == "" {
+		return "main"
+	}
+	return s.target.Branch
+}
+
+// InTransaction implements sqlfuncs.Caller.
+func (s *Session) InTransaction() bool { return s.txStatus() != 'I' }
 
 // TakeNotices implements pgwire.Session.
 func (s *Session) TakeNotices() []*vsqlerr.Error {
@@ -97,14 +120,16 @@ func (s *Session) notice(code vsqlerr.Code, sqlstate, format string, args ...any
 
 // Close implements pgwire.Session.
 func (s *Session) Close() {
-	if s.tx != 'I' {
+	if s.txStatus() != 'I' {
 		_, _ = s.conn.ExecContext(context.Background(), "ROLLBACK", nil)
 	}
 	s.conn.Close()
 	s.srv.sessMu.Lock()
 	delete(s.srv.sessions, s.pid)
 	s.srv.sessMu.Unlock()
-	s.srv.releaseDatabase(s.target.Database)
+	if s.release != nil {
+		s.release()
+	}
 }
 
 // running registers ctx's cancel function as the running statement's, so
@@ -133,8 +158,8 @@ func (s *Session) cancelRunning() {
 // failed records an error: inside a transaction block, it makes the
 // transaction failed (DuckDB has rolled its work back already).
 func (s *Session) failed(err error) error {
-	if err != nil && s.tx == 'T' {
-		s.tx = 'E'
+	if err != nil && s.txStatus() == 'T' {
+		s.setTx('E')
 	}
 	return err
 }
@@ -142,7 +167,7 @@ func (s *Session) failed(err error) error {
 // Prepare implements pgwire.Session.
 func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs []uint32) (pgwire.Statement, error) {
 	kind := st.Kind()
-	if s.tx == 'E' && kind != sqltext.KindRollback && kind != sqltext.KindCommit {
+	if s.txStatus() == 'E' && kind != sqltext.KindRollback && kind != sqltext.KindCommit {
 		return nil, vsqlerr.New(vsqlerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
 	switch kind {
@@ -160,12 +185,34 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 			}
 		}
 	}
-	return s.prepareDuckDB(ctx, st, paramOIDs)
+	scan := sqltext.ScanStatement(st.SQL)
+	if scan.Reserved {
+		return nil, s.failed(vsqlerr.New(vsqlerr.ReservedName, "names starting with __vsql are reserved"))
+	}
+	for _, alias := range scan.Catalogs {
+		// "retail/dev".t and "retail@4".t: attach on first use.
+		if err := s.srv.versions.EnsureAttached(ctx, alias); err != nil {
+			return nil, s.failed(err)
+		}
+	}
+	if scan.CallsVsql {
+		offset := st.Offset
+		st = sqltext.Parse(sqltext.QuoteNamedArguments(st.SQL))
+		st.Offset = offset
+	}
+	ds, err := s.prepareDuckDB(sqlfuncs.WithCaller(ctx, s), st, paramOIDs)
+	if err != nil {
+		return nil, err
+	}
+	// Statements that call vsql_* functions run without the branch gate:
+	// the functions take it themselves (a snapshot takes it exclusively).
+	ds.gated = !scan.CallsVsql && s.target.Snapshot == ""
+	return ds, nil
 }
 
 // prepareDuckDB prepares a statement in DuckDB and describes it without
 // running it.
-func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, paramOIDs []uint32) (pgwire.Statement, error) {
+func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, paramOIDs []uint32) (*duckStatement, error) {
 	stmt, err := s.prepareRaw(ctx, st.SQL)
 	if err != nil {
 		return nil, s.failed(err)
@@ -212,6 +259,18 @@ func returnsRows(t duckdb.StmtType) bool {
 		return true
 	}
 	return false
+}
+
+// gatedExec is exec under the session's branch gate (COMMIT writes).
+func (s *Session) gatedExec(ctx context.Context, query string) error {
+	if s.target.Snapshot == "" {
+		leave, err := s.srv.versions.Gate(s.alias).Shared(ctx)
+		if err != nil {
+			return err
+		}
+		defer leave()
+	}
+	return s.exec(ctx, query)
 }
 
 // exec runs a fixed statement (no parameters, no rows) on the session's

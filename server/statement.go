@@ -10,6 +10,7 @@ import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/vsql/vsql/pgwire"
+	"github.com/vsql/vsql/sqlfuncs"
 	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
 )
@@ -21,6 +22,8 @@ type duckStatement struct {
 	stmt   *duckdb.Stmt
 	params []uint32
 	cols   []pgwire.Column
+	// gated statements hold the session's branch gate while they run.
+	gated bool
 
 	mu   sync.Mutex
 	busy bool // stmt has an open result (a suspended portal)
@@ -51,7 +54,16 @@ func (d *duckStatement) Execute(ctx context.Context, args []any) (pgwire.Rows, e
 	for i, a := range args {
 		nargs[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
 	}
-	ctx, done := s.running(ctx)
+	ctx, done := s.running(sqlfuncs.WithCaller(ctx, s))
+	if d.gated {
+		leave, err := s.srv.versions.Gate(s.alias).Shared(ctx)
+		if err != nil {
+			done()
+			release()
+			return nil, s.failed(canceled(ctx, err))
+		}
+		defer leave() // results are materialized by DuckDB: the gate is not needed while they stream
+	}
 	if d.cols == nil {
 		res, err := stmt.ExecContext(ctx, nargs)
 		if err != nil {
@@ -156,37 +168,37 @@ func (t *txStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error)
 	s := t.sess
 	switch t.st.Kind() {
 	case sqltext.KindBegin:
-		if s.tx != 'I' {
+		if s.txStatus() != 'I' {
 			s.notice(vsqlerr.TransactionBlock, "25001", "there is already a transaction in progress")
 			return &tagRows{tag: "BEGIN"}, nil
 		}
 		if err := s.exec(ctx, "BEGIN TRANSACTION"); err != nil {
 			return nil, err
 		}
-		s.tx = 'T'
+		s.setTx('T')
 		return &tagRows{tag: "BEGIN"}, nil
 	case sqltext.KindCommit:
-		switch s.tx {
+		switch s.txStatus() {
 		case 'I':
 			s.notice(vsqlerr.TransactionBlock, "25P01", "there is no transaction in progress")
 			return &tagRows{tag: "COMMIT"}, nil
 		case 'E':
 			_ = s.exec(ctx, "ROLLBACK")
-			s.tx = 'I'
+			s.setTx('I')
 			return &tagRows{tag: "ROLLBACK"}, nil
 		}
-		s.tx = 'I'
-		if err := s.exec(ctx, "COMMIT"); err != nil {
+		s.setTx('I')
+		if err := s.gatedExec(ctx, "COMMIT"); err != nil {
 			return nil, err
 		}
 		return &tagRows{tag: "COMMIT"}, nil
 	default: // rollback
-		if s.tx == 'I' {
+		if s.txStatus() == 'I' {
 			s.notice(vsqlerr.TransactionBlock, "25P01", "there is no transaction in progress")
 			return &tagRows{tag: "ROLLBACK"}, nil
 		}
 		_ = s.exec(ctx, "ROLLBACK") // DuckDB may have ended a failed transaction already
-		s.tx = 'I'
+		s.setTx('I')
 		return &tagRows{tag: "ROLLBACK"}, nil
 	}
 }
@@ -223,16 +235,20 @@ func (d *databaseStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, 
 	if d.create {
 		verb = "CREATE DATABASE"
 	}
-	if s.tx != 'I' {
+	if s.txStatus() != 'I' {
 		return nil, s.failed(vsqlerr.New(vsqlerr.TransactionBlock, "%s cannot run inside a transaction block", verb))
 	}
 	if d.create {
-		if err := s.srv.createDatabase(ctx, d.name); err != nil {
+		if err := s.srv.versions.CreateDatabase(ctx, d.name); err != nil {
 			return nil, err
 		}
 		return &tagRows{tag: verb}, nil
 	}
-	notice, err := s.srv.dropDatabase(ctx, d.name, s.target.Database, d.ifExists)
+	if d.name == s.target.Database {
+		return nil, vsqlerr.New(vsqlerr.DatabaseInUse, "cannot drop the currently open database %q", d.name).
+			WithHint("Connect to another database (for example postgres) and drop it from there.")
+	}
+	notice, err := s.srv.versions.DropDatabase(ctx, d.name, d.ifExists)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,33 @@
-// Package sqlfuncs will register every vsql_* function in DuckDB, parse its
-// arguments, shape its result rows and turn errors into [vsql:code] errors.
-// It holds no merge logic.
+// Package sqlfuncs makes the vsql_* functions: it registers them in DuckDB,
+// parses their arguments, shapes their result rows and turns their errors
+// into [vsql:code] errors. It holds no versioning logic; that is package
+// branches (and later merge).
 //
-// Status: planned; no vsql_* function exists yet (see docs/sql.md).
+// # How a call runs
+//
+// Each public function is a table macro created in every session
+// (CREATE TEMP MACRO vsql_snapshots(db := NULL) AS TABLE …). The macro
+// packs its arguments into one JSON string and calls the internal table
+// function __vsql_snapshots(json), registered once through duckdb-go. This
+// indirection exists because duckdb-go aborts the process when a table
+// function receives a NULL argument; a JSON string is never NULL. The
+// server refuses any statement that names __vsql directly.
+//
+// DuckDB binds a table function when it prepares a statement, so binding
+// only parses and checks arguments: PREPARE, Describe and EXPLAIN of a call
+// run nothing. The work runs when the statement executes (the first row is
+// requested), once per execution.
+//
+// # Decisions
+//
+// Functions run inside the caller's query, on DuckDB's thread. They never
+// wait for the caller's own transaction: the server does not hold the
+// caller's branch gate for statements that call vsql_* functions, and
+// functions that change versions refuse to run inside a transaction block.
+//
+// Every argument may be NULL or omitted: db means the session's database,
+// branch the session's branch. For functions whose second positional
+// argument is required (vsql_create_branch, vsql_delete_branch,
+// vsql_restore), a single positional argument is the branch of the
+// session's database.
 package sqlfuncs

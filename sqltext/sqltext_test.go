@@ -120,3 +120,16 @@ func TestDatabaseTarget(t *testing.T) {
 		}
 	}
 }
+
+func TestScanStatement(t *testing.T) {
+	sc := sqltext.ScanStatement(`SELECT * FROM "retail/dev".orders o JOIN "retail@4".main.orders p USING (id), vsql_snapshots('x') WHERE s = '"a/b".x'`)
+	if !sc.CallsVsql || sc.Reserved || len(sc.Catalogs) != 2 || sc.Catalogs[0] != "retail/dev" || sc.Catalogs[1] != "retail@4" {
+		t.Errorf("scan = %+v", sc)
+	}
+	if !sqltext.ScanStatement(`SELECT * FROM __vsql_snapshots('{}')`).Reserved || !sqltext.ScanStatement(`SELECT query('select * from __VSQL_x(null)')`).Reserved {
+		t.Error("reserved names not detected")
+	}
+	if got := sqltext.QuoteNamedArguments(`SELECT * FROM vsql_create_branch('r', 'dev', FROM => 'main', snapshot=>3) WHERE a >= 1`); got != `SELECT * FROM vsql_create_branch('r', 'dev', "from" => 'main', "snapshot"=>3) WHERE a >= 1` {
+		t.Errorf("QuoteNamedArguments = %s", got)
+	}
+}

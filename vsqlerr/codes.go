@@ -8,7 +8,6 @@ type Code string
 const (
 	// Connecting.
 	DatabaseNotFound   Code = "database_not_found"
-	DbnameNotSupported Code = "dbname_not_supported"
 	TooManyConnections Code = "too_many_connections"
 	ProtocolViolation  Code = "protocol_violation"
 	MessageTooLarge    Code = "message_too_large"
@@ -18,6 +17,22 @@ const (
 	DatabaseExists Code = "database_exists"
 	DatabaseInUse  Code = "database_in_use"
 	InvalidName    Code = "invalid_name"
+
+	// Branches and snapshots.
+	BranchNotFound    Code = "branch_not_found"
+	BranchExists      Code = "branch_exists"
+	BranchProtected   Code = "branch_protected"
+	BranchInUse       Code = "branch_in_use"
+	BranchDirty       Code = "branch_dirty"
+	SnapshotNotFound  Code = "snapshot_not_found"
+	SnapshotExists    Code = "snapshot_exists"
+	NoSnapshot        Code = "no_snapshot"
+	SnapshotReadOnly  Code = "snapshot_read_only"
+	InvalidArgument   Code = "invalid_argument"
+	ActiveTransaction Code = "active_attachment_or_transaction"
+	ReservedName      Code = "reserved_name"
+	RepositoryInUse   Code = "repository_in_use"
+	StorageCorrupt    Code = "storage_corrupt"
 
 	// Statements and transactions.
 	InFailedTransaction     Code = "in_failed_transaction"
@@ -45,7 +60,6 @@ type codeInfo struct {
 // codes is the one table of vsql error codes.
 var codes = map[Code]codeInfo{
 	DatabaseNotFound:   {"3D000", "Connect to an existing database (\"postgres\" always exists); CREATE DATABASE name creates one."},
-	DbnameNotSupported: {"0A000", "Connect with a plain database name; branch (db/branch) and snapshot (db@N) names are not supported yet."},
 	TooManyConnections: {"53300", "Close idle connections or raise --max-connections."},
 	ProtocolViolation:  {"08P01", "The client sent a message the PostgreSQL protocol (version 3) does not allow here; reconnect."},
 	MessageTooLarge:    {"54000", "Send smaller messages (split large statements or use COPY), or raise --max-message-size."},
@@ -54,6 +68,21 @@ var codes = map[Code]codeInfo{
 	DatabaseExists: {"42P04", "Choose another name, or DROP DATABASE the existing one first."},
 	DatabaseInUse:  {"55006", "Disconnect the other sessions of that database first (vsql never terminates them for you)."},
 	InvalidName:    {"42602", "Names are 1 to 63 letters, digits, '_' or '-', starting with a letter or '_'."},
+
+	BranchNotFound:    {"3D000", "List branches with SELECT * FROM vsql_branches('db'); create one with vsql_create_branch."},
+	BranchExists:      {"42P04", "Choose another branch name, or delete the existing branch first (vsql_delete_branch)."},
+	BranchProtected:   {"42501", "The main branch cannot be deleted; delete the database instead (DROP DATABASE)."},
+	BranchInUse:       {"55006", "Disconnect the sessions attached to that branch first."},
+	BranchDirty:       {"55000", "Snapshot the branch first (vsql_create_snapshot), or pass force => true to discard its unsnapshotted writes."},
+	SnapshotNotFound:  {"3D000", "List snapshots with SELECT * FROM vsql_snapshots('db')."},
+	SnapshotExists:    {"42710", "Snapshot names are unique per database; choose another name."},
+	NoSnapshot:        {"55000", "The branch has no snapshot yet; create one with vsql_create_snapshot first."},
+	SnapshotReadOnly:  {"25006", "Snapshots are read-only; connect to a branch (db or db/branch) to write."},
+	InvalidArgument:   {"22023", "Check the function's arguments in docs/sql.md."},
+	ActiveTransaction: {"55006", "A session attached to the branch has an open transaction; wait for it to COMMIT or ROLLBACK, then retry."},
+	ReservedName:      {"42939", "Names starting with __vsql are reserved for vsql's internals; call the vsql_* functions instead."},
+	RepositoryInUse:   {"55006", "Another vsqld (or vsqld gc) is using this repository; stop it or use another --data directory."},
+	StorageCorrupt:    {"XX001", "Run vsqld verify to list damaged blocks; restore them from a replica or backup."},
 
 	InFailedTransaction:     {"25P02", "Run ROLLBACK to end the failed transaction, then retry."},
 	TransactionBlock:        {"25001", "Run this statement outside BEGIN … COMMIT."},

@@ -85,6 +85,8 @@ var messageStates = []struct {
 	{duckdb.ErrorTypeConversion, "out of range", "22003"},
 }
 
+var vsqlPattern = regexp.MustCompile(`(?s)\[vsql:([a-z_]+)\] (.*?)(?:\n\nLINE \d+:.*)?$`)
+
 var linePattern = regexp.MustCompile(`(?s)\n\nLINE (\d+): (.*)\n( *)\^\s*$`)
 
 // fromDuckDB maps a DuckDB error, or returns nil when err is not one.
@@ -107,6 +109,15 @@ func fromDuckDB(err error) *Error {
 		}
 	}
 	msg := de.Msg
+	// A vsql error raised inside a vsql_* function comes back wrapped in a
+	// DuckDB error: recover its code, SQLSTATE and hint.
+	if m := vsqlPattern.FindStringSubmatch(msg); m != nil {
+		if _, ok := codes[Code(m[1])]; ok {
+			e := New(Code(m[1]), "%s", strings.TrimSpace(m[2]))
+			e.Err = err
+			return e
+		}
+	}
 	if de.Type == duckdb.ErrorTypeInterrupt {
 		return New(QueryCanceled, "canceling statement due to user request")
 	}

@@ -1,0 +1,144 @@
+package branches
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/vsql/vsql/catalog"
+)
+
+// The layout of a DuckDB file: a 12 KiB header (one main and two database
+// headers of 4 KiB), then fixed-size blocks of 256 KiB. Chunk maps cut at
+// exactly these boundaries, so an unchanged DuckDB block is an unchanged
+// chunk.
+const (
+	HeaderSize = 12 << 10
+	BlockSize  = 256 << 10
+)
+
+// chunkSize is the size of chunk i of a file of the given size.
+func chunkSize(i int, fileSize int64) int64 {
+	var start, size int64
+	if i == 0 {
+		start, size = 0, HeaderSize
+	} else {
+		start, size = HeaderSize+int64(i-1)*BlockSize, BlockSize
+	}
+	if start+size > fileSize {
+		size = fileSize - start
+	}
+	return size
+}
+
+// contentRoot is the identity of a file's content: the SHA-256 of its size
+// and chunk hashes.
+func contentRoot(fileSize int64, chunks []Hash) string {
+	h := sha256.New()
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(fileSize))
+	h.Write(n[:])
+	for _, c := range chunks {
+		h.Write(c[:])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// chunkFile reads a file chunk by chunk, hashes each chunk and, when store
+// is not nil, stores the chunks it does not have yet (each fsynced). It
+// returns the chunk map and the bytes newly stored. afterBlock, if set, is
+// called after each newly stored block (a fault point in tests).
+func chunkFile(path string, store *BlockStore, afterBlock func()) (catalog.ChunkMap, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return catalog.ChunkMap{}, 0, fmt.Errorf("chunk %s: %w", path, err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return catalog.ChunkMap{}, 0, err
+	}
+	size := info.Size()
+	m := catalog.ChunkMap{FileSize: size}
+	buf := make([]byte, BlockSize)
+	var newBytes int64
+	for i := 0; ; i++ {
+		n := chunkSize(i, size)
+		if n <= 0 {
+			break
+		}
+		chunk := buf[:n]
+		if _, err := io.ReadFull(f, chunk); err != nil {
+			return m, 0, fmt.Errorf("chunk %s: %w", path, err)
+		}
+		h := sha256.Sum256(chunk)
+		m.Chunks = append(m.Chunks, h)
+		if store != nil {
+			written, err := store.Put(h, chunk)
+			if err != nil {
+				return m, 0, err
+			}
+			if written {
+				newBytes += n
+				if afterBlock != nil {
+					afterBlock()
+				}
+			}
+		}
+	}
+	m.Root = contentRoot(size, m.Chunks)
+	return m, newBytes, nil
+}
+
+// materialize writes the file a chunk map describes to dst, verifying every
+// block, through a temporary file that is fsynced and renamed into place.
+func materialize(store *BlockStore, m catalog.ChunkMap, dst string) error {
+	if contentRoot(m.FileSize, m.Chunks) != m.Root {
+		return fmt.Errorf("materialize %s: chunk map does not match its root: %w", m.Root, ErrCorrupt)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	var written int64
+	for i, h := range m.Chunks {
+		data, err := store.Get(h)
+		if err != nil {
+			tmp.Close()
+			return fmt.Errorf("materialize %s: %w", m.Root, err)
+		}
+		if int64(len(data)) != chunkSize(i, m.FileSize) {
+			tmp.Close()
+			return fmt.Errorf("materialize %s: block %d has %d bytes: %w", m.Root, i, len(data), ErrCorrupt)
+		}
+		if _, err := tmp.Write(data); err != nil {
+			tmp.Close()
+			return err
+		}
+		written += int64(len(data))
+	}
+	if written != m.FileSize {
+		tmp.Close()
+		return fmt.Errorf("materialize %s: wrote %d of %d bytes: %w", m.Root, written, m.FileSize, errors.New("short chunk map"))
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), dst); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(dst))
+}

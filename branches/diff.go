@@ -1,0 +1,240 @@
+package branches
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// DiffRow is one key that differs between two versions.
+type DiffRow struct {
+	Table  string
+	Key    string // JSON object of the primary-key columns
+	Change string // insert, update or delete
+	Before string // JSON object of the row in from ("" when absent)
+	After  string // JSON object of the row in to ("" when absent)
+}
+
+// resolveVersion attaches what a diff side names and returns its alias:
+// digits are a snapshot id; a branch name is that branch's live state; any
+// other name is a snapshot name.
+func (m *Manager) resolveVersion(ctx context.Context, db, ref string) (string, error) {
+	if ref == "" {
+		return "", vsqlerr.New(vsqlerr.InvalidArgument, "vsql_diff needs a from and a to version")
+	}
+	isBranch := false
+	if !isDigits(ref) {
+		if err := m.inTx(ctx, db, func(tx *catalog.Tx, d catalog.Database) error {
+			_, err := tx.Branch(ctx, d.ID, ref)
+			isBranch = err == nil
+			return nil
+		}); err != nil {
+			return "", err
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if isBranch {
+		a, err := m.attachBranchLocked(ctx, db, ref)
+		if err != nil {
+			return "", err
+		}
+		return a.alias, nil
+	}
+	if !isDigits(ref) {
+		if err := validSnapshotName(ref); err != nil {
+			return "", err
+		}
+	}
+	a, err := m.attachSnapshotLocked(ctx, db, ref)
+	if err != nil {
+		return "", err
+	}
+	return a.alias, nil
+}
+
+type tableShape struct {
+	columns []string
+	key     []string
+}
+
+// tables lists the tables of the default schema of an attached catalog with
+// their columns and primary-key columns.
+func (m *Manager) tables(ctx context.Context, alias string) (map[string]tableShape, error) {
+	out := map[string]tableShape{}
+	q := `SELECT table_name, list(column_name ORDER BY column_index) FROM duckdb_columns()
+		WHERE database_name = ` + sqltext.QuoteString(alias) + ` AND schema_name = 'main' AND NOT internal
+		AND table_name IN (SELECT table_name FROM duckdb_tables() WHERE database_name = ` + sqltext.QuoteString(alias) + ` AND schema_name = 'main')
+		GROUP BY table_name`
+	if err := m.eng.Query(ctx, q, func(row []any) error {
+		out[row[0].(string)] = tableShape{columns: toStrings(row[1])}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	q = `SELECT table_name, constraint_column_names FROM duckdb_constraints()
+		WHERE database_name = ` + sqltext.QuoteString(alias) + ` AND schema_name = 'main' AND constraint_type = 'PRIMARY KEY'`
+	if err := m.eng.Query(ctx, q, func(row []any) error {
+		name := row[0].(string)
+		t := out[name]
+		t.key = toStrings(row[1])
+		out[name] = t
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func toStrings(v any) []string {
+	xs, _ := v.([]any)
+	out := make([]string, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, fmt.Sprint(x))
+	}
+	return out
+}
+
+// Diff lists, table by table and key by key, how version to differs from
+// version from (snapshot ids or names, or branch names). Tables are matched
+// by name in the default schema and rows by primary key; a table present
+// on one side only shows all its rows inserted or deleted.
+func (m *Manager) Diff(ctx context.Context, db, from, to, table string) ([]DiffRow, error) {
+	fromAlias, err := m.resolveVersion(ctx, db, from)
+	if err != nil {
+		return nil, err
+	}
+	toAlias, err := m.resolveVersion(ctx, db, to)
+	if err != nil {
+		return nil, err
+	}
+	fromTables, err := m.tables(ctx, fromAlias)
+	if err != nil {
+		return nil, err
+	}
+	toTables, err := m.tables(ctx, toAlias)
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]bool{}
+	for n := range fromTables {
+		names[n] = true
+	}
+	for n := range toTables {
+		names[n] = true
+	}
+	if table != "" {
+		t := strings.TrimPrefix(strings.TrimPrefix(table, "public."), "main.")
+		if !names[t] {
+			return nil, vsqlerr.New(vsqlerr.InvalidArgument, "table %q exists in neither %s nor %s", table, from, to)
+		}
+		names = map[string]bool{t: true}
+	}
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	var out []DiffRow
+	for _, name := range sorted {
+		ft, inFrom := fromTables[name]
+		tt, inTo := toTables[name]
+		key := tt.key
+		if !inTo {
+			key = ft.key
+		}
+		if len(key) == 0 || (inFrom && inTo && strings.Join(ft.key, ",") != strings.Join(tt.key, ",")) {
+			return nil, vsqlerr.New(vsqlerr.InvalidArgument, "table %q has no primary key (or different ones in %s and %s); vsql_diff matches rows by primary key", name, from, to)
+		}
+		rows, err := m.diffTable(ctx, name, key, fromAlias, ft, inFrom, toAlias, tt, inTo)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rows...)
+	}
+	return out, nil
+}
+
+func (m *Manager) diffTable(ctx context.Context, name string, key []string, fromAlias string, ft tableShape, inFrom bool, toAlias string, tt tableShape, inTo bool) ([]DiffRow, error) {
+	side := func(alias string, shape tableShape, present bool) string {
+		if !present {
+			cols := make([]string, len(key))
+			for i, k := range key {
+				cols[i] = "NULL AS " + sqltext.QuoteIdent(k)
+			}
+			return "(SELECT " + strings.Join(cols, ", ") + ", NULL::BOOLEAN AS __vsql_present WHERE false)"
+		}
+		return "(SELECT *, true AS __vsql_present FROM " + sqltext.QuoteIdent(alias) + ".main." + sqltext.QuoteIdent(name) + ")"
+	}
+	rowOf := func(alias string, shape tableShape) string {
+		parts := make([]string, len(shape.columns))
+		for i, c := range shape.columns {
+			parts[i] = sqltext.QuoteIdent(c) + " := " + alias + "." + sqltext.QuoteIdent(c)
+		}
+		return "struct_pack(" + strings.Join(parts, ", ") + ")"
+	}
+	var join, keyParts []string
+	for _, k := range key {
+		q := sqltext.QuoteIdent(k)
+		join = append(join, "f."+q+" = t."+q)
+		keyParts = append(keyParts, q+" := coalesce(t."+q+", f."+q+")")
+	}
+	// Changed rows: compare the columns both sides have.
+	common := []string{}
+	inTT := map[string]bool{}
+	for _, c := range tt.columns {
+		inTT[c] = true
+	}
+	for _, c := range ft.columns {
+		if inTT[c] {
+			common = append(common, c)
+		}
+	}
+	changed := "false"
+	if inFrom && inTo {
+		changed = rowOf("f", tableShape{columns: common}) + " IS DISTINCT FROM " + rowOf("t", tableShape{columns: common})
+		if len(ft.columns) != len(tt.columns) || len(common) != len(ft.columns) {
+			changed = "true" // the row's shape changed
+		}
+	}
+	before, after := "NULL", "NULL"
+	if inFrom {
+		before = "CASE WHEN f.__vsql_present THEN to_json(" + rowOf("f", ft) + ")::VARCHAR END"
+	}
+	if inTo {
+		after = "CASE WHEN t.__vsql_present THEN to_json(" + rowOf("t", tt) + ")::VARCHAR END"
+	}
+	q := `SELECT to_json(struct_pack(` + strings.Join(keyParts, ", ") + `))::VARCHAR AS k,
+		CASE WHEN f.__vsql_present IS NULL THEN 'insert' WHEN t.__vsql_present IS NULL THEN 'delete' ELSE 'update' END,
+		` + before + `, ` + after + `
+		FROM ` + side(fromAlias, ft, inFrom) + ` f FULL OUTER JOIN ` + side(toAlias, tt, inTo) + ` t ON ` + strings.Join(join, " AND ") + `
+		WHERE f.__vsql_present IS NULL OR t.__vsql_present IS NULL OR (` + changed + `)
+		ORDER BY ` + orderBy(key) + ``
+	var out []DiffRow
+	err := m.eng.Query(ctx, q, func(row []any) error {
+		r := DiffRow{Table: name, Key: row[0].(string), Change: row[1].(string)}
+		if s, ok := row[2].(string); ok {
+			r.Before = s
+		}
+		if s, ok := row[3].(string); ok {
+			r.After = s
+		}
+		out = append(out, r)
+		return nil
+	})
+	return out, err
+}
+
+func orderBy(key []string) string {
+	parts := make([]string, len(key))
+	for i, k := range key {
+		q := sqltext.QuoteIdent(k)
+		parts[i] = "coalesce(t." + q + ", f." + q + ")"
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,229 @@
+package branches
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vsql/vsql/catalog"
+)
+
+// GCReport says what gc removed.
+type GCReport struct {
+	BlocksKept, BlocksRemoved int
+	BytesRemoved              int64
+	ChunkMapsRemoved          int64
+	ImagesRemoved             int
+	LiveFilesRemoved          int
+	TempFilesRemoved          int
+}
+
+// gcGrace protects blocks written moments ago (by a snapshot that has not
+// published yet) from a concurrent gc.
+const gcGrace = time.Hour
+
+// GC removes what no snapshot or branch references: blocks outside every
+// snapshot's chunk map, unreferenced chunk maps, snapshot images that no
+// reader pin holds (images are rebuilt from blocks on demand), live files
+// no branch names, and leftover temporary files. It must run while no vsqld
+// serves the repository (the caller holds the repository lock).
+func GC(ctx context.Context, dataDir string, cat *catalog.Catalog) (GCReport, error) {
+	var rep GCReport
+	store, err := OpenBlockStore(filepath.Join(dataDir, "blocks"))
+	if err != nil {
+		return rep, err
+	}
+	referenced := map[Hash]bool{}
+	liveFiles := map[string]bool{}
+	pinned := map[string]bool{} // "db/id"
+	err = cat.Tx(ctx, func(tx *catalog.Tx) error {
+		n, err := tx.DeleteUnreferencedChunkMaps(ctx)
+		if err != nil {
+			return err
+		}
+		rep.ChunkMapsRemoved = n
+		maps, err := tx.ChunkMaps(ctx, true)
+		if err != nil {
+			return err
+		}
+		for _, m := range maps {
+			for _, c := range m.Chunks {
+				referenced[c] = true
+			}
+		}
+		dbs, err := tx.Databases(ctx)
+		if err != nil {
+			return err
+		}
+		names := map[int64]string{}
+		for _, d := range dbs {
+			names[d.ID] = d.Name
+			bs, err := tx.Branches(ctx, d.ID)
+			if err != nil {
+				return err
+			}
+			for _, b := range bs {
+				liveFiles[filepath.Join(dataDir, b.LiveFile)] = true
+			}
+		}
+		pins, err := tx.Pins(ctx)
+		if err != nil {
+			return err
+		}
+		for _, p := range pins {
+			pinned[fmt.Sprintf("%s/%d", names[p.DatabaseID], p.SnapshotID)] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return rep, err
+	}
+	cutoff := time.Now().Add(-gcGrace)
+	err = store.Walk(func(h Hash, path string, info fs.FileInfo) error {
+		if referenced[h] || info.ModTime().After(cutoff) {
+			rep.BlocksKept++
+			return nil
+		}
+		if err := os.Remove(path); err != nil {
+			return err
+		}
+		rep.BlocksRemoved++
+		rep.BytesRemoved += info.Size()
+		return nil
+	})
+	if err != nil {
+		return rep, err
+	}
+	// Temporary files of interrupted writes, anywhere in the repository.
+	_ = filepath.WalkDir(dataDir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasPrefix(d.Name(), ".tmp-") {
+			if os.Remove(path) == nil {
+				rep.TempFilesRemoved++
+			}
+		}
+		return nil
+	})
+	// Images: rebuilt on demand, kept only while pinned.
+	_ = filepath.WalkDir(filepath.Join(dataDir, "cache"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(d.Name(), ".duckdb") {
+			return nil
+		}
+		db := filepath.Base(filepath.Dir(path))
+		id := strings.SplitN(strings.TrimSuffix(d.Name(), ".duckdb"), "@", 2)[0]
+		if pinned[db+"/"+id] {
+			return nil
+		}
+		if os.Remove(path) == nil {
+			rep.ImagesRemoved++
+		}
+		return nil
+	})
+	// Live files that no branch names (left by an interrupted restore or a
+	// crash between materializing and recording).
+	_ = filepath.WalkDir(filepath.Join(dataDir, "live"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		base := strings.TrimSuffix(path, ".wal")
+		if liveFiles[base] {
+			return nil
+		}
+		if os.Remove(path) == nil && !strings.HasSuffix(path, ".wal") {
+			rep.LiveFilesRemoved++
+		}
+		return nil
+	})
+	return rep, nil
+}
+
+// VerifyReport lists every problem verify found.
+type VerifyReport struct {
+	Blocks, ChunkMaps, Snapshots int
+	Problems                     []string
+}
+
+// Verify re-hashes every stored block and checks that every chunk map
+// matches its root and that each of its blocks is present and of the right
+// size. It reads only; it is safe beside a running vsqld.
+func Verify(ctx context.Context, dataDir string, cat *catalog.Catalog) (VerifyReport, error) {
+	var rep VerifyReport
+	store, err := OpenBlockStore(filepath.Join(dataDir, "blocks"))
+	if err != nil {
+		return rep, err
+	}
+	sizes := map[Hash]int64{}
+	err = store.Walk(func(h Hash, path string, info fs.FileInfo) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rep.Blocks++
+		data, err := os.ReadFile(path)
+		if err != nil {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("block %s: unreadable: %v (%s)", HashHex(h), err, path))
+			return nil
+		}
+		if sha256.Sum256(data) != h {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("block %s: corrupt: its content does not match its hash (%s)", HashHex(h), path))
+			return nil
+		}
+		sizes[h] = int64(len(data))
+		return nil
+	})
+	if err != nil {
+		return rep, err
+	}
+	var maps []catalog.ChunkMap
+	var snaps int
+	if err := cat.Tx(ctx, func(tx *catalog.Tx) error {
+		var err error
+		if maps, err = tx.ChunkMaps(ctx, false); err != nil {
+			return err
+		}
+		dbs, err := tx.Databases(ctx)
+		if err != nil {
+			return err
+		}
+		for _, d := range dbs {
+			ss, err := tx.Snapshots(ctx, d.ID)
+			if err != nil {
+				return err
+			}
+			snaps += len(ss)
+			for _, s := range ss {
+				if _, err := tx.ChunkMap(ctx, s.ContentRoot); err != nil {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("snapshot %d of %s: chunk map %s is missing", s.ID, d.Name, s.ContentRoot))
+				}
+			}
+		}
+		return nil
+	}); err != nil {
+		return rep, err
+	}
+	rep.ChunkMaps, rep.Snapshots = len(maps), snaps
+	for _, m := range maps {
+		if contentRoot(m.FileSize, m.Chunks) != m.Root {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("chunk map %s: its chunks do not hash to its root", m.Root))
+		}
+		var total int64
+		for i, c := range m.Chunks {
+			want := chunkSize(i, m.FileSize)
+			total += want
+			got, ok := sizes[c]
+			switch {
+			case !ok && !store.Has(c):
+				rep.Problems = append(rep.Problems, fmt.Sprintf("chunk map %s: block %d (%s) is missing", m.Root, i, HashHex(c)))
+			case ok && got != want:
+				rep.Problems = append(rep.Problems, fmt.Sprintf("chunk map %s: block %d (%s) has %d bytes, want %d", m.Root, i, HashHex(c), got, want))
+			}
+		}
+		if total != m.FileSize {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("chunk map %s: chunks cover %d bytes of %d", m.Root, total, m.FileSize))
+		}
+	}
+	return rep, nil
+}

@@ -1,0 +1,541 @@
+package branches
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/internal/faults"
+	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// Engine runs statements on the DuckDB instance (ATTACH, DETACH,
+// CHECKPOINT, and the read-only queries of diffs).
+type Engine interface {
+	Exec(ctx context.Context, query string) error
+	// Query calls fn for every row of the result.
+	Query(ctx context.Context, query string, fn func(row []any) error) error
+}
+
+// Manager owns the repository's files: the block store, live branch files,
+// snapshot images, and which of them are attached to the engine.
+type Manager struct {
+	dataDir string
+	cat     *catalog.Catalog
+	store   *BlockStore
+	eng     Engine
+	log     *slog.Logger
+
+	// Busy, if set, reports whether a session attached to the alias has
+	// an open transaction (restore refuses then).
+	Busy func(alias string) bool
+
+	mu       sync.Mutex
+	attached map[string]*attachment
+	gates    map[string]*Gate
+	roots    map[string]rootEntry
+}
+
+type attachment struct {
+	alias    string
+	db       string
+	branch   string // "" for snapshot images
+	path     string // absolute
+	readOnly bool
+	sessions int
+}
+
+type rootEntry struct {
+	size  int64
+	mtime time.Time
+	root  string
+}
+
+// NewManager opens the block store under dataDir and attaches the main
+// branch of every database, so qualified names reach them from any session.
+func NewManager(ctx context.Context, dataDir string, cat *catalog.Catalog, eng Engine, log *slog.Logger) (*Manager, error) {
+	store, err := OpenBlockStore(filepath.Join(dataDir, "blocks"))
+	if err != nil {
+		return nil, err
+	}
+	m := &Manager{dataDir: dataDir, cat: cat, store: store, eng: eng, log: log,
+		attached: map[string]*attachment{}, gates: map[string]*Gate{}, roots: map[string]rootEntry{}}
+	var dbs []catalog.Database
+	if err := cat.Tx(ctx, func(tx *catalog.Tx) error {
+		dbs, err = tx.Databases(ctx)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, d := range dbs {
+		if _, err := m.attachBranchLocked(ctx, d.Name, "main"); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// Store is the block store.
+func (m *Manager) Store() *BlockStore { return m.store }
+
+// BranchAlias is the DuckDB catalog name of a branch's live file: the
+// database name for main, "db/branch" otherwise.
+func BranchAlias(db, branch string) string {
+	if branch == "" || branch == "main" {
+		return db
+	}
+	return db + "/" + branch
+}
+
+// SnapshotAlias is the catalog name of a snapshot image as the user wrote
+// it: "db@4" or "db@baseline".
+func SnapshotAlias(db, ref string) string { return db + "@" + ref }
+
+// ParseAlias splits a catalog name into database, branch and snapshot ref.
+// ok is false for names that are not vsql aliases.
+func ParseAlias(alias string) (db, branch, snapshot string, ok bool) {
+	if i := strings.IndexAny(alias, "/@"); i >= 0 {
+		db = alias[:i]
+		if alias[i] == '/' {
+			branch = alias[i+1:]
+		} else {
+			snapshot = alias[i+1:]
+		}
+	} else {
+		db, branch = alias, "main"
+	}
+	if sqltext.ValidName("database", db) != nil {
+		return "", "", "", false
+	}
+	if branch != "" && sqltext.ValidName("branch", branch) != nil {
+		return "", "", "", false
+	}
+	if snapshot != "" && !isDigits(snapshot) && sqltext.ValidName("snapshot", snapshot) != nil {
+		return "", "", "", false
+	}
+	return db, branch, snapshot, true
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Gate returns the admission gate of a branch alias.
+func (m *Manager) Gate(alias string) *Gate {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g := m.gates[alias]
+	if g == nil {
+		g = newGate()
+		m.gates[alias] = g
+	}
+	return g
+}
+
+func (m *Manager) abs(rel string) string { return filepath.Join(m.dataDir, rel) }
+
+// liveFileFor names a new live file for a branch: unique, so a restore can
+// build the new file beside the old one.
+func liveFileFor(db, branch string) string {
+	return filepath.Join("live", db, fmt.Sprintf("%s-%d.duckdb", branch, time.Now().UnixNano()))
+}
+
+func (m *Manager) database(ctx context.Context, tx *catalog.Tx, name string) (catalog.Database, error) {
+	d, err := tx.Database(ctx, name)
+	if errors.Is(err, catalog.ErrNotFound) {
+		return d, vsqlerr.New(vsqlerr.DatabaseNotFound, "database %q does not exist", name)
+	}
+	return d, err
+}
+
+func (m *Manager) branch(ctx context.Context, tx *catalog.Tx, d catalog.Database, name string) (catalog.Branch, error) {
+	b, err := tx.Branch(ctx, d.ID, name)
+	if errors.Is(err, catalog.ErrNotFound) {
+		return b, vsqlerr.New(vsqlerr.BranchNotFound, "branch %q of database %q does not exist", name, d.Name)
+	}
+	return b, err
+}
+
+func (m *Manager) snapshot(ctx context.Context, tx *catalog.Tx, d catalog.Database, ref string) (catalog.Snapshot, error) {
+	s, err := tx.Snapshot(ctx, d.ID, ref)
+	if errors.Is(err, catalog.ErrNotFound) {
+		return s, vsqlerr.New(vsqlerr.SnapshotNotFound, "snapshot %q of database %q does not exist", ref, d.Name)
+	}
+	return s, err
+}
+
+func (m *Manager) attach(ctx context.Context, a *attachment) error {
+	q := "ATTACH " + sqltext.QuoteString(a.path) + " AS " + sqltext.QuoteIdent(a.alias)
+	if a.readOnly {
+		q += " (READ_ONLY)"
+	}
+	if err := m.eng.Exec(ctx, q); err != nil {
+		return fmt.Errorf("attach %s: %w", a.alias, err)
+	}
+	m.attached[a.alias] = a
+	return nil
+}
+
+func (m *Manager) detachLocked(ctx context.Context, alias string) error {
+	if _, ok := m.attached[alias]; !ok {
+		return nil
+	}
+	if err := m.eng.Exec(ctx, "DETACH "+sqltext.QuoteIdent(alias)); err != nil {
+		return fmt.Errorf("detach %s: %w", alias, err)
+	}
+	delete(m.attached, alias)
+	return nil
+}
+
+// attachBranchLocked attaches a branch's live file, materializing it from
+// the branch's head the first time.
+func (m *Manager) attachBranchLocked(ctx context.Context, db, branch string) (*attachment, error) {
+	alias := BranchAlias(db, branch)
+	if a := m.attached[alias]; a != nil {
+		return a, nil
+	}
+	var b catalog.Branch
+	var head catalog.ChunkMap
+	err := m.cat.Tx(ctx, func(tx *catalog.Tx) error {
+		d, err := m.database(ctx, tx, db)
+		if err != nil {
+			return err
+		}
+		if b, err = m.branch(ctx, tx, d, branch); err != nil {
+			return err
+		}
+		if !b.Materialized && b.Head > 0 {
+			s, err := tx.Snapshot(ctx, d.ID, strconv.FormatInt(b.Head, 10))
+			if err != nil {
+				return err
+			}
+			head, err = tx.ChunkMap(ctx, s.ContentRoot)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	a := &attachment{alias: alias, db: db, branch: branch, path: m.abs(b.LiveFile)}
+	if !b.Materialized {
+		if b.Head > 0 {
+			if err := materialize(m.store, head, a.path); err != nil {
+				return nil, vsqlerr.Wrap(err, vsqlerr.StorageCorrupt, "materialize branch %q of %q: %v", branch, db, err)
+			}
+		} else if err := os.MkdirAll(filepath.Dir(a.path), 0o755); err != nil {
+			return nil, err
+		}
+		if err := m.cat.Tx(ctx, func(tx *catalog.Tx) error {
+			d, err := tx.Database(ctx, db)
+			if err != nil {
+				return err
+			}
+			return tx.SetBranchLiveFile(ctx, d.ID, branch, b.LiveFile)
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if err := m.attach(ctx, a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// attachSnapshotLocked attaches a snapshot image read-only under the alias
+// the user wrote (db@4 or db@name), materializing the image on first use.
+func (m *Manager) attachSnapshotLocked(ctx context.Context, db, ref string) (*attachment, error) {
+	alias := SnapshotAlias(db, ref)
+	if a := m.attached[alias]; a != nil {
+		return a, nil
+	}
+	var s catalog.Snapshot
+	var cm catalog.ChunkMap
+	err := m.cat.Tx(ctx, func(tx *catalog.Tx) error {
+		d, err := m.database(ctx, tx, db)
+		if err != nil {
+			return err
+		}
+		if s, err = m.snapshot(ctx, tx, d, ref); err != nil {
+			return err
+		}
+		cm, err = tx.ChunkMap(ctx, s.ContentRoot)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	image := filepath.Join(m.dataDir, "cache", db, fmt.Sprintf("%d.duckdb", s.ID))
+	if _, err := os.Stat(image); err != nil {
+		if err := materialize(m.store, cm, image); err != nil {
+			return nil, vsqlerr.Wrap(err, vsqlerr.StorageCorrupt, "materialize snapshot %d of %q: %v", s.ID, db, err)
+		}
+	}
+	path := image
+	if ref != strconv.FormatInt(s.ID, 10) {
+		// DuckDB attaches a path once; a name gets its own hard link.
+		path = filepath.Join(m.dataDir, "cache", db, fmt.Sprintf("%d@%s.duckdb", s.ID, ref))
+		if _, err := os.Stat(path); err != nil {
+			if err := os.Link(image, path); err != nil {
+				return nil, fmt.Errorf("link snapshot image: %w", err)
+			}
+		}
+	}
+	a := &attachment{alias: alias, db: db, path: path, readOnly: true}
+	if err := m.attach(ctx, a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// Acquire attaches what a connection's target names (a branch, or a
+// snapshot when snapshot is not "") and counts one more session on it.
+func (m *Manager) Acquire(ctx context.Context, db, branch, snapshot string) (alias string, release func(), err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var a *attachment
+	if snapshot != "" {
+		a, err = m.attachSnapshotLocked(ctx, db, snapshot)
+	} else {
+		a, err = m.attachBranchLocked(ctx, db, branch)
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	a.sessions++
+	var once sync.Once
+	return a.alias, func() {
+		once.Do(func() {
+			m.mu.Lock()
+			a.sessions--
+			m.mu.Unlock()
+		})
+	}, nil
+}
+
+// EnsureAttached attaches a catalog name used in a query ("retail/dev",
+// "retail@4"), if it names a branch or snapshot that exists.
+func (m *Manager) EnsureAttached(ctx context.Context, alias string) error {
+	db, branch, snapshot, ok := ParseAlias(alias)
+	if !ok {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.attached[alias] != nil {
+		return nil
+	}
+	var err error
+	if snapshot != "" {
+		_, err = m.attachSnapshotLocked(ctx, db, snapshot)
+	} else {
+		_, err = m.attachBranchLocked(ctx, db, branch)
+	}
+	return err
+}
+
+// Sessions reports how many sessions are connected to an alias.
+func (m *Manager) Sessions(alias string) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if a := m.attached[alias]; a != nil {
+		return a.sessions
+	}
+	return 0
+}
+
+// CreateDatabase records a new database and attaches its (empty) main branch.
+func (m *Manager) CreateDatabase(ctx context.Context, name string) error {
+	if err := sqltext.ValidName("database", name); err != nil {
+		return vsqlerr.New(vsqlerr.InvalidName, "%v", err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	err := m.cat.Tx(ctx, func(tx *catalog.Tx) error {
+		_, err := tx.CreateDatabase(ctx, name)
+		return err
+	})
+	if errors.Is(err, catalog.ErrExists) {
+		return vsqlerr.New(vsqlerr.DatabaseExists, "database %q already exists", name)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = m.attachBranchLocked(ctx, name, "main")
+	return err
+}
+
+// dropWait is how long DROP DATABASE waits for other sessions to end.
+const dropWait = 5 * time.Second
+
+// DropDatabase removes a database, its branches and snapshots. It refuses
+// while sessions use any of its branches or snapshots (after waiting a few
+// seconds for sessions that are just ending, as PostgreSQL does). Blocks
+// stay until vsqld gc.
+func (m *Manager) DropDatabase(ctx context.Context, name string, ifExists bool) (notice *vsqlerr.Error, err error) {
+	deadline := time.Now().Add(dropWait)
+	m.mu.Lock()
+	for m.dbSessionsLocked(name) > 0 && time.Now().Before(deadline) && ctx.Err() == nil {
+		m.mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+		m.mu.Lock()
+	}
+	defer m.mu.Unlock()
+	if n := m.dbSessionsLocked(name); n > 0 {
+		return nil, vsqlerr.New(vsqlerr.DatabaseInUse, "database %q is being accessed by %d other session(s)", name, n)
+	}
+	err = m.cat.Tx(ctx, func(tx *catalog.Tx) error {
+		if err := tx.DropDatabase(ctx, name); err != nil {
+			return err
+		}
+		for alias, a := range m.attached {
+			if a.db == name {
+				if err := m.detachLocked(ctx, alias); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, catalog.ErrNotFound) {
+		if ifExists {
+			n := vsqlerr.New(vsqlerr.DatabaseNotFound, "database %q does not exist, skipping", name)
+			n.Severity, n.SQLState, n.Hint = "NOTICE", "00000", ""
+			return n, nil
+		}
+		return nil, vsqlerr.New(vsqlerr.DatabaseNotFound, "database %q does not exist", name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// The records are gone; remove the files. A failure leaves garbage for
+	// gc, never a half-visible database.
+	for _, dir := range []string{filepath.Join(m.dataDir, "live", name), filepath.Join(m.dataDir, "cache", name)} {
+		if err := os.RemoveAll(dir); err != nil {
+			m.log.Warn("remove dropped database files", "dir", dir, "err", err)
+		}
+	}
+	return nil, nil
+}
+
+func (m *Manager) dbSessionsLocked(db string) int {
+	n := 0
+	for _, a := range m.attached {
+		if a.db == db {
+			n += a.sessions
+		}
+	}
+	return n
+}
+
+// CheckpointAll writes every attached branch's WAL into its file.
+func (m *Manager) CheckpointAll(ctx context.Context) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for alias, a := range m.attached {
+		if a.readOnly {
+			continue
+		}
+		if err := m.eng.Exec(ctx, "CHECKPOINT "+sqltext.QuoteIdent(alias)); err != nil {
+			m.log.Error("checkpoint", "alias", alias, "err", err)
+		}
+	}
+}
+
+func walSize(path string) int64 {
+	info, err := os.Stat(path + ".wal")
+	if err != nil {
+		return 0
+	}
+	return info.Size()
+}
+
+// fileRoot is the content root of a file, cached by size and mtime.
+func (m *Manager) fileRoot(path string) (string, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	m.mu.Lock()
+	e, ok := m.roots[path]
+	m.mu.Unlock()
+	if ok && e.size == info.Size() && e.mtime.Equal(info.ModTime()) {
+		return e.root, nil
+	}
+	cm, _, err := chunkFile(path, nil, nil)
+	if err != nil {
+		return "", err
+	}
+	m.rememberRoot(path, cm.Root)
+	return cm.Root, nil
+}
+
+func (m *Manager) rememberRoot(path, root string) {
+	m.mu.Lock()
+	m.rememberRootLocked(path, root)
+	m.mu.Unlock()
+}
+
+func (m *Manager) rememberRootLocked(path, root string) {
+	if info, err := os.Stat(path); err == nil {
+		m.roots[path] = rootEntry{size: info.Size(), mtime: info.ModTime(), root: root}
+	}
+}
+
+// dirty reports whether a branch's live file holds writes its head does not.
+func (m *Manager) dirty(b catalog.Branch, headRoot string) (bool, error) {
+	if !b.Materialized {
+		return false, nil
+	}
+	if b.Head == 0 {
+		return true, nil // never snapshotted: everything in it is unpublished
+	}
+	path := m.abs(b.LiveFile)
+	if walSize(path) > 0 {
+		return true, nil
+	}
+	root, err := m.fileRoot(path)
+	if err != nil {
+		return false, err
+	}
+	return root != headRoot, nil
+}
+
+// provenance encodes a snapshot's provenance record.
+func provenance(fields map[string]any) string {
+	b, _ := json.Marshal(fields)
+	return string(b)
+}
+
+// inTx runs fn in a catalog transaction after resolving the database.
+func (m *Manager) inTx(ctx context.Context, db string, fn func(tx *catalog.Tx, d catalog.Database) error) error {
+	return m.cat.Tx(ctx, func(tx *catalog.Tx) error {
+		d, err := m.database(ctx, tx, db)
+		if err != nil {
+			return err
+		}
+		return fn(tx, d)
+	})
+}
+
+var _ = faults.Point

@@ -1,0 +1,398 @@
+package sqlfuncs
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/vsql/vsql/branches"
+	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// Caller is the session that calls a function.
+type Caller interface {
+	// Database is the session's database.
+	Database() string
+	// Branch is the session's branch ("" when it reads a snapshot).
+	Branch() string
+	// InTransaction reports an open transaction block.
+	InTransaction() bool
+}
+
+type callerKey struct{}
+
+// WithCaller attaches the calling session to ctx; the server does this for
+// every statement it prepares and executes.
+func WithCaller(ctx context.Context, c Caller) context.Context {
+	return context.WithValue(ctx, callerKey{}, c)
+}
+
+// Backend does the work; *branches.Manager implements it.
+type Backend interface {
+	CreateSnapshot(ctx context.Context, db, branch, name string) (branches.SnapshotResult, error)
+	CreateBranch(ctx context.Context, db, name, snapshotRef, from string) (branches.BranchResult, error)
+	DeleteBranch(ctx context.Context, db, name string, force bool) (branches.DeleteResult, error)
+	Restore(ctx context.Context, db, branch, snapshotRef string, force bool) (branches.RestoreResult, error)
+	Branches(ctx context.Context, db string) ([]branches.BranchInfo, error)
+	Snapshots(ctx context.Context, db string) ([]catalog.Snapshot, error)
+	Diff(ctx context.Context, db, from, to, table string) ([]branches.DiffRow, error)
+}
+
+type colType int
+
+const (
+	tVarchar colType = iota
+	tBigint
+	tBoolean
+	tTimestamptz
+	tBigintList
+	tJSON
+)
+
+type column struct {
+	name string
+	typ  colType
+}
+
+type param struct {
+	name string
+	// positional params come first, in order; the rest are named only.
+	positional bool
+}
+
+// args are a call's arguments after JSON decoding; absent and NULL are "".
+type args map[string]any
+
+func (a args) str(name string) string {
+	switch v := a[name].(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(v)
+	}
+	return fmt.Sprint(a[name])
+}
+
+func (a args) boolean(name string) (bool, error) {
+	switch v := a[name].(type) {
+	case nil:
+		return false, nil
+	case bool:
+		return v, nil
+	case string:
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return false, vsqlerr.New(vsqlerr.InvalidArgument, "%s => must be true or false, not %q", name, v)
+		}
+		return b, nil
+	}
+	return false, vsqlerr.New(vsqlerr.InvalidArgument, "%s => must be true or false", name)
+}
+
+type function struct {
+	name    string
+	params  []param
+	columns []column
+	// mutates: refused inside a transaction block.
+	mutates bool
+	// shiftBranch: with one positional argument, it is the branch.
+	shiftBranch bool
+	run         func(ctx context.Context, b Backend, db string, a args) ([][]any, error)
+}
+
+func bigint(v int64) any {
+	if v == 0 {
+		return nil
+	}
+	return v
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+var functions = []function{
+	{
+		name:    "vsql_create_snapshot",
+		params:  []param{{"db", true}, {"branch", false}, {"name", false}},
+		columns: []column{{"snapshot_id", tBigint}, {"branch_name", tVarchar}, {"name", tVarchar}, {"new_bytes", tBigint}, {"total_bytes", tBigint}},
+		mutates: true,
+		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
+			r, err := b.CreateSnapshot(ctx, db, a.str("branch"), a.str("name"))
+			if err != nil {
+				return nil, err
+			}
+			return [][]any{{r.ID, r.Branch, nullable(r.Name), r.NewBytes, r.TotalBytes}}, nil
+		},
+	},
+	{
+		name:        "vsql_create_branch",
+		params:      []param{{"db", true}, {"branch", true}, {"snapshot", false}, {"from", false}},
+		columns:     []column{{"branch_name", tVarchar}, {"head_snapshot_id", tBigint}, {"created_from", tVarchar}},
+		mutates:     true,
+		shiftBranch: true,
+		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
+			r, err := b.CreateBranch(ctx, db, a.str("branch"), a.str("snapshot"), a.str("from"))
+			if err != nil {
+				return nil, err
+			}
+			return [][]any{{r.Branch, r.Head, r.CreatedFrom}}, nil
+		},
+	},
+	{
+		name:        "vsql_delete_branch",
+		params:      []param{{"db", true}, {"branch", true}, {"force", false}},
+		columns:     []column{{"branch_name", tVarchar}, {"head_snapshot_id", tBigint}, {"discarded_writes", tBoolean}},
+		mutates:     true,
+		shiftBranch: true,
+		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
+			force, err := a.boolean("force")
+			if err != nil {
+				return nil, err
+			}
+			r, err := b.DeleteBranch(ctx, db, a.str("branch"), force)
+			if err != nil {
+				return nil, err
+			}
+			return [][]any{{r.Branch, bigint(r.Head), r.DiscardedWrites}}, nil
+		},
+	},
+	{
+		name:        "vsql_restore",
+		params:      []param{{"db", true}, {"branch", true}, {"snapshot", false}, {"force", false}},
+		columns:     []column{{"branch_name", tVarchar}, {"snapshot_id", tBigint}, {"restored_snapshot_id", tBigint}},
+		mutates:     true,
+		shiftBranch: true,
+		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
+			force, err := a.boolean("force")
+			if err != nil {
+				return nil, err
+			}
+			r, err := b.Restore(ctx, db, a.str("branch"), a.str("snapshot"), force)
+			if err != nil {
+				return nil, err
+			}
+			return [][]any{{r.Branch, r.ID, r.Restored}}, nil
+		},
+	},
+	{
+		name:    "vsql_branches",
+		params:  []param{{"db", true}},
+		columns: []column{{"branch_name", tVarchar}, {"head_snapshot_id", tBigint}, {"dirty", tBoolean}, {"sessions", tBigint}, {"created_at", tTimestamptz}, {"created_from", tVarchar}},
+		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
+			list, err := b.Branches(ctx, db)
+			if err != nil {
+				return nil, err
+			}
+			out := make([][]any, len(list))
+			for i, br := range list {
+				out[i] = []any{br.Name, bigint(br.Head), br.Dirty, int64(br.Sessions), br.CreatedAt, nullable(br.CreatedFrom)}
+			}
+			return out, nil
+		},
+	},
+	{
+		name:   "vsql_snapshots",
+		params: []param{{"db", true}},
+		columns: []column{{"snapshot_id", tBigint}, {"name", tVarchar}, {"parents", tBigintList}, {"kind", tVarchar}, {"branch_name", tVarchar},
+			{"created_at", tTimestamptz}, {"content_root", tVarchar}, {"total_bytes", tBigint}, {"new_bytes", tBigint}, {"provenance", tJSON}},
+		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
+			list, err := b.Snapshots(ctx, db)
+			if err != nil {
+				return nil, err
+			}
+			out := make([][]any, len(list))
+			for i, s := range list {
+				parents := make([]any, len(s.Parents))
+				for j, p := range s.Parents {
+					parents[j] = p
+				}
+				out[i] = []any{s.ID, nullable(s.Name), parents, s.Kind, s.Branch, s.CreatedAt, s.ContentRoot, s.TotalBytes, s.NewBytes, s.Provenance}
+			}
+			return out, nil
+		},
+	},
+	{
+		name:    "vsql_diff",
+		params:  []param{{"db", true}, {"from", true}, {"to", true}, {"table", false}},
+		columns: []column{{"table_name", tVarchar}, {"key", tJSON}, {"change", tVarchar}, {"before", tJSON}, {"after", tJSON}},
+		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
+			rows, err := b.Diff(ctx, db, a.str("from"), a.str("to"), a.str("table"))
+			if err != nil {
+				return nil, err
+			}
+			out := make([][]any, len(rows))
+			for i, r := range rows {
+				out[i] = []any{r.Table, r.Key, r.Change, nullable(r.Before), nullable(r.After)}
+			}
+			return out, nil
+		},
+	},
+}
+
+// Names lists the public function names.
+func Names() []string {
+	out := make([]string, len(functions))
+	for i, f := range functions {
+		out[i] = f.name
+	}
+	return out
+}
+
+// Macros returns the statements that define the public functions in a
+// session (temporary macros, one per function).
+func Macros() []string {
+	out := make([]string, len(functions))
+	for i, f := range functions {
+		var decl, fields []string
+		for _, p := range f.params {
+			q := sqltext.QuoteIdent(p.name)
+			decl = append(decl, q+" := NULL")
+			fields = append(fields, sqltext.QuoteString(p.name)+": "+q)
+		}
+		out[i] = "CREATE OR REPLACE TEMP MACRO " + f.name + "(" + strings.Join(decl, ", ") + ") AS TABLE SELECT * FROM " +
+			internalName(f.name) + "(to_json({" + strings.Join(fields, ", ") + "})::VARCHAR)"
+	}
+	return out
+}
+
+func internalName(name string) string { return "__" + name }
+
+func typeInfo(t colType) duckdb.TypeInfo {
+	var ti duckdb.TypeInfo
+	switch t {
+	case tBigint:
+		ti, _ = duckdb.NewTypeInfo(duckdb.TYPE_BIGINT)
+	case tBoolean:
+		ti, _ = duckdb.NewTypeInfo(duckdb.TYPE_BOOLEAN)
+	case tTimestamptz:
+		ti, _ = duckdb.NewTypeInfo(duckdb.TYPE_TIMESTAMP_TZ)
+	case tBigintList:
+		child, _ := duckdb.NewTypeInfo(duckdb.TYPE_BIGINT)
+		ti, _ = duckdb.NewListInfo(child)
+	default: // varchar and JSON text
+		ti, _ = duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR)
+	}
+	return ti
+}
+
+// Register installs the internal table functions on the engine (they are
+// global to the DuckDB instance).
+func Register(conn *sql.Conn, b Backend) error {
+	for _, f := range functions {
+		f := f
+		strType, _ := duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR)
+		err := duckdb.RegisterTableUDF(conn, internalName(f.name), duckdb.RowTableFunction{
+			Config: duckdb.TableFunctionConfig{Arguments: []duckdb.TypeInfo{strType}},
+			BindArgumentsContext: func(ctx context.Context, _ map[string]any, in ...any) (duckdb.RowTableSource, error) {
+				return bind(ctx, b, f, in)
+			},
+		})
+		if err != nil {
+			return fmt.Errorf("register %s: %w", f.name, err)
+		}
+	}
+	return nil
+}
+
+// bind parses the arguments; it runs nothing.
+func bind(ctx context.Context, b Backend, f function, in []any) (duckdb.RowTableSource, error) {
+	caller, _ := ctx.Value(callerKey{}).(Caller)
+	if caller == nil {
+		return nil, vsqlerr.New(vsqlerr.Internal, "%s called outside a vsql session", f.name)
+	}
+	raw, _ := in[0].(string)
+	a := args{}
+	if err := json.Unmarshal([]byte(raw), &a); err != nil {
+		return nil, vsqlerr.New(vsqlerr.InvalidArgument, "%s: bad arguments: %v", f.name, err)
+	}
+	if f.shiftBranch && a["branch"] == nil && a["db"] != nil {
+		a["branch"], a["db"] = a["db"], nil
+	}
+	db := a.str("db")
+	if db == "" {
+		db = caller.Database()
+	}
+	if _, ok := a["branch"]; ok && a.str("branch") == "" {
+		for _, p := range f.params {
+			if p.name == "branch" && p.positional {
+				return nil, vsqlerr.New(vsqlerr.InvalidArgument, "%s needs a branch name", f.name)
+			}
+		}
+		a["branch"] = "main"
+		if db == caller.Database() && caller.Branch() != "" {
+			a["branch"] = caller.Branch()
+		}
+	}
+	if err := sqltext.ValidName("database", db); err != nil {
+		return nil, vsqlerr.New(vsqlerr.InvalidName, "%v", err)
+	}
+	cols := make([]duckdb.ColumnInfo, len(f.columns))
+	for i, c := range f.columns {
+		cols[i] = duckdb.ColumnInfo{Name: c.name, T: typeInfo(c.typ)}
+	}
+	return &source{ctx: ctx, caller: caller, backend: b, f: f, db: db, args: a, cols: cols}, nil
+}
+
+// source runs the function when DuckDB asks for its first row.
+type source struct {
+	ctx     context.Context
+	caller  Caller
+	backend Backend
+	f       function
+	db      string
+	args    args
+	cols    []duckdb.ColumnInfo
+
+	ran  bool
+	rows [][]any
+	next int
+}
+
+func (s *source) ColumnInfos() []duckdb.ColumnInfo       { return s.cols }
+func (s *source) Cardinality() *duckdb.CardinalityInfo { return nil }
+
+// Init starts one execution.
+func (s *source) Init() { s.ran, s.rows, s.next = false, nil, 0 }
+
+func (s *source) FillRow(row duckdb.Row) (bool, error) {
+	if !s.ran {
+		s.ran = true
+		if s.f.mutates && s.caller.InTransaction() {
+			return false, vsqlerr.New(vsqlerr.TransactionBlock, "%s cannot run inside a transaction block", s.f.name)
+		}
+		rows, err := s.f.run(s.ctx, s.backend, s.db, s.args)
+		if err != nil {
+			return false, vsqlerr.From(err)
+		}
+		s.rows = rows
+	}
+	if s.next >= len(s.rows) {
+		return false, nil
+	}
+	for i, v := range s.rows[s.next] {
+		if t, ok := v.(time.Time); ok {
+			v = t.UTC()
+		}
+		if err := duckdb.SetRowValue(row, i, v); err != nil {
+			return false, fmt.Errorf("%s: column %s: %w", s.f.name, s.cols[i].Name, err)
+		}
+	}
+	s.next++
+	return true, nil
+}

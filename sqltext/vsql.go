@@ -1,0 +1,72 @@
+package sqltext
+
+import "strings"
+
+// Scan facts about a statement that the server needs before preparing it.
+type Scan struct {
+	// CallsVsql is true when the statement calls a vsql_* function.
+	CallsVsql bool
+	// Reserved is true when the statement mentions __vsql anywhere (the
+	// internal functions behind vsql_* are not for direct use).
+	Reserved bool
+	// Catalogs lists quoted catalog names that route to other branches or
+	// snapshots: "retail/dev".t, "retail@4".t.
+	Catalogs []string
+}
+
+// ScanStatement collects what Scan describes.
+func ScanStatement(src string) Scan {
+	var sc Scan
+	l := lexer{src: src}
+	var prev token
+	havePrev := false
+	for {
+		tok, ok := l.next()
+		if !ok {
+			break
+		}
+		text := src[tok.start:tok.end]
+		if strings.Contains(strings.ToLower(text), "__vsql") {
+			sc.Reserved = true
+		}
+		if tok.kind == tokWord && strings.HasPrefix(strings.ToLower(text), "vsql_") {
+			sc.CallsVsql = true
+		}
+		if havePrev && prev.kind == tokQuoted && text == "." && prev.end == tok.start {
+			name := UnquoteIdent(src[prev.start:prev.end])
+			if strings.ContainsAny(name, "/@") {
+				sc.Catalogs = append(sc.Catalogs, name)
+			}
+		}
+		prev, havePrev = tok, true
+	}
+	return sc
+}
+
+// QuoteNamedArguments quotes every bare word used as a named argument
+// ("from => 'main'" becomes "\"from\" => 'main'"), so that argument names
+// that are SQL keywords (from, to, table) work in vsql_* calls.
+func QuoteNamedArguments(src string) string {
+	l := lexer{src: src}
+	var toks []token
+	for {
+		tok, ok := l.next()
+		if !ok {
+			break
+		}
+		toks = append(toks, tok)
+	}
+	var sb strings.Builder
+	last := 0
+	for i := 0; i+2 < len(toks); i++ {
+		w, eq, gt := toks[i], toks[i+1], toks[i+2]
+		if w.kind != tokWord || src[eq.start:eq.end] != "=" || src[gt.start:gt.end] != ">" || eq.end != gt.start {
+			continue
+		}
+		sb.WriteString(src[last:w.start])
+		sb.WriteString(QuoteIdent(strings.ToLower(src[w.start:w.end])))
+		last = w.end
+	}
+	sb.WriteString(src[last:])
+	return sb.String()
+}
