@@ -364,7 +364,7 @@ type source struct {
 	next int
 }
 
-func (s *source) ColumnInfos() []duckdb.ColumnInfo       { return s.cols }
+func (s *source) ColumnInfos() []duckdb.ColumnInfo     { return s.cols }
 func (s *source) Cardinality() *duckdb.CardinalityInfo { return nil }
 
 // Init starts one execution.
