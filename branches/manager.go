@@ -364,6 +364,20 @@ func (m *Manager) Sessions(alias string) int {
 	return 0
 }
 
+// waitForSessions gives sessions of alias that are just ending a few
+// seconds to go (as PostgreSQL's DROP DATABASE does) and returns how many
+// remain.
+func (m *Manager) waitForSessions(ctx context.Context, alias string) int {
+	deadline := time.Now().Add(dropWait)
+	for {
+		n := m.Sessions(alias)
+		if n == 0 || time.Now().After(deadline) || ctx.Err() != nil {
+			return n
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // CreateDatabase records a new database and attaches its (empty) main branch.
 func (m *Manager) CreateDatabase(ctx context.Context, name string) error {
 	if err := sqltext.ValidName("database", name); err != nil {

@@ -216,6 +216,7 @@ func (m *Manager) DeleteBranch(ctx context.Context, db, name string, force bool)
 		return res, vsqlerr.New(vsqlerr.BranchProtected, "the main branch of %q cannot be deleted", db)
 	}
 	alias := BranchAlias(db, name)
+	m.waitForSessions(ctx, alias) // outside the gate: attached sessions keep working meanwhile
 	release, err := m.Gate(alias).Exclusive(ctx)
 	if err != nil {
 		return res, err

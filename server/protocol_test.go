@@ -431,3 +431,21 @@ func TestReadyForQueryStatus(t *testing.T) {
 		}
 	}
 }
+
+// Small constructors so tests read as message scripts.
+func describeStatement(name string) *pgproto3.Describe {
+	return &pgproto3.Describe{ObjectType: 'S', Name: name}
+}
+func bindMsg(stmt string) *pgproto3.Bind { return &pgproto3.Bind{PreparedStatement: stmt} }
+func executeMsg() *pgproto3.Execute      { return &pgproto3.Execute{} }
+func syncMsg() *pgproto3.Sync            { return &pgproto3.Sync{} }
+
+// dataRowText is the first column of the first DataRow.
+func dataRowText(msgs []pgproto3.BackendMessage) string {
+	for _, m := range msgs {
+		if dr, ok := m.(*pgproto3.DataRow); ok {
+			return string(dr.Values[0])
+		}
+	}
+	return "<no row>"
+}

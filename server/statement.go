@@ -67,7 +67,7 @@ func (d *duckStatement) Execute(ctx context.Context, args []any) (pgwire.Rows, e
 	if d.cols == nil {
 		res, err := stmt.ExecContext(ctx, nargs)
 		if err != nil {
-			err = canceled(ctx, err)
+			err = s.readOnly(canceled(ctx, err))
 		}
 		done()
 		release()
@@ -79,12 +79,20 @@ func (d *duckStatement) Execute(ctx context.Context, args []any) (pgwire.Rows, e
 	}
 	rows, err := stmt.QueryContext(ctx, nargs)
 	if err != nil {
-		err = canceled(ctx, err)
+		err = s.readOnly(canceled(ctx, err))
 		done()
 		release()
 		return nil, s.failed(err)
 	}
 	return &duckRows{sess: s, st: d.st, rows: rows, ctx: ctx, done: func() { done(); release() }, buf: make([]driver.Value, len(d.cols))}, nil
+}
+
+// readOnly explains a write refused by a snapshot session.
+func (s *Session) readOnly(err error) error {
+	if s.target.Snapshot != "" && vsqlerr.From(err).SQLState == "25006" {
+		return vsqlerr.Wrap(err, vsqlerr.SnapshotReadOnly, "%s is a snapshot and read-only", s.alias)
+	}
+	return err
 }
 
 // canceled turns the error of an interrupted statement into query_canceled.

@@ -36,6 +36,11 @@ const usage = `vsqld — a PostgreSQL wire-protocol server for versioned DuckDB 
 
 Usage:
   vsqld [serve] [flags]    start the server (the default subcommand)
+  vsqld gc [--data dir]    remove blocks, images and files no snapshot or branch
+                           references (vsqld must not be serving the repository)
+  vsqld verify [--data dir]
+                           re-hash every stored block and check every chunk map;
+                           exit status 1 and a line per problem if any is found
   vsqld help               show this help
 
 Every flag can also be set with an environment variable (shown in
@@ -53,6 +58,10 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	switch cmd {
 	case "serve":
 		return m.serve(ctx, args)
+	case "gc":
+		return m.gc(ctx, args)
+	case "verify":
+		return m.verify(ctx, args)
 	case "help":
 		fs, _ := m.serveFlags()
 		m.printUsage(fs)

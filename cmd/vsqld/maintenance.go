@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/vsql/vsql/branches"
+	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/server"
+)
+
+// errProblems makes vsqld verify exit with status 1.
+var errProblems = errors.New("problems found")
+
+func (m *Main) dataFlag(name string, args []string) (string, error) {
+	fs := flag.NewFlagSet("vsqld "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	def := server.DefaultDataDir
+	if v := m.env("data"); v != "" {
+		def = v
+	}
+	data := fs.String("data", def, "repository directory [VSQL_DATA]")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(m.Stdout, "Usage: vsqld %s [--data directory]\n", name)
+			return "", flag.ErrHelp
+		}
+		fmt.Fprintf(m.Stderr, "vsqld %s: %v\n", name, err)
+		return "", errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(m.Stderr, "vsqld %s: unexpected argument %q\n", name, fs.Arg(0))
+		return "", errUsage
+	}
+	return *data, nil
+}
+
+// gc removes unreferenced blocks, chunk maps, images and live files. It
+// takes the repository lock, so it refuses to run beside a serving vsqld.
+func (m *Main) gc(ctx context.Context, args []string) error {
+	data, err := m.dataFlag("gc", args)
+	if err != nil {
+		return ignoreHelp(err)
+	}
+	lock, err := branches.LockRepository(data)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	cat, err := catalog.Open(ctx, filepath.Join(data, "catalog.db"))
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+	rep, err := branches.GC(ctx, data, cat)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(m.Stdout, "gc: removed %d blocks (%d bytes), %d chunk maps, %d snapshot images, %d live files, %d temporary files; kept %d blocks\n",
+		rep.BlocksRemoved, rep.BytesRemoved, rep.ChunkMapsRemoved, rep.ImagesRemoved, rep.LiveFilesRemoved, rep.TempFilesRemoved, rep.BlocksKept)
+	return nil
+}
+
+// verify re-hashes every block and checks every chunk map. It only reads,
+// so it may run beside a serving vsqld.
+func (m *Main) verify(ctx context.Context, args []string) error {
+	data, err := m.dataFlag("verify", args)
+	if err != nil {
+		return ignoreHelp(err)
+	}
+	cat, err := catalog.Open(ctx, filepath.Join(data, "catalog.db"))
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+	rep, err := branches.Verify(ctx, data, cat)
+	if err != nil {
+		return err
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintln(m.Stdout, "verify:", p)
+	}
+	fmt.Fprintf(m.Stdout, "verify: %d blocks, %d chunk maps, %d snapshots checked, %d problems\n", rep.Blocks, rep.ChunkMaps, rep.Snapshots, len(rep.Problems))
+	if len(rep.Problems) > 0 {
+		return errProblems
+	}
+	return nil
+}
+
+func ignoreHelp(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	return err
+}
