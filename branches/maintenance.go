@@ -23,16 +23,16 @@ type GCReport struct {
 	TempFilesRemoved          int
 }
 
-// gcGrace protects blocks written moments ago (by a snapshot that has not
-// published yet) from a concurrent gc.
-const gcGrace = time.Hour
+// DefaultGCGrace protects blocks written moments ago (by a snapshot that
+// has not published yet) from gc.
+const DefaultGCGrace = time.Hour
 
 // GC removes what no snapshot or branch references: blocks outside every
 // snapshot's chunk map, unreferenced chunk maps, snapshot images that no
 // reader pin holds (images are rebuilt from blocks on demand), live files
 // no branch names, and leftover temporary files. It must run while no vsqld
 // serves the repository (the caller holds the repository lock).
-func GC(ctx context.Context, dataDir string, cat *catalog.Catalog) (GCReport, error) {
+func GC(ctx context.Context, dataDir string, cat *catalog.Catalog, grace time.Duration) (GCReport, error) {
 	var rep GCReport
 	store, err := OpenBlockStore(filepath.Join(dataDir, "blocks"))
 	if err != nil {
@@ -83,7 +83,7 @@ func GC(ctx context.Context, dataDir string, cat *catalog.Catalog) (GCReport, er
 	if err != nil {
 		return rep, err
 	}
-	cutoff := time.Now().Add(-gcGrace)
+	cutoff := time.Now().Add(-grace)
 	err = store.Walk(func(h Hash, path string, info fs.FileInfo) error {
 		if referenced[h] || info.ModTime().After(cutoff) {
 			rep.BlocksKept++

@@ -252,3 +252,62 @@ func TestVerifyNamesCorruptBlock(t *testing.T) {
 		t.Errorf("verify did not name the corrupt block %s:\n%s", filepath.Base(victim), out)
 	}
 }
+
+// TestGCRemovesOnlyUnreferenced: gc refuses to run beside vsqld; offline it
+// removes a dropped database's blocks and files and keeps everything a
+// snapshot references.
+func TestGCRemovesOnlyUnreferenced(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds vsqld and runs child processes")
+	}
+	bin := vsqldBinary(t)
+	data := t.TempDir()
+	c := startChild(t, bin, data, "")
+	conn := c.connect(t, "postgres")
+	exec1(t, conn, "CREATE TABLE keep AS SELECT range AS id FROM range(100000)")
+	exec1(t, conn, "SELECT * FROM vsql_create_snapshot()")
+	exec1(t, conn, "CREATE DATABASE gone")
+	gone := c.connect(t, "gone")
+	exec1(t, gone, "CREATE TABLE g AS SELECT range * 7 AS id, 'x' || range AS s FROM range(200000)")
+	exec1(t, gone, "SELECT * FROM vsql_create_snapshot()")
+	gone.Close(context.Background())
+	exec1(t, conn, "DROP DATABASE gone")
+	out, err := exec.Command(bin, "gc", "--data", data, "--grace", "0s").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "repository_in_use") {
+		t.Errorf("gc ran beside a serving vsqld: %v\n%s", err, out)
+	}
+	conn.Close(context.Background())
+	c.stop(t)
+
+	blocksBefore := countFiles(filepath.Join(data, "blocks"))
+	out, err = exec.Command(bin, "gc", "--data", data, "--grace", "0s").CombinedOutput()
+	if err != nil {
+		t.Fatalf("gc: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+	blocksAfter := countFiles(filepath.Join(data, "blocks"))
+	if blocksAfter >= blocksBefore {
+		t.Errorf("gc removed no block of the dropped database (%d → %d)", blocksBefore, blocksAfter)
+	}
+	if out, err := runVerify(t, bin, data); err != nil {
+		t.Fatalf("verify after gc: %v\n%s", err, out)
+	}
+	c = startChild(t, bin, data, "")
+	defer c.stop(t)
+	snap := c.connect(t, "postgres@1")
+	defer snap.Close(context.Background())
+	if n := scalar[int64](t, snap, "SELECT count(*) FROM keep"); n != 100000 {
+		t.Errorf("snapshot after gc has %d rows", n)
+	}
+}
+
+func countFiles(dir string) int {
+	n := 0
+	_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			n++
+		}
+		return nil
+	})
+	return n
+}

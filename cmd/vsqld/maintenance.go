@@ -16,7 +16,7 @@ import (
 // errProblems makes vsqld verify exit with status 1.
 var errProblems = errors.New("problems found")
 
-func (m *Main) dataFlag(name string, args []string) (string, error) {
+func (m *Main) dataFlag(name string, args []string, extra func(fs *flag.FlagSet)) (string, error) {
 	fs := flag.NewFlagSet("vsqld "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	def := server.DefaultDataDir
@@ -24,9 +24,14 @@ func (m *Main) dataFlag(name string, args []string) (string, error) {
 		def = v
 	}
 	data := fs.String("data", def, "repository directory [VSQL_DATA]")
+	if extra != nil {
+		extra(fs)
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(m.Stdout, "Usage: vsqld %s [--data directory]\n", name)
+			fmt.Fprintf(m.Stdout, "Usage: vsqld %s [flags]\n", name)
+			fs.SetOutput(m.Stdout)
+			fs.PrintDefaults()
 			return "", flag.ErrHelp
 		}
 		fmt.Fprintf(m.Stderr, "vsqld %s: %v\n", name, err)
@@ -42,7 +47,10 @@ func (m *Main) dataFlag(name string, args []string) (string, error) {
 // gc removes unreferenced blocks, chunk maps, images and live files. It
 // takes the repository lock, so it refuses to run beside a serving vsqld.
 func (m *Main) gc(ctx context.Context, args []string) error {
-	data, err := m.dataFlag("gc", args)
+	grace := branches.DefaultGCGrace
+	data, err := m.dataFlag("gc", args, func(fs *flag.FlagSet) {
+		fs.DurationVar(&grace, "grace", branches.DefaultGCGrace, "keep unreferenced blocks younger than this")
+	})
 	if err != nil {
 		return ignoreHelp(err)
 	}
@@ -56,7 +64,7 @@ func (m *Main) gc(ctx context.Context, args []string) error {
 		return err
 	}
 	defer cat.Close()
-	rep, err := branches.GC(ctx, data, cat)
+	rep, err := branches.GC(ctx, data, cat, grace)
 	if err != nil {
 		return err
 	}
@@ -68,7 +76,7 @@ func (m *Main) gc(ctx context.Context, args []string) error {
 // verify re-hashes every block and checks every chunk map. It only reads,
 // so it may run beside a serving vsqld.
 func (m *Main) verify(ctx context.Context, args []string) error {
-	data, err := m.dataFlag("verify", args)
+	data, err := m.dataFlag("verify", args, nil)
 	if err != nil {
 		return ignoreHelp(err)
 	}

@@ -36,8 +36,10 @@ const usage = `vsqld — a PostgreSQL wire-protocol server for versioned DuckDB 
 
 Usage:
   vsqld [serve] [flags]    start the server (the default subcommand)
-  vsqld gc [--data dir]    remove blocks, images and files no snapshot or branch
-                           references (vsqld must not be serving the repository)
+  vsqld gc [--data dir] [--grace 1h]
+                           remove blocks, images and files no snapshot or branch
+                           references (vsqld must not be serving the repository;
+                           blocks younger than --grace are kept)
   vsqld verify [--data dir]
                            re-hash every stored block and check every chunk map;
                            exit status 1 and a line per problem if any is found
