@@ -2,9 +2,13 @@
 // (catalog.db) opened through mattn/go-sqlite3 in WAL mode with
 // synchronous=FULL, so a committed transaction survives a crash.
 //
-// Everything other packages know about databases (and, as the storage work
-// lands, branches, snapshots, chunk maps, requests and pins) is read and
-// written through Catalog.Tx, the one transaction API. The catalog never
+// Everything other packages know about databases, branches (name, head,
+// live file, whether it is materialized, where it came from), snapshots
+// (per-database ids 1, 2, 3…, optional unique names, ordered parent edges,
+// kind root/linear/merge, content root, sizes, provenance), chunk maps and
+// reader pins is read and written through Catalog.Tx, the one transaction
+// API. Publishing a snapshot — chunk map, snapshot row, parent edges and
+// the branch's new head — is one such transaction. The catalog never
 // touches DuckDB files.
 //
 // Schema changes are versioned migrations (migrations.go): each runs once,

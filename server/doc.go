@@ -7,8 +7,9 @@
 //   - server.go: Open prepares the repository and the engine (an in-memory
 //     DuckDB instance into which every database file is ATTACHed under its
 //     own name); Serve accepts clients and shuts down gracefully.
-//   - routing.go: ParseDBName reads "db", "db/branch", "db@snapshot".
-//     Branch and snapshot names are parsed and refused (not supported yet).
+//   - routing.go: ParseDBName reads "db", "db/branch", "db@snapshot"; the
+//     branches.Manager attaches what it names (materializing a branch or a
+//     snapshot image on first use) and counts the session on it.
 //   - session.go: a Session owns one DuckDB connection whose default catalog
 //     (USE) is its database, the transaction state reported in
 //     ReadyForQuery, and the cancel hook of the running statement.
@@ -22,9 +23,16 @@
 //
 // # Repository layout
 //
-//	<data>/catalog.db            SQLite metadata (package catalog)
-//	<data>/live/<db>/main.duckdb the live file of a database's main branch
-//	<data>/staging/              scratch space, emptied at start-up
+// See package branches; the server adds staging/, scratch space emptied at
+// start-up.
+//
+// # Qualified names and vsql_* calls
+//
+// Before preparing a statement the server scans it (sqltext.ScanStatement):
+// quoted catalog names such as "retail/dev" or "retail@4" are attached on
+// first use; statements naming the internal __vsql functions are refused;
+// statements calling vsql_* functions get their keyword-named arguments
+// quoted (from => becomes "from" =>) and run without the branch gate.
 //
 // # Decisions
 //
