@@ -26,8 +26,7 @@
 // functions that change versions refuse to run inside a transaction block.
 //
 // Every argument may be NULL or omitted: db means the session's database,
-// branch the session's branch. For functions whose second positional
-// argument is required (vsql_create_branch, vsql_delete_branch,
-// vsql_restore), a single positional argument is the branch of the
-// session's database.
+// branch the session's branch. Positions never shift: vsql_create_branch
+// ('dev') names a database; write vsql_create_branch(NULL, 'dev') or
+// vsql_create_branch(branch => 'dev') for the session's database.
 package sqlfuncs

@@ -107,8 +107,6 @@ type function struct {
 	columns []column
 	// mutates: refused inside a transaction block.
 	mutates bool
-	// shiftBranch: with one positional argument, it is the branch.
-	shiftBranch bool
 	run         func(ctx context.Context, b Backend, db string, a args) ([][]any, error)
 }
 
@@ -145,7 +143,6 @@ var functions = []function{
 		params:      []param{{"db", true}, {"branch", true}, {"snapshot", false}, {"from", false}},
 		columns:     []column{{"branch_name", tVarchar}, {"head_snapshot_id", tBigint}, {"created_from", tVarchar}},
 		mutates:     true,
-		shiftBranch: true,
 		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
 			r, err := b.CreateBranch(ctx, db, a.str("branch"), a.str("snapshot"), a.str("from"))
 			if err != nil {
@@ -159,7 +156,6 @@ var functions = []function{
 		params:      []param{{"db", true}, {"branch", true}, {"force", false}},
 		columns:     []column{{"branch_name", tVarchar}, {"head_snapshot_id", tBigint}, {"discarded_writes", tBoolean}},
 		mutates:     true,
-		shiftBranch: true,
 		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
 			force, err := a.boolean("force")
 			if err != nil {
@@ -177,7 +173,6 @@ var functions = []function{
 		params:      []param{{"db", true}, {"branch", true}, {"snapshot", false}, {"force", false}},
 		columns:     []column{{"branch_name", tVarchar}, {"snapshot_id", tBigint}, {"restored_snapshot_id", tBigint}},
 		mutates:     true,
-		shiftBranch: true,
 		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
 			force, err := a.boolean("force")
 			if err != nil {
@@ -321,12 +316,14 @@ func bind(ctx context.Context, b Backend, f function, in []any) (duckdb.RowTable
 	if err := json.Unmarshal([]byte(raw), &a); err != nil {
 		return nil, vsqlerr.New(vsqlerr.InvalidArgument, "%s: bad arguments: %v", f.name, err)
 	}
-	if f.shiftBranch && a["branch"] == nil && a["db"] != nil {
-		a["branch"], a["db"] = a["db"], nil
-	}
 	db := a.str("db")
 	if db == "" {
 		db = caller.Database()
+	}
+	for _, p := range []string{"db", "branch", "name", "from"} {
+		if s, ok := a[p].(string); ok && s == "" {
+			return nil, vsqlerr.New(vsqlerr.InvalidName, "%s => must not be an empty name", p)
+		}
 	}
 	if _, ok := a["branch"]; ok && a.str("branch") == "" {
 		for _, p := range f.params {
