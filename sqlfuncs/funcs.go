@@ -107,7 +107,7 @@ type function struct {
 	columns []column
 	// mutates: refused inside a transaction block.
 	mutates bool
-	run         func(ctx context.Context, b Backend, db string, a args) ([][]any, error)
+	run     func(ctx context.Context, b Backend, db string, a args) ([][]any, error)
 }
 
 func bigint(v int64) any {
@@ -139,10 +139,10 @@ var functions = []function{
 		},
 	},
 	{
-		name:        "vsql_create_branch",
-		params:      []param{{"db", true}, {"branch", true}, {"snapshot", false}, {"from", false}},
-		columns:     []column{{"branch_name", tVarchar}, {"head_snapshot_id", tBigint}, {"created_from", tVarchar}},
-		mutates:     true,
+		name:    "vsql_create_branch",
+		params:  []param{{"db", true}, {"branch", true}, {"snapshot", false}, {"from", false}},
+		columns: []column{{"branch_name", tVarchar}, {"head_snapshot_id", tBigint}, {"created_from", tVarchar}},
+		mutates: true,
 		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
 			r, err := b.CreateBranch(ctx, db, a.str("branch"), a.str("snapshot"), a.str("from"))
 			if err != nil {
@@ -152,10 +152,10 @@ var functions = []function{
 		},
 	},
 	{
-		name:        "vsql_delete_branch",
-		params:      []param{{"db", true}, {"branch", true}, {"force", false}},
-		columns:     []column{{"branch_name", tVarchar}, {"head_snapshot_id", tBigint}, {"discarded_writes", tBoolean}},
-		mutates:     true,
+		name:    "vsql_delete_branch",
+		params:  []param{{"db", true}, {"branch", true}, {"force", false}},
+		columns: []column{{"branch_name", tVarchar}, {"head_snapshot_id", tBigint}, {"discarded_writes", tBoolean}},
+		mutates: true,
 		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
 			force, err := a.boolean("force")
 			if err != nil {
@@ -169,10 +169,10 @@ var functions = []function{
 		},
 	},
 	{
-		name:        "vsql_restore",
-		params:      []param{{"db", true}, {"branch", true}, {"snapshot", false}, {"force", false}},
-		columns:     []column{{"branch_name", tVarchar}, {"snapshot_id", tBigint}, {"restored_snapshot_id", tBigint}},
-		mutates:     true,
+		name:    "vsql_restore",
+		params:  []param{{"db", true}, {"branch", true}, {"snapshot", false}, {"force", false}},
+		columns: []column{{"branch_name", tVarchar}, {"snapshot_id", tBigint}, {"restored_snapshot_id", tBigint}},
+		mutates: true,
 		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
 			force, err := a.boolean("force")
 			if err != nil {
