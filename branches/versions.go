@@ -2,6 +2,7 @@ package branches
 
 import (
 	"context"
+	"fmt"
 	"errors"
 	"os"
 	"strconv"
@@ -276,11 +277,11 @@ type RestoreResult struct {
 }
 
 // Restore makes a snapshot's state the branch's state: a new live file is
-// built from the snapshot's blocks and swapped in, and a new snapshot with
-// the old head as parent records it. Unsnapshotted writes are refused
-// unless force is set; a session with an open transaction on the branch
-// blocks it. Idle sessions see the restored state from their next
-// statement on.
+// built from the snapshot's blocks and published as a new snapshot whose
+// parent is the old head (history is never rewritten). Unsnapshotted writes
+// are refused unless force is set; a session with an open transaction on
+// the branch blocks it. Idle sessions see the restored state from their
+// next statement on.
 func (m *Manager) Restore(ctx context.Context, db, branch, snapshotRef string, force bool) (RestoreResult, error) {
 	res := RestoreResult{Branch: branch}
 	if err := validBranchName(branch); err != nil {
@@ -289,109 +290,49 @@ func (m *Manager) Restore(ctx context.Context, db, branch, snapshotRef string, f
 	if snapshotRef == "" {
 		return res, vsqlerr.New(vsqlerr.InvalidArgument, "vsql_restore needs snapshot => the snapshot to restore")
 	}
-	alias := BranchAlias(db, branch)
-	release, err := m.Gate(alias).Exclusive(ctx)
-	if err != nil {
-		return res, err
-	}
-	defer release()
-	if m.Busy != nil && m.Busy(alias) {
-		return res, vsqlerr.New(vsqlerr.ActiveTransaction, "a session attached to branch %q of %q has an open transaction", branch, db)
-	}
-	var b catalog.Branch
 	var target catalog.Snapshot
 	var targetMap catalog.ChunkMap
-	var headRoot string
 	if err := m.inTx(ctx, db, func(tx *catalog.Tx, d catalog.Database) error {
-		var err error
-		if b, err = m.branch(ctx, tx, d, branch); err != nil {
+		if _, err := m.branch(ctx, tx, d, branch); err != nil {
 			return err
 		}
+		var err error
 		if target, err = m.snapshot(ctx, tx, d, snapshotRef); err != nil {
 			return err
 		}
-		if targetMap, err = tx.ChunkMap(ctx, target.ContentRoot); err != nil {
-			return err
-		}
-		if b.Head > 0 {
-			s, err := tx.Snapshot(ctx, d.ID, strconv.FormatInt(b.Head, 10))
-			if err != nil {
-				return err
-			}
-			headRoot = s.ContentRoot
-		}
-		return nil
+		targetMap, err = tx.ChunkMap(ctx, target.ContentRoot)
+		return err
 	}); err != nil {
 		return res, err
 	}
 	res.Restored = target.ID
-	dirty, err := m.dirty(b, headRoot)
+	state, head, err := m.TargetState(ctx, db, branch)
 	if err != nil {
 		return res, err
 	}
-	if dirty && !force {
+	if state == TargetBusy {
+		return res, vsqlerr.New(vsqlerr.ActiveTransaction, "a session attached to branch %q of %q has an open transaction", branch, db)
+	}
+	if state == TargetDirty && !force {
 		return res, vsqlerr.New(vsqlerr.BranchDirty, "branch %q of %q has writes that are not in a snapshot", branch, db)
 	}
-	newRel := liveFileFor(db, branch)
-	newPath := m.abs(newRel)
-	if err := materialize(m.store, targetMap, newPath); err != nil {
+	staging := m.StagingPath(fmt.Sprintf("restore-%s-%s-%d.duckdb", db, branch, time.Now().UnixNano()))
+	defer os.Remove(staging)
+	if err := materialize(m.store, targetMap, staging); err != nil {
 		return res, vsqlerr.Wrap(err, vsqlerr.StorageCorrupt, "materialize snapshot %d: %v", target.ID, err)
 	}
 	faults.Point("restore.after_materialize")
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	old := m.attached[alias]
-	if err := m.detachLocked(ctx, alias); err != nil {
-		os.Remove(newPath)
-		return res, err
+	kind, parents := "root", []int64(nil)
+	if head > 0 {
+		kind, parents = "linear", []int64{head}
 	}
-	a := &attachment{alias: alias, db: db, branch: branch, path: newPath}
-	if old != nil {
-		a.sessions = old.sessions
-	}
-	if err := m.attach(ctx, a); err != nil {
-		os.Remove(newPath)
-		if old != nil {
-			_ = m.attach(ctx, old) // put the old file back
-		}
-		return res, err
-	}
-	if old != nil {
-		*old = *a // releases held by sessions keep counting on this branch
-		m.attached[alias] = old
-	}
-	err = m.inTx(ctx, db, func(tx *catalog.Tx, d catalog.Database) error {
-		s := catalog.Snapshot{DatabaseID: d.ID, Kind: "root", Branch: branch, ContentRoot: targetMap.Root,
-			TotalBytes: targetMap.FileSize, Provenance: provenance(map[string]any{"operation": "restore", "branch": branch, "restored_snapshot": target.ID})}
-		if b.Head > 0 {
-			s.Kind, s.Parents = "linear", []int64{b.Head}
-		}
-		id, err := tx.CreateSnapshot(ctx, s)
-		if err != nil {
-			return err
-		}
-		res.ID = id
-		if err := tx.SetBranchHead(ctx, d.ID, branch, id); err != nil {
-			return err
-		}
-		return tx.SetBranchLiveFile(ctx, d.ID, branch, newRel)
-	})
+	pub, err := m.Publish(ctx, Publication{DB: db, Branch: branch, ExpectHead: head, File: staging, Kind: kind, Parents: parents,
+		Provenance: map[string]any{"operation": "restore", "branch": branch, "restored_snapshot": target.ID},
+		Force: force, DirtyCode: vsqlerr.BranchDirty})
 	if err != nil {
-		// The catalog still names the old file: attach it again.
-		_ = m.detachLocked(ctx, alias)
-		if old != nil {
-			old.path = m.abs(b.LiveFile)
-			_ = m.attach(ctx, old)
-		}
-		os.Remove(newPath)
 		return res, err
 	}
-	m.rememberRootLocked(newPath, targetMap.Root)
-	if b.Materialized {
-		oldPath := m.abs(b.LiveFile)
-		os.Remove(oldPath)
-		os.Remove(oldPath + ".wal")
-	}
+	res.ID = pub.Snapshot
 	return res, nil
 }
 

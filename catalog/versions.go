@@ -136,6 +136,12 @@ func (t *Tx) SetBranchLiveFile(ctx context.Context, dbID int64, name, liveFile s
 	return t.updateBranch(ctx, `UPDATE branches SET live_file = ?, materialized = 1 WHERE database_id = ? AND name = ?`, liveFile, dbID, name)
 }
 
+// ResetBranchLiveFile names a new, not yet materialized live file: the
+// branch will be rebuilt from its head on next use.
+func (t *Tx) ResetBranchLiveFile(ctx context.Context, dbID int64, name, liveFile string) error {
+	return t.updateBranch(ctx, `UPDATE branches SET live_file = ?, materialized = 0 WHERE database_id = ? AND name = ?`, liveFile, dbID, name)
+}
+
 func (t *Tx) updateBranch(ctx context.Context, q string, args ...any) error {
 	res, err := t.tx.ExecContext(ctx, q, args...)
 	if err != nil {

@@ -34,6 +34,17 @@ const (
 	RepositoryInUse   Code = "repository_in_use"
 	StorageCorrupt    Code = "storage_corrupt"
 
+	// Merges.
+	MergeConflict         Code = "merge_conflict"
+	MergeUnsupported      Code = "merge_unsupported"
+	MergeTargetDirty      Code = "merge_target_dirty"
+	MergeInputsChanged    Code = "merge_inputs_changed"
+	MergeBaseAmbiguous    Code = "merge_base_ambiguous"
+	MergeBaseUnavailable  Code = "merge_base_unavailable"
+	MergeValidationFailed Code = "merge_validation_failed"
+	RequestIDReused       Code = "request_id_reused"
+	MergeLimitExceeded    Code = "merge_limit_exceeded"
+
 	// Statements and transactions.
 	InFailedTransaction     Code = "in_failed_transaction"
 	TransactionBlock        Code = "transaction_block"
@@ -83,6 +94,16 @@ var codes = map[Code]codeInfo{
 	ReservedName:      {"42939", "Names starting with __vsql are reserved for vsql's internals; call the vsql_* functions instead."},
 	RepositoryInUse:   {"55006", "Another vsqld (or vsqld gc) is using this repository; stop it or use another --data directory."},
 	StorageCorrupt:    {"XX001", "Run vsqld verify to list damaged blocks; restore them from a replica or backup."},
+
+	MergeConflict:         {"VS001", "Preview the merge (vsql_merge_branch_preview) and look at conflict_details; resolve the conflicts in the input branches, then merge again."},
+	MergeUnsupported:      {"VS002", "The named object is outside what merges support (docs/sql.md, Merging); change it in the inputs or merge that data by hand."},
+	MergeTargetDirty:      {"VS003", "Snapshot the target branch first (vsql_create_snapshot), or pass snapshot_target => true."},
+	MergeInputsChanged:    {"VS004", "A branch moved since you reviewed it: preview again and pass the new expected_*_snapshot_id values."},
+	MergeBaseAmbiguous:    {"VS005", "The history has several best common ancestors; pick the base yourself with vsql_merge_snapshots."},
+	MergeBaseUnavailable:  {"VS006", "No common ancestor is recorded for these snapshots; pick a base yourself with vsql_merge_snapshots."},
+	MergeValidationFailed: {"23000", "The merged data breaks a constraint of the target table; fix the data in one of the inputs and merge again."},
+	RequestIDReused:       {"VS007", "A request_id belongs to one set of arguments; use a new request_id for a different merge."},
+	MergeLimitExceeded:    {"VS008", "Raise the limit for this call (max_rows =>, timeout =>) or merge smaller changes."},
 
 	InFailedTransaction:     {"25P02", "Run ROLLBACK to end the failed transaction, then retry."},
 	TransactionBlock:        {"25001", "Run this statement outside BEGIN … COMMIT."},
