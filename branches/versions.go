@@ -2,8 +2,8 @@ package branches
 
 import (
 	"context"
-	"fmt"
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"time"
@@ -328,7 +328,7 @@ func (m *Manager) Restore(ctx context.Context, db, branch, snapshotRef string, f
 	}
 	pub, err := m.Publish(ctx, Publication{DB: db, Branch: branch, ExpectHead: head, File: staging, Kind: kind, Parents: parents,
 		Provenance: map[string]any{"operation": "restore", "branch": branch, "restored_snapshot": target.ID},
-		Force: force, DirtyCode: vsqlerr.BranchDirty})
+		Force:      force, DirtyCode: vsqlerr.BranchDirty})
 	if err != nil {
 		return res, err
 	}
