@@ -100,6 +100,10 @@ type Publication struct {
 	Force bool
 	// DirtyCode is the error for an unclean target (default merge_target_dirty).
 	DirtyCode vsqlerr.Code
+	// Commit, if set, runs inside the publishing catalog transaction with
+	// the branch's new head (a merge completes its request there, so that a
+	// crash can never publish a result twice).
+	Commit func(ctx context.Context, tx *catalog.Tx, d catalog.Database, head int64) error
 }
 
 // PublishResult says what publication did.
@@ -194,6 +198,11 @@ func (m *Manager) Publish(ctx context.Context, p Publication) (PublishResult, er
 			head = id
 		}
 		res.Snapshot = head
+		if p.Commit != nil {
+			if err := p.Commit(ctx, tx, d, head); err != nil {
+				return err
+			}
+		}
 		if p.NewBranch {
 			b := catalog.Branch{DatabaseID: d.ID, Name: p.Branch, Head: head, LiveFile: liveFileFor(p.DB, p.Branch), CreatedFrom: p.CreatedFrom}
 			if newRel != "" {

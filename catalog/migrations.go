@@ -63,6 +63,26 @@ var migrations = []string{
 	);
 	INSERT INTO branches (database_id, name, live_file, materialized, created_at)
 		SELECT id, 'main', 'live/' || name || '/main.duckdb', 1, created_at FROM databases;`,
+	// 3: durable merge requests.
+	`CREATE TABLE merge_requests (
+		database_id        INTEGER NOT NULL REFERENCES databases(id) ON DELETE CASCADE,
+		request_id         TEXT NOT NULL,
+		operation_id       TEXT NOT NULL UNIQUE,
+		arguments          TEXT NOT NULL,  -- canonical JSON of the call's arguments
+		state              TEXT NOT NULL,  -- pending, complete, aborted
+		merge_action       TEXT NOT NULL DEFAULT '',
+		destination        TEXT NOT NULL DEFAULT '',
+		base_snapshot_id   INTEGER NOT NULL DEFAULT 0,
+		ours_snapshot_id   INTEGER NOT NULL DEFAULT 0,
+		theirs_snapshot_id INTEGER NOT NULL DEFAULT 0,
+		result_snapshot_id INTEGER NOT NULL DEFAULT 0,
+		result             TEXT NOT NULL DEFAULT '',  -- JSON of the result row, replayed on retry
+		last_error_code    TEXT NOT NULL DEFAULT '',
+		last_error_hint    TEXT NOT NULL DEFAULT '',
+		created_at         TEXT NOT NULL,
+		updated_at         TEXT NOT NULL,
+		PRIMARY KEY (database_id, request_id)
+	)`,
 }
 
 func (c *Catalog) migrate(ctx context.Context) error {

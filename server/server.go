@@ -20,6 +20,7 @@ import (
 
 	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/merge"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqlfuncs"
 	"github.com/vsql/vsql/vsqlerr"
@@ -38,6 +39,7 @@ type Server struct {
 	engine    *sql.DB // pooled connections for ATTACH/DETACH/CHECKPOINT and internal queries
 	catalog   *catalog.Catalog
 	versions  *branches.Manager
+	merger    *merge.Merger
 
 	sessMu   sync.Mutex
 	sessions map[uint32]*Session
@@ -139,7 +141,8 @@ func (s *Server) open(ctx context.Context) error {
 		return err
 	}
 	defer reg.Close()
-	return sqlfuncs.Register(reg, s.versions)
+	s.merger = merge.New(s.engine, s.versions, s.catalog, s.log)
+	return sqlfuncs.Register(reg, s.versions, s.merger)
 }
 
 func clearDir(dir string) error {

@@ -55,6 +55,9 @@ const (
 	tTimestamptz
 	tBigintList
 	tJSON
+	tDouble
+	tVarcharList
+	tConflicts
 )
 
 type column struct {
@@ -108,6 +111,9 @@ type function struct {
 	// mutates: refused inside a transaction block.
 	mutates bool
 	run     func(ctx context.Context, b Backend, db string, a args) ([][]any, error)
+	// merges: the function runs on the merge half of the backend.
+	merges   bool
+	runMerge func(ctx context.Context, b Merges, db string, a args) ([][]any, error)
 }
 
 func bigint(v int64) any {
@@ -280,6 +286,13 @@ func typeInfo(t colType) duckdb.TypeInfo {
 	case tBigintList:
 		child, _ := duckdb.NewTypeInfo(duckdb.TYPE_BIGINT)
 		ti, _ = duckdb.NewListInfo(child)
+	case tVarcharList:
+		child, _ := duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR)
+		ti, _ = duckdb.NewListInfo(child)
+	case tDouble:
+		ti, _ = duckdb.NewTypeInfo(duckdb.TYPE_DOUBLE)
+	case tConflicts:
+		ti = conflictsType()
 	default: // varchar and JSON text
 		ti, _ = duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR)
 	}
@@ -288,14 +301,14 @@ func typeInfo(t colType) duckdb.TypeInfo {
 
 // Register installs the internal table functions on the engine (they are
 // global to the DuckDB instance).
-func Register(conn *sql.Conn, b Backend) error {
+func Register(conn *sql.Conn, b Backend, mg Merges) error {
 	for _, f := range functions {
 		f := f
 		strType, _ := duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR)
 		err := duckdb.RegisterTableUDF(conn, internalName(f.name), duckdb.RowTableFunction{
 			Config: duckdb.TableFunctionConfig{Arguments: []duckdb.TypeInfo{strType}},
 			BindArgumentsContext: func(ctx context.Context, _ map[string]any, in ...any) (duckdb.RowTableSource, error) {
-				return bind(ctx, b, f, in)
+				return bind(ctx, b, mg, f, in)
 			},
 		})
 		if err != nil {
@@ -306,7 +319,7 @@ func Register(conn *sql.Conn, b Backend) error {
 }
 
 // bind parses the arguments; it runs nothing.
-func bind(ctx context.Context, b Backend, f function, in []any) (duckdb.RowTableSource, error) {
+func bind(ctx context.Context, b Backend, mg Merges, f function, in []any) (duckdb.RowTableSource, error) {
 	caller, _ := ctx.Value(callerKey{}).(Caller)
 	if caller == nil {
 		return nil, vsqlerr.New(vsqlerr.Internal, "%s called outside a vsql session", f.name)
@@ -320,7 +333,7 @@ func bind(ctx context.Context, b Backend, f function, in []any) (duckdb.RowTable
 	if db == "" {
 		db = caller.Database()
 	}
-	for _, p := range []string{"db", "branch", "name", "from"} {
+	for _, p := range []string{"db", "branch", "name", "from", "ours", "theirs", "destination", "base", "request_id"} {
 		if s, ok := a[p].(string); ok && s == "" {
 			return nil, vsqlerr.New(vsqlerr.InvalidName, "%s => must not be an empty name", p)
 		}
@@ -343,7 +356,7 @@ func bind(ctx context.Context, b Backend, f function, in []any) (duckdb.RowTable
 	for i, c := range f.columns {
 		cols[i] = duckdb.ColumnInfo{Name: c.name, T: typeInfo(c.typ)}
 	}
-	return &source{ctx: ctx, caller: caller, backend: b, f: f, db: db, args: a, cols: cols}, nil
+	return &source{ctx: ctx, caller: caller, backend: b, merges: mg, f: f, db: db, args: a, cols: cols}, nil
 }
 
 // source runs the function when DuckDB asks for its first row.
@@ -351,6 +364,7 @@ type source struct {
 	ctx     context.Context
 	caller  Caller
 	backend Backend
+	merges  Merges
 	f       function
 	db      string
 	args    args
@@ -373,7 +387,13 @@ func (s *source) FillRow(row duckdb.Row) (bool, error) {
 		if s.f.mutates && s.caller.InTransaction() {
 			return false, vsqlerr.New(vsqlerr.TransactionBlock, "%s cannot run inside a transaction block", s.f.name)
 		}
-		rows, err := s.f.run(s.ctx, s.backend, s.db, s.args)
+		var rows [][]any
+		var err error
+		if s.f.merges {
+			rows, err = s.f.runMerge(s.ctx, s.merges, s.db, s.args)
+		} else {
+			rows, err = s.f.run(s.ctx, s.backend, s.db, s.args)
+		}
 		if err != nil {
 			return false, vsqlerr.From(err)
 		}

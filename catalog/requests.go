@@ -1,0 +1,89 @@
+package catalog
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Request is the durable record of one merge call with a request_id.
+type Request struct {
+	DatabaseID  int64
+	RequestID   string
+	OperationID string
+	Arguments   string
+	State       string
+	MergeAction string
+	Destination string
+	Base        int64
+	Ours        int64
+	Theirs      int64
+	Result      int64
+	ResultRow   string
+	ErrorCode   string
+	ErrorHint   string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+const requestCols = `database_id, request_id, operation_id, arguments, state, merge_action, destination, base_snapshot_id, ours_snapshot_id,
+	theirs_snapshot_id, result_snapshot_id, result, last_error_code, last_error_hint, created_at, updated_at`
+
+func scanRequest(sc interface{ Scan(...any) error }) (Request, error) {
+	var r Request
+	var created, updated string
+	err := sc.Scan(&r.DatabaseID, &r.RequestID, &r.OperationID, &r.Arguments, &r.State, &r.MergeAction, &r.Destination,
+		&r.Base, &r.Ours, &r.Theirs, &r.Result, &r.ResultRow, &r.ErrorCode, &r.ErrorHint, &created, &updated)
+	r.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
+	r.UpdatedAt, _ = time.Parse(time.RFC3339Nano, updated)
+	return r, err
+}
+
+// Request looks up a request (ErrNotFound if absent).
+func (t *Tx) Request(ctx context.Context, dbID int64, requestID string) (Request, error) {
+	r, err := scanRequest(t.tx.QueryRowContext(ctx, `SELECT `+requestCols+` FROM merge_requests WHERE database_id = ? AND request_id = ?`, dbID, requestID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, fmt.Errorf("request %q: %w", requestID, ErrNotFound)
+	}
+	return r, err
+}
+
+// Requests lists a database's requests, oldest first.
+func (t *Tx) Requests(ctx context.Context, dbID int64) ([]Request, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT `+requestCols+` FROM merge_requests WHERE database_id = ? ORDER BY created_at, request_id`, dbID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Request
+	for rows.Next() {
+		r, err := scanRequest(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// PutRequest inserts or replaces a request record.
+func (t *Tx) PutRequest(ctx context.Context, r Request) error {
+	now := time.Now().UTC().Format(time.RFC3339Nano)
+	created := r.CreatedAt.UTC().Format(time.RFC3339Nano)
+	if r.CreatedAt.IsZero() {
+		created = now
+	}
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO merge_requests (`+requestCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (database_id, request_id) DO UPDATE SET state = excluded.state, merge_action = excluded.merge_action,
+		destination = excluded.destination, base_snapshot_id = excluded.base_snapshot_id, ours_snapshot_id = excluded.ours_snapshot_id,
+		theirs_snapshot_id = excluded.theirs_snapshot_id, result_snapshot_id = excluded.result_snapshot_id, result = excluded.result,
+		last_error_code = excluded.last_error_code, last_error_hint = excluded.last_error_hint, updated_at = excluded.updated_at`,
+		r.DatabaseID, r.RequestID, r.OperationID, r.Arguments, r.State, r.MergeAction, r.Destination, r.Base, r.Ours, r.Theirs,
+		r.Result, r.ResultRow, r.ErrorCode, r.ErrorHint, created, now)
+	if err != nil {
+		return fmt.Errorf("record request %q: %w", r.RequestID, err)
+	}
+	return nil
+}

@@ -1,0 +1,229 @@
+package merge
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/vsql/vsql/sqltext"
+)
+
+// Row outcomes of a three-way comparison (the result table's action).
+const (
+	actionNone         = "none"
+	actionUpdate       = "update"
+	actionInsert       = "insert"
+	actionDelete       = "delete"
+	conflictCell       = "cell"
+	conflictDeleteEdit = "delete_update"
+	conflictInsert     = "insert_insert"
+)
+
+// ConflictDetail describes one conflicting row.
+type ConflictDetail struct {
+	Key                                     string // JSON array of the key's values, in key order
+	Kind                                    string // cell, insert_insert or delete_update
+	Columns                                 []string
+	BasePresent, OursPresent, TheirsPresent bool
+	Base, Ours, Theirs                      string // JSON objects of the rows ("" when absent)
+}
+
+// TableResult is the comparison of one table.
+type TableResult struct {
+	Table                                       string
+	OursInserts, OursUpdates, OursDeletes       int64
+	TheirsInserts, TheirsUpdates, TheirsDeletes int64
+	Conflicts                                   int64
+	Details                                     []ConflictDetail
+	Changes                                     int64 // rows the result changes relative to ours
+	Compared                                    int64 // rows that differ somewhere
+
+	resultTable string // temp table holding the classified rows
+	t           *table
+}
+
+// maxConflictDetails bounds the details a preview lists per table.
+const maxConflictDetails = 1000
+
+type cols struct {
+	t    *table
+	keys map[string]bool
+}
+
+func (c cols) q(i int) string { return sqltext.QuoteIdent(c.t.columns[i].name) }
+
+func orAll(parts []string) string {
+	if len(parts) == 0 {
+		return "false"
+	}
+	return "(" + strings.Join(parts, " OR ") + ")"
+}
+
+// compare runs the three-way comparison of one table as chained FULL OUTER
+// JOINs on the primary key, keeping only rows that differ somewhere, and
+// classifies every row in SQL (the result stays in a temp table on conn).
+func compare(ctx context.Context, conn *sql.Conn, t *table, base, ours, theirs, tmp string) (*TableResult, error) {
+	c := cols{t: t, keys: map[string]bool{}}
+	for _, k := range t.key {
+		c.keys[k] = true
+	}
+	src := func(alias string) string {
+		return "(SELECT *, true AS __p FROM " + sqltext.QuoteIdent(alias) + ".main." + sqltext.QuoteIdent(t.name) + ")"
+	}
+	var sel, joinBO, joinT, same []string
+	for i, col := range t.columns {
+		q := c.q(i)
+		sel = append(sel, fmt.Sprintf("b.%s AS b_%d, o.%s AS o_%d, t.%s AS t_%d", q, i, q, i, q, i))
+		if c.keys[col.name] {
+			joinBO = append(joinBO, "b."+q+" = o."+q)
+			joinT = append(joinT, "coalesce(b."+q+", o."+q+") = t."+q)
+		} else {
+			same = append(same, "b."+q+" IS NOT DISTINCT FROM o."+q+" AND b."+q+" IS NOT DISTINCT FROM t."+q)
+		}
+	}
+	unchanged := "b.__p IS NOT NULL AND o.__p IS NOT NULL AND t.__p IS NOT NULL"
+	if len(same) > 0 {
+		unchanged += " AND " + strings.Join(same, " AND ")
+	}
+	cmpTable := tmp + "_cmp"
+	q := "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(cmpTable) + " AS SELECT b.__p IS NOT NULL AS pb, o.__p IS NOT NULL AS po, t.__p IS NOT NULL AS pt, " +
+		strings.Join(sel, ", ") + " FROM " + src(base) + " b FULL OUTER JOIN " + src(ours) + " o ON " + strings.Join(joinBO, " AND ") +
+		" FULL OUTER JOIN " + src(theirs) + " t ON " + strings.Join(joinT, " AND ") + " WHERE NOT (" + unchanged + ")"
+	if _, err := conn.ExecContext(ctx, q); err != nil {
+		return nil, fmt.Errorf("compare table %s: %w", t.name, err)
+	}
+
+	// Classify each row and compute the merged cells.
+	var och, tch, ot, cellConf, theirsOnly, merged, cellCols, oursCols, theirsCols, diffCols []string
+	for i, col := range t.columns {
+		if c.keys[col.name] {
+			merged = append(merged, fmt.Sprintf("coalesce(b_%d, o_%d, t_%d) AS m_%d", i, i, i, i))
+			continue
+		}
+		o := fmt.Sprintf("(o_%d IS DISTINCT FROM b_%d)", i, i)
+		th := fmt.Sprintf("(t_%d IS DISTINCT FROM b_%d)", i, i)
+		d := fmt.Sprintf("(o_%d IS DISTINCT FROM t_%d)", i, i)
+		och, tch, ot = append(och, o), append(tch, th), append(ot, d)
+		cellConf = append(cellConf, "("+o+" AND "+th+" AND "+d+")")
+		theirsOnly = append(theirsOnly, "("+th+" AND NOT "+o+")")
+		merged = append(merged, fmt.Sprintf("CASE WHEN NOT %s THEN o_%d WHEN NOT %s THEN t_%d ELSE o_%d END AS m_%d", th, i, o, i, i, i))
+		name := sqltext.QuoteString(col.name)
+		cellCols = append(cellCols, "CASE WHEN "+o+" AND "+th+" AND "+d+" THEN "+name+" END")
+		oursCols = append(oursCols, "CASE WHEN "+o+" THEN "+name+" END")
+		theirsCols = append(theirsCols, "CASE WHEN "+th+" THEN "+name+" END")
+		diffCols = append(diffCols, "CASE WHEN "+d+" THEN "+name+" END")
+	}
+	list := func(parts []string) string {
+		if len(parts) == 0 {
+			return "[]::VARCHAR[]"
+		}
+		return "list_filter([" + strings.Join(parts, ", ") + "]::VARCHAR[], x -> x IS NOT NULL)"
+	}
+	action := `CASE
+		WHEN pb AND po AND pt THEN CASE WHEN ` + orAll(cellConf) + ` THEN 'cell' WHEN ` + orAll(theirsOnly) + ` THEN 'update' ELSE 'none' END
+		WHEN pb AND po AND NOT pt THEN CASE WHEN ` + orAll(och) + ` THEN 'delete_update' ELSE 'delete' END
+		WHEN pb AND NOT po AND pt THEN CASE WHEN ` + orAll(tch) + ` THEN 'delete_update' ELSE 'none' END
+		WHEN pb THEN 'none'
+		WHEN po AND pt THEN CASE WHEN ` + orAll(ot) + ` THEN 'insert_insert' ELSE 'none' END
+		WHEN po THEN 'none'
+		ELSE 'insert' END`
+	conflictCols := `CASE
+		WHEN pb AND po AND pt THEN ` + list(cellCols) + `
+		WHEN pb AND po THEN ` + list(oursCols) + `
+		WHEN pb AND pt THEN ` + list(theirsCols) + `
+		ELSE ` + list(diffCols) + ` END`
+	q = "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(tmp) + " AS SELECT *, " + action + " AS action, " + conflictCols + " AS conflict_columns, " +
+		"pb AND po AND " + orAll(och) + " AS ours_updated, pb AND pt AND " + orAll(tch) + " AS theirs_updated, " +
+		strings.Join(merged, ", ") + " FROM " + sqltext.QuoteIdent(cmpTable)
+	if _, err := conn.ExecContext(ctx, q); err != nil {
+		return nil, fmt.Errorf("classify table %s: %w", t.name, err)
+	}
+	_, _ = conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+sqltext.QuoteIdent(cmpTable))
+
+	r := &TableResult{Table: t.name, resultTable: tmp, t: t}
+	q = `SELECT count(*) FILTER (NOT pb AND po), count(*) FILTER (ours_updated), count(*) FILTER (pb AND NOT po),
+		count(*) FILTER (NOT pb AND pt), count(*) FILTER (theirs_updated), count(*) FILTER (pb AND NOT pt),
+		count(*) FILTER (action IN ('cell', 'delete_update', 'insert_insert')),
+		count(*) FILTER (action IN ('update', 'insert', 'delete')), count(*)
+		FROM ` + sqltext.QuoteIdent(tmp)
+	if err := conn.QueryRowContext(ctx, q).Scan(&r.OursInserts, &r.OursUpdates, &r.OursDeletes,
+		&r.TheirsInserts, &r.TheirsUpdates, &r.TheirsDeletes, &r.Conflicts, &r.Changes, &r.Compared); err != nil {
+		return nil, fmt.Errorf("count changes of %s: %w", t.name, err)
+	}
+	if r.Conflicts > 0 {
+		if err := r.loadDetails(ctx, conn); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// rowJSON renders one side of a result row as a JSON object.
+func rowJSON(t *table, prefix string) string {
+	parts := make([]string, len(t.columns))
+	for i, col := range t.columns {
+		parts[i] = fmt.Sprintf("%s := %s_%d", sqltext.QuoteIdent(col.name), prefix, i)
+	}
+	return "to_json(struct_pack(" + strings.Join(parts, ", ") + "))::VARCHAR"
+}
+
+func (r *TableResult) loadDetails(ctx context.Context, conn *sql.Conn) error {
+	t := r.t
+	// Key parts in key order, not column order.
+	var keyParts, order []string
+	for _, k := range t.key {
+		for i, col := range t.columns {
+			if col.name == k {
+				keyParts = append(keyParts, fmt.Sprintf("to_json(m_%d)::VARCHAR", i))
+				order = append(order, fmt.Sprintf("m_%d", i))
+			}
+		}
+	}
+	q := `SELECT '[' || concat_ws(',', ` + strings.Join(keyParts, ", ") + `) || ']', action, conflict_columns, pb, po, pt,
+		CASE WHEN pb THEN ` + rowJSON(t, "b") + ` END, CASE WHEN po THEN ` + rowJSON(t, "o") + ` END, CASE WHEN pt THEN ` + rowJSON(t, "t") + ` END
+		FROM ` + sqltext.QuoteIdent(r.resultTable) + ` WHERE action IN ('cell', 'delete_update', 'insert_insert')
+		ORDER BY ` + strings.Join(order, ", ") + fmt.Sprintf(" LIMIT %d", maxConflictDetails)
+	return queryRows(ctx, conn, q, func(v []any) error {
+		d := ConflictDetail{Key: str(v[0]), Kind: str(v[1]), Columns: strs(v[2])}
+		d.BasePresent, _ = v[3].(bool)
+		d.OursPresent, _ = v[4].(bool)
+		d.TheirsPresent, _ = v[5].(bool)
+		d.Base, d.Ours, d.Theirs = str(v[6]), str(v[7]), str(v[8])
+		r.Details = append(r.Details, d)
+		return nil
+	})
+}
+
+// apply writes the comparison's changes into the staging copy of ours:
+// DELETE of the changed and deleted keys, then INSERT of the merged rows,
+// so the cost follows the change, not the table. DuckDB checks primary
+// keys, UNIQUE, NOT NULL and CHECK on the INSERT.
+func apply(ctx context.Context, conn *sql.Conn, r *TableResult, staging string) error {
+	if r.Changes == 0 {
+		return nil
+	}
+	t := r.t
+	target := sqltext.QuoteIdent(staging) + ".main." + sqltext.QuoteIdent(t.name)
+	res := sqltext.QuoteIdent(r.resultTable)
+	var on, names, vals []string
+	for i, col := range t.columns {
+		q := sqltext.QuoteIdent(col.name)
+		names = append(names, q)
+		vals = append(vals, fmt.Sprintf("m_%d", i))
+		for _, k := range t.key {
+			if k == col.name {
+				on = append(on, fmt.Sprintf("x.%s = r.m_%d", q, i))
+			}
+		}
+	}
+	del := "DELETE FROM " + target + " AS x USING " + res + " AS r WHERE r.action IN ('update', 'delete') AND " + strings.Join(on, " AND ")
+	if _, err := conn.ExecContext(ctx, del); err != nil {
+		return fmt.Errorf("apply deletes to %s: %w", t.name, err)
+	}
+	ins := "INSERT INTO " + target + " (" + strings.Join(names, ", ") + ") SELECT " + strings.Join(vals, ", ") + " FROM " + res + " WHERE action IN ('update', 'insert')"
+	if _, err := conn.ExecContext(ctx, ins); err != nil {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,742 @@
+package merge
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vsql/vsql/branches"
+	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/internal/faults"
+	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// Merge actions.
+const (
+	ActionMerged        = "merged"
+	ActionFastForward   = "fast_forward"
+	ActionUpToDate      = "already_up_to_date"
+	ActionCreatedBranch = "created_branch"
+)
+
+// Algorithm names the merge rules recorded in a merge snapshot's provenance.
+const Algorithm = "vsql-three-way-cell/1"
+
+// Merger runs merges. It reads published snapshots only (attached
+// read-only), builds results in staging, and publishes through
+// branches.Publish.
+type Merger struct {
+	db       *sql.DB
+	versions *branches.Manager
+	cat      *catalog.Catalog
+	log      *slog.Logger
+	slots    chan struct{}
+}
+
+// MaxConcurrent is the default number of merges that may run at once.
+const MaxConcurrent = 2
+
+// New returns a Merger on the engine's connection pool.
+func New(db *sql.DB, versions *branches.Manager, cat *catalog.Catalog, log *slog.Logger) *Merger {
+	return &Merger{db: db, versions: versions, cat: cat, log: log, slots: make(chan struct{}, MaxConcurrent)}
+}
+
+// Options are a merge call's named arguments.
+type Options struct {
+	RequestID                                  string
+	ExpectedBase, ExpectedOurs, ExpectedTheirs int64
+	SnapshotTarget                             bool
+	Validate                                   bool
+	SchemaMode                                 string
+	LockTimeout                                time.Duration
+	Timeout                                    time.Duration
+}
+
+// Defaults for Options left zero.
+const (
+	DefaultLockTimeout = 5 * time.Second
+	DefaultTimeout     = 10 * time.Minute
+)
+
+// Counts are per-side changes since the base, summed over tables.
+type Counts struct {
+	OursInserts, OursUpdates, OursDeletes       int64
+	TheirsInserts, TheirsUpdates, TheirsDeletes int64
+	Conflicts                                   int64
+}
+
+func (c *Counts) add(r *TableResult) {
+	c.OursInserts += r.OursInserts
+	c.OursUpdates += r.OursUpdates
+	c.OursDeletes += r.OursDeletes
+	c.TheirsInserts += r.TheirsInserts
+	c.TheirsUpdates += r.TheirsUpdates
+	c.TheirsDeletes += r.TheirsDeletes
+	c.Conflicts += r.Conflicts
+}
+
+// Result is the outcome of a merge call.
+type Result struct {
+	Branch      string
+	Snapshot    int64
+	Action      string
+	Base        int64
+	Ours        int64
+	Theirs      int64
+	RequestID   string
+	OperationID string
+	Counts
+	SelectionMS, TargetCheckMS, ComparisonMS, ApplicationMS, PublicationMS float64
+	Replayed                                                               bool
+}
+
+// inputs are the three snapshots of a merge and where the result goes.
+type inputs struct {
+	db                 string
+	base, ours, theirs int64
+	oursBranch         string // "" for snapshot merges
+	destination        string
+	newBranch          bool
+	action             string
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func (m *Merger) snapshots(ctx context.Context, db string) (catalog.Database, []catalog.Snapshot, map[string]catalog.Branch, error) {
+	var d catalog.Database
+	var snaps []catalog.Snapshot
+	brs := map[string]catalog.Branch{}
+	err := m.cat.Tx(ctx, func(tx *catalog.Tx) error {
+		var err error
+		d, err = tx.Database(ctx, db)
+		if errors.Is(err, catalog.ErrNotFound) {
+			return vsqlerr.New(vsqlerr.DatabaseNotFound, "database %q does not exist", db)
+		}
+		if err != nil {
+			return err
+		}
+		if snaps, err = tx.Snapshots(ctx, d.ID); err != nil {
+			return err
+		}
+		list, err := tx.Branches(ctx, d.ID)
+		for _, b := range list {
+			brs[b.Name] = b
+		}
+		return err
+	})
+	return d, snaps, brs, err
+}
+
+func branchHead(brs map[string]catalog.Branch, db, name string) (int64, error) {
+	if err := sqltext.ValidName("branch", name); err != nil {
+		return 0, vsqlerr.New(vsqlerr.InvalidName, "%v", err)
+	}
+	b, ok := brs[name]
+	if !ok {
+		return 0, vsqlerr.New(vsqlerr.BranchNotFound, "branch %q of database %q does not exist", name, db)
+	}
+	if b.Head == 0 {
+		return 0, vsqlerr.New(vsqlerr.NoSnapshot, "branch %q of database %q has no snapshot; merges read published snapshots only", name, db)
+	}
+	return b.Head, nil
+}
+
+func snapshotRef(snaps []catalog.Snapshot, db, ref string) (int64, error) {
+	for _, s := range snaps {
+		if strconv.FormatInt(s.ID, 10) == ref || (s.Name != "" && s.Name == ref) {
+			return s.ID, nil
+		}
+	}
+	return 0, vsqlerr.New(vsqlerr.SnapshotNotFound, "snapshot %q of database %q does not exist", ref, db)
+}
+
+// selectBranchInputs resolves a branch merge: heads, base, action.
+func (m *Merger) selectBranchInputs(ctx context.Context, db, ours, theirs, destination string, opt Options) (inputs, Ancestry, error) {
+	in := inputs{db: db, oursBranch: ours, destination: destination}
+	if in.destination == "" {
+		in.destination = ours
+	}
+	_, snaps, brs, err := m.snapshots(ctx, db)
+	if err != nil {
+		return in, Ancestry{}, err
+	}
+	if in.ours, err = branchHead(brs, db, ours); err != nil {
+		return in, Ancestry{}, err
+	}
+	if in.theirs, err = branchHead(brs, db, theirs); err != nil {
+		return in, Ancestry{}, err
+	}
+	if err := sqltext.ValidName("branch", in.destination); err != nil {
+		return in, Ancestry{}, vsqlerr.New(vsqlerr.InvalidName, "%v", err)
+	}
+	if _, exists := brs[in.destination]; exists && in.destination != ours {
+		return in, Ancestry{}, vsqlerr.New(vsqlerr.InvalidArgument, "destination %q is an existing branch other than ours (%q): merge into ours or into a new branch", in.destination, ours)
+	} else if !exists {
+		in.newBranch = true
+	}
+	anc := SelectBase(snaps, in.ours, in.theirs)
+	switch anc.State {
+	case SelectionAmbiguous:
+		return in, anc, vsqlerr.New(vsqlerr.MergeBaseAmbiguous, "snapshots %d and %d have several best common ancestors %v", in.ours, in.theirs, anc.Candidates)
+	case SelectionUnavailable:
+		return in, anc, vsqlerr.New(vsqlerr.MergeBaseUnavailable, "no common ancestor of snapshots %d and %d is recorded", in.ours, in.theirs)
+	}
+	in.base = anc.Base
+	switch {
+	case in.base == in.theirs:
+		in.action = ActionUpToDate
+	case in.base == in.ours:
+		in.action = ActionFastForward
+	default:
+		in.action = ActionMerged
+	}
+	return in, anc, checkExpected(in, opt)
+}
+
+func checkExpected(in inputs, opt Options) error {
+	for _, g := range []struct {
+		name          string
+		want, current int64
+	}{{"base", opt.ExpectedBase, in.base}, {"ours", opt.ExpectedOurs, in.ours}, {"theirs", opt.ExpectedTheirs, in.theirs}} {
+		if g.want != 0 && g.want != g.current {
+			return vsqlerr.New(vsqlerr.MergeInputsChanged, "expected %s snapshot %d, but it is now %d", g.name, g.want, g.current)
+		}
+	}
+	return nil
+}
+
+// session is one merge's DuckDB connection and attached inputs.
+type session struct {
+	conn               *sql.Conn
+	base, ours, theirs *catalogShape
+	oursPath           string
+	temps              []string
+}
+
+func (m *Merger) open(ctx context.Context, in inputs, opt Options) (*session, error) {
+	if opt.SchemaMode != "" && opt.SchemaMode != "strict" {
+		return nil, vsqlerr.New(vsqlerr.MergeUnsupported, "schema_mode %q is not supported yet; only strict", opt.SchemaMode)
+	}
+	conn, err := m.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{conn: conn}
+	aliases := map[string]string{}
+	for label, id := range map[string]int64{"base": in.base, "ours": in.ours, "theirs": in.theirs} {
+		alias, path, err := m.versions.SnapshotImage(ctx, in.db, id)
+		if err != nil {
+			s.close()
+			return nil, err
+		}
+		aliases[label] = alias
+		if label == "ours" {
+			s.oursPath = path
+		}
+	}
+	// Inspect in a fixed order so the first offending object is stable.
+	for _, label := range []string{"base", "ours", "theirs"} {
+		shape, err := inspect(ctx, conn, aliases[label], label)
+		if err != nil {
+			s.close()
+			return nil, err
+		}
+		switch label {
+		case "base":
+			s.base = shape
+		case "ours":
+			s.ours = shape
+		default:
+			s.theirs = shape
+		}
+	}
+	if err := sameSchema(s.base, s.ours, s.theirs); err != nil {
+		s.close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *session) close() {
+	for _, t := range s.temps {
+		_, _ = s.conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+sqltext.QuoteIdent(t))
+	}
+	s.conn.Close()
+}
+
+// compareAll compares every table (in name order).
+func (s *session) compareAll(ctx context.Context, op string) ([]*TableResult, error) {
+	names := make([]string, 0, len(s.ours.tables))
+	for n := range s.ours.tables {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []*TableResult
+	for i, n := range names {
+		tmp := fmt.Sprintf("__vsql_merge_%s_%d", op, i)
+		s.temps = append(s.temps, tmp)
+		r, err := compare(ctx, s.conn, s.ours.tables[n], s.base.alias, s.ours.alias, s.theirs.alias, tmp)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// build writes the merged result into a staging copy of ours and returns
+// its path. DuckDB validates every native constraint while applying.
+func (m *Merger) build(ctx context.Context, s *session, results []*TableResult, op string) (string, error) {
+	staging := m.versions.StagingPath("merge-" + op + ".duckdb")
+	if err := copyFile(s.oursPath, staging); err != nil {
+		return "", err
+	}
+	alias := "__vsql_staging_" + op
+	if _, err := s.conn.ExecContext(ctx, "ATTACH "+sqltext.QuoteString(staging)+" AS "+sqltext.QuoteIdent(alias)); err != nil {
+		os.Remove(staging)
+		return "", err
+	}
+	fail := func(err error) (string, error) {
+		_, _ = s.conn.ExecContext(context.Background(), "ROLLBACK")
+		_, _ = s.conn.ExecContext(context.Background(), "DETACH "+sqltext.QuoteIdent(alias))
+		os.Remove(staging)
+		os.Remove(staging + ".wal")
+		return "", err
+	}
+	if _, err := s.conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
+		return fail(err)
+	}
+	for _, r := range results {
+		if err := apply(ctx, s.conn, r, alias); err != nil {
+			if ve := vsqlerr.From(err); strings.HasPrefix(ve.SQLState, "23") {
+				return fail(vsqlerr.Wrap(err, vsqlerr.MergeValidationFailed, "the merged table %s breaks a constraint: %s", r.Table, ve.Message))
+			}
+			return fail(err)
+		}
+	}
+	if _, err := s.conn.ExecContext(ctx, "COMMIT"); err != nil {
+		if ve := vsqlerr.From(err); strings.HasPrefix(ve.SQLState, "23") {
+			return fail(vsqlerr.Wrap(err, vsqlerr.MergeValidationFailed, "the merged result breaks a constraint: %s", ve.Message))
+		}
+		return fail(err)
+	}
+	if _, err := s.conn.ExecContext(ctx, "CHECKPOINT "+sqltext.QuoteIdent(alias)); err != nil {
+		return fail(err)
+	}
+	if _, err := s.conn.ExecContext(ctx, "DETACH "+sqltext.QuoteIdent(alias)); err != nil {
+		os.Remove(staging)
+		return "", err
+	}
+	return staging, nil
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		os.Remove(dst)
+		return err
+	}
+	return out.Close()
+}
+
+func newOperationID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func (m *Merger) acquire(ctx context.Context) (func(), error) {
+	select {
+	case m.slots <- struct{}{}:
+		return func() { <-m.slots }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// MergeBranch merges branch theirs into ours (destination "" or ours) or
+// into a new branch destination.
+func (m *Merger) MergeBranch(ctx context.Context, db, ours, theirs, destination string, opt Options) (Result, error) {
+	args := map[string]any{"function": "vsql_merge_branch", "db": db, "ours": ours, "theirs": theirs, "destination": destination,
+		"expected_base": opt.ExpectedBase, "expected_ours": opt.ExpectedOurs, "expected_theirs": opt.ExpectedTheirs,
+		"schema_mode": opt.SchemaMode, "snapshot_target": opt.SnapshotTarget}
+	return m.run(ctx, db, args, opt, func(ctx context.Context, req *catalog.Request) (inputs, float64, error) {
+		start := time.Now()
+		in, _, err := m.selectBranchInputs(ctx, db, ours, theirs, destination, opt)
+		if err != nil {
+			return in, 0, err
+		}
+		if req != nil && req.Ours != 0 {
+			// A retried request merges the inputs frozen at its first attempt.
+			in.base, in.ours, in.theirs = req.Base, req.Ours, req.Theirs
+			in.action = actionFor(in)
+		}
+		return in, ms(time.Since(start)), nil
+	})
+}
+
+func actionFor(in inputs) string {
+	switch {
+	case in.base == in.theirs:
+		return ActionUpToDate
+	case in.base == in.ours:
+		return ActionFastForward
+	}
+	return ActionMerged
+}
+
+// MergeSnapshots merges three explicitly chosen snapshots into a new
+// branch. The base is trusted as given.
+func (m *Merger) MergeSnapshots(ctx context.Context, db, base, ours, theirs, destination string, opt Options) (Result, error) {
+	args := map[string]any{"function": "vsql_merge_snapshots", "db": db, "base": base, "ours": ours, "theirs": theirs, "destination": destination,
+		"expected_base": opt.ExpectedBase, "expected_ours": opt.ExpectedOurs, "expected_theirs": opt.ExpectedTheirs, "schema_mode": opt.SchemaMode}
+	return m.run(ctx, db, args, opt, func(ctx context.Context, req *catalog.Request) (inputs, float64, error) {
+		start := time.Now()
+		in, err := m.snapshotInputs(ctx, db, base, ours, theirs, destination)
+		if err != nil {
+			return in, 0, err
+		}
+		return in, ms(time.Since(start)), checkExpected(in, opt)
+	})
+}
+
+func (m *Merger) snapshotInputs(ctx context.Context, db, base, ours, theirs, destination string) (inputs, error) {
+	in := inputs{db: db, destination: destination, newBranch: true, action: ActionMerged}
+	_, snaps, brs, err := m.snapshots(ctx, db)
+	if err != nil {
+		return in, err
+	}
+	for _, x := range []struct {
+		ref string
+		dst *int64
+	}{{base, &in.base}, {ours, &in.ours}, {theirs, &in.theirs}} {
+		if *x.dst, err = snapshotRef(snaps, db, x.ref); err != nil {
+			return in, err
+		}
+	}
+	if destination == "" {
+		return in, vsqlerr.New(vsqlerr.InvalidArgument, "vsql_merge_snapshots needs a destination: the name of a new branch")
+	}
+	if err := sqltext.ValidName("branch", destination); err != nil {
+		return in, vsqlerr.New(vsqlerr.InvalidName, "%v", err)
+	}
+	if _, exists := brs[destination]; exists {
+		return in, vsqlerr.New(vsqlerr.BranchExists, "branch %q of database %q already exists; vsql_merge_snapshots writes a new branch", destination, db)
+	}
+	return in, nil
+}
+
+// run is the common path of a merge: request bookkeeping, selection,
+// target check, comparison, application, publication.
+func (m *Merger) run(ctx context.Context, db string, args map[string]any, opt Options, selectInputs func(context.Context, *catalog.Request) (inputs, float64, error)) (Result, error) {
+	if opt.LockTimeout <= 0 {
+		opt.LockTimeout = DefaultLockTimeout
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, opt.Timeout)
+	defer cancel()
+	release, err := m.acquire(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	defer release()
+
+	var res Result
+	op := newOperationID()
+	var req *catalog.Request
+	if opt.RequestID != "" {
+		r, replay, err := m.beginRequest(ctx, db, opt.RequestID, args, op)
+		if err != nil || replay != nil {
+			if replay != nil {
+				replay.Replayed = true
+				return *replay, nil
+			}
+			return res, err
+		}
+		req = r
+		op = r.OperationID
+	}
+	res, err = m.execute(ctx, req, op, opt, selectInputs)
+	if err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			err = vsqlerr.Wrap(err, vsqlerr.MergeLimitExceeded, "the merge ran longer than its timeout (%v)", opt.Timeout)
+		}
+		if req != nil {
+			m.recordFailure(db, req, err)
+		}
+		return res, err
+	}
+	res.RequestID, res.OperationID = opt.RequestID, op
+	return res, nil
+}
+
+func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, opt Options, selectInputs func(context.Context, *catalog.Request) (inputs, float64, error)) (Result, error) {
+	var res Result
+	in, selMS, err := selectInputs(ctx, req)
+	res.SelectionMS = selMS
+	res.Base, res.Ours, res.Theirs, res.Action, res.Branch = in.base, in.ours, in.theirs, in.action, in.destination
+	if req != nil {
+		req.Base, req.Ours, req.Theirs, req.MergeAction, req.Destination = in.base, in.ours, in.theirs, in.action, in.destination
+	}
+	if err != nil {
+		return res, err
+	}
+
+	// The target: clean (its live file is its head), or snapshotted first.
+	start := time.Now()
+	if !in.newBranch {
+		state, head, err := m.versions.TargetState(ctx, in.db, in.destination)
+		if err != nil {
+			return res, err
+		}
+		if head != in.ours {
+			return res, vsqlerr.New(vsqlerr.MergeInputsChanged, "branch %q moved from snapshot %d to %d", in.destination, in.ours, head)
+		}
+		if state == branches.TargetDirty {
+			if !opt.SnapshotTarget {
+				return res, vsqlerr.New(vsqlerr.MergeTargetDirty, "branch %q of %q has writes that are not in a snapshot", in.destination, in.db)
+			}
+			snap, err := m.versions.CreateSnapshot(ctx, in.db, in.destination, "")
+			if err != nil {
+				return res, err
+			}
+			// Merge the snapshot just taken: select again from the new head.
+			in.ours = snap.ID
+			_, snaps, _, err := m.snapshots(ctx, in.db)
+			if err != nil {
+				return res, err
+			}
+			anc := SelectBase(snaps, in.ours, in.theirs)
+			if anc.State != SelectionUnique {
+				return res, vsqlerr.New(vsqlerr.MergeBaseAmbiguous, "after snapshotting the target, snapshots %d and %d have no unique best common ancestor", in.ours, in.theirs)
+			}
+			in.base = anc.Base
+			in.action = actionFor(in)
+			res.Base, res.Ours, res.Action = in.base, in.ours, in.action
+			if req != nil {
+				req.Base, req.Ours, req.MergeAction = in.base, in.ours, in.action
+			}
+		}
+	}
+	res.TargetCheckMS = ms(time.Since(start))
+
+	// Every check a merge runs, fast-forwards and no-ops included.
+	s, err := m.open(ctx, in, opt)
+	if err != nil {
+		return res, err
+	}
+	defer s.close()
+
+	publication := branches.Publication{DB: in.db, Branch: in.destination, NewBranch: in.newBranch, ExpectHead: in.ours,
+		LockTimeout: opt.LockTimeout, Commit: m.completeRequest(req, &res)}
+	if in.newBranch {
+		publication.CreatedFrom = fmt.Sprintf("merge of %d and %d", in.ours, in.theirs)
+		if in.oursBranch != "" {
+			publication.CreatedFrom = fmt.Sprintf("merge of %s@%d and %d", in.oursBranch, in.ours, in.theirs)
+		}
+	}
+	if in.newBranch {
+		res.Action = ActionCreatedBranch
+	}
+	switch in.action {
+	case ActionUpToDate, ActionFastForward:
+		target := in.ours
+		if in.action == ActionFastForward {
+			target = in.theirs
+		}
+		res.Snapshot = target
+		start = time.Now()
+		if in.action == ActionUpToDate && !in.newBranch {
+			err := m.cat.Tx(ctx, func(tx *catalog.Tx) error {
+				d, err := tx.Database(ctx, in.db)
+				if err != nil {
+					return err
+				}
+				return publication.Commit(ctx, tx, d, target)
+			})
+			res.PublicationMS = ms(time.Since(start))
+			return res, err
+		}
+		publication.Existing = target
+		_, err := m.versions.Publish(ctx, publication)
+		res.PublicationMS = ms(time.Since(start))
+		return res, err
+	}
+
+	start = time.Now()
+	results, err := s.compareAll(ctx, op)
+	if err != nil {
+		return res, err
+	}
+	for _, r := range results {
+		res.Counts.add(r)
+	}
+	res.ComparisonMS = ms(time.Since(start))
+	if res.Conflicts > 0 {
+		return res, conflictError(results)
+	}
+	faults.Point("merge.after_comparison")
+
+	start = time.Now()
+	staging, err := m.build(ctx, s, results, op)
+	if err != nil {
+		return res, err
+	}
+	defer os.Remove(staging)
+	res.ApplicationMS = ms(time.Since(start))
+	faults.Point("merge.after_application")
+
+	start = time.Now()
+	publication.File = staging
+	publication.Kind = "merge"
+	publication.Parents = []int64{in.ours, in.theirs}
+	publication.Provenance = m.provenance(ctx, in, opt)
+	pub, err := m.versions.Publish(ctx, publication)
+	if err != nil {
+		return res, err
+	}
+	res.Snapshot = pub.Snapshot
+	res.PublicationMS = ms(time.Since(start))
+	return res, nil
+}
+
+func conflictError(results []*TableResult) error {
+	var parts []string
+	var n int64
+	for _, r := range results {
+		if r.Conflicts > 0 {
+			n += r.Conflicts
+			parts = append(parts, fmt.Sprintf("%s: %d", r.Table, r.Conflicts))
+		}
+	}
+	return vsqlerr.New(vsqlerr.MergeConflict, "%d conflicting rows (%s); nothing was published", n, strings.Join(parts, ", "))
+}
+
+func (m *Merger) provenance(ctx context.Context, in inputs, opt Options) map[string]any {
+	roots := map[string]string{}
+	_ = m.cat.Tx(ctx, func(tx *catalog.Tx) error {
+		d, err := tx.Database(ctx, in.db)
+		if err != nil {
+			return err
+		}
+		for label, id := range map[string]int64{"base": in.base, "ours": in.ours, "theirs": in.theirs} {
+			if s, err := tx.Snapshot(ctx, d.ID, strconv.FormatInt(id, 10)); err == nil {
+				roots[label] = s.ContentRoot
+			}
+		}
+		return nil
+	})
+	mode := opt.SchemaMode
+	if mode == "" {
+		mode = "strict"
+	}
+	return map[string]any{
+		"operation": "merge", "algorithm": Algorithm, "schema_mode": mode, "request_id": opt.RequestID,
+		"inputs": map[string]any{
+			"base":   map[string]any{"snapshot_id": in.base, "content_root": roots["base"]},
+			"ours":   map[string]any{"snapshot_id": in.ours, "content_root": roots["ours"], "branch": in.oursBranch},
+			"theirs": map[string]any{"snapshot_id": in.theirs, "content_root": roots["theirs"]},
+		},
+	}
+}
+
+// beginRequest records a new request or finds the existing one: a
+// complete request replays its result; other arguments are refused.
+func (m *Merger) beginRequest(ctx context.Context, db, requestID string, args map[string]any, op string) (*catalog.Request, *Result, error) {
+	if requestID == "" || len(requestID) > 200 {
+		return nil, nil, vsqlerr.New(vsqlerr.InvalidArgument, "request_id must be 1 to 200 characters")
+	}
+	canon, _ := json.Marshal(args) // map keys are sorted: canonical
+	var req catalog.Request
+	var replay *Result
+	err := m.cat.Tx(ctx, func(tx *catalog.Tx) error {
+		d, err := tx.Database(ctx, db)
+		if errors.Is(err, catalog.ErrNotFound) {
+			return vsqlerr.New(vsqlerr.DatabaseNotFound, "database %q does not exist", db)
+		}
+		if err != nil {
+			return err
+		}
+		existing, err := tx.Request(ctx, d.ID, requestID)
+		switch {
+		case errors.Is(err, catalog.ErrNotFound):
+			req = catalog.Request{DatabaseID: d.ID, RequestID: requestID, OperationID: op, Arguments: string(canon), State: "pending"}
+			return tx.PutRequest(ctx, req)
+		case err != nil:
+			return err
+		}
+		if existing.Arguments != string(canon) {
+			return vsqlerr.New(vsqlerr.RequestIDReused, "request_id %q was used for a different merge", requestID)
+		}
+		req = existing
+		if existing.State == "complete" {
+			var r Result
+			if err := json.Unmarshal([]byte(existing.ResultRow), &r); err != nil {
+				return fmt.Errorf("replay request %q: %w", requestID, err)
+			}
+			replay = &r
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return &req, replay, nil
+}
+
+// completeRequest returns the hook that marks the request complete inside
+// the publishing transaction.
+func (m *Merger) completeRequest(req *catalog.Request, res *Result) func(context.Context, *catalog.Tx, catalog.Database, int64) error {
+	return func(ctx context.Context, tx *catalog.Tx, d catalog.Database, head int64) error {
+		if req == nil {
+			return nil
+		}
+		r := *res
+		r.Snapshot = head
+		r.RequestID, r.OperationID = req.RequestID, req.OperationID
+		row, _ := json.Marshal(r)
+		req.State, req.Result, req.ResultRow, req.ErrorCode, req.ErrorHint = "complete", head, string(row), "", ""
+		req.MergeAction = r.Action
+		return tx.PutRequest(ctx, *req)
+	}
+}
+
+// recordFailure keeps a failed request pending with its error and hint.
+func (m *Merger) recordFailure(db string, req *catalog.Request, err error) {
+	ve := vsqlerr.From(err)
+	req.State, req.ErrorCode, req.ErrorHint = "pending", string(ve.Code), ve.Hint
+	if ve.Code == "" {
+		req.ErrorCode = ve.SQLState
+	}
+	ctx := context.Background()
+	_ = m.cat.Tx(ctx, func(tx *catalog.Tx) error {
+		cur, err := tx.Request(ctx, req.DatabaseID, req.RequestID)
+		if err == nil && cur.State == "complete" {
+			return nil
+		}
+		return tx.PutRequest(ctx, *req)
+	})
+}

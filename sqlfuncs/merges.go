@@ -1,0 +1,299 @@
+package sqlfuncs
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/vsql/vsql/merge"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// Merges is the merge half of the backend; *merge.Merger implements it.
+type Merges interface {
+	MergeBranch(ctx context.Context, db, ours, theirs, destination string, opt merge.Options) (merge.Result, error)
+	MergeSnapshots(ctx context.Context, db, base, ours, theirs, destination string, opt merge.Options) (merge.Result, error)
+	PreviewBranch(ctx context.Context, db, ours, theirs string, opt merge.Options) ([]merge.PreviewRow, error)
+	PreviewSnapshots(ctx context.Context, db, base, ours, theirs string, opt merge.Options) ([]merge.PreviewRow, error)
+	PreflightBranch(ctx context.Context, db, ours, theirs, destination string, opt merge.Options) (merge.Preflight, error)
+	AncestryOf(ctx context.Context, db, a, b string) (merge.Ancestry, error)
+}
+
+func (a args) int64(name string) (int64, error) {
+	switch v := a[name].(type) {
+	case nil:
+		return 0, nil
+	case float64:
+		return int64(v), nil
+	case string:
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return 0, vsqlerr.New(vsqlerr.InvalidArgument, "%s => must be a snapshot id, not %q", name, v)
+		}
+		return n, nil
+	}
+	return 0, vsqlerr.New(vsqlerr.InvalidArgument, "%s => must be a number", name)
+}
+
+// duration accepts seconds as a number, or a Go duration such as '5s'.
+func (a args) duration(name string) (time.Duration, error) {
+	switch v := a[name].(type) {
+	case nil:
+		return 0, nil
+	case float64:
+		return time.Duration(v * float64(time.Second)), nil
+	case string:
+		if d, err := time.ParseDuration(strings.ReplaceAll(v, " ", "")); err == nil {
+			return d, nil
+		}
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return time.Duration(f * float64(time.Second)), nil
+		}
+		return 0, vsqlerr.New(vsqlerr.InvalidArgument, "%s => must be seconds or a duration such as '30s', not %q", name, v)
+	}
+	return 0, vsqlerr.New(vsqlerr.InvalidArgument, "%s => must be seconds or a duration", name)
+}
+
+func mergeOptions(a args) (merge.Options, error) {
+	var o merge.Options
+	var err error
+	o.RequestID = a.str("request_id")
+	if o.ExpectedBase, err = a.int64("expected_base_snapshot_id"); err != nil {
+		return o, err
+	}
+	if o.ExpectedOurs, err = a.int64("expected_ours_snapshot_id"); err != nil {
+		return o, err
+	}
+	if o.ExpectedTheirs, err = a.int64("expected_theirs_snapshot_id"); err != nil {
+		return o, err
+	}
+	if o.SnapshotTarget, err = a.boolean("snapshot_target"); err != nil {
+		return o, err
+	}
+	if o.Validate, err = a.boolean("validate"); err != nil {
+		return o, err
+	}
+	if o.LockTimeout, err = a.duration("lock_timeout"); err != nil {
+		return o, err
+	}
+	if o.Timeout, err = a.duration("timeout"); err != nil {
+		return o, err
+	}
+	o.SchemaMode = a.str("schema_mode")
+	switch o.SchemaMode {
+	case "", "strict", "additive", "catalog":
+	default:
+		return o, vsqlerr.New(vsqlerr.InvalidArgument, "schema_mode => must be strict, additive or catalog, not %q", o.SchemaMode)
+	}
+	return o, nil
+}
+
+var guardParams = []param{{"request_id", false}, {"expected_base_snapshot_id", false}, {"expected_ours_snapshot_id", false},
+	{"expected_theirs_snapshot_id", false}, {"schema_mode", false}, {"lock_timeout", false}, {"timeout", false}}
+
+var mergeResultColumns = []column{{"branch_name", tVarchar}, {"snapshot_id", tBigint}, {"merge_action", tVarchar},
+	{"base_snapshot_id", tBigint}, {"ours_snapshot_id", tBigint}, {"theirs_snapshot_id", tBigint},
+	{"selection_ms", tDouble}, {"target_check_ms", tDouble}, {"comparison_ms", tDouble}, {"application_ms", tDouble}, {"publication_ms", tDouble},
+	{"ours_inserts", tBigint}, {"ours_updates", tBigint}, {"ours_deletes", tBigint},
+	{"theirs_inserts", tBigint}, {"theirs_updates", tBigint}, {"theirs_deletes", tBigint},
+	{"request_id", tVarchar}, {"operation_id", tVarchar}}
+
+func mergeResultRow(r merge.Result) []any {
+	return []any{r.Branch, r.Snapshot, r.Action, r.Base, r.Ours, r.Theirs,
+		r.SelectionMS, r.TargetCheckMS, r.ComparisonMS, r.ApplicationMS, r.PublicationMS,
+		r.OursInserts, r.OursUpdates, r.OursDeletes, r.TheirsInserts, r.TheirsUpdates, r.TheirsDeletes,
+		nullable(r.RequestID), nullable(r.OperationID)}
+}
+
+var previewColumns = []column{{"object_type", tVarchar}, {"object_name", tVarchar}, {"table_name", tVarchar},
+	{"base_snapshot_id", tBigint}, {"ours_snapshot_id", tBigint}, {"theirs_snapshot_id", tBigint},
+	{"ours_inserts", tBigint}, {"ours_updates", tBigint}, {"ours_deletes", tBigint},
+	{"theirs_inserts", tBigint}, {"theirs_updates", tBigint}, {"theirs_deletes", tBigint},
+	{"conflicts", tBigint}, {"resolved_conflicts", tBigint}, {"conflict_details", tConflicts},
+	{"schema_changes", tVarcharList}, {"table_action", tVarchar}, {"view_change", tVarchar}, {"schema_conflicts", tVarcharList},
+	{"validation_state", tVarchar}}
+
+func previewRows(rows []merge.PreviewRow) [][]any {
+	out := make([][]any, len(rows))
+	for i, r := range rows {
+		details := make([]any, len(r.Details))
+		for j, d := range r.Details {
+			columns := make([]any, len(d.Columns))
+			for k, c := range d.Columns {
+				columns[k] = c
+			}
+			details[j] = map[string]any{"key": d.Key, "kind": d.Kind, "columns": columns,
+				"base_present": d.BasePresent, "ours_present": d.OursPresent, "theirs_present": d.TheirsPresent,
+				"base": nullable(d.Base), "ours": nullable(d.Ours), "theirs": nullable(d.Theirs)}
+		}
+		out[i] = []any{r.ObjectType, r.ObjectName, nullable(r.TableName), r.Base, r.Ours, r.Theirs,
+			r.OursInserts, r.OursUpdates, r.OursDeletes, r.TheirsInserts, r.TheirsUpdates, r.TheirsDeletes,
+			r.Conflicts, r.ResolvedConflicts, details, []any{}, r.TableAction, nullable(r.ViewChange), []any{}, r.ValidationState}
+	}
+	return out
+}
+
+func conflictsType() duckdb.TypeInfo {
+	v := func() duckdb.TypeInfo { t, _ := duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR); return t }
+	b := func() duckdb.TypeInfo { t, _ := duckdb.NewTypeInfo(duckdb.TYPE_BOOLEAN); return t }
+	list, _ := duckdb.NewListInfo(v())
+	entry := func(t duckdb.TypeInfo, name string) duckdb.StructEntry {
+		e, _ := duckdb.NewStructEntry(t, name)
+		return e
+	}
+	st, _ := duckdb.NewStructInfo(entry(v(), "key"), entry(v(), "kind"), entry(list, "columns"),
+		entry(b(), "base_present"), entry(b(), "ours_present"), entry(b(), "theirs_present"),
+		entry(v(), "base"), entry(v(), "ours"), entry(v(), "theirs"))
+	out, _ := duckdb.NewListInfo(st)
+	return out
+}
+
+func init() {
+	functions = append(functions,
+		function{
+			name:    "vsql_merge_branch",
+			params:  append([]param{{"db", true}, {"ours", true}, {"theirs", true}, {"destination", true}, {"snapshot_target", false}}, guardParams...),
+			columns: mergeResultColumns,
+			mutates: true,
+			merges:  true,
+			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
+				opt, err := mergeOptions(a)
+				if err != nil {
+					return nil, err
+				}
+				if err := needBranches(a, "ours", "theirs"); err != nil {
+					return nil, err
+				}
+				r, err := b.MergeBranch(ctx, db, a.str("ours"), a.str("theirs"), a.str("destination"), opt)
+				if err != nil {
+					return nil, err
+				}
+				return [][]any{mergeResultRow(r)}, nil
+			},
+		},
+		function{
+			name:    "vsql_merge_snapshots",
+			params:  append([]param{{"db", true}, {"base", true}, {"ours", true}, {"theirs", true}, {"destination", true}}, guardParams...),
+			columns: mergeResultColumns,
+			mutates: true,
+			merges:  true,
+			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
+				opt, err := mergeOptions(a)
+				if err != nil {
+					return nil, err
+				}
+				if err := needBranches(a, "base", "ours", "theirs"); err != nil {
+					return nil, err
+				}
+				r, err := b.MergeSnapshots(ctx, db, a.str("base"), a.str("ours"), a.str("theirs"), a.str("destination"), opt)
+				if err != nil {
+					return nil, err
+				}
+				return [][]any{mergeResultRow(r)}, nil
+			},
+		},
+		function{
+			name:    "vsql_merge_branch_preview",
+			params:  []param{{"db", true}, {"ours", true}, {"theirs", true}, {"validate", false}, {"schema_mode", false}},
+			columns: previewColumns,
+			merges:  true,
+			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
+				opt, err := mergeOptions(a)
+				if err != nil {
+					return nil, err
+				}
+				if err := needBranches(a, "ours", "theirs"); err != nil {
+					return nil, err
+				}
+				rows, err := b.PreviewBranch(ctx, db, a.str("ours"), a.str("theirs"), opt)
+				if err != nil {
+					return nil, err
+				}
+				return previewRows(rows), nil
+			},
+		},
+		function{
+			name:    "vsql_merge_snapshots_preview",
+			params:  []param{{"db", true}, {"base", true}, {"ours", true}, {"theirs", true}, {"validate", false}, {"schema_mode", false}},
+			columns: previewColumns,
+			merges:  true,
+			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
+				opt, err := mergeOptions(a)
+				if err != nil {
+					return nil, err
+				}
+				if err := needBranches(a, "base", "ours", "theirs"); err != nil {
+					return nil, err
+				}
+				rows, err := b.PreviewSnapshots(ctx, db, a.str("base"), a.str("ours"), a.str("theirs"), opt)
+				if err != nil {
+					return nil, err
+				}
+				return previewRows(rows), nil
+			},
+		},
+		function{
+			name:   "vsql_merge_branch_preflight",
+			params: []param{{"db", true}, {"ours", true}, {"theirs", true}, {"destination", true}, {"snapshot_target", false}, {"schema_mode", false}},
+			columns: []column{{"ready", tBoolean}, {"merge_action", tVarchar}, {"target_state", tVarchar}, {"validation_state", tVarchar},
+				{"base_snapshot_id", tBigint}, {"ours_snapshot_id", tBigint}, {"theirs_snapshot_id", tBigint}, {"issues", tVarcharList}},
+			merges: true,
+			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
+				opt, err := mergeOptions(a)
+				if err != nil {
+					return nil, err
+				}
+				if err := needBranches(a, "ours", "theirs"); err != nil {
+					return nil, err
+				}
+				p, err := b.PreflightBranch(ctx, db, a.str("ours"), a.str("theirs"), a.str("destination"), opt)
+				if err != nil {
+					return nil, err
+				}
+				issues := make([]any, len(p.Issues))
+				for i, s := range p.Issues {
+					issues[i] = s
+				}
+				return [][]any{{p.Ready, nullable(p.Action), nullable(p.TargetState), p.Validation, bigint(p.Base), bigint(p.Ours), bigint(p.Theirs), issues}}, nil
+			},
+		},
+		function{
+			name:   "vsql_merge_ancestry",
+			params: []param{{"db", true}, {"a", true}, {"b", true}},
+			columns: []column{{"snapshot_id", tBigint}, {"kind", tVarchar}, {"parents", tBigintList}, {"reachable_from", tVarchar},
+				{"candidate", tBoolean}, {"selected_base", tBigint}, {"selection_state", tVarchar}},
+			merges: true,
+			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
+				if err := needBranches(a, "a", "b"); err != nil {
+					return nil, err
+				}
+				anc, err := b.AncestryOf(ctx, db, a.str("a"), a.str("b"))
+				if err != nil {
+					return nil, err
+				}
+				out := make([][]any, len(anc.Rows))
+				for i, r := range anc.Rows {
+					parents := make([]any, len(r.Parents))
+					for j, p := range r.Parents {
+						parents[j] = p
+					}
+					out[i] = []any{r.Snapshot, r.Kind, parents, r.ReachableFrom, r.Candidate, bigint(r.SelectedBase), r.State}
+				}
+				return out, nil
+			},
+		},
+	)
+}
+
+// needBranches requires the named positional arguments.
+func needBranches(a args, names ...string) error {
+	for _, n := range names {
+		if a.str(n) == "" {
+			return vsqlerr.New(vsqlerr.InvalidArgument, "%s is required", n)
+		}
+	}
+	return nil
+}
