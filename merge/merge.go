@@ -234,34 +234,24 @@ func (m *Merger) open(ctx context.Context, in inputs, opt Options) (*session, er
 		return nil, err
 	}
 	s := &session{conn: conn}
-	aliases := map[string]string{}
-	for label, id := range map[string]int64{"base": in.base, "ours": in.ours, "theirs": in.theirs} {
+	var aliases []string
+	for i, id := range []int64{in.base, in.ours, in.theirs} {
 		alias, path, err := m.versions.SnapshotImage(ctx, in.db, id)
 		if err != nil {
 			s.close()
 			return nil, err
 		}
-		aliases[label] = alias
-		if label == "ours" {
+		aliases = append(aliases, alias)
+		if i == 1 {
 			s.oursPath = path
 		}
 	}
-	// Inspect in a fixed order so the first offending object is stable.
-	for _, label := range []string{"base", "ours", "theirs"} {
-		shape, err := inspect(ctx, conn, aliases[label], label)
-		if err != nil {
-			s.close()
-			return nil, err
-		}
-		switch label {
-		case "base":
-			s.base = shape
-		case "ours":
-			s.ours = shape
-		default:
-			s.theirs = shape
-		}
+	shapes, err := inspectAll(ctx, conn, aliases, []string{"base", "ours", "theirs"})
+	if err != nil {
+		s.close()
+		return nil, err
 	}
+	s.base, s.ours, s.theirs = shapes[0], shapes[1], shapes[2]
 	if err := sameSchema(s.base, s.ours, s.theirs); err != nil {
 		s.close()
 		return nil, err

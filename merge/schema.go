@@ -72,130 +72,121 @@ func strs(v any) []string {
 	return out
 }
 
-// inspect reads an input's catalog and refuses anything merges do not
-// support, naming the first offending object (in name order).
-func inspect(ctx context.Context, conn *sql.Conn, alias, label string) (*catalogShape, error) {
-	db := sqltext.QuoteString(alias)
-	shape := &catalogShape{alias: alias, tables: map[string]*table{}, views: map[string]string{}}
-	unsupported := func(object, why string) error {
-		return vsqlerr.New(vsqlerr.MergeUnsupported, "%s in %s (%s): %s", object, label, alias, why)
-	}
-	var firstErr error
-	fail := func(err error) {
-		if firstErr == nil {
-			firstErr = err
+// inspectAll reads the catalogs of the inputs (aliases in the order
+// base, ours, theirs) with one query per system table, and refuses anything
+// merges do not support, naming the first offending object.
+func inspectAll(ctx context.Context, conn *sql.Conn, aliases []string, labels []string) ([]*catalogShape, error) {
+	shapes := make([]*catalogShape, len(aliases))
+	byAlias := map[string]*catalogShape{}
+	quoted := make([]string, len(aliases))
+	for i, a := range aliases {
+		if byAlias[a] == nil { // the same snapshot on two sides shares one shape
+			byAlias[a] = &catalogShape{alias: a, tables: map[string]*table{}, views: map[string]string{}}
 		}
+		shapes[i] = byAlias[a]
+		quoted[i] = sqltext.QuoteString(a)
 	}
-	if err := queryRows(ctx, conn, `SELECT schema_name, table_name, sql FROM duckdb_tables() WHERE database_name = `+db+` ORDER BY schema_name, table_name`, func(v []any) error {
-		if str(v[0]) != "main" {
-			fail(unsupported("table "+str(v[0])+"."+str(v[1]), "tables outside the default schema are not supported"))
+	in := "database_name IN (" + strings.Join(quoted, ", ") + ")"
+	problems := map[string][]string{} // alias → "object: why", in discovery order
+	fail := func(alias, object, why string) { problems[alias] = append(problems[alias], object+": "+why) }
+	steps := []struct {
+		q  string
+		fn func(s *catalogShape, v []any)
+	}{
+		{`SELECT database_name, schema_name, table_name, sql FROM duckdb_tables() WHERE ` + in + ` ORDER BY schema_name, table_name`, func(s *catalogShape, v []any) {
+			if str(v[1]) != "main" {
+				fail(s.alias, "table "+str(v[1])+"."+str(v[2]), "tables outside the default schema are not supported")
+				return
+			}
+			s.tables[str(v[2])] = &table{name: str(v[2]), sql: str(v[3])}
+		}},
+		{`SELECT database_name, schema_name, view_name, sql FROM duckdb_views() WHERE ` + in + ` AND NOT internal ORDER BY view_name`, func(s *catalogShape, v []any) {
+			if str(v[1]) != "main" {
+				fail(s.alias, "view "+str(v[1])+"."+str(v[2]), "views outside the default schema are not supported")
+				return
+			}
+			s.views[str(v[2])] = str(v[3])
+		}},
+		{`SELECT database_name, table_name, column_name, data_type FROM duckdb_columns() WHERE ` + in + ` AND schema_name = 'main' ORDER BY table_name, column_index`, func(s *catalogShape, v []any) {
+			if t := s.tables[str(v[1])]; t != nil {
+				t.columns = append(t.columns, column{name: str(v[2]), dataType: str(v[3])})
+			}
+		}},
+		{`SELECT database_name, table_name, constraint_type, constraint_column_names FROM duckdb_constraints() WHERE ` + in + ` AND schema_name = 'main' ORDER BY table_name, constraint_index`, func(s *catalogShape, v []any) {
+			t := s.tables[str(v[1])]
+			if t == nil {
+				return
+			}
+			switch str(v[2]) {
+			case "PRIMARY KEY":
+				t.key = strs(v[3])
+			case "FOREIGN KEY":
+				fail(s.alias, "table "+t.name, "foreign keys are not supported")
+			}
+		}},
+		{`SELECT database_name, table_name, index_name, sql, expressions FROM duckdb_indexes() WHERE ` + in + ` ORDER BY table_name, index_name`, func(s *catalogShape, v []any) {
+			t := s.tables[str(v[1])]
+			if t == nil {
+				return
+			}
+			t.indexes = append(t.indexes, str(v[3]))
+			for _, e := range strs(v[4]) {
+				if !isPlainColumn(t, e) {
+					fail(s.alias, "index "+str(v[2]), "expression indexes are not supported")
+				}
+			}
+		}},
+		{`SELECT database_name, sequence_name FROM duckdb_sequences() WHERE ` + in + ` ORDER BY 2`, func(s *catalogShape, v []any) {
+			fail(s.alias, "sequence "+str(v[1]), "sequences are not supported")
+		}},
+		{`SELECT database_name, function_name FROM duckdb_functions() WHERE ` + in + ` AND NOT internal AND function_type IN ('macro', 'table_macro') ORDER BY 2`, func(s *catalogShape, v []any) {
+			fail(s.alias, "macro "+str(v[1]), "macros are not supported")
+		}},
+		{`SELECT database_name, type_name FROM duckdb_types() WHERE ` + in + ` AND NOT internal ORDER BY 2`, func(s *catalogShape, v []any) {
+			fail(s.alias, "type "+str(v[1]), "custom types are not supported")
+		}},
+	}
+	for _, st := range steps {
+		if err := queryRows(ctx, conn, st.q, func(v []any) error {
+			if s := byAlias[str(v[0])]; s != nil {
+				st.fn(s, v)
+			}
 			return nil
+		}); err != nil {
+			return nil, err
 		}
-		shape.tables[str(v[1])] = &table{name: str(v[1]), sql: str(v[2])}
-		return nil
-	}); err != nil {
-		return nil, err
 	}
-	if err := queryRows(ctx, conn, `SELECT schema_name, view_name, sql FROM duckdb_views() WHERE database_name = `+db+` AND NOT internal ORDER BY view_name`, func(v []any) error {
-		if str(v[0]) != "main" {
-			fail(unsupported("view "+str(v[0])+"."+str(v[1]), "views outside the default schema are not supported"))
-			return nil
+	for i, s := range shapes {
+		names := make([]string, 0, len(s.tables))
+		for n := range s.tables {
+			names = append(names, n)
 		}
-		shape.views[str(v[1])] = str(v[2])
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	if err := queryRows(ctx, conn, `SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = `+db+` AND schema_name = 'main'
-		AND table_name IN (SELECT table_name FROM duckdb_tables() WHERE database_name = `+db+`) ORDER BY table_name, column_index`, func(v []any) error {
-		if t := shape.tables[str(v[0])]; t != nil {
-			t.columns = append(t.columns, column{name: str(v[1]), dataType: str(v[2])})
-		}
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	if err := queryRows(ctx, conn, `SELECT table_name, constraint_type, constraint_column_names FROM duckdb_constraints() WHERE database_name = `+db+` AND schema_name = 'main' ORDER BY table_name, constraint_index`, func(v []any) error {
-		t := shape.tables[str(v[0])]
-		if t == nil {
-			return nil
-		}
-		switch str(v[1]) {
-		case "PRIMARY KEY":
-			t.key = strs(v[2])
-		case "FOREIGN KEY":
-			fail(unsupported("table "+t.name, "foreign keys are not supported"))
-		}
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	if err := queryRows(ctx, conn, `SELECT table_name, index_name, sql, expressions FROM duckdb_indexes() WHERE database_name = `+db+` ORDER BY table_name, index_name`, func(v []any) error {
-		t := shape.tables[str(v[0])]
-		if t == nil {
-			return nil
-		}
-		t.indexes = append(t.indexes, str(v[2]))
-		for _, e := range strs(v[3]) {
-			if !isPlainColumn(t, e) {
-				fail(unsupported("index "+str(v[1]), "expression indexes are not supported"))
+		sort.Strings(names)
+		for _, n := range names {
+			t := s.tables[n]
+			switch {
+			case len(t.key) == 0:
+				fail(s.alias, "table "+n, "every table needs a primary key (even an empty one)")
+			case strings.Contains(t.sql, "GENERATED ALWAYS"):
+				fail(s.alias, "table "+n, "generated columns are not supported")
+			case collatePattern.MatchString(t.sql):
+				fail(s.alias, "table "+n, "non-default collations are not supported")
+			}
+			keys := map[string]bool{}
+			for _, k := range t.key {
+				keys[k] = true
+			}
+			for _, c := range t.columns {
+				if why := unsupportedType(c.dataType, keys[c.name]); why != "" {
+					fail(s.alias, fmt.Sprintf("column %s.%s", n, c.name), why)
+				}
 			}
 		}
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	var seqs, macros, types []string
-	_ = queryRows(ctx, conn, `SELECT sequence_name FROM duckdb_sequences() WHERE database_name = `+db+` ORDER BY 1`, func(v []any) error {
-		seqs = append(seqs, str(v[0]))
-		return nil
-	})
-	_ = queryRows(ctx, conn, `SELECT function_name FROM duckdb_functions() WHERE database_name = `+db+` AND NOT internal AND function_type IN ('macro', 'table_macro') ORDER BY 1`, func(v []any) error {
-		macros = append(macros, str(v[0]))
-		return nil
-	})
-	_ = queryRows(ctx, conn, `SELECT type_name FROM duckdb_types() WHERE database_name = `+db+` AND NOT internal ORDER BY 1`, func(v []any) error {
-		types = append(types, str(v[0]))
-		return nil
-	})
-	if len(seqs) > 0 {
-		fail(unsupported("sequence "+seqs[0], "sequences are not supported"))
-	}
-	if len(macros) > 0 {
-		fail(unsupported("macro "+macros[0], "macros are not supported"))
-	}
-	if len(types) > 0 {
-		fail(unsupported("type "+types[0], "custom types are not supported"))
-	}
-	names := make([]string, 0, len(shape.tables))
-	for n := range shape.tables {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		t := shape.tables[n]
-		switch {
-		case len(t.key) == 0:
-			fail(unsupported("table "+n, "every table needs a primary key (even an empty one)"))
-		case strings.Contains(t.sql, "GENERATED ALWAYS"):
-			fail(unsupported("table "+n, "generated columns are not supported"))
-		case collatePattern.MatchString(t.sql):
-			fail(unsupported("table "+n, "non-default collations are not supported"))
-		}
-		keys := map[string]bool{}
-		for _, k := range t.key {
-			keys[k] = true
-		}
-		for _, c := range t.columns {
-			if why := unsupportedType(c.dataType, keys[c.name]); why != "" {
-				fail(unsupported(fmt.Sprintf("column %s.%s", n, c.name), why))
-			}
+		if p := problems[s.alias]; len(p) > 0 {
+			return nil, vsqlerr.New(vsqlerr.MergeUnsupported, "%s (in %s, snapshot %s)", p[0], labels[i], s.alias)
 		}
 	}
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	return shape, nil
+	return shapes, nil
 }
 
 var collatePattern = regexp.MustCompile(`(?i)\bCOLLATE\b`)
