@@ -44,12 +44,23 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 func (c *Catalog) Close() error { return c.db.Close() }
 
 // Tx runs fn in one transaction, committed when fn returns nil.
+//
+// A transaction is never interrupted half-way: it runs on a context that
+// ignores ctx's cancellation (the ctx given to Tx's methods is not used for
+// the statements). SQLite rolls an interrupted transaction back on its own
+// and would run the statements after it in autocommit mode, so a cancelled
+// publication could otherwise commit half of itself. Callers check ctx
+// before they start a transaction.
 func (c *Catalog) Tx(ctx context.Context, fn func(*Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ctx = context.WithoutCancel(ctx)
 	tx, err := c.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin catalog transaction: %w", err)
 	}
-	if err := fn(&Tx{tx: tx}); err != nil {
+	if err := fn(&Tx{tx: tx, ctx: ctx}); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
@@ -61,7 +72,8 @@ func (c *Catalog) Tx(ctx context.Context, fn func(*Tx) error) error {
 
 // Tx is an open catalog transaction.
 type Tx struct {
-	tx *sql.Tx
+	tx  *sql.Tx
+	ctx context.Context // not cancellable: see Catalog.Tx
 }
 
 // Database is one versioned database.
@@ -73,7 +85,7 @@ type Database struct {
 
 // Databases lists all databases by name.
 func (t *Tx) Databases(ctx context.Context) ([]Database, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT id, name, created_at FROM databases ORDER BY name`)
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT id, name, created_at FROM databases ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("list databases: %w", err)
 	}
@@ -95,7 +107,7 @@ func (t *Tx) Databases(ctx context.Context) ([]Database, error) {
 func (t *Tx) Database(ctx context.Context, name string) (Database, error) {
 	var d Database
 	var created string
-	err := t.tx.QueryRowContext(ctx, `SELECT id, name, created_at FROM databases WHERE name = ?`, name).Scan(&d.ID, &d.Name, &created)
+	err := t.tx.QueryRowContext(t.ctx, `SELECT id, name, created_at FROM databases WHERE name = ?`, name).Scan(&d.ID, &d.Name, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, fmt.Errorf("database %q: %w", name, ErrNotFound)
 	}
@@ -109,7 +121,7 @@ func (t *Tx) Database(ctx context.Context, name string) (Database, error) {
 // CreateDatabase records a new database (ErrExists if the name is taken).
 func (t *Tx) CreateDatabase(ctx context.Context, name string) (Database, error) {
 	now := time.Now().UTC()
-	res, err := t.tx.ExecContext(ctx, `INSERT INTO databases(name, created_at) VALUES (?, ?) ON CONFLICT(name) DO NOTHING`, name, now.Format(time.RFC3339Nano))
+	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO databases(name, created_at) VALUES (?, ?) ON CONFLICT(name) DO NOTHING`, name, now.Format(time.RFC3339Nano))
 	if err != nil {
 		return Database{}, fmt.Errorf("create database %q: %w", name, err)
 	}
@@ -117,7 +129,7 @@ func (t *Tx) CreateDatabase(ctx context.Context, name string) (Database, error) 
 		return Database{}, fmt.Errorf("database %q: %w", name, ErrExists)
 	}
 	id, _ := res.LastInsertId()
-	if _, err := t.tx.ExecContext(ctx, `INSERT INTO branches (database_id, name, live_file, materialized, created_at) VALUES (?, 'main', ?, 0, ?)`,
+	if _, err := t.tx.ExecContext(t.ctx, `INSERT INTO branches (database_id, name, live_file, materialized, created_at) VALUES (?, 'main', ?, 0, ?)`,
 		id, MainLiveFile(name), now.Format(time.RFC3339Nano)); err != nil {
 		return Database{}, fmt.Errorf("create database %q: main branch: %w", name, err)
 	}
@@ -137,11 +149,11 @@ func (t *Tx) DropDatabase(ctx context.Context, name string) error {
 		`DELETE FROM snapshots WHERE database_id = (SELECT id FROM databases WHERE name = ?)`,
 		`DELETE FROM reader_pins WHERE database_id = (SELECT id FROM databases WHERE name = ?)`,
 	} {
-		if _, err := t.tx.ExecContext(ctx, q, name); err != nil {
+		if _, err := t.tx.ExecContext(t.ctx, q, name); err != nil {
 			return fmt.Errorf("drop database %q: %w", name, err)
 		}
 	}
-	res, err := t.tx.ExecContext(ctx, `DELETE FROM databases WHERE name = ?`, name)
+	res, err := t.tx.ExecContext(t.ctx, `DELETE FROM databases WHERE name = ?`, name)
 	if err != nil {
 		return fmt.Errorf("drop database %q: %w", name, err)
 	}

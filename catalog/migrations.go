@@ -91,17 +91,17 @@ func (c *Catalog) migrate(ctx context.Context) error {
 	}
 	return c.Tx(ctx, func(tx *Tx) error {
 		var version int
-		if err := tx.tx.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&version); err != nil {
+		if err := tx.tx.QueryRowContext(tx.ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&version); err != nil {
 			return err
 		}
 		if version > len(migrations) {
 			return fmt.Errorf("catalog schema version %d is newer than this vsqld knows (%d): upgrade vsqld", version, len(migrations))
 		}
 		for i := version; i < len(migrations); i++ {
-			if _, err := tx.tx.ExecContext(ctx, migrations[i]); err != nil {
+			if _, err := tx.tx.ExecContext(tx.ctx, migrations[i]); err != nil {
 				return fmt.Errorf("migration %d: %w", i+1, err)
 			}
-			if _, err := tx.tx.ExecContext(ctx, `INSERT INTO schema_version(version) VALUES (?)`, i+1); err != nil {
+			if _, err := tx.tx.ExecContext(tx.ctx, `INSERT INTO schema_version(version) VALUES (?)`, i+1); err != nil {
 				return err
 			}
 		}

@@ -43,7 +43,7 @@ func scanRequest(sc interface{ Scan(...any) error }) (Request, error) {
 
 // Request looks up a request (ErrNotFound if absent).
 func (t *Tx) Request(ctx context.Context, dbID int64, requestID string) (Request, error) {
-	r, err := scanRequest(t.tx.QueryRowContext(ctx, `SELECT `+requestCols+` FROM merge_requests WHERE database_id = ? AND request_id = ?`, dbID, requestID))
+	r, err := scanRequest(t.tx.QueryRowContext(t.ctx, `SELECT `+requestCols+` FROM merge_requests WHERE database_id = ? AND request_id = ?`, dbID, requestID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, fmt.Errorf("request %q: %w", requestID, ErrNotFound)
 	}
@@ -52,7 +52,7 @@ func (t *Tx) Request(ctx context.Context, dbID int64, requestID string) (Request
 
 // Requests lists a database's requests, oldest first.
 func (t *Tx) Requests(ctx context.Context, dbID int64) ([]Request, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT `+requestCols+` FROM merge_requests WHERE database_id = ? ORDER BY created_at, request_id`, dbID)
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT `+requestCols+` FROM merge_requests WHERE database_id = ? ORDER BY created_at, request_id`, dbID)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +75,7 @@ func (t *Tx) PutRequest(ctx context.Context, r Request) error {
 	if r.CreatedAt.IsZero() {
 		created = now
 	}
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO merge_requests (`+requestCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO merge_requests (`+requestCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (database_id, request_id) DO UPDATE SET state = excluded.state, merge_action = excluded.merge_action,
 		destination = excluded.destination, base_snapshot_id = excluded.base_snapshot_id, ours_snapshot_id = excluded.ours_snapshot_id,
 		theirs_snapshot_id = excluded.theirs_snapshot_id, result_snapshot_id = excluded.result_snapshot_id, result = excluded.result,

@@ -68,7 +68,7 @@ func scanBranch(sc interface{ Scan(...any) error }) (Branch, error) {
 
 // Branches lists a database's branches by name.
 func (t *Tx) Branches(ctx context.Context, dbID int64) ([]Branch, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT `+branchCols+` FROM branches WHERE database_id = ? ORDER BY name`, dbID)
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT `+branchCols+` FROM branches WHERE database_id = ? ORDER BY name`, dbID)
 	if err != nil {
 		return nil, fmt.Errorf("list branches: %w", err)
 	}
@@ -86,7 +86,7 @@ func (t *Tx) Branches(ctx context.Context, dbID int64) ([]Branch, error) {
 
 // Branch looks up one branch (ErrNotFound if absent).
 func (t *Tx) Branch(ctx context.Context, dbID int64, name string) (Branch, error) {
-	b, err := scanBranch(t.tx.QueryRowContext(ctx, `SELECT `+branchCols+` FROM branches WHERE database_id = ? AND name = ?`, dbID, name))
+	b, err := scanBranch(t.tx.QueryRowContext(t.ctx, `SELECT `+branchCols+` FROM branches WHERE database_id = ? AND name = ?`, dbID, name))
 	if errors.Is(err, sql.ErrNoRows) {
 		return b, fmt.Errorf("branch %q: %w", name, ErrNotFound)
 	}
@@ -102,7 +102,7 @@ func (t *Tx) CreateBranch(ctx context.Context, b Branch) error {
 	if b.Head > 0 {
 		head = b.Head
 	}
-	res, err := t.tx.ExecContext(ctx, `INSERT INTO branches (database_id, name, head, live_file, materialized, created_from, created_at)
+	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO branches (database_id, name, head, live_file, materialized, created_from, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
 		b.DatabaseID, b.Name, head, b.LiveFile, b.Materialized, b.CreatedFrom, time.Now().UTC().Format(time.RFC3339Nano))
 	if err != nil {
@@ -116,7 +116,7 @@ func (t *Tx) CreateBranch(ctx context.Context, b Branch) error {
 
 // DeleteBranch removes a branch's record.
 func (t *Tx) DeleteBranch(ctx context.Context, dbID int64, name string) error {
-	res, err := t.tx.ExecContext(ctx, `DELETE FROM branches WHERE database_id = ? AND name = ?`, dbID, name)
+	res, err := t.tx.ExecContext(t.ctx, `DELETE FROM branches WHERE database_id = ? AND name = ?`, dbID, name)
 	if err != nil {
 		return fmt.Errorf("delete branch %q: %w", name, err)
 	}
@@ -143,7 +143,7 @@ func (t *Tx) ResetBranchLiveFile(ctx context.Context, dbID int64, name, liveFile
 }
 
 func (t *Tx) updateBranch(ctx context.Context, q string, args ...any) error {
-	res, err := t.tx.ExecContext(ctx, q, args...)
+	res, err := t.tx.ExecContext(t.ctx, q, args...)
 	if err != nil {
 		return fmt.Errorf("update branch: %w", err)
 	}
@@ -172,7 +172,7 @@ func scanSnapshot(sc interface{ Scan(...any) error }) (Snapshot, error) {
 
 // Snapshots lists a database's snapshots by id.
 func (t *Tx) Snapshots(ctx context.Context, dbID int64) ([]Snapshot, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT `+snapshotCols+` FROM snapshots s WHERE database_id = ? ORDER BY id`, dbID)
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT `+snapshotCols+` FROM snapshots s WHERE database_id = ? ORDER BY id`, dbID)
 	if err != nil {
 		return nil, fmt.Errorf("list snapshots: %w", err)
 	}
@@ -199,7 +199,7 @@ func (t *Tx) Snapshot(ctx context.Context, dbID int64, ref string) (Snapshot, er
 	} else {
 		q += `name = ?`
 	}
-	s, err := scanSnapshot(t.tx.QueryRowContext(ctx, q, dbID, arg))
+	s, err := scanSnapshot(t.tx.QueryRowContext(t.ctx, q, dbID, arg))
 	if errors.Is(err, sql.ErrNoRows) {
 		return s, fmt.Errorf("snapshot %q: %w", ref, ErrNotFound)
 	}
@@ -215,7 +215,7 @@ func (t *Tx) Snapshot(ctx context.Context, dbID int64, ref string) (Snapshot, er
 func (t *Tx) CreateSnapshot(ctx context.Context, s Snapshot) (int64, error) {
 	if s.Name != "" {
 		var n int
-		if err := t.tx.QueryRowContext(ctx, `SELECT count(*) FROM snapshots WHERE database_id = ? AND name = ?`, s.DatabaseID, s.Name).Scan(&n); err != nil {
+		if err := t.tx.QueryRowContext(t.ctx, `SELECT count(*) FROM snapshots WHERE database_id = ? AND name = ?`, s.DatabaseID, s.Name).Scan(&n); err != nil {
 			return 0, err
 		}
 		if n > 0 {
@@ -223,7 +223,7 @@ func (t *Tx) CreateSnapshot(ctx context.Context, s Snapshot) (int64, error) {
 		}
 	}
 	var id int64
-	if err := t.tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM snapshots WHERE database_id = ?`, s.DatabaseID).Scan(&id); err != nil {
+	if err := t.tx.QueryRowContext(t.ctx, `SELECT coalesce(max(id), 0) + 1 FROM snapshots WHERE database_id = ?`, s.DatabaseID).Scan(&id); err != nil {
 		return 0, err
 	}
 	var name any
@@ -233,14 +233,14 @@ func (t *Tx) CreateSnapshot(ctx context.Context, s Snapshot) (int64, error) {
 	if s.Provenance == "" {
 		s.Provenance = "{}"
 	}
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO snapshots (database_id, id, name, kind, branch, created_at, content_root, total_bytes, new_bytes, provenance)
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO snapshots (database_id, id, name, kind, branch, created_at, content_root, total_bytes, new_bytes, provenance)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, s.DatabaseID, id, name, s.Kind, s.Branch, time.Now().UTC().Format(time.RFC3339Nano),
 		s.ContentRoot, s.TotalBytes, s.NewBytes, s.Provenance)
 	if err != nil {
 		return 0, fmt.Errorf("create snapshot: %w", err)
 	}
 	for i, p := range s.Parents {
-		if _, err := t.tx.ExecContext(ctx, `INSERT INTO snapshot_parents (database_id, snapshot_id, ord, parent_id) VALUES (?, ?, ?, ?)`, s.DatabaseID, id, i, p); err != nil {
+		if _, err := t.tx.ExecContext(t.ctx, `INSERT INTO snapshot_parents (database_id, snapshot_id, ord, parent_id) VALUES (?, ?, ?, ?)`, s.DatabaseID, id, i, p); err != nil {
 			return 0, fmt.Errorf("create snapshot parent: %w", err)
 		}
 	}
@@ -253,7 +253,7 @@ func (t *Tx) PutChunkMap(ctx context.Context, m ChunkMap) error {
 	for _, c := range m.Chunks {
 		buf = append(buf, c[:]...)
 	}
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO chunk_maps (root, file_size, chunks) VALUES (?, ?, ?) ON CONFLICT (root) DO NOTHING`, m.Root, m.FileSize, buf)
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO chunk_maps (root, file_size, chunks) VALUES (?, ?, ?) ON CONFLICT (root) DO NOTHING`, m.Root, m.FileSize, buf)
 	if err != nil {
 		return fmt.Errorf("record chunk map %s: %w", m.Root, err)
 	}
@@ -264,7 +264,7 @@ func (t *Tx) PutChunkMap(ctx context.Context, m ChunkMap) error {
 func (t *Tx) ChunkMap(ctx context.Context, root string) (ChunkMap, error) {
 	m := ChunkMap{Root: root}
 	var buf []byte
-	err := t.tx.QueryRowContext(ctx, `SELECT file_size, chunks FROM chunk_maps WHERE root = ?`, root).Scan(&m.FileSize, &buf)
+	err := t.tx.QueryRowContext(t.ctx, `SELECT file_size, chunks FROM chunk_maps WHERE root = ?`, root).Scan(&m.FileSize, &buf)
 	if errors.Is(err, sql.ErrNoRows) {
 		return m, fmt.Errorf("chunk map %s: %w", root, ErrNotFound)
 	}
@@ -290,7 +290,7 @@ func (t *Tx) ChunkMaps(ctx context.Context, referencedOnly bool) ([]ChunkMap, er
 	if referencedOnly {
 		q += ` WHERE root IN (SELECT content_root FROM snapshots)`
 	}
-	rows, err := t.tx.QueryContext(ctx, q)
+	rows, err := t.tx.QueryContext(t.ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("list chunk maps: %w", err)
 	}
@@ -310,7 +310,7 @@ func (t *Tx) ChunkMaps(ctx context.Context, referencedOnly bool) ([]ChunkMap, er
 
 // DeleteUnreferencedChunkMaps removes chunk maps no snapshot uses.
 func (t *Tx) DeleteUnreferencedChunkMaps(ctx context.Context) (int64, error) {
-	res, err := t.tx.ExecContext(ctx, `DELETE FROM chunk_maps WHERE root NOT IN (SELECT content_root FROM snapshots)`)
+	res, err := t.tx.ExecContext(t.ctx, `DELETE FROM chunk_maps WHERE root NOT IN (SELECT content_root FROM snapshots)`)
 	if err != nil {
 		return 0, err
 	}
@@ -319,7 +319,7 @@ func (t *Tx) DeleteUnreferencedChunkMaps(ctx context.Context) (int64, error) {
 
 // AddPin records a reader pin and returns its id.
 func (t *Tx) AddPin(ctx context.Context, dbID, snapshotID int64, holder string) (int64, error) {
-	res, err := t.tx.ExecContext(ctx, `INSERT INTO reader_pins (database_id, snapshot_id, holder, created_at) VALUES (?, ?, ?, ?)`,
+	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO reader_pins (database_id, snapshot_id, holder, created_at) VALUES (?, ?, ?, ?)`,
 		dbID, snapshotID, holder, time.Now().UTC().Format(time.RFC3339Nano))
 	if err != nil {
 		return 0, fmt.Errorf("pin snapshot %d: %w", snapshotID, err)
@@ -329,13 +329,13 @@ func (t *Tx) AddPin(ctx context.Context, dbID, snapshotID int64, holder string) 
 
 // RemovePin drops a reader pin.
 func (t *Tx) RemovePin(ctx context.Context, id int64) error {
-	_, err := t.tx.ExecContext(ctx, `DELETE FROM reader_pins WHERE id = ?`, id)
+	_, err := t.tx.ExecContext(t.ctx, `DELETE FROM reader_pins WHERE id = ?`, id)
 	return err
 }
 
 // Pins lists every reader pin.
 func (t *Tx) Pins(ctx context.Context) ([]Pin, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT id, database_id, snapshot_id, holder, created_at FROM reader_pins ORDER BY id`)
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT id, database_id, snapshot_id, holder, created_at FROM reader_pins ORDER BY id`)
 	if err != nil {
 		return nil, err
 	}
@@ -357,7 +357,7 @@ func (t *Tx) Pins(ctx context.Context) ([]Pin, error) {
 func (t *Tx) DatabaseByID(ctx context.Context, id int64) (Database, error) {
 	var d Database
 	var created string
-	err := t.tx.QueryRowContext(ctx, `SELECT id, name, created_at FROM databases WHERE id = ?`, id).Scan(&d.ID, &d.Name, &created)
+	err := t.tx.QueryRowContext(t.ctx, `SELECT id, name, created_at FROM databases WHERE id = ?`, id).Scan(&d.ID, &d.Name, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, fmt.Errorf("database %d: %w", id, ErrNotFound)
 	}

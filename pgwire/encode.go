@@ -26,9 +26,14 @@ var binaryOIDs = map[uint32]bool{
 	pgtype.ByteaOID: true, pgtype.JSONOID: true,
 }
 
-// CanEncodeBinary reports whether a column of this type can be sent in
-// binary format.
-func CanEncodeBinary(oid uint32) bool { return binaryOIDs[oid] }
+// CanEncodeBinary reports whether a column can be sent in binary format:
+// the scalar types above, and one-dimensional arrays of them.
+func CanEncodeBinary(col Column) bool {
+	if col.Elem != 0 {
+		return col.Dims == 1 && binaryOIDs[col.Elem]
+	}
+	return binaryOIDs[col.OID]
+}
 
 var typeMap = pgtype.NewMap()
 
@@ -47,6 +52,35 @@ func AppendValue(buf []byte, oid uint32, format int16, v any) ([]byte, error) {
 			return append(buf, b...), nil
 		}
 		return appendText(buf, pgtype.TextOID, v), nil
+	}
+	if elem := elemOIDs[oid]; elem != 0 {
+		xs, ok := v.([]any)
+		if !ok {
+			return nil, fmt.Errorf("cannot encode %T as binary array type %d", v, oid)
+		}
+		conv := make([]any, len(xs))
+		for i, x := range xs {
+			if x == nil {
+				continue
+			}
+			switch elem {
+			case pgtype.TextOID, pgtype.VarcharOID, pgtype.JSONOID:
+				conv[i] = string(appendText(nil, elem, x))
+			case pgtype.ByteaOID:
+				conv[i] = x
+			default:
+				pv, err := toPgValue(elem, x)
+				if err != nil {
+					return nil, err
+				}
+				conv[i] = pv
+			}
+		}
+		out, err := typeMap.Encode(oid, pgtype.BinaryFormatCode, conv, buf)
+		if err != nil {
+			return nil, fmt.Errorf("encode array as binary type %d: %w", oid, err)
+		}
+		return out, nil
 	}
 	pv, err := toPgValue(oid, v)
 	if err != nil {

@@ -204,7 +204,7 @@ func (c *Conn) bind(m *pgproto3.Bind) error {
 			f := formatAt(m.ResultFormatCodes, i)
 			switch {
 			case f == 0:
-			case f == 1 && CanEncodeBinary(cols[i].OID):
+			case f == 1 && CanEncodeBinary(cols[i]):
 			case f == 1:
 				return vsqlerr.New(vsqlerr.UnsupportedResultFormat, "no binary output function available for column %q (type %d)", cols[i].Name, cols[i].OID)
 			default:

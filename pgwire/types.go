@@ -13,6 +13,8 @@ type Column struct {
 	Size    int16
 	// Elem is the element OID of an array column (0 otherwise).
 	Elem uint32
+	// Dims is the number of array dimensions (0 for scalars).
+	Dims int
 }
 
 type scalarType struct {
@@ -92,13 +94,14 @@ func ColumnOf(name string, info duckdb.TypeInfo) Column {
 // array; lists of lists keep the innermost element type (PostgreSQL arrays
 // are multi-dimensional), anything else is text.
 func arrayColumn(name string, child duckdb.TypeInfo) Column {
+	dims := 1
 	for child != nil {
 		switch d := child.Details().(type) {
 		case *duckdb.ListDetails:
-			child = d.Child
+			child, dims = d.Child, dims+1
 			continue
 		case *duckdb.ArrayDetails:
-			child = d.Child
+			child, dims = d.Child, dims+1
 			continue
 		case *duckdb.StructDetails, *duckdb.MapDetails, *duckdb.UnionDetails:
 			return Column{Name: name, OID: pgtype.TextOID, TypeMod: -1, Size: -1}
@@ -106,7 +109,7 @@ func arrayColumn(name string, child duckdb.TypeInfo) Column {
 		break
 	}
 	st := scalarOf(child)
-	return Column{Name: name, OID: st.arrayOID, TypeMod: -1, Size: -1, Elem: st.oid}
+	return Column{Name: name, OID: st.arrayOID, TypeMod: -1, Size: -1, Elem: st.oid, Dims: dims}
 }
 
 // ParamOID reports the PostgreSQL type of a DuckDB parameter type; unknown

@@ -38,6 +38,7 @@ type Session struct {
 
 	runMu  sync.Mutex
 	cancel context.CancelFunc // of the running statement, nil when idle
+	runCtx context.Context    // of the running statement, nil when idle
 }
 
 func (s *Server) newSession(ctx context.Context, target Target, alias string, params map[string]string) (*Session, error) {
@@ -102,6 +103,13 @@ func (s *Session) Branch() string {
 	return s.target.Branch
 }
 
+// StatementContext implements sqlfuncs.Caller.
+func (s *Session) StatementContext() context.Context {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	return s.runCtx
+}
+
 // InTransaction implements sqlfuncs.Caller.
 func (s *Session) InTransaction() bool { return s.txStatus() != 'I' }
 
@@ -137,11 +145,11 @@ func (s *Session) Close() {
 func (s *Session) running(ctx context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	s.runMu.Lock()
-	s.cancel = cancel
+	s.cancel, s.runCtx = cancel, ctx
 	s.runMu.Unlock()
 	return ctx, func() {
 		s.runMu.Lock()
-		s.cancel = nil
+		s.cancel, s.runCtx = nil, nil
 		s.runMu.Unlock()
 		cancel()
 	}

@@ -25,6 +25,10 @@ type Caller interface {
 	Branch() string
 	// InTransaction reports an open transaction block.
 	InTransaction() bool
+	// StatementContext is the context of the statement running now: it is
+	// cancelled by the client's CancelRequest. (DuckDB binds a function at
+	// PREPARE, so the context seen at bind time belongs to another step.)
+	StatementContext() context.Context
 }
 
 type callerKey struct{}
@@ -387,12 +391,16 @@ func (s *source) FillRow(row duckdb.Row) (bool, error) {
 		if s.f.mutates && s.caller.InTransaction() {
 			return false, vsqlerr.New(vsqlerr.TransactionBlock, "%s cannot run inside a transaction block", s.f.name)
 		}
+		ctx := s.caller.StatementContext()
+		if ctx == nil {
+			ctx = s.ctx
+		}
 		var rows [][]any
 		var err error
 		if s.f.merges {
-			rows, err = s.f.runMerge(s.ctx, s.merges, s.db, s.args)
+			rows, err = s.f.runMerge(ctx, s.merges, s.db, s.args)
 		} else {
-			rows, err = s.f.run(s.ctx, s.backend, s.db, s.args)
+			rows, err = s.f.run(ctx, s.backend, s.db, s.args)
 		}
 		if err != nil {
 			return false, vsqlerr.From(err)
