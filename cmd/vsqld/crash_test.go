@@ -311,3 +311,98 @@ func countFiles(dir string) int {
 	})
 	return n
 }
+
+// TestCrashDuringMerge kills vsqld at each step of a merge into main. After
+// a restart every branch is at its old head or at the complete result,
+// verify passes, and retrying the same request_id completes the merge
+// exactly once.
+func TestCrashDuringMerge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds vsqld and runs child processes")
+	}
+	bin := vsqldBinary(t)
+	points := []struct {
+		fault     string
+		published bool
+	}{
+		{"merge.after_comparison", false},
+		{"merge.after_application", false},
+		{"publish.after_blocks", false},
+		{"publish.before_commit", false},
+		{"publish.after_commit", true},
+	}
+	const merge = "SELECT snapshot_id, merge_action FROM vsql_merge_branch('postgres', 'main', 'side', 'main', request_id => 'crash-merge')"
+	for _, p := range points {
+		t.Run(p.fault, func(t *testing.T) {
+			data := t.TempDir()
+			c := startChild(t, bin, data, "")
+			conn := c.connect(t, "postgres")
+			exec1(t, conn, "CREATE TABLE t (id integer PRIMARY KEY, a bigint, b bigint)")
+			exec1(t, conn, "INSERT INTO t SELECT range, 0, 0 FROM range(10000)")
+			exec1(t, conn, "SELECT * FROM vsql_create_snapshot()")                 // 1
+			exec1(t, conn, "SELECT * FROM vsql_create_branch('postgres', 'side')") // from 1
+			exec1(t, conn, "UPDATE t SET a = 1 WHERE id < 5000")
+			exec1(t, conn, "SELECT * FROM vsql_create_snapshot()") // 2: main
+			side := c.connect(t, "postgres/side")
+			exec1(t, side, "UPDATE t SET b = 2 WHERE id >= 2500")
+			exec1(t, side, "SELECT * FROM vsql_create_snapshot()") // 3: side
+			side.Close(context.Background())
+			conn.Close(context.Background())
+			c.stop(t)
+
+			c = startChild(t, bin, data, p.fault)
+			conn = c.connect(t, "postgres")
+			if _, err := conn.Exec(context.Background(), merge); err == nil {
+				t.Fatal("the merge completed: the fault point was not reached")
+			}
+			werr := c.cmd.Wait()
+			var exitErr *exec.ExitError
+			if !errors.As(werr, &exitErr) || exitErr.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+				t.Fatalf("vsqld was not killed at %s: %v\n%s", p.fault, werr, c.logs)
+			}
+			if out, err := runVerify(t, bin, data); err != nil {
+				t.Fatalf("verify after crash: %v\n%s", err, out)
+			}
+
+			c = startChild(t, bin, data, "")
+			defer c.stop(t)
+			conn = c.connect(t, "postgres")
+			defer conn.Close(context.Background())
+			head := scalar[int64](t, conn, "SELECT head_snapshot_id FROM vsql_branches() WHERE branch_name = 'main'")
+			sumA := scalar[int64](t, conn, "SELECT sum(a) FROM t")
+			sumB := scalar[int64](t, conn, "SELECT sum(b) FROM t")
+			switch {
+			case p.published:
+				if head != 4 || sumA != 5000 || sumB != 15000 {
+					t.Errorf("published merge: head %d, sums %d/%d (want 4, 5000/15000)", head, sumA, sumB)
+				}
+			default:
+				if head != 2 || sumA != 5000 || sumB != 0 {
+					t.Errorf("unpublished merge: head %d, sums %d/%d (want 2, 5000/0)", head, sumA, sumB)
+				}
+			}
+			// The retry finishes the request exactly once.
+			var id int64
+			var action string
+			if err := conn.QueryRow(context.Background(), merge).Scan(&id, &action); err != nil {
+				t.Fatalf("retry: %v", err)
+			}
+			if id != 4 || action != "merged" {
+				t.Errorf("retry: snapshot %d %s, want 4 merged", id, action)
+			}
+			if err := conn.QueryRow(context.Background(), merge).Scan(&id, &action); err != nil || id != 4 {
+				t.Errorf("second retry: %d %v", id, err)
+			}
+			merges := scalar[int64](t, conn, "SELECT count(*) FROM vsql_snapshots() WHERE kind = 'merge'")
+			if merges != 1 {
+				t.Errorf("%d merge snapshots, want exactly 1", merges)
+			}
+			if got := scalar[int64](t, conn, "SELECT sum(a) + sum(b) FROM t"); got != 20000 {
+				t.Errorf("after retry: sum %d, want 20000", got)
+			}
+			if out, err := runVerify(t, bin, data); err != nil {
+				t.Fatalf("verify after retry: %v\n%s", err, out)
+			}
+		})
+	}
+}
