@@ -1,7 +1,47 @@
-// Package merge will hold three-way, cell-level merges: base selection from
-// recorded parent edges, schema planning, comparison SQL, conflicts,
-// resolutions, staging, validation and publication through branches and
-// catalog, and durable requests. It never speaks pgwire.
+// Package merge holds vsql's three-way, cell-level merges of branches and
+// snapshots. It never speaks pgwire; sqlfuncs exposes it as vsql_merge_*.
 //
-// Status: planned (issues "Merge" and "Conflicts"); nothing is implemented yet.
+// # Files
+//
+//   - ancestry.go: base selection from recorded parent edges only (the best
+//     common ancestors are those that are not ancestors of another common
+//     ancestor; one is selected, several are ambiguous, none unavailable).
+//   - schema.go: reading the three inputs' catalogs (one query per system
+//     table for all three) and the scope checks: every unsupported object
+//     is refused with merge_unsupported naming the first one, never skipped.
+//     Strict schema mode requires identical definitions.
+//   - compare.go: per table, the comparison as chained FULL OUTER JOINs of
+//     base, ours and theirs on the primary key, keeping only rows that
+//     differ somewhere, then one classification pass in SQL (the closed set
+//     of outcomes: none, update, insert, delete, cell, insert_insert,
+//     delete_update) with the merged cells computed next to it; and the
+//     application: DELETE of changed keys plus INSERT of merged rows on a
+//     copy of ours, so cost follows the change, not the table, and DuckDB
+//     checks every PRIMARY KEY, UNIQUE, NOT NULL and CHECK constraint.
+//   - merge.go: the public calls, durable requests, and the phases
+//     (selection, target check, comparison, application, publication).
+//   - preview.go: previews, preflight, ancestry.
+//
+// # How a merge runs
+//
+// The three input snapshots are attached read-only as snapshot images. The
+// comparison results live in temp tables on one DuckDB connection owned by
+// the merge. The result is built in staging/ from a plain copy of ours'
+// image, checkpointed, and published by branches.Publish: its blocks are
+// stored, the file moves into live/, and one catalog transaction records the
+// merge snapshot (parents ours and theirs, provenance with the algorithm,
+// the inputs and their content roots, the schema mode, the request id),
+// moves the branch and completes the request. A crash or cancel before that
+// transaction leaves every branch as it was (staging is emptied at start-up,
+// gc removes unreferenced blocks and files); after it, retrying the same
+// request_id replays the result, so a merge is never published twice.
+//
+// # Caveats
+//
+//   - Only strict schema mode; resolution tables, side strategies, async
+//     merges and row/byte limits are not implemented yet (a conflict fails
+//     the merge with merge_conflict).
+//   - Conflict details carry values as JSON text, not typed values.
+//   - Comparison cost follows table size: unchanged tables are still
+//     scanned (see docs/BENCHMARKS.md).
 package merge

@@ -18,7 +18,7 @@ import (
 
 // startServer runs a vsqld in-process on a free port with a fresh
 // repository and returns its address. The server stops when the test ends.
-func startServer(t *testing.T, tweak func(*server.Config)) string {
+func startServer(t testing.TB, tweak func(*server.Config)) string {
 	t.Helper()
 	cfg := server.Config{
 		Listen:          "127.0.0.1:0",
@@ -60,7 +60,7 @@ func dsn(addr, db string) string {
 
 // connectPgx opens a pgx connection whose context cancellation sends a
 // CancelRequest (and keeps the connection), as applications configure it.
-func connectPgx(t *testing.T, addr string) *pgx.Conn {
+func connectPgx(t testing.TB, addr string) *pgx.Conn {
 	t.Helper()
 	cfg, err := pgx.ParseConfig(dsn(addr, "postgres"))
 	if err != nil {

@@ -1,0 +1,62 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// BenchmarkMerge merges a branch back into main for an orders table of
+// rows rows, with changed rows changed on each side (sparse, no
+// conflicts), and reports the five phase timings of the merge's result row.
+// Each iteration merges into a new branch, so the inputs stay the same.
+//
+//	go test ./server/ -run '^$' -bench BenchmarkMerge -benchtime 5x
+func BenchmarkMerge(b *testing.B) {
+	for _, c := range []struct{ rows, changed int }{{1_000_000, 100}, {3_000_000, 300}} {
+		b.Run(fmt.Sprintf("rows=%d/changed=%d", c.rows, c.changed), func(b *testing.B) {
+			addr := startServer(b, nil)
+			ctx := context.Background()
+			conn := connectPgx(b, addr)
+			run := func(c *pgx.Conn, q string) {
+				if _, err := c.Exec(ctx, q); err != nil {
+					b.Fatalf("%s: %v", q, err)
+				}
+			}
+			run(conn, "CREATE TABLE orders (order_id BIGINT PRIMARY KEY, customer VARCHAR, amount DECIMAL(12, 2), status VARCHAR)")
+			run(conn, fmt.Sprintf("INSERT INTO orders SELECT range, 'customer ' || (range %% 9973), (range %% 10000) / 100.0, 'open' FROM range(%d)", c.rows))
+			run(conn, "SELECT * FROM vsql_create_snapshot()")
+			run(conn, "SELECT * FROM vsql_create_branch(NULL, 'side')")
+			stride := c.rows / c.changed
+			run(conn, fmt.Sprintf("UPDATE orders SET status = 'paid' WHERE order_id %% %d = 0", stride))
+			run(conn, "SELECT * FROM vsql_create_snapshot()")
+			side, err := pgx.Connect(ctx, dsn(addr, "postgres/side"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			run(side, fmt.Sprintf("UPDATE orders SET amount = amount + 1 WHERE order_id %% %d = 1", stride))
+			run(side, "SELECT * FROM vsql_create_snapshot()")
+			side.Close(ctx)
+
+			var sel, target, cmp, apply, pub float64
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				var s, t, c1, a, p float64
+				err := conn.QueryRow(ctx, fmt.Sprintf(`SELECT selection_ms, target_check_ms, comparison_ms, application_ms, publication_ms
+					FROM vsql_merge_branch(NULL, 'main', 'side', 'merged_%d')`, i)).Scan(&s, &t, &c1, &a, &p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sel, target, cmp, apply, pub = sel+s, target+t, cmp+c1, apply+a, pub+p
+			}
+			n := float64(b.N)
+			b.ReportMetric(sel/n, "selection_ms")
+			b.ReportMetric(target/n, "target_check_ms")
+			b.ReportMetric(cmp/n, "comparison_ms")
+			b.ReportMetric(apply/n, "application_ms")
+			b.ReportMetric(pub/n, "publication_ms")
+		})
+	}
+}
