@@ -104,3 +104,29 @@ FROM vsql_merge_ancestry('crisscross', 6, 7) ORDER BY snapshot_id;
 SELECT branch_name, snapshot_id, merge_action FROM vsql_merge_snapshots('crisscross', 4, 6, 7, 'combined', request_id => 'combine-ab-ba');
 SELECT * FROM "crisscross/combined".orders ORDER BY order_id;
 SELECT snapshot_id, parents, kind FROM vsql_snapshots() WHERE snapshot_id = 8;
+-- Scope: what merges cannot do is refused, naming the first offending
+-- object, never skipped.
+CREATE DATABASE scope;
+\c scope
+CREATE TABLE keyed (id INTEGER PRIMARY KEY, v INTEGER);
+INSERT INTO keyed VALUES (1, 1);
+SELECT snapshot_id FROM vsql_create_snapshot();
+SELECT branch_name FROM vsql_create_branch('scope', 'dev');
+\c scope/dev
+ALTER TABLE keyed ADD COLUMN note VARCHAR;
+SELECT snapshot_id FROM vsql_create_snapshot();
+\c scope
+SELECT * FROM vsql_merge_branch_preview('scope', 'main', 'dev');
+SELECT ready, issues FROM vsql_merge_branch_preflight('scope', 'main', 'dev', 'main');
+CREATE TABLE no_key (v INTEGER);
+SELECT snapshot_id FROM vsql_create_snapshot();
+SELECT * FROM vsql_merge_branch_preview('scope', 'main', 'dev');
+DROP TABLE no_key;
+CREATE TABLE docs (id INTEGER PRIMARY KEY, body JSON);
+SELECT snapshot_id FROM vsql_create_snapshot();
+SELECT * FROM vsql_merge_branch_preview('scope', 'main', 'dev');
+DROP TABLE docs;
+CREATE SEQUENCE seq;
+SELECT snapshot_id FROM vsql_create_snapshot();
+SELECT * FROM vsql_merge_branch_preview('scope', 'main', 'dev');
+SELECT * FROM vsql_merge_branch('scope', 'main', 'dev', 'main', schema_mode => 'additive');
