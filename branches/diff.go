@@ -28,7 +28,7 @@ func (m *Manager) resolveVersion(ctx context.Context, db, ref string) (string, e
 		return "", vsqlerr.New(vsqlerr.InvalidArgument, "vsql_diff needs a from and a to version")
 	}
 	isBranch := false
-	if !isDigits(ref) {
+	if !sqltext.IsDigits(ref) {
 		if err := m.inTx(ctx, db, func(tx *catalog.Tx, d catalog.Database) error {
 			_, err := tx.Branch(ctx, d.ID, ref)
 			isBranch = err == nil
@@ -46,7 +46,7 @@ func (m *Manager) resolveVersion(ctx context.Context, db, ref string) (string, e
 		}
 		return a.alias, nil
 	}
-	if !isDigits(ref) {
+	if !sqltext.IsDigits(ref) {
 		if err := validSnapshotName(ref); err != nil {
 			return "", err
 		}

@@ -122,22 +122,10 @@ func ParseAlias(alias string) (db, branch, snapshot string, ok bool) {
 	if branch != "" && sqltext.ValidName("branch", branch) != nil {
 		return "", "", "", false
 	}
-	if snapshot != "" && !isDigits(snapshot) && sqltext.ValidName("snapshot", snapshot) != nil {
+	if snapshot != "" && !sqltext.IsDigits(snapshot) && sqltext.ValidName("snapshot", snapshot) != nil {
 		return "", "", "", false
 	}
 	return db, branch, snapshot, true
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // Gate returns the admission gate of a branch alias.

@@ -43,22 +43,8 @@ const (
 // live file equals its head), dirty (unsnapshotted writes) or busy (a
 // session on it has an open transaction). head is the branch's head.
 func (m *Manager) TargetState(ctx context.Context, db, branch string) (state string, head int64, err error) {
-	var b catalog.Branch
-	var headRoot string
-	if err := m.inTx(ctx, db, func(tx *catalog.Tx, d catalog.Database) error {
-		var err error
-		if b, err = m.branch(ctx, tx, d, branch); err != nil {
-			return err
-		}
-		if b.Head > 0 {
-			s, err := tx.Snapshot(ctx, d.ID, strconv.FormatInt(b.Head, 10))
-			if err != nil {
-				return err
-			}
-			headRoot = s.ContentRoot
-		}
-		return nil
-	}); err != nil {
+	b, headRoot, err := m.branchWithHeadRoot(ctx, db, branch)
+	if err != nil {
 		return "", 0, err
 	}
 	if m.Busy != nil && m.Busy(BranchAlias(db, branch)) {
@@ -72,6 +58,26 @@ func (m *Manager) TargetState(ctx context.Context, db, branch string) (state str
 		return TargetDirty, b.Head, nil
 	}
 	return TargetClean, b.Head, nil
+}
+
+// branchWithHeadRoot reads a branch and its head's content root ("" when
+// it has no head).
+func (m *Manager) branchWithHeadRoot(ctx context.Context, db, name string) (b catalog.Branch, headRoot string, err error) {
+	err = m.inTx(ctx, db, func(tx *catalog.Tx, d catalog.Database) error {
+		var err error
+		if b, err = m.branch(ctx, tx, d, name); err != nil {
+			return err
+		}
+		if b.Head > 0 {
+			s, err := tx.Snapshot(ctx, d.ID, strconv.FormatInt(b.Head, 10))
+			if err != nil {
+				return err
+			}
+			headRoot = s.ContentRoot
+		}
+		return nil
+	})
+	return b, headRoot, err
 }
 
 // Publication is the final step of a merge, fast-forward or restore: one

@@ -223,22 +223,8 @@ func (m *Manager) DeleteBranch(ctx context.Context, db, name string, force bool)
 		return res, err
 	}
 	defer release()
-	var b catalog.Branch
-	var headRoot string
-	if err := m.inTx(ctx, db, func(tx *catalog.Tx, d catalog.Database) error {
-		var err error
-		if b, err = m.branch(ctx, tx, d, name); err != nil {
-			return err
-		}
-		if b.Head > 0 {
-			s, err := tx.Snapshot(ctx, d.ID, strconv.FormatInt(b.Head, 10))
-			if err != nil {
-				return err
-			}
-			headRoot = s.ContentRoot
-		}
-		return nil
-	}); err != nil {
+	b, headRoot, err := m.branchWithHeadRoot(ctx, db, name)
+	if err != nil {
 		return res, err
 	}
 	res.Head = b.Head

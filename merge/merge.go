@@ -162,6 +162,18 @@ func snapshotRef(snaps []catalog.Snapshot, db, ref string) (int64, error) {
 	return 0, vsqlerr.New(vsqlerr.SnapshotNotFound, "snapshot %q of database %q does not exist", ref, db)
 }
 
+// snapshotRefs resolves the three refs of a snapshot merge.
+func snapshotRefs(snaps []catalog.Snapshot, db, base, ours, theirs string) (b, o, t int64, err error) {
+	if b, err = snapshotRef(snaps, db, base); err != nil {
+		return
+	}
+	if o, err = snapshotRef(snaps, db, ours); err != nil {
+		return
+	}
+	t, err = snapshotRef(snaps, db, theirs)
+	return
+}
+
 // selectBranchInputs resolves a branch merge: heads, base, action.
 func (m *Merger) selectBranchInputs(ctx context.Context, db, ours, theirs, destination string, opt Options) (inputs, Ancestry, error) {
 	in := inputs{db: db, oursBranch: ours, destination: destination}
@@ -417,13 +429,8 @@ func (m *Merger) snapshotInputs(ctx context.Context, db, base, ours, theirs, des
 	if err != nil {
 		return in, err
 	}
-	for _, x := range []struct {
-		ref string
-		dst *int64
-	}{{base, &in.base}, {ours, &in.ours}, {theirs, &in.theirs}} {
-		if *x.dst, err = snapshotRef(snaps, db, x.ref); err != nil {
-			return in, err
-		}
+	if in.base, in.ours, in.theirs, err = snapshotRefs(snaps, db, base, ours, theirs); err != nil {
+		return in, err
 	}
 	if destination == "" {
 		return in, vsqlerr.New(vsqlerr.InvalidArgument, "vsql_merge_snapshots needs a destination: the name of a new branch")

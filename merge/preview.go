@@ -46,13 +46,8 @@ func (m *Merger) PreviewSnapshots(ctx context.Context, db, base, ours, theirs st
 	if err != nil {
 		return nil, err
 	}
-	for _, x := range []struct {
-		ref string
-		dst *int64
-	}{{base, &in.base}, {ours, &in.ours}, {theirs, &in.theirs}} {
-		if *x.dst, err = snapshotRef(snaps, db, x.ref); err != nil {
-			return nil, err
-		}
+	if in.base, in.ours, in.theirs, err = snapshotRefs(snaps, db, base, ours, theirs); err != nil {
+		return nil, err
 	}
 	return m.preview(ctx, in, opt)
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/vsql/vsql/internal/sqlrows"
 	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
 )
@@ -35,25 +36,7 @@ type catalogShape struct {
 
 func queryRows(ctx context.Context, conn *sql.Conn, q string, fn func(vals []any) error) error {
 	rows, err := conn.QueryContext(ctx, q)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		if err := fn(vals); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return sqlrows.Each(rows, err, fn)
 }
 
 func str(v any) string {

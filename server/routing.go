@@ -30,7 +30,7 @@ func ParseDBName(dbname string) (Target, error) {
 			}
 		} else {
 			t.Snapshot = rest
-			if !isDigits(rest) {
+			if !sqltext.IsDigits(rest) {
 				if err := sqltext.ValidName("snapshot", rest); err != nil {
 					return t, vsqlerr.New(vsqlerr.InvalidName, "invalid dbname %q: %v", dbname, err)
 				}
@@ -43,16 +43,4 @@ func ParseDBName(dbname string) (Target, error) {
 		return t, vsqlerr.New(vsqlerr.InvalidName, "invalid dbname %q: %v", dbname, err)
 	}
 	return t, nil
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/internal/sqlrows"
 	"github.com/vsql/vsql/merge"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqlfuncs"
@@ -58,28 +59,7 @@ func (e engineExec) Exec(ctx context.Context, q string) error {
 
 func (e engineExec) Query(ctx context.Context, q string, fn func(row []any) error) error {
 	rows, err := e.db.QueryContext(ctx, q)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		if err := fn(vals); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return sqlrows.Each(rows, err, fn)
 }
 
 // Open prepares the repository (creating it and the postgres database on

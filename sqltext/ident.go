@@ -51,3 +51,16 @@ func UnquoteIdent(s string) string {
 	}
 	return strings.ToLower(s)
 }
+
+// IsDigits reports a non-empty string of ASCII digits (a snapshot id).
+func IsDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
