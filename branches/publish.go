@@ -14,6 +14,11 @@ import (
 	"github.com/vsql/vsql/vsqlerr"
 )
 
+// DataPath is a path inside the repository.
+func (m *Manager) DataPath(parts ...string) string {
+	return filepath.Join(append([]string{m.dataDir}, parts...)...)
+}
+
 // StagingPath is a scratch file in the repository's staging directory
 // (emptied at start-up).
 func (m *Manager) StagingPath(name string) string {

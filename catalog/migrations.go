@@ -83,6 +83,17 @@ var migrations = []string{
 		updated_at         TEXT NOT NULL,
 		PRIMARY KEY (database_id, request_id)
 	)`,
+	// 4: the decisions a request applied, kept as an audit.
+	`CREATE TABLE merge_resolutions (
+		database_id INTEGER NOT NULL REFERENCES databases(id) ON DELETE CASCADE,
+		request_id  TEXT NOT NULL,
+		table_name  TEXT NOT NULL,
+		key         TEXT NOT NULL,      -- JSON array of the key's values
+		action      TEXT NOT NULL,      -- cells, ours, theirs, delete, custom
+		columns     TEXT,               -- JSON object column → ours/theirs/custom, for cells
+		source      TEXT NOT NULL,      -- table or strategy
+		PRIMARY KEY (database_id, request_id, table_name, key)
+	)`,
 }
 
 func (c *Catalog) migrate(ctx context.Context) error {

@@ -87,3 +87,45 @@ func (t *Tx) PutRequest(ctx context.Context, r Request) error {
 	}
 	return nil
 }
+
+// Resolution is one decision a request applied.
+type Resolution struct {
+	Table, Key, Action, Columns, Source string
+}
+
+// PutResolutions replaces the audit of a request's decisions.
+func (t *Tx) PutResolutions(ctx context.Context, dbID int64, requestID string, rs []Resolution) error {
+	if _, err := t.tx.ExecContext(t.ctx, `DELETE FROM merge_resolutions WHERE database_id = ? AND request_id = ?`, dbID, requestID); err != nil {
+		return err
+	}
+	for _, r := range rs {
+		var cols any
+		if r.Columns != "" {
+			cols = r.Columns
+		}
+		if _, err := t.tx.ExecContext(t.ctx, `INSERT INTO merge_resolutions (database_id, request_id, table_name, key, action, columns, source) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			dbID, requestID, r.Table, r.Key, r.Action, cols, r.Source); err != nil {
+			return fmt.Errorf("record resolution: %w", err)
+		}
+	}
+	return nil
+}
+
+// Resolutions lists a request's decisions by table and key.
+func (t *Tx) Resolutions(ctx context.Context, dbID int64, requestID string) ([]Resolution, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT table_name, key, action, coalesce(columns, ''), source FROM merge_resolutions
+		WHERE database_id = ? AND request_id = ? ORDER BY table_name, key`, dbID, requestID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Resolution
+	for rows.Next() {
+		var r Resolution
+		if err := rows.Scan(&r.Table, &r.Key, &r.Action, &r.Columns, &r.Source); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

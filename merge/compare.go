@@ -34,7 +34,8 @@ type TableResult struct {
 	Table                                       string
 	OursInserts, OursUpdates, OursDeletes       int64
 	TheirsInserts, TheirsUpdates, TheirsDeletes int64
-	Conflicts                                   int64
+	Conflicts                                   int64 // unresolved
+	Resolved                                    int64 // conflicts decided by a resolution table or strategy
 	Details                                     []ConflictDetail
 	Changes                                     int64 // rows the result changes relative to ours
 	Compared                                    int64 // rows that differ somewhere
@@ -134,6 +135,7 @@ func compare(ctx context.Context, conn *sql.Conn, t *table, base, ours, theirs, 
 		WHEN pb AND pt THEN ` + list(theirsCols) + `
 		ELSE ` + list(diffCols) + ` END`
 	q = "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(tmp) + " AS SELECT *, " + action + " AS action, " + conflictCols + " AS conflict_columns, " +
+		"NULL::VARCHAR AS decision, NULL::VARCHAR AS decision_columns, NULL::VARCHAR AS decided_by, " +
 		"pb AND po AND " + orAll(och) + " AS ours_updated, pb AND pt AND " + orAll(tch) + " AS theirs_updated, " +
 		strings.Join(merged, ", ") + " FROM " + sqltext.QuoteIdent(cmpTable)
 	if _, err := conn.ExecContext(ctx, q); err != nil {
@@ -151,11 +153,6 @@ func compare(ctx context.Context, conn *sql.Conn, t *table, base, ours, theirs, 
 		&r.TheirsInserts, &r.TheirsUpdates, &r.TheirsDeletes, &r.Conflicts, &r.Changes, &r.Compared); err != nil {
 		return nil, fmt.Errorf("count changes of %s: %w", t.name, err)
 	}
-	if r.Conflicts > 0 {
-		if err := r.loadDetails(ctx, conn); err != nil {
-			return nil, err
-		}
-	}
 	return r, nil
 }
 
@@ -168,19 +165,39 @@ func rowJSON(t *table, prefix string) string {
 	return "to_json(struct_pack(" + strings.Join(parts, ", ") + "))::VARCHAR"
 }
 
-func (r *TableResult) loadDetails(ctx context.Context, conn *sql.Conn) error {
-	t := r.t
-	// Key parts in key order, not column order.
-	var keyParts, order []string
+// keyJSONExpr renders a result row's key as a JSON array, in key order.
+func keyJSONExpr(t *table) (expr string, order []string) {
+	var parts []string
 	for _, k := range t.key {
 		for i, col := range t.columns {
 			if col.name == k {
-				keyParts = append(keyParts, fmt.Sprintf("to_json(m_%d)::VARCHAR", i))
+				parts = append(parts, fmt.Sprintf("to_json(m_%d)::VARCHAR", i))
 				order = append(order, fmt.Sprintf("m_%d", i))
 			}
 		}
 	}
-	q := `SELECT '[' || concat_ws(',', ` + strings.Join(keyParts, ", ") + `) || ']', action, conflict_columns, pb, po, pt,
+	return "'[' || concat_ws(',', " + strings.Join(parts, ", ") + ") || ']'", order
+}
+
+// recount refreshes the conflict counts after decisions, and loads the
+// details of the conflicts left.
+func (r *TableResult) recount(ctx context.Context, conn *sql.Conn) error {
+	q := `SELECT count(*) FILTER (action IN ('cell', 'delete_update', 'insert_insert')), count(*) FILTER (decided_by IS NOT NULL),
+		count(*) FILTER (action IN ('update', 'insert', 'delete')) FROM ` + sqltext.QuoteIdent(r.resultTable)
+	if err := conn.QueryRowContext(ctx, q).Scan(&r.Conflicts, &r.Resolved, &r.Changes); err != nil {
+		return fmt.Errorf("count conflicts of %s: %w", r.Table, err)
+	}
+	r.Details = nil
+	if r.Conflicts > 0 {
+		return r.loadDetails(ctx, conn)
+	}
+	return nil
+}
+
+func (r *TableResult) loadDetails(ctx context.Context, conn *sql.Conn) error {
+	t := r.t
+	keyExpr, order := keyJSONExpr(t)
+	q := `SELECT ` + keyExpr + `, action, conflict_columns, pb, po, pt,
 		CASE WHEN pb THEN ` + rowJSON(t, "b") + ` END, CASE WHEN po THEN ` + rowJSON(t, "o") + ` END, CASE WHEN pt THEN ` + rowJSON(t, "t") + ` END
 		FROM ` + sqltext.QuoteIdent(r.resultTable) + ` WHERE action IN ('cell', 'delete_update', 'insert_insert')
 		ORDER BY ` + strings.Join(order, ", ") + fmt.Sprintf(" LIMIT %d", maxConflictDetails)

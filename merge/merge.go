@@ -62,6 +62,7 @@ type Options struct {
 	SchemaMode                                 string
 	LockTimeout                                time.Duration
 	Timeout                                    time.Duration
+	Resolutions                                Resolutions
 }
 
 // Defaults for Options left zero.
@@ -382,7 +383,8 @@ func (m *Merger) acquire(ctx context.Context) (func(), error) {
 func (m *Merger) MergeBranch(ctx context.Context, db, ours, theirs, destination string, opt Options) (Result, error) {
 	args := map[string]any{"function": "vsql_merge_branch", "db": db, "ours": ours, "theirs": theirs, "destination": destination,
 		"expected_base": opt.ExpectedBase, "expected_ours": opt.ExpectedOurs, "expected_theirs": opt.ExpectedTheirs,
-		"schema_mode": opt.SchemaMode, "snapshot_target": opt.SnapshotTarget}
+		"schema_mode": opt.SchemaMode, "snapshot_target": opt.SnapshotTarget,
+		"resolution_tables": opt.Resolutions.Tables, "conflict_strategy": opt.Resolutions.Strategy}
 	return m.run(ctx, db, args, opt, func(ctx context.Context, req *catalog.Request) (inputs, float64, error) {
 		start := time.Now()
 		in, _, err := m.selectBranchInputs(ctx, db, ours, theirs, destination, opt)
@@ -412,7 +414,8 @@ func actionFor(in inputs) string {
 // branch. The base is trusted as given.
 func (m *Merger) MergeSnapshots(ctx context.Context, db, base, ours, theirs, destination string, opt Options) (Result, error) {
 	args := map[string]any{"function": "vsql_merge_snapshots", "db": db, "base": base, "ours": ours, "theirs": theirs, "destination": destination,
-		"expected_base": opt.ExpectedBase, "expected_ours": opt.ExpectedOurs, "expected_theirs": opt.ExpectedTheirs, "schema_mode": opt.SchemaMode}
+		"expected_base": opt.ExpectedBase, "expected_ours": opt.ExpectedOurs, "expected_theirs": opt.ExpectedTheirs, "schema_mode": opt.SchemaMode,
+		"resolution_tables": opt.Resolutions.Tables, "conflict_strategy": opt.Resolutions.Strategy}
 	return m.run(ctx, db, args, opt, func(ctx context.Context, req *catalog.Request) (inputs, float64, error) {
 		start := time.Now()
 		in, err := m.snapshotInputs(ctx, db, base, ours, theirs, destination)
@@ -476,13 +479,14 @@ func (m *Merger) run(ctx context.Context, db string, args map[string]any, opt Op
 		req = r
 		op = r.OperationID
 	}
-	res, err = m.execute(ctx, req, op, opt, selectInputs)
+	var decided []catalog.Resolution
+	res, err = m.execute(ctx, req, op, opt, &decided, selectInputs)
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
 			err = vsqlerr.Wrap(err, vsqlerr.MergeLimitExceeded, "the merge ran longer than its timeout (%v)", opt.Timeout)
 		}
 		if req != nil {
-			m.recordFailure(db, req, err)
+			m.recordFailure(req, err, decided)
 		}
 		return res, err
 	}
@@ -490,7 +494,7 @@ func (m *Merger) run(ctx context.Context, db string, args map[string]any, opt Op
 	return res, nil
 }
 
-func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, opt Options, selectInputs func(context.Context, *catalog.Request) (inputs, float64, error)) (Result, error) {
+func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, opt Options, decided *[]catalog.Resolution, selectInputs func(context.Context, *catalog.Request) (inputs, float64, error)) (Result, error) {
 	var res Result
 	in, selMS, err := selectInputs(ctx, req)
 	res.SelectionMS = selMS
@@ -548,7 +552,7 @@ func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, o
 	defer s.close()
 
 	publication := branches.Publication{DB: in.db, Branch: in.destination, NewBranch: in.newBranch, ExpectHead: in.ours,
-		LockTimeout: opt.LockTimeout, Commit: m.completeRequest(req, &res)}
+		LockTimeout: opt.LockTimeout, Commit: m.completeRequest(req, &res, decided)}
 	if in.newBranch {
 		publication.CreatedFrom = fmt.Sprintf("merge of %d and %d", in.ours, in.theirs)
 		if in.oursBranch != "" {
@@ -588,6 +592,15 @@ func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, o
 	if err != nil {
 		return res, err
 	}
+	frozen := ""
+	if req != nil {
+		frozen = m.frozenPath(in.db, req.OperationID)
+	}
+	audit, err := m.resolveAll(ctx, s, results, opt.Resolutions, frozen, req != nil, op)
+	if err != nil {
+		return res, err
+	}
+	*decided = audit
 	for _, r := range results {
 		res.Counts.add(r)
 	}
@@ -688,6 +701,9 @@ func (m *Merger) beginRequest(ctx context.Context, db, requestID string, args ma
 		if existing.Arguments != string(canon) {
 			return vsqlerr.New(vsqlerr.RequestIDReused, "request_id %q was used for a different merge", requestID)
 		}
+		if existing.State == "aborted" {
+			return vsqlerr.New(vsqlerr.MergeAborted, "request %q (operation %s) was aborted", requestID, existing.OperationID)
+		}
 		req = existing
 		if existing.State == "complete" {
 			var r Result
@@ -706,10 +722,13 @@ func (m *Merger) beginRequest(ctx context.Context, db, requestID string, args ma
 
 // completeRequest returns the hook that marks the request complete inside
 // the publishing transaction.
-func (m *Merger) completeRequest(req *catalog.Request, res *Result) func(context.Context, *catalog.Tx, catalog.Database, int64) error {
+func (m *Merger) completeRequest(req *catalog.Request, res *Result, decided *[]catalog.Resolution) func(context.Context, *catalog.Tx, catalog.Database, int64) error {
 	return func(ctx context.Context, tx *catalog.Tx, d catalog.Database, head int64) error {
 		if req == nil {
 			return nil
+		}
+		if err := tx.PutResolutions(ctx, d.ID, req.RequestID, *decided); err != nil {
+			return err
 		}
 		r := *res
 		r.Snapshot = head
@@ -722,7 +741,7 @@ func (m *Merger) completeRequest(req *catalog.Request, res *Result) func(context
 }
 
 // recordFailure keeps a failed request pending with its error and hint.
-func (m *Merger) recordFailure(db string, req *catalog.Request, err error) {
+func (m *Merger) recordFailure(req *catalog.Request, err error, decided []catalog.Resolution) {
 	ve := vsqlerr.From(err)
 	req.State, req.ErrorCode, req.ErrorHint = "pending", string(ve.Code), ve.Hint
 	if ve.Code == "" {
@@ -731,8 +750,13 @@ func (m *Merger) recordFailure(db string, req *catalog.Request, err error) {
 	ctx := context.Background()
 	_ = m.cat.Tx(ctx, func(tx *catalog.Tx) error {
 		cur, err := tx.Request(ctx, req.DatabaseID, req.RequestID)
-		if err == nil && cur.State == "complete" {
+		if err == nil && cur.State != "pending" {
 			return nil
+		}
+		if len(decided) > 0 {
+			if err := tx.PutResolutions(ctx, req.DatabaseID, req.RequestID, decided); err != nil {
+				return err
+			}
 		}
 		return tx.PutRequest(ctx, *req)
 	})

@@ -68,6 +68,9 @@ func (m *Merger) preview(ctx context.Context, in inputs, opt Options) ([]Preview
 	if err != nil {
 		return nil, err
 	}
+	if _, err := m.resolveAll(ctx, s, results, opt.Resolutions, "", false, op); err != nil {
+		return nil, err
+	}
 	validation := ValidationNotChecked
 	if opt.Validate {
 		validation, err = m.validate(ctx, s, results, op)
@@ -78,7 +81,7 @@ func (m *Merger) preview(ctx context.Context, in inputs, opt Options) ([]Preview
 	var rows []PreviewRow
 	for _, r := range results {
 		row := PreviewRow{ObjectType: "table", ObjectName: r.Table, TableName: r.Table, Base: in.base, Ours: in.ours, Theirs: in.theirs,
-			Details: r.Details, TableAction: "unchanged", ValidationState: validation}
+			Details: r.Details, TableAction: "unchanged", ValidationState: validation, ResolvedConflicts: r.Resolved}
 		row.Counts.add(r)
 		if r.Compared > 0 {
 			row.TableAction = "merge"
@@ -183,6 +186,10 @@ func (m *Merger) PreflightBranch(ctx context.Context, db, ours, theirs, destinat
 		results, err := s.compareAll(ctx, op)
 		if err != nil {
 			return p, err
+		}
+		if _, err := m.resolveAll(ctx, s, results, opt.Resolutions, "", false, op); err != nil {
+			issue(err)
+			return p, nil
 		}
 		for _, r := range results {
 			if r.Conflicts > 0 {

@@ -337,7 +337,7 @@ func bind(ctx context.Context, b Backend, mg Merges, f function, in []any) (duck
 	if db == "" {
 		db = caller.Database()
 	}
-	for _, p := range []string{"db", "branch", "name", "from", "ours", "theirs", "destination", "base", "request_id"} {
+	for _, p := range []string{"db", "branch", "name", "from", "ours", "theirs", "destination", "base", "request_id", "operation_id"} {
 		if s, ok := a[p].(string); ok && s == "" {
 			return nil, vsqlerr.New(vsqlerr.InvalidName, "%s => must not be an empty name", p)
 		}

@@ -8,6 +8,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/vsql/vsql/catalog"
 	"github.com/vsql/vsql/merge"
 	"github.com/vsql/vsql/vsqlerr"
 )
@@ -20,6 +21,9 @@ type Merges interface {
 	PreviewSnapshots(ctx context.Context, db, base, ours, theirs string, opt merge.Options) ([]merge.PreviewRow, error)
 	PreflightBranch(ctx context.Context, db, ours, theirs, destination string, opt merge.Options) (merge.Preflight, error)
 	AncestryOf(ctx context.Context, db, a, b string) (merge.Ancestry, error)
+	Requests(ctx context.Context, db, requestID string) ([]catalog.Request, error)
+	Resolutions(ctx context.Context, db, requestID string) ([]catalog.Resolution, error)
+	Abort(ctx context.Context, db, operationID string) (catalog.Request, error)
 }
 
 func (a args) int64(name string) (int64, error) {
@@ -82,6 +86,26 @@ func mergeOptions(a args) (merge.Options, error) {
 	if o.Timeout, err = a.duration("timeout"); err != nil {
 		return o, err
 	}
+	switch v := a["resolution_tables"].(type) {
+	case nil:
+	case map[string]any:
+		o.Resolutions.Tables = map[string]string{}
+		for k, ref := range v {
+			s, ok := ref.(string)
+			if !ok || s == "" {
+				return o, vsqlerr.New(vsqlerr.InvalidArgument, "resolution_tables => maps each table to a table name such as 'scratch.main.decisions'")
+			}
+			o.Resolutions.Tables[k] = s
+		}
+	default:
+		return o, vsqlerr.New(vsqlerr.InvalidArgument, "resolution_tables => must be a map, e.g. map {'orders': 'scratch.main.decisions'}")
+	}
+	o.Resolutions.Strategy = a.str("conflict_strategy")
+	switch o.Resolutions.Strategy {
+	case "", "ours", "theirs":
+	default:
+		return o, vsqlerr.New(vsqlerr.InvalidArgument, "conflict_strategy => must be 'ours' or 'theirs', not %q", o.Resolutions.Strategy)
+	}
 	o.SchemaMode = a.str("schema_mode")
 	switch o.SchemaMode {
 	case "", "strict", "additive", "catalog":
@@ -91,7 +115,7 @@ func mergeOptions(a args) (merge.Options, error) {
 	return o, nil
 }
 
-var guardParams = []param{{"request_id", false}, {"expected_base_snapshot_id", false}, {"expected_ours_snapshot_id", false},
+var guardParams = []param{{"request_id", false}, {"resolution_tables", false}, {"conflict_strategy", false}, {"expected_base_snapshot_id", false}, {"expected_ours_snapshot_id", false},
 	{"expected_theirs_snapshot_id", false}, {"schema_mode", false}, {"lock_timeout", false}, {"timeout", false}}
 
 var mergeResultColumns = []column{{"branch_name", tVarchar}, {"snapshot_id", tBigint}, {"merge_action", tVarchar},
@@ -152,6 +176,7 @@ func conflictsType() duckdb.TypeInfo {
 }
 
 func init() {
+	functions = append(functions, requestFunctions()...)
 	functions = append(functions,
 		function{
 			name:    "vsql_merge_branch",
@@ -197,7 +222,7 @@ func init() {
 		},
 		function{
 			name:    "vsql_merge_branch_preview",
-			params:  []param{{"db", true}, {"ours", true}, {"theirs", true}, {"validate", false}, {"schema_mode", false}},
+			params:  []param{{"db", true}, {"ours", true}, {"theirs", true}, {"validate", false}, {"schema_mode", false}, {"resolution_tables", false}, {"conflict_strategy", false}},
 			columns: previewColumns,
 			merges:  true,
 			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
@@ -217,7 +242,7 @@ func init() {
 		},
 		function{
 			name:    "vsql_merge_snapshots_preview",
-			params:  []param{{"db", true}, {"base", true}, {"ours", true}, {"theirs", true}, {"validate", false}, {"schema_mode", false}},
+			params:  []param{{"db", true}, {"base", true}, {"ours", true}, {"theirs", true}, {"validate", false}, {"schema_mode", false}, {"resolution_tables", false}, {"conflict_strategy", false}},
 			columns: previewColumns,
 			merges:  true,
 			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
@@ -237,7 +262,7 @@ func init() {
 		},
 		function{
 			name:   "vsql_merge_branch_preflight",
-			params: []param{{"db", true}, {"ours", true}, {"theirs", true}, {"destination", true}, {"snapshot_target", false}, {"schema_mode", false}},
+			params: []param{{"db", true}, {"ours", true}, {"theirs", true}, {"destination", true}, {"snapshot_target", false}, {"schema_mode", false}, {"resolution_tables", false}, {"conflict_strategy", false}},
 			columns: []column{{"ready", tBoolean}, {"merge_action", tVarchar}, {"target_state", tVarchar}, {"validation_state", tVarchar},
 				{"base_snapshot_id", tBigint}, {"ours_snapshot_id", tBigint}, {"theirs_snapshot_id", tBigint}, {"issues", tVarcharList}},
 			merges: true,
@@ -286,6 +311,68 @@ func init() {
 			},
 		},
 	)
+}
+
+func requestFunctions() []function {
+	return []function{
+		{
+			name:   "vsql_merge_requests",
+			params: []param{{"db", true}, {"request_id", false}},
+			columns: []column{{"request_id", tVarchar}, {"operation_id", tVarchar}, {"state", tVarchar}, {"merge_action", tVarchar},
+				{"destination", tVarchar}, {"base_snapshot_id", tBigint}, {"ours_snapshot_id", tBigint}, {"theirs_snapshot_id", tBigint},
+				{"result_snapshot_id", tBigint}, {"last_error_code", tVarchar}, {"last_error_hint", tVarchar}, {"created_at", tTimestamptz}, {"updated_at", tTimestamptz}},
+			merges: true,
+			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
+				reqs, err := b.Requests(ctx, db, a.str("request_id"))
+				if err != nil {
+					return nil, err
+				}
+				out := make([][]any, len(reqs))
+				for i, r := range reqs {
+					out[i] = []any{r.RequestID, r.OperationID, r.State, nullable(r.MergeAction), nullable(r.Destination), bigint(r.Base), bigint(r.Ours),
+						bigint(r.Theirs), bigint(r.Result), nullable(r.ErrorCode), nullable(r.ErrorHint), r.CreatedAt, r.UpdatedAt}
+				}
+				return out, nil
+			},
+		},
+		{
+			name:    "vsql_merge_resolutions",
+			params:  []param{{"db", true}, {"request_id", true}},
+			columns: []column{{"table_name", tVarchar}, {"key", tJSON}, {"action", tVarchar}, {"columns", tJSON}, {"source", tVarchar}},
+			merges:  true,
+			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
+				if err := needBranches(a, "request_id"); err != nil {
+					return nil, err
+				}
+				rs, err := b.Resolutions(ctx, db, a.str("request_id"))
+				if err != nil {
+					return nil, err
+				}
+				out := make([][]any, len(rs))
+				for i, r := range rs {
+					out[i] = []any{r.Table, r.Key, r.Action, nullable(r.Columns), r.Source}
+				}
+				return out, nil
+			},
+		},
+		{
+			name:    "vsql_abort_merge",
+			params:  []param{{"db", true}, {"operation_id", true}, {"request_id", false}},
+			columns: []column{{"request_id", tVarchar}, {"operation_id", tVarchar}, {"state", tVarchar}, {"snapshot_id", tBigint}},
+			mutates: true,
+			merges:  true,
+			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
+				if err := needBranches(a, "operation_id"); err != nil {
+					return nil, err
+				}
+				r, err := b.Abort(ctx, db, a.str("operation_id"))
+				if err != nil {
+					return nil, err
+				}
+				return [][]any{{r.RequestID, r.OperationID, r.State, bigint(r.Result)}}, nil
+			},
+		},
+	}
 }
 
 // needBranches requires the named positional arguments.

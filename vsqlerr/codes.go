@@ -44,6 +44,7 @@ const (
 	MergeValidationFailed Code = "merge_validation_failed"
 	RequestIDReused       Code = "request_id_reused"
 	MergeLimitExceeded    Code = "merge_limit_exceeded"
+	MergeAborted          Code = "merge_aborted"
 
 	// Statements and transactions.
 	InFailedTransaction     Code = "in_failed_transaction"
@@ -103,6 +104,7 @@ var codes = map[Code]codeInfo{
 	MergeBaseUnavailable:  {"VS006", "No common ancestor is recorded for these snapshots; pick a base yourself with vsql_merge_snapshots."},
 	MergeValidationFailed: {"23000", "The merged data breaks a constraint of the target table; fix the data in one of the inputs and merge again."},
 	RequestIDReused:       {"VS007", "A request_id belongs to one set of arguments; use a new request_id for a different merge."},
+	MergeAborted:          {"VS009", "The request was aborted and is terminal; start a new merge with a new request_id."},
 	MergeLimitExceeded:    {"VS008", "Raise the limit for this call (max_rows =>, timeout =>) or merge smaller changes."},
 
 	InFailedTransaction:     {"25P02", "Run ROLLBACK to end the failed transaction, then retry."},

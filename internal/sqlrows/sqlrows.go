@@ -30,3 +30,9 @@ func Each(rows *sql.Rows, err error, fn func(vals []any) error) error {
 	}
 	return rows.Err()
 }
+
+// Of adapts a query's (rows, err) result for Each:
+// sqlrows.Of(conn.QueryContext(ctx, q))(fn).
+func Of(rows *sql.Rows, err error) func(fn func(vals []any) error) error {
+	return func(fn func(vals []any) error) error { return Each(rows, err, fn) }
+}
