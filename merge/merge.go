@@ -702,7 +702,7 @@ func (m *Merger) beginRequest(ctx context.Context, db, requestID string, args ma
 			return vsqlerr.New(vsqlerr.RequestIDReused, "request_id %q was used for a different merge", requestID)
 		}
 		if existing.State == "aborted" {
-			return vsqlerr.New(vsqlerr.MergeAborted, "request %q (operation %s) was aborted", requestID, existing.OperationID)
+			return vsqlerr.New(vsqlerr.MergeAborted, "merge request %q was aborted", requestID)
 		}
 		req = existing
 		if existing.State == "complete" {

@@ -69,7 +69,7 @@ func (m *Merger) Abort(ctx context.Context, db, operationID string) (catalog.Req
 			}
 			switch r.State {
 			case "complete":
-				return vsqlerr.New(vsqlerr.InvalidArgument, "merge request %q (operation %s) is complete and cannot be aborted", r.RequestID, operationID)
+				return vsqlerr.New(vsqlerr.InvalidArgument, "merge request %q is complete and cannot be aborted", r.RequestID)
 			case "aborted":
 				out = r
 				return nil
