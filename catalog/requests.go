@@ -129,3 +129,11 @@ func (t *Tx) Resolutions(ctx context.Context, dbID int64, requestID string) ([]R
 	}
 	return out, rows.Err()
 }
+
+// InterruptRunningRequests marks requests left running by a stopped process
+// as pending, with the error code interrupted.
+func (t *Tx) InterruptRunningRequests(ctx context.Context) error {
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE merge_requests SET state = 'pending', last_error_code = 'interrupted',
+		last_error_hint = 'The server stopped during this merge; retry the same request_id to finish it.' WHERE state = 'running'`)
+	return err
+}

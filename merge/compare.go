@@ -40,8 +40,10 @@ type TableResult struct {
 	Changes                                     int64 // rows the result changes relative to ours
 	Compared                                    int64 // rows that differ somewhere
 
-	resultTable string // temp table holding the classified rows
-	t           *table
+	resultTable   string // temp table holding the classified rows
+	t             *table
+	detailsOffset int64
+	detailsLimit  int64
 }
 
 // maxConflictDetails bounds the details a preview lists per table.
@@ -200,7 +202,7 @@ func (r *TableResult) loadDetails(ctx context.Context, conn *sql.Conn) error {
 	q := `SELECT ` + keyExpr + `, action, conflict_columns, pb, po, pt,
 		CASE WHEN pb THEN ` + rowJSON(t, "b") + ` END, CASE WHEN po THEN ` + rowJSON(t, "o") + ` END, CASE WHEN pt THEN ` + rowJSON(t, "t") + ` END
 		FROM ` + sqltext.QuoteIdent(r.resultTable) + ` WHERE action IN ('cell', 'delete_update', 'insert_insert')
-		ORDER BY ` + strings.Join(order, ", ") + fmt.Sprintf(" LIMIT %d", maxConflictDetails)
+		ORDER BY ` + strings.Join(order, ", ") + fmt.Sprintf(" LIMIT %d OFFSET %d", max(r.detailsLimit, 1), r.detailsOffset)
 	return queryRows(ctx, conn, q, func(v []any) error {
 		d := ConflictDetail{Key: str(v[0]), Kind: str(v[1]), Columns: strs(v[2])}
 		d.BasePresent, _ = v[3].(bool)

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vsql/vsql/branches"
@@ -43,14 +44,18 @@ type Merger struct {
 	cat      *catalog.Catalog
 	log      *slog.Logger
 	slots    chan struct{}
+	progress progress
+	async    sync.WaitGroup
 }
 
 // MaxConcurrent is the default number of merges that may run at once.
 const MaxConcurrent = 2
 
-// New returns a Merger on the engine's connection pool.
-func New(db *sql.DB, versions *branches.Manager, cat *catalog.Catalog, log *slog.Logger) *Merger {
-	return &Merger{db: db, versions: versions, cat: cat, log: log, slots: make(chan struct{}, MaxConcurrent)}
+// New returns a Merger on the engine's connection pool. Requests left
+// running by a previous process (a crash) become pending, to be retried.
+func New(ctx context.Context, db *sql.DB, versions *branches.Manager, cat *catalog.Catalog, log *slog.Logger) (*Merger, error) {
+	err := cat.Tx(ctx, func(tx *catalog.Tx) error { return tx.InterruptRunningRequests(ctx) })
+	return &Merger{db: db, versions: versions, cat: cat, log: log, slots: make(chan struct{}, MaxConcurrent)}, err
 }
 
 // Options are a merge call's named arguments.
@@ -63,13 +68,42 @@ type Options struct {
 	LockTimeout                                time.Duration
 	Timeout                                    time.Duration
 	Resolutions                                Resolutions
+	// Limits (0 = the default): rows and bytes read from the inputs, bytes
+	// written to staging.
+	MaxRows, MaxInputBytes, MaxStagingBytes int64
+	// Details pages conflict_details in previews (DetailsLimit 0 = 1000).
+	DetailsOffset, DetailsLimit int64
 }
 
 // Defaults for Options left zero.
 const (
-	DefaultLockTimeout = 5 * time.Second
-	DefaultTimeout     = 10 * time.Minute
+	DefaultLockTimeout     = 5 * time.Second
+	DefaultTimeout         = 10 * time.Minute
+	DefaultMaxRows         = 10_000_000
+	DefaultMaxInputBytes   = 1 << 30
+	DefaultMaxStagingBytes = 1 << 30
 )
+
+func (o *Options) setDefaults() {
+	if o.LockTimeout <= 0 {
+		o.LockTimeout = DefaultLockTimeout
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxRows <= 0 {
+		o.MaxRows = DefaultMaxRows
+	}
+	if o.MaxInputBytes <= 0 {
+		o.MaxInputBytes = DefaultMaxInputBytes
+	}
+	if o.MaxStagingBytes <= 0 {
+		o.MaxStagingBytes = DefaultMaxStagingBytes
+	}
+	if o.DetailsLimit <= 0 {
+		o.DetailsLimit = maxConflictDetails
+	}
+}
 
 // Counts are per-side changes since the base, summed over tables.
 type Counts struct {
@@ -101,6 +135,8 @@ type Result struct {
 	Counts
 	SelectionMS, TargetCheckMS, ComparisonMS, ApplicationMS, PublicationMS float64
 	Replayed                                                               bool
+	// State is complete for a finished call, running for an async one.
+	State string
 }
 
 // inputs are the three snapshots of a merge and where the result goes.
@@ -235,7 +271,11 @@ type session struct {
 	conn               *sql.Conn
 	base, ours, theirs *catalogShape
 	oursPath           string
+	inputBytes         int64
 	temps              []string
+	opt                Options
+	status             *Status
+	progress           *progress
 }
 
 func (m *Merger) open(ctx context.Context, in inputs, opt Options) (*session, error) {
@@ -246,7 +286,8 @@ func (m *Merger) open(ctx context.Context, in inputs, opt Options) (*session, er
 	if err != nil {
 		return nil, err
 	}
-	s := &session{conn: conn}
+	opt.setDefaults()
+	s := &session{conn: conn, opt: opt, progress: &m.progress}
 	var aliases []string
 	for i, id := range []int64{in.base, in.ours, in.theirs} {
 		alias, path, err := m.versions.SnapshotImage(ctx, in.db, id)
@@ -258,6 +299,13 @@ func (m *Merger) open(ctx context.Context, in inputs, opt Options) (*session, er
 		if i == 1 {
 			s.oursPath = path
 		}
+		if info, err := os.Stat(path); err == nil {
+			s.inputBytes += info.Size()
+		}
+	}
+	if s.inputBytes > opt.MaxInputBytes {
+		s.close()
+		return nil, vsqlerr.New(vsqlerr.MergeLimitExceeded, "the inputs are %d bytes, more than max_input_bytes (%d)", s.inputBytes, opt.MaxInputBytes)
 	}
 	shapes, err := inspectAll(ctx, conn, aliases, []string{"base", "ours", "theirs"})
 	if err != nil {
@@ -265,6 +313,16 @@ func (m *Merger) open(ctx context.Context, in inputs, opt Options) (*session, er
 		return nil, err
 	}
 	s.base, s.ours, s.theirs = shapes[0], shapes[1], shapes[2]
+	var rows int64
+	for _, sh := range []*catalogShape{s.base, s.ours, s.theirs} {
+		for _, t := range sh.tables {
+			rows += t.rows
+		}
+	}
+	if rows > opt.MaxRows {
+		s.close()
+		return nil, vsqlerr.New(vsqlerr.MergeLimitExceeded, "the inputs hold %d rows, more than max_rows (%d)", rows, opt.MaxRows)
+	}
 	if err := sameSchema(s.base, s.ours, s.theirs); err != nil {
 		s.close()
 		return nil, err
@@ -290,10 +348,13 @@ func (s *session) compareAll(ctx context.Context, op string) ([]*TableResult, er
 	for i, n := range names {
 		tmp := fmt.Sprintf("__vsql_merge_%s_%d", op, i)
 		s.temps = append(s.temps, tmp)
+		s.progress.update(s.status, func(st *Status) { st.Phase, st.Table = PhaseComparison, n })
 		r, err := compare(ctx, s.conn, s.ours.tables[n], s.base.alias, s.ours.alias, s.theirs.alias, tmp)
 		if err != nil {
 			return nil, err
 		}
+		r.detailsOffset, r.detailsLimit = s.opt.DetailsOffset, s.opt.DetailsLimit
+		s.progress.update(s.status, func(st *Status) { st.RowsCompared += r.Compared })
 		out = append(out, r)
 	}
 	return out, nil
@@ -322,6 +383,7 @@ func (m *Merger) build(ctx context.Context, s *session, results []*TableResult, 
 		return fail(err)
 	}
 	for _, r := range results {
+		s.progress.update(s.status, func(st *Status) { st.Phase, st.Table = PhaseApplication, r.Table })
 		if err := apply(ctx, s.conn, r, alias); err != nil {
 			if ve := vsqlerr.From(err); strings.HasPrefix(ve.SQLState, "23") {
 				return fail(vsqlerr.Wrap(err, vsqlerr.MergeValidationFailed, "the merged table %s breaks a constraint: %s", r.Table, ve.Message))
@@ -341,6 +403,13 @@ func (m *Merger) build(ctx context.Context, s *session, results []*TableResult, 
 	if _, err := s.conn.ExecContext(ctx, "DETACH "+sqltext.QuoteIdent(alias)); err != nil {
 		os.Remove(staging)
 		return "", err
+	}
+	if info, err := os.Stat(staging); err == nil && info.Size() > s.opt.MaxStagingBytes {
+		os.Remove(staging)
+		return "", vsqlerr.New(vsqlerr.MergeLimitExceeded, "the merged result is %d bytes, more than max_staging_bytes (%d)", info.Size(), s.opt.MaxStagingBytes)
+	}
+	for _, r := range results {
+		s.progress.update(s.status, func(st *Status) { st.RowsApplied += r.Changes })
 	}
 	return staging, nil
 }
@@ -450,12 +519,7 @@ func (m *Merger) snapshotInputs(ctx context.Context, db, base, ours, theirs, des
 // run is the common path of a merge: request bookkeeping, selection,
 // target check, comparison, application, publication.
 func (m *Merger) run(ctx context.Context, db string, args map[string]any, opt Options, selectInputs func(context.Context, *catalog.Request) (inputs, float64, error)) (Result, error) {
-	if opt.LockTimeout <= 0 {
-		opt.LockTimeout = DefaultLockTimeout
-	}
-	if opt.Timeout <= 0 {
-		opt.Timeout = DefaultTimeout
-	}
+	opt.setDefaults()
 	ctx, cancel := context.WithTimeout(ctx, opt.Timeout)
 	defer cancel()
 	release, err := m.acquire(ctx)
@@ -480,7 +544,9 @@ func (m *Merger) run(ctx context.Context, db string, args map[string]any, opt Op
 		op = r.OperationID
 	}
 	var decided []catalog.Resolution
-	res, err = m.execute(ctx, req, op, opt, &decided, selectInputs)
+	status := m.progress.start(op, opt.RequestID, db)
+	defer m.progress.finish(op)
+	res, err = m.execute(ctx, req, op, opt, &decided, status, selectInputs)
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
 			err = vsqlerr.Wrap(err, vsqlerr.MergeLimitExceeded, "the merge ran longer than its timeout (%v)", opt.Timeout)
@@ -490,11 +556,56 @@ func (m *Merger) run(ctx context.Context, db string, args map[string]any, opt Op
 		}
 		return res, err
 	}
-	res.RequestID, res.OperationID = opt.RequestID, op
+	res.RequestID, res.OperationID, res.State = opt.RequestID, op, "complete"
 	return res, nil
 }
 
-func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, opt Options, decided *[]catalog.Resolution, selectInputs func(context.Context, *catalog.Request) (inputs, float64, error)) (Result, error) {
+// Async runs merge in the background and returns at once with the request
+// and operation ids and state running; vsql_merge_requests and
+// vsql_merge_status() follow it. Without a request_id, one is made up.
+func (m *Merger) Async(ctx context.Context, db string, opt Options, merge func(context.Context, Options) (Result, error)) (Result, error) {
+	if opt.RequestID == "" {
+		opt.RequestID = "async-" + newOperationID()
+	}
+	probe := opt
+	started := make(chan Result, 1)
+	failed := make(chan error, 1)
+	m.async.Add(1)
+	go func() {
+		defer m.async.Done()
+		// The merge outlives the statement that started it.
+		res, err := merge(context.WithoutCancel(ctx), probe)
+		if err != nil {
+			m.log.Warn("async merge failed", "request_id", opt.RequestID, "err", err)
+			failed <- err
+			return
+		}
+		started <- res
+	}()
+	// Wait until the request is recorded (or the merge has ended).
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case res := <-started:
+			return res, nil
+		case err := <-failed:
+			return Result{}, err
+		default:
+		}
+		reqs, err := m.Requests(ctx, db, opt.RequestID)
+		if err == nil && len(reqs) == 1 {
+			r := reqs[0]
+			return Result{RequestID: r.RequestID, OperationID: r.OperationID, State: r.State, Branch: r.Destination}, nil
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return Result{RequestID: opt.RequestID, State: "running"}, nil
+}
+
+// Wait blocks until background merges have ended.
+func (m *Merger) Wait() { m.async.Wait() }
+
+func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, opt Options, decided *[]catalog.Resolution, status *Status, selectInputs func(context.Context, *catalog.Request) (inputs, float64, error)) (Result, error) {
 	var res Result
 	in, selMS, err := selectInputs(ctx, req)
 	res.SelectionMS = selMS
@@ -506,6 +617,7 @@ func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, o
 		return res, err
 	}
 
+	m.progress.update(status, func(st *Status) { st.Destination, st.Phase = in.destination, PhaseTargetCheck })
 	// The target: clean (its live file is its head), or snapshotted first.
 	start := time.Now()
 	if !in.newBranch {
@@ -550,6 +662,7 @@ func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, o
 		return res, err
 	}
 	defer s.close()
+	s.status = status
 
 	publication := branches.Publication{DB: in.db, Branch: in.destination, NewBranch: in.newBranch, ExpectHead: in.ours,
 		LockTimeout: opt.LockTimeout, Commit: m.completeRequest(req, &res, decided)}
@@ -620,6 +733,7 @@ func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, o
 	faults.Point("merge.after_application")
 
 	start = time.Now()
+	m.progress.update(status, func(st *Status) { st.Phase, st.Table = PhasePublication, "" })
 	publication.File = staging
 	publication.Kind = "merge"
 	publication.Parents = []int64{in.ours, in.theirs}
@@ -693,7 +807,7 @@ func (m *Merger) beginRequest(ctx context.Context, db, requestID string, args ma
 		existing, err := tx.Request(ctx, d.ID, requestID)
 		switch {
 		case errors.Is(err, catalog.ErrNotFound):
-			req = catalog.Request{DatabaseID: d.ID, RequestID: requestID, OperationID: op, Arguments: string(canon), State: "pending"}
+			req = catalog.Request{DatabaseID: d.ID, RequestID: requestID, OperationID: op, Arguments: string(canon), State: "running"}
 			return tx.PutRequest(ctx, req)
 		case err != nil:
 			return err
@@ -705,6 +819,16 @@ func (m *Merger) beginRequest(ctx context.Context, db, requestID string, args ma
 			return vsqlerr.New(vsqlerr.MergeAborted, "merge request %q was aborted", requestID)
 		}
 		req = existing
+		if existing.State == "running" {
+			return vsqlerr.New(vsqlerr.ActiveTransaction, "merge request %q is running now", requestID).
+				WithHint("Wait for it: vsql_merge_status() and vsql_merge_requests show its progress.")
+		}
+		if existing.State == "pending" {
+			req.State = "running"
+			if err := tx.PutRequest(ctx, req); err != nil {
+				return err
+			}
+		}
 		if existing.State == "complete" {
 			var r Result
 			if err := json.Unmarshal([]byte(existing.ResultRow), &r); err != nil {
@@ -750,7 +874,7 @@ func (m *Merger) recordFailure(req *catalog.Request, err error, decided []catalo
 	ctx := context.Background()
 	_ = m.cat.Tx(ctx, func(tx *catalog.Tx) error {
 		cur, err := tx.Request(ctx, req.DatabaseID, req.RequestID)
-		if err == nil && cur.State != "pending" {
+		if err == nil && cur.State != "pending" && cur.State != "running" {
 			return nil
 		}
 		if len(decided) > 0 {

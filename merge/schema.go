@@ -16,6 +16,7 @@ import (
 // table is one table of an input snapshot.
 type table struct {
 	name    string
+	rows    int64  // row count as DuckDB stores it
 	sql     string // CREATE TABLE as DuckDB renders it
 	columns []column
 	key     []string // primary-key columns, in key order
@@ -76,12 +77,13 @@ func inspectAll(ctx context.Context, conn *sql.Conn, aliases []string, labels []
 		q  string
 		fn func(s *catalogShape, v []any)
 	}{
-		{`SELECT database_name, schema_name, table_name, sql FROM duckdb_tables() WHERE ` + in + ` ORDER BY schema_name, table_name`, func(s *catalogShape, v []any) {
+		{`SELECT database_name, schema_name, table_name, sql, estimated_size FROM duckdb_tables() WHERE ` + in + ` ORDER BY schema_name, table_name`, func(s *catalogShape, v []any) {
 			if str(v[1]) != "main" {
 				fail(s.alias, "table "+str(v[1])+"."+str(v[2]), "tables outside the default schema are not supported")
 				return
 			}
-			s.tables[str(v[2])] = &table{name: str(v[2]), sql: str(v[3])}
+			n, _ := v[4].(int64)
+			s.tables[str(v[2])] = &table{name: str(v[2]), sql: str(v[3]), rows: n}
 		}},
 		{`SELECT database_name, schema_name, view_name, sql FROM duckdb_views() WHERE ` + in + ` AND NOT internal ORDER BY view_name`, func(s *catalogShape, v []any) {
 			if str(v[1]) != "main" {

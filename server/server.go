@@ -121,7 +121,9 @@ func (s *Server) open(ctx context.Context) error {
 		return err
 	}
 	defer reg.Close()
-	s.merger = merge.New(s.engine, s.versions, s.catalog, s.log)
+	if s.merger, err = merge.New(ctx, s.engine, s.versions, s.catalog, s.log); err != nil {
+		return err
+	}
 	return sqlfuncs.Register(reg, s.versions, s.merger)
 }
 
@@ -296,6 +298,7 @@ func (s *Server) shutdown(wg *sync.WaitGroup) {
 		s.sessMu.Unlock()
 		<-done
 	}
+	s.merger.Wait() // background (async) merges finish before the engine closes
 	s.versions.CheckpointAll(context.Background())
 	s.close()
 	s.log.Info("vsqld stopped")

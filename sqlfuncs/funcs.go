@@ -270,8 +270,12 @@ func Macros() []string {
 			decl = append(decl, q+" := NULL")
 			fields = append(fields, sqltext.QuoteString(p.name)+": "+q)
 		}
+		argsJSON := "to_json({" + strings.Join(fields, ", ") + "})::VARCHAR"
+		if len(fields) == 0 {
+			argsJSON = "'{}'"
+		}
 		out[i] = "CREATE OR REPLACE TEMP MACRO " + f.name + "(" + strings.Join(decl, ", ") + ") AS TABLE SELECT * FROM " +
-			internalName(f.name) + "(to_json({" + strings.Join(fields, ", ") + "})::VARCHAR)"
+			internalName(f.name) + "(" + argsJSON + ")"
 	}
 	return out
 }
@@ -324,43 +328,58 @@ func Register(conn *sql.Conn, b Backend, mg Merges) error {
 
 // bind parses the arguments; it runs nothing.
 func bind(ctx context.Context, b Backend, mg Merges, f function, in []any) (duckdb.RowTableSource, error) {
+	// The caller is known when a session prepares the call; a macro body is
+	// bound without one, and then the session is looked up at execution.
 	caller, _ := ctx.Value(callerKey{}).(Caller)
-	if caller == nil {
-		return nil, vsqlerr.New(vsqlerr.Internal, "%s called outside a vsql session", f.name)
-	}
 	raw, _ := in[0].(string)
 	a := args{}
 	if err := json.Unmarshal([]byte(raw), &a); err != nil {
 		return nil, vsqlerr.New(vsqlerr.InvalidArgument, "%s: bad arguments: %v", f.name, err)
-	}
-	db := a.str("db")
-	if db == "" {
-		db = caller.Database()
 	}
 	for _, p := range []string{"db", "branch", "name", "from", "ours", "theirs", "destination", "base", "request_id", "operation_id"} {
 		if s, ok := a[p].(string); ok && s == "" {
 			return nil, vsqlerr.New(vsqlerr.InvalidName, "%s => must not be an empty name", p)
 		}
 	}
-	if _, ok := a["branch"]; ok && a.str("branch") == "" {
-		for _, p := range f.params {
-			if p.name == "branch" && p.positional {
-				return nil, vsqlerr.New(vsqlerr.InvalidArgument, "%s needs a branch name", f.name)
-			}
-		}
-		a["branch"] = "main"
-		if db == caller.Database() && caller.Branch() != "" {
-			a["branch"] = caller.Branch()
-		}
-	}
-	if err := sqltext.ValidName("database", db); err != nil {
-		return nil, vsqlerr.New(vsqlerr.InvalidName, "%v", err)
-	}
 	cols := make([]duckdb.ColumnInfo, len(f.columns))
 	for i, c := range f.columns {
 		cols[i] = duckdb.ColumnInfo{Name: c.name, T: typeInfo(c.typ)}
 	}
-	return &source{ctx: ctx, caller: caller, backend: b, merges: mg, f: f, db: db, args: a, cols: cols}, nil
+	src := &source{ctx: ctx, caller: caller, backend: b, merges: mg, f: f, args: a, cols: cols}
+	if caller != nil {
+		if _, _, err := src.resolve(); err != nil {
+			return nil, err
+		}
+	}
+	return src, nil
+}
+
+// resolve fills in what the session decides: the database (db omitted)
+// and the branch (branch omitted, where it is optional).
+func (s *source) resolve() (string, args, error) {
+	a := args{}
+	for k, v := range s.args {
+		a[k] = v
+	}
+	db := a.str("db")
+	if db == "" {
+		db = s.caller.Database()
+	}
+	if _, ok := a["branch"]; ok && a.str("branch") == "" {
+		for _, p := range s.f.params {
+			if p.name == "branch" && p.positional {
+				return "", nil, vsqlerr.New(vsqlerr.InvalidArgument, "%s needs a branch name", s.f.name)
+			}
+		}
+		a["branch"] = "main"
+		if db == s.caller.Database() && s.caller.Branch() != "" {
+			a["branch"] = s.caller.Branch()
+		}
+	}
+	if err := sqltext.ValidName("database", db); err != nil {
+		return "", nil, vsqlerr.New(vsqlerr.InvalidName, "%v", err)
+	}
+	return db, a, nil
 }
 
 // source runs the function when DuckDB asks for its first row.
@@ -370,7 +389,6 @@ type source struct {
 	backend Backend
 	merges  Merges
 	f       function
-	db      string
 	args    args
 	cols    []duckdb.ColumnInfo
 
@@ -388,6 +406,17 @@ func (s *source) Init() { s.ran, s.rows, s.next = false, nil, 0 }
 func (s *source) FillRow(row duckdb.Row) (bool, error) {
 	if !s.ran {
 		s.ran = true
+		if s.caller == nil {
+			c, _ := s.ctx.Value(callerKey{}).(Caller)
+			if c == nil {
+				return false, vsqlerr.New(vsqlerr.Internal, "%s called outside a vsql session", s.f.name)
+			}
+			s.caller = c
+		}
+		db, a, err := s.resolve()
+		if err != nil {
+			return false, err
+		}
 		if s.f.mutates && s.caller.InTransaction() {
 			return false, vsqlerr.New(vsqlerr.TransactionBlock, "%s cannot run inside a transaction block", s.f.name)
 		}
@@ -396,11 +425,10 @@ func (s *source) FillRow(row duckdb.Row) (bool, error) {
 			ctx = s.ctx
 		}
 		var rows [][]any
-		var err error
 		if s.f.merges {
-			rows, err = s.f.runMerge(ctx, s.merges, s.db, s.args)
+			rows, err = s.f.runMerge(ctx, s.merges, db, a)
 		} else {
-			rows, err = s.f.run(ctx, s.backend, s.db, s.args)
+			rows, err = s.f.run(ctx, s.backend, db, a)
 		}
 		if err != nil {
 			return false, vsqlerr.From(err)

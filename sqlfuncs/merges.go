@@ -16,6 +16,8 @@ import (
 // Merges is the merge half of the backend; *merge.Merger implements it.
 type Merges interface {
 	MergeBranch(ctx context.Context, db, ours, theirs, destination string, opt merge.Options) (merge.Result, error)
+	Async(ctx context.Context, db string, opt merge.Options, run func(context.Context, merge.Options) (merge.Result, error)) (merge.Result, error)
+	Running() []merge.Status
 	MergeSnapshots(ctx context.Context, db, base, ours, theirs, destination string, opt merge.Options) (merge.Result, error)
 	PreviewBranch(ctx context.Context, db, ours, theirs string, opt merge.Options) ([]merge.PreviewRow, error)
 	PreviewSnapshots(ctx context.Context, db, base, ours, theirs string, opt merge.Options) ([]merge.PreviewRow, error)
@@ -106,6 +108,20 @@ func mergeOptions(a args) (merge.Options, error) {
 	default:
 		return o, vsqlerr.New(vsqlerr.InvalidArgument, "conflict_strategy => must be 'ours' or 'theirs', not %q", o.Resolutions.Strategy)
 	}
+	for _, l := range []struct {
+		name string
+		dst  *int64
+	}{{"max_rows", &o.MaxRows}, {"max_input_bytes", &o.MaxInputBytes}, {"max_staging_bytes", &o.MaxStagingBytes},
+		{"offset", &o.DetailsOffset}, {"limit", &o.DetailsLimit}} {
+		v, err := a.int64(l.name)
+		if err != nil {
+			return o, err
+		}
+		if v < 0 {
+			return o, vsqlerr.New(vsqlerr.InvalidArgument, "%s => must not be negative", l.name)
+		}
+		*l.dst = v
+	}
 	o.SchemaMode = a.str("schema_mode")
 	switch o.SchemaMode {
 	case "", "strict", "additive", "catalog":
@@ -115,7 +131,7 @@ func mergeOptions(a args) (merge.Options, error) {
 	return o, nil
 }
 
-var guardParams = []param{{"request_id", false}, {"resolution_tables", false}, {"conflict_strategy", false}, {"expected_base_snapshot_id", false}, {"expected_ours_snapshot_id", false},
+var guardParams = []param{{"async", false}, {"max_rows", false}, {"max_input_bytes", false}, {"max_staging_bytes", false}, {"request_id", false}, {"resolution_tables", false}, {"conflict_strategy", false}, {"expected_base_snapshot_id", false}, {"expected_ours_snapshot_id", false},
 	{"expected_theirs_snapshot_id", false}, {"schema_mode", false}, {"lock_timeout", false}, {"timeout", false}}
 
 var mergeResultColumns = []column{{"branch_name", tVarchar}, {"snapshot_id", tBigint}, {"merge_action", tVarchar},
@@ -123,13 +139,13 @@ var mergeResultColumns = []column{{"branch_name", tVarchar}, {"snapshot_id", tBi
 	{"selection_ms", tDouble}, {"target_check_ms", tDouble}, {"comparison_ms", tDouble}, {"application_ms", tDouble}, {"publication_ms", tDouble},
 	{"ours_inserts", tBigint}, {"ours_updates", tBigint}, {"ours_deletes", tBigint},
 	{"theirs_inserts", tBigint}, {"theirs_updates", tBigint}, {"theirs_deletes", tBigint},
-	{"request_id", tVarchar}, {"operation_id", tVarchar}}
+	{"request_id", tVarchar}, {"operation_id", tVarchar}, {"state", tVarchar}}
 
 func mergeResultRow(r merge.Result) []any {
 	return []any{r.Branch, r.Snapshot, r.Action, r.Base, r.Ours, r.Theirs,
 		r.SelectionMS, r.TargetCheckMS, r.ComparisonMS, r.ApplicationMS, r.PublicationMS,
 		r.OursInserts, r.OursUpdates, r.OursDeletes, r.TheirsInserts, r.TheirsUpdates, r.TheirsDeletes,
-		nullable(r.RequestID), nullable(r.OperationID)}
+		nullable(r.RequestID), nullable(r.OperationID), nullable(r.State)}
 }
 
 var previewColumns = []column{{"object_type", tVarchar}, {"object_name", tVarchar}, {"table_name", tVarchar},
@@ -177,6 +193,7 @@ func conflictsType() duckdb.TypeInfo {
 
 func init() {
 	functions = append(functions, requestFunctions()...)
+	functions = append(functions, statusFunction())
 	functions = append(functions,
 		function{
 			name:    "vsql_merge_branch",
@@ -192,7 +209,10 @@ func init() {
 				if err := needBranches(a, "ours", "theirs"); err != nil {
 					return nil, err
 				}
-				r, err := b.MergeBranch(ctx, db, a.str("ours"), a.str("theirs"), a.str("destination"), opt)
+				run := func(ctx context.Context, opt merge.Options) (merge.Result, error) {
+					return b.MergeBranch(ctx, db, a.str("ours"), a.str("theirs"), a.str("destination"), opt)
+				}
+				r, err := runMaybeAsync(ctx, b, db, a, opt, run)
 				if err != nil {
 					return nil, err
 				}
@@ -213,7 +233,10 @@ func init() {
 				if err := needBranches(a, "base", "ours", "theirs"); err != nil {
 					return nil, err
 				}
-				r, err := b.MergeSnapshots(ctx, db, a.str("base"), a.str("ours"), a.str("theirs"), a.str("destination"), opt)
+				run := func(ctx context.Context, opt merge.Options) (merge.Result, error) {
+					return b.MergeSnapshots(ctx, db, a.str("base"), a.str("ours"), a.str("theirs"), a.str("destination"), opt)
+				}
+				r, err := runMaybeAsync(ctx, b, db, a, opt, run)
 				if err != nil {
 					return nil, err
 				}
@@ -222,7 +245,7 @@ func init() {
 		},
 		function{
 			name:    "vsql_merge_branch_preview",
-			params:  []param{{"db", true}, {"ours", true}, {"theirs", true}, {"validate", false}, {"schema_mode", false}, {"resolution_tables", false}, {"conflict_strategy", false}},
+			params:  []param{{"db", true}, {"ours", true}, {"theirs", true}, {"validate", false}, {"schema_mode", false}, {"resolution_tables", false}, {"conflict_strategy", false}, {"offset", false}, {"limit", false}},
 			columns: previewColumns,
 			merges:  true,
 			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
@@ -242,7 +265,7 @@ func init() {
 		},
 		function{
 			name:    "vsql_merge_snapshots_preview",
-			params:  []param{{"db", true}, {"base", true}, {"ours", true}, {"theirs", true}, {"validate", false}, {"schema_mode", false}, {"resolution_tables", false}, {"conflict_strategy", false}},
+			params:  []param{{"db", true}, {"base", true}, {"ours", true}, {"theirs", true}, {"validate", false}, {"schema_mode", false}, {"resolution_tables", false}, {"conflict_strategy", false}, {"offset", false}, {"limit", false}},
 			columns: previewColumns,
 			merges:  true,
 			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
@@ -371,6 +394,36 @@ func requestFunctions() []function {
 				}
 				return [][]any{{r.RequestID, r.OperationID, r.State, bigint(r.Result)}}, nil
 			},
+		},
+	}
+}
+
+// runMaybeAsync runs a merge, in the background with async => true.
+func runMaybeAsync(ctx context.Context, b Merges, db string, a args, opt merge.Options, run func(context.Context, merge.Options) (merge.Result, error)) (merge.Result, error) {
+	async, err := a.boolean("async")
+	if err != nil {
+		return merge.Result{}, err
+	}
+	if async {
+		return b.Async(ctx, db, opt, run)
+	}
+	return run(ctx, opt)
+}
+
+func statusFunction() function {
+	return function{
+		name:   "vsql_merge_status",
+		params: nil,
+		columns: []column{{"operation_id", tVarchar}, {"request_id", tVarchar}, {"database_name", tVarchar}, {"destination", tVarchar},
+			{"phase", tVarchar}, {"table_name", tVarchar}, {"rows_compared", tBigint}, {"rows_applied", tBigint}, {"started_at", tTimestamptz}},
+		merges: true,
+		runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
+			list := b.Running()
+			out := make([][]any, len(list))
+			for i, s := range list {
+				out[i] = []any{s.OperationID, nullable(s.RequestID), s.Database, nullable(s.Destination), s.Phase, nullable(s.Table), s.RowsCompared, s.RowsApplied, s.Started}
+			}
+			return out, nil
 		},
 	}
 }

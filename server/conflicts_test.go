@@ -1,0 +1,137 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+func TestMergeStateRules(t *testing.T) {
+	addr := startServer(t, nil)
+	ctx := context.Background()
+	t.Run("counter incremented on both sides stays 1", func(t *testing.T) {
+		main := twoSides(t, addr, "counter",
+			[]string{"CREATE TABLE c (id INTEGER PRIMARY KEY, n INTEGER)", "INSERT INTO c VALUES (1, 0)"},
+			[]string{"UPDATE c SET n = n + 1"}, []string{"UPDATE c SET n = n + 1"})
+		var action string
+		if err := main.QueryRow(ctx, "SELECT merge_action FROM vsql_merge_branch(NULL, 'main', 'side', 'main')").Scan(&action); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := main.QueryRow(ctx, "SELECT n FROM c").Scan(&n); err != nil || n != 1 || action != "merged" {
+			t.Errorf("counter = %d (%s), want 1: a state merge cannot add increments", n, action)
+		}
+	})
+	t.Run("two fields of one STRUCT are one cell conflict", func(t *testing.T) {
+		main := twoSides(t, addr, "structs",
+			[]string{"CREATE TABLE s (id INTEGER PRIMARY KEY, settings STRUCT(theme VARCHAR, language VARCHAR))", "INSERT INTO s VALUES (1, {'theme': 'light', 'language': 'en'})"},
+			[]string{"UPDATE s SET settings = {'theme': 'dark', 'language': 'en'}"},
+			[]string{"UPDATE s SET settings = {'theme': 'light', 'language': 'de'}"})
+		var n int
+		var kind string
+		var cols []string
+		if err := main.QueryRow(ctx, `SELECT conflicts, conflict_details[1].kind, conflict_details[1].columns FROM vsql_merge_branch_preview(NULL, 'main', 'side')`).Scan(&n, &kind, &cols); err != nil {
+			t.Fatal(err)
+		}
+		if n != 1 || kind != "cell" || len(cols) != 1 || cols[0] != "settings" {
+			t.Errorf("conflicts %d %s %v, want one cell conflict on settings", n, kind, cols)
+		}
+	})
+	t.Run("identical inserts merge into one row", func(t *testing.T) {
+		main := twoSides(t, addr, "inserts",
+			[]string{"CREATE TABLE i (id INTEGER PRIMARY KEY, v VARCHAR)", "INSERT INTO i VALUES (1, 'a')"},
+			[]string{"INSERT INTO i VALUES (2, 'same')"}, []string{"INSERT INTO i VALUES (2, 'same')"})
+		var conflicts int
+		if err := main.QueryRow(ctx, "SELECT conflicts FROM vsql_merge_branch_preview(NULL, 'main', 'side')").Scan(&conflicts); err != nil || conflicts != 0 {
+			t.Fatalf("conflicts %d %v", conflicts, err)
+		}
+		if _, err := main.Exec(ctx, "SELECT * FROM vsql_merge_branch(NULL, 'main', 'side', 'main')"); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := main.QueryRow(ctx, "SELECT count(*) FROM i WHERE id = 2").Scan(&n); err != nil || n != 1 {
+			t.Errorf("%d rows with id 2", n)
+		}
+	})
+	t.Run("max_rows then a retry with a larger limit", func(t *testing.T) {
+		main := twoSides(t, addr, "limits",
+			[]string{"CREATE TABLE l (id INTEGER PRIMARY KEY, v INTEGER)", "INSERT INTO l SELECT range, 0 FROM range(1000)"},
+			[]string{"UPDATE l SET v = 1 WHERE id = 1"}, []string{"UPDATE l SET v = 2 WHERE id = 2"})
+		_, err := main.Exec(ctx, "SELECT * FROM vsql_merge_branch(NULL, 'main', 'side', 'main', request_id => 'lim', max_rows => 2000)")
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) || !strings.Contains(pgErr.Message, "merge_limit_exceeded") || !strings.Contains(pgErr.Message, "3000 rows") {
+			t.Fatalf("merge over max_rows: %v", err)
+		}
+		var state, code string
+		if err := main.QueryRow(ctx, "SELECT state, last_error_code FROM vsql_merge_requests(NULL, request_id => 'lim')").Scan(&state, &code); err != nil || state != "pending" || code != "merge_limit_exceeded" {
+			t.Errorf("request after the limit: %s %s %v", state, code, err)
+		}
+		var action string
+		if err := main.QueryRow(ctx, "SELECT merge_action FROM vsql_merge_branch(NULL, 'main', 'side', 'main', request_id => 'lim', max_rows => 5000)").Scan(&action); err != nil || action != "merged" {
+			t.Fatalf("retry with a larger limit: %s %v", action, err)
+		}
+	})
+}
+
+// An async merge returns before it finishes; its request later shows
+// complete with the result a synchronous merge of the same inputs gives,
+// and vsql_merge_status() shows it while it runs.
+func TestAsyncMerge(t *testing.T) {
+	addr := startServer(t, nil)
+	ctx := context.Background()
+	main := twoSides(t, addr, "big",
+		[]string{"CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER, s VARCHAR)", "INSERT INTO t SELECT range, range, 'row ' || range FROM range(1000000)"},
+		[]string{"UPDATE t SET v = -v"}, []string{"UPDATE t SET s = 'x'"})
+	start := time.Now()
+	var state, op, reqID string
+	if err := main.QueryRow(ctx, "SELECT state, operation_id, request_id FROM vsql_merge_branch(NULL, 'main', 'side', 'async_result', async => true, request_id => 'bg')").Scan(&state, &op, &reqID); err != nil {
+		t.Fatal(err)
+	}
+	returned := time.Since(start)
+	if state != "running" || op == "" || reqID != "bg" {
+		t.Fatalf("async call returned state %q op %q request %q", state, op, reqID)
+	}
+	sawStatus := false
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var n int
+		if err := main.QueryRow(ctx, "SELECT count(*) FROM vsql_merge_status() WHERE operation_id = $1", op).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		sawStatus = sawStatus || n == 1
+		if err := main.QueryRow(ctx, "SELECT state FROM vsql_merge_requests(NULL, request_id => 'bg')").Scan(&state); err != nil {
+			t.Fatal(err)
+		}
+		if state != "running" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the async merge did not finish")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	finished := time.Since(start)
+	if state != "complete" || !sawStatus {
+		t.Fatalf("async merge ended %q (status seen: %v)", state, sawStatus)
+	}
+	if returned >= finished {
+		t.Errorf("the call took %v, the merge %v: it did not return first", returned, finished)
+	}
+	var syncAction string
+	if err := main.QueryRow(ctx, "SELECT merge_action FROM vsql_merge_branch(NULL, 'main', 'side', 'sync_result')").Scan(&syncAction); err != nil {
+		t.Fatal(err)
+	}
+	var diff int
+	if err := main.QueryRow(ctx, `SELECT count(*) FROM ((SELECT * FROM "big/async_result".t EXCEPT SELECT * FROM "big/sync_result".t)
+		UNION ALL (SELECT * FROM "big/sync_result".t EXCEPT SELECT * FROM "big/async_result".t))`).Scan(&diff); err != nil || diff != 0 {
+		t.Errorf("async and sync results differ in %d rows (%v)", diff, err)
+	}
+	var action string
+	if err := main.QueryRow(ctx, "SELECT merge_action FROM vsql_merge_requests(NULL, request_id => 'bg')").Scan(&action); err != nil || action != syncAction {
+		t.Errorf("async action %q, sync %q", action, syncAction)
+	}
+}
