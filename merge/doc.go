@@ -21,6 +21,12 @@
 //   - merge.go: the public calls, durable requests, and the phases
 //     (selection, target check, comparison, application, publication).
 //   - preview.go: previews, preflight, ancestry.
+//   - resolve.go: resolution tables (validated, frozen into the request on
+//     first use under requests/<db>/<operation>.duckdb) and side strategies,
+//     applied to the classified rows in SQL, with an audit.
+//   - requests.go, status.go: listing and aborting requests; the registry of
+//     running merges behind vsql_merge_status(); async merges run on the
+//     server's own goroutines.
 //
 // # How a merge runs
 //
@@ -38,10 +44,12 @@
 //
 // # Caveats
 //
-//   - Only strict schema mode; resolution tables, side strategies, async
-//     merges and row/byte limits are not implemented yet (a conflict fails
-//     the merge with merge_conflict).
-//   - Conflict details carry values as JSON text, not typed values.
+//   - Only strict schema mode.
+//   - Conflict details carry keys and rows as JSON text, not typed values.
+//   - Progress is visible in vsql_merge_status(); no NOTICE messages are
+//     sent while a merge runs.
+//   - Sessions all run with TimeZone UTC, so a retry needs no frozen
+//     session settings.
 //   - Comparison cost follows table size: unchanged tables are still
 //     scanned (see docs/BENCHMARKS.md).
 package merge
