@@ -23,10 +23,41 @@ const (
 // ConflictDetail describes one conflicting row.
 type ConflictDetail struct {
 	Key                                     string // JSON array of the key's values, in key order
+	KeyValues                               []any  // the key's values as typed value structs
 	Kind                                    string // cell, insert_insert or delete_update
 	Columns                                 []string
 	BasePresent, OursPresent, TheirsPresent bool
 	Base, Ours, Theirs                      string // JSON objects of the rows ("" when absent)
+	BaseValues, OursValues, TheirsValues    any    // column → typed value maps (nil when absent)
+}
+
+// typedValue renders one value as the typed value struct of conflict
+// details: its DuckDB type, whether it is NULL, its exact text, and the
+// value itself in the field of its kind (the others NULL). DECIMAL, UUID,
+// TIME, INTERVAL and nested values are exact in text; integers beyond
+// BIGINT too.
+func typedValue(expr, dataType string) string {
+	field := func(name, sqlType string, on bool) string {
+		if on {
+			return fmt.Sprintf("%s := TRY_CAST(%s AS %s)", name, expr, sqlType)
+		}
+		return fmt.Sprintf("%s := NULL::%s", name, sqlType)
+	}
+	t := dataType
+	isInt := map[string]bool{"TINYINT": true, "SMALLINT": true, "INTEGER": true, "BIGINT": true, "UTINYINT": true,
+		"USMALLINT": true, "UINTEGER": true, "UBIGINT": true, "HUGEINT": true, "UHUGEINT": true}[t]
+	isTimestamp := t == "TIMESTAMP" || t == "TIMESTAMP_S" || t == "TIMESTAMP_MS" || t == "TIMESTAMP_NS"
+	return "struct_pack(type := " + sqltext.QuoteString(t) + ", is_null := (" + expr + ") IS NULL, text := CAST(" + expr + " AS VARCHAR), " +
+		strings.Join([]string{
+			field("boolean_value", "BOOLEAN", t == "BOOLEAN"),
+			field("integer_value", "BIGINT", isInt),
+			field("double_value", "DOUBLE", t == "FLOAT" || t == "DOUBLE"),
+			field("varchar_value", "VARCHAR", t == "VARCHAR"),
+			field("blob_value", "BLOB", t == "BLOB"),
+			field("date_value", "DATE", t == "DATE"),
+			field("timestamp_value", "TIMESTAMP", isTimestamp),
+			field("timestamptz_value", "TIMESTAMP WITH TIME ZONE", t == "TIMESTAMP WITH TIME ZONE"),
+		}, ", ") + ")"
 }
 
 // TableResult is the comparison of one table.
@@ -199,8 +230,26 @@ func (r *TableResult) recount(ctx context.Context, conn *sql.Conn) error {
 func (r *TableResult) loadDetails(ctx context.Context, conn *sql.Conn) error {
 	t := r.t
 	keyExpr, order := keyJSONExpr(t)
+	var keyTyped []string
+	for _, k := range t.key {
+		for i, col := range t.columns {
+			if col.name == k {
+				keyTyped = append(keyTyped, typedValue(fmt.Sprintf("m_%d", i), col.dataType))
+			}
+		}
+	}
+	rowTyped := func(prefix string) string {
+		var keys, vals []string
+		for i, col := range t.columns {
+			keys = append(keys, sqltext.QuoteString(col.name))
+			vals = append(vals, typedValue(fmt.Sprintf("%s_%d", prefix, i), col.dataType))
+		}
+		return "map([" + strings.Join(keys, ", ") + "], [" + strings.Join(vals, ", ") + "])"
+	}
 	q := `SELECT ` + keyExpr + `, action, conflict_columns, pb, po, pt,
-		CASE WHEN pb THEN ` + rowJSON(t, "b") + ` END, CASE WHEN po THEN ` + rowJSON(t, "o") + ` END, CASE WHEN pt THEN ` + rowJSON(t, "t") + ` END
+		CASE WHEN pb THEN ` + rowJSON(t, "b") + ` END, CASE WHEN po THEN ` + rowJSON(t, "o") + ` END, CASE WHEN pt THEN ` + rowJSON(t, "t") + ` END,
+		[` + strings.Join(keyTyped, ", ") + `],
+		CASE WHEN pb THEN ` + rowTyped("b") + ` END, CASE WHEN po THEN ` + rowTyped("o") + ` END, CASE WHEN pt THEN ` + rowTyped("t") + ` END
 		FROM ` + sqltext.QuoteIdent(r.resultTable) + ` WHERE action IN ('cell', 'delete_update', 'insert_insert')
 		ORDER BY ` + strings.Join(order, ", ") + fmt.Sprintf(" LIMIT %d OFFSET %d", max(r.detailsLimit, 1), r.detailsOffset)
 	return queryRows(ctx, conn, q, func(v []any) error {
@@ -209,6 +258,8 @@ func (r *TableResult) loadDetails(ctx context.Context, conn *sql.Conn) error {
 		d.OursPresent, _ = v[4].(bool)
 		d.TheirsPresent, _ = v[5].(bool)
 		d.Base, d.Ours, d.Theirs = str(v[6]), str(v[7]), str(v[8])
+		d.KeyValues, _ = v[9].([]any)
+		d.BaseValues, d.OursValues, d.TheirsValues = v[10], v[11], v[12]
 		r.Details = append(r.Details, d)
 		return nil
 	})

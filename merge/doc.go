@@ -45,7 +45,6 @@
 // # Caveats
 //
 //   - Only strict schema mode.
-//   - Conflict details carry keys and rows as JSON text, not typed values.
 //   - Progress is visible in vsql_merge_status(); no NOTICE messages are
 //     sent while a merge runs.
 //   - Sessions all run with TimeZone UTC, so a retry needs no frozen

@@ -346,8 +346,8 @@ func TestMergeMatchesReference(t *testing.T) {
 
 func previewConflicts(t *testing.T, c *pgx.Conn, db, ours, theirs string) []propConflict {
 	t.Helper()
-	rows, err := c.Query(context.Background(), fmt.Sprintf(`SELECT table_name, d.key, d.kind FROM (
-		SELECT table_name, unnest(conflict_details) AS d FROM vsql_merge_branch_preview(NULL, '%s', '%s')) ORDER BY table_name, d.key`, ours, theirs))
+	rows, err := c.Query(context.Background(), fmt.Sprintf(`SELECT table_name, d.key_json, d.kind FROM (
+		SELECT table_name, unnest(conflict_details) AS d FROM vsql_merge_branch_preview(NULL, '%s', '%s')) ORDER BY table_name, d.key_json`, ours, theirs))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -165,9 +165,10 @@ func previewRows(rows []merge.PreviewRow) [][]any {
 			for k, c := range d.Columns {
 				columns[k] = c
 			}
-			details[j] = map[string]any{"key": d.Key, "kind": d.Kind, "columns": columns,
+			details[j] = map[string]any{"key": d.KeyValues, "key_json": d.Key, "kind": d.Kind, "columns": columns,
 				"base_present": d.BasePresent, "ours_present": d.OursPresent, "theirs_present": d.TheirsPresent,
-				"base": nullable(d.Base), "ours": nullable(d.Ours), "theirs": nullable(d.Theirs)}
+				"base": d.BaseValues, "ours": d.OursValues, "theirs": d.TheirsValues,
+				"base_json": nullable(d.Base), "ours_json": nullable(d.Ours), "theirs_json": nullable(d.Theirs)}
 		}
 		out[i] = []any{r.ObjectType, r.ObjectName, nullable(r.TableName), r.Base, r.Ours, r.Theirs,
 			r.OursInserts, r.OursUpdates, r.OursDeletes, r.TheirsInserts, r.TheirsUpdates, r.TheirsDeletes,
@@ -176,17 +177,36 @@ func previewRows(rows []merge.PreviewRow) [][]any {
 	return out
 }
 
+func simple(t duckdb.Type) duckdb.TypeInfo { ti, _ := duckdb.NewTypeInfo(t); return ti }
+
+func entry(t duckdb.TypeInfo, name string) duckdb.StructEntry {
+	e, _ := duckdb.NewStructEntry(t, name)
+	return e
+}
+
+// typedValueType is the struct of one typed value in conflict details (see
+// merge.typedValue): type, is_null, text, and one field per value kind.
+func typedValueType() duckdb.TypeInfo {
+	st, _ := duckdb.NewStructInfo(entry(simple(duckdb.TYPE_VARCHAR), "type"), entry(simple(duckdb.TYPE_BOOLEAN), "is_null"),
+		entry(simple(duckdb.TYPE_VARCHAR), "text"), entry(simple(duckdb.TYPE_BOOLEAN), "boolean_value"),
+		entry(simple(duckdb.TYPE_BIGINT), "integer_value"), entry(simple(duckdb.TYPE_DOUBLE), "double_value"),
+		entry(simple(duckdb.TYPE_VARCHAR), "varchar_value"), entry(simple(duckdb.TYPE_BLOB), "blob_value"),
+		entry(simple(duckdb.TYPE_DATE), "date_value"), entry(simple(duckdb.TYPE_TIMESTAMP), "timestamp_value"),
+		entry(simple(duckdb.TYPE_TIMESTAMP_TZ), "timestamptz_value"))
+	return st
+}
+
 func conflictsType() duckdb.TypeInfo {
-	v := func() duckdb.TypeInfo { t, _ := duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR); return t }
-	b := func() duckdb.TypeInfo { t, _ := duckdb.NewTypeInfo(duckdb.TYPE_BOOLEAN); return t }
-	list, _ := duckdb.NewListInfo(v())
-	entry := func(t duckdb.TypeInfo, name string) duckdb.StructEntry {
-		e, _ := duckdb.NewStructEntry(t, name)
-		return e
+	list, _ := duckdb.NewListInfo(simple(duckdb.TYPE_VARCHAR))
+	keyList, _ := duckdb.NewListInfo(typedValueType())
+	row := func() duckdb.TypeInfo {
+		m, _ := duckdb.NewMapInfo(simple(duckdb.TYPE_VARCHAR), typedValueType())
+		return m
 	}
-	st, _ := duckdb.NewStructInfo(entry(v(), "key"), entry(v(), "kind"), entry(list, "columns"),
-		entry(b(), "base_present"), entry(b(), "ours_present"), entry(b(), "theirs_present"),
-		entry(v(), "base"), entry(v(), "ours"), entry(v(), "theirs"))
+	st, _ := duckdb.NewStructInfo(entry(keyList, "key"), entry(simple(duckdb.TYPE_VARCHAR), "key_json"), entry(simple(duckdb.TYPE_VARCHAR), "kind"),
+		entry(list, "columns"), entry(simple(duckdb.TYPE_BOOLEAN), "base_present"), entry(simple(duckdb.TYPE_BOOLEAN), "ours_present"),
+		entry(simple(duckdb.TYPE_BOOLEAN), "theirs_present"), entry(row(), "base"), entry(row(), "ours"), entry(row(), "theirs"),
+		entry(simple(duckdb.TYPE_VARCHAR), "base_json"), entry(simple(duckdb.TYPE_VARCHAR), "ours_json"), entry(simple(duckdb.TYPE_VARCHAR), "theirs_json"))
 	out, _ := duckdb.NewListInfo(st)
 	return out
 }

@@ -21,7 +21,12 @@ DELETE FROM orders WHERE order_id = 7;
 UPDATE orders SET status = 'paid' WHERE order_id = 6;
 SELECT snapshot_id FROM vsql_create_snapshot(name => 'tuesday');
 -- exactly two conflicts; order 6 (different columns) merges
-SELECT c.key, c.kind, c.columns, c.base_present, c.ours_present, c.theirs_present, c.base, c.ours, c.theirs
+SELECT c.key_json, c.kind, c.columns, c.base_present, c.ours_present, c.theirs_present, c.base_json, c.ours_json, c.theirs_json
+FROM (SELECT unnest(conflict_details) AS c FROM vsql_merge_branch_preview('market', 'main', 'pricing'));
+-- the same, typed: key values and cells with their types
+SELECT c.key[1].integer_value AS order_id, c.key[1].type AS key_type, c.base['amount'].text AS base_amount,
+       c.ours['amount'].text AS ours_amount, c.theirs['amount'].text AS theirs_amount, c.ours['amount'].type AS amount_type,
+       c.ours['customer'].varchar_value AS customer, c.ours IS NULL AS ours_missing
 FROM (SELECT unnest(conflict_details) AS c FROM vsql_merge_branch_preview('market', 'main', 'pricing'));
 SELECT conflicts, resolved_conflicts, theirs_updates FROM vsql_merge_branch_preview('market', 'main', 'pricing');
 -- without decisions the merge fails and publishes nothing
