@@ -43,7 +43,7 @@ type Merger struct {
 	versions *branches.Manager
 	cat      *catalog.Catalog
 	log      *slog.Logger
-	slots    chan struct{}
+	limit    concurrency
 	progress progress
 	async    sync.WaitGroup
 }
@@ -55,7 +55,9 @@ const MaxConcurrent = 2
 // running by a previous process (a crash) become pending, to be retried.
 func New(ctx context.Context, db *sql.DB, versions *branches.Manager, cat *catalog.Catalog, log *slog.Logger) (*Merger, error) {
 	err := cat.Tx(ctx, func(tx *catalog.Tx) error { return tx.InterruptRunningRequests(ctx) })
-	return &Merger{db: db, versions: versions, cat: cat, log: log, slots: make(chan struct{}, MaxConcurrent)}, err
+	m := &Merger{db: db, versions: versions, cat: cat, log: log}
+	m.limit.max = MaxConcurrent
+	return m, err
 }
 
 // Options are a merge call's named arguments.
@@ -73,6 +75,8 @@ type Options struct {
 	MaxRows, MaxInputBytes, MaxStagingBytes int64
 	// Details pages conflict_details in previews (DetailsLimit 0 = 1000).
 	DetailsOffset, DetailsLimit int64
+	// Progress, if set, is told what the merge is doing as it goes.
+	Progress func(message string)
 }
 
 // Defaults for Options left zero.
@@ -286,6 +290,14 @@ func (m *Merger) open(ctx context.Context, in inputs, opt Options) (*session, er
 	if err != nil {
 		return nil, err
 	}
+	// Results never depend on the caller's settings: every merge renders
+	// times in UTC with the Gregorian calendar, first attempt and retries.
+	for _, q := range []string{"SET TimeZone = 'UTC'", "SET Calendar = 'gregorian'"} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			conn.Close()
+			return nil, err
+		}
+	}
 	opt.setDefaults()
 	s := &session{conn: conn, opt: opt, progress: &m.progress}
 	var aliases []string
@@ -438,12 +450,55 @@ func newOperationID() string {
 	return hex.EncodeToString(b)
 }
 
-func (m *Merger) acquire(ctx context.Context) (func(), error) {
-	select {
-	case m.slots <- struct{}{}:
-		return func() { <-m.slots }, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
+func (m *Merger) acquire(ctx context.Context) (func(), error) { return m.limit.acquire(ctx) }
+
+// SetMaxConcurrent changes how many merges may run at once in this process
+// (SET vsql_merge_max_concurrent = n); running merges are not affected.
+func (m *Merger) SetMaxConcurrent(n int) error {
+	if n < 1 || n > 64 {
+		return vsqlerr.New(vsqlerr.InvalidArgument, "vsql_merge_max_concurrent must be between 1 and 64, not %d", n)
+	}
+	m.limit.mu.Lock()
+	m.limit.max = n
+	m.limit.mu.Unlock()
+	return nil
+}
+
+// MaxConcurrentNow reports the current limit.
+func (m *Merger) MaxConcurrentNow() int {
+	m.limit.mu.Lock()
+	defer m.limit.mu.Unlock()
+	return m.limit.max
+}
+
+// concurrency is a counting limit whose size can change.
+type concurrency struct {
+	mu      sync.Mutex
+	max     int
+	running int
+}
+
+func (c *concurrency) acquire(ctx context.Context) (func(), error) {
+	for {
+		c.mu.Lock()
+		if c.running < c.max {
+			c.running++
+			c.mu.Unlock()
+			var once sync.Once
+			return func() {
+				once.Do(func() {
+					c.mu.Lock()
+					c.running--
+					c.mu.Unlock()
+				})
+			}, nil
+		}
+		c.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
 }
 
@@ -544,7 +599,7 @@ func (m *Merger) run(ctx context.Context, db string, args map[string]any, opt Op
 		op = r.OperationID
 	}
 	var decided []catalog.Resolution
-	status := m.progress.start(op, opt.RequestID, db)
+	status := m.progress.start(op, opt.RequestID, db, opt.Progress)
 	defer m.progress.finish(op)
 	res, err = m.execute(ctx, req, op, opt, &decided, status, selectInputs)
 	if err != nil {

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"fmt"
 	"sort"
 	"sync"
 	"time"
@@ -27,13 +28,17 @@ type Status struct {
 type progress struct {
 	mu      sync.Mutex
 	running map[string]*Status
+	report  map[string]func(string) // operation → Options.Progress
 }
 
-func (p *progress) start(op, requestID, db string) *Status {
+func (p *progress) start(op, requestID, db string, report func(string)) *Status {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.running == nil {
-		p.running = map[string]*Status{}
+		p.running, p.report = map[string]*Status{}, map[string]func(string){}
+	}
+	if report != nil {
+		p.report[op] = report
 	}
 	s := &Status{OperationID: op, RequestID: requestID, Database: db, Phase: PhaseSelection, Started: time.Now()}
 	p.running[op] = s
@@ -46,12 +51,22 @@ func (p *progress) update(s *Status, fn func(*Status)) {
 	}
 	p.mu.Lock()
 	fn(s)
+	st := *s
+	report := p.report[s.OperationID]
 	p.mu.Unlock()
+	if report != nil {
+		msg := "merge " + st.OperationID + ": " + st.Phase
+		if st.Table != "" {
+			msg += " of table " + st.Table
+		}
+		report(fmt.Sprintf("%s (%d rows compared, %d applied, %s)", msg, st.RowsCompared, st.RowsApplied, time.Since(st.Started).Round(time.Millisecond)))
+	}
 }
 
 func (p *progress) finish(op string) {
 	p.mu.Lock()
 	delete(p.running, op)
+	delete(p.report, op)
 	p.mu.Unlock()
 }
 

@@ -46,6 +46,10 @@ type Conn struct {
 	writeMu sync.Mutex
 	closed  bool
 	pending int
+
+	// sendMu guards the backend's output buffer: the message loop writes
+	// it, and so does Notify, from the goroutine of a running statement.
+	sendMu sync.Mutex
 }
 
 type prepared struct {
@@ -136,7 +140,7 @@ func (c *Conn) receiveFailed(err error) {
 func (c *Conn) fatal(e *vsqlerr.Error) {
 	e.Severity = "FATAL"
 	c.sendError(e)
-	_ = c.be.Flush()
+	_ = c.flushOut()
 	c.closed = true
 }
 
@@ -178,14 +182,17 @@ func (c *Conn) startup(ctx context.Context) bool {
 				return false
 			}
 			c.sess = sess
-			c.be.Send(&pgproto3.AuthenticationOk{})
+			if ns, ok := sess.(NoticeSink); ok {
+				ns.SetNotifier(c.Notify)
+			}
+			c.out(&pgproto3.AuthenticationOk{})
 			for _, kv := range sess.ParameterStatus() {
-				c.be.Send(&pgproto3.ParameterStatus{Name: kv[0], Value: kv[1]})
+				c.out(&pgproto3.ParameterStatus{Name: kv[0], Value: kv[1]})
 			}
 			pid, secret := sess.BackendKey()
-			c.be.Send(&pgproto3.BackendKeyData{ProcessID: pid, SecretKey: secret})
-			c.be.Send(&pgproto3.ReadyForQuery{TxStatus: sess.TxStatus()})
-			if err := c.be.Flush(); err != nil {
+			c.out(&pgproto3.BackendKeyData{ProcessID: pid, SecretKey: secret})
+			c.out(&pgproto3.ReadyForQuery{TxStatus: sess.TxStatus()})
+			if err := c.flushOut(); err != nil {
 				sess.Close()
 				return false
 			}
@@ -196,7 +203,7 @@ func (c *Conn) startup(ctx context.Context) bool {
 
 // send buffers a message and writes the buffer out once it is large.
 func (c *Conn) send(msg pgproto3.BackendMessage, size int) {
-	c.be.Send(msg)
+	c.out(msg)
 	c.pending += size
 	if c.pending >= flushThreshold {
 		c.flush()
@@ -205,7 +212,7 @@ func (c *Conn) send(msg pgproto3.BackendMessage, size int) {
 
 func (c *Conn) flush() {
 	c.pending = 0
-	if err := c.be.Flush(); err != nil {
+	if err := c.flushOut(); err != nil {
 		c.closed = true
 		_ = c.netConn.Close()
 	}
@@ -216,7 +223,7 @@ func (c *Conn) sendError(e *vsqlerr.Error) {
 	if sev == "" {
 		sev = "ERROR"
 	}
-	c.be.Send(&pgproto3.ErrorResponse{
+	c.out(&pgproto3.ErrorResponse{
 		Severity:            sev,
 		SeverityUnlocalized: sev,
 		Code:                e.SQLState,
@@ -233,7 +240,7 @@ func (c *Conn) sendNotices() {
 		if sev == "" {
 			sev = "NOTICE"
 		}
-		c.be.Send(&pgproto3.NoticeResponse{
+		c.out(&pgproto3.NoticeResponse{
 			Severity: sev, SeverityUnlocalized: sev, Code: n.SQLState,
 			Message: n.Error(), Detail: n.Detail, Hint: n.Hint,
 		})
@@ -241,7 +248,7 @@ func (c *Conn) sendNotices() {
 }
 
 func (c *Conn) readyForQuery() {
-	c.be.Send(&pgproto3.ReadyForQuery{TxStatus: c.sess.TxStatus()})
+	c.out(&pgproto3.ReadyForQuery{TxStatus: c.sess.TxStatus()})
 	c.flush()
 }
 
@@ -312,4 +319,31 @@ func (c *Conn) Refuse(e *vsqlerr.Error) {
 			return
 		}
 	}
+}
+
+// out buffers one message.
+func (c *Conn) out(msg pgproto3.BackendMessage) {
+	c.sendMu.Lock()
+	c.be.Send(msg)
+	c.sendMu.Unlock()
+}
+
+// flushOut writes the buffered messages.
+func (c *Conn) flushOut() error {
+	c.sendMu.Lock()
+	defer c.sendMu.Unlock()
+	return c.be.Flush()
+}
+
+// Notify sends a notice to the client now, even while a statement runs
+// (long merges report progress this way).
+func (c *Conn) Notify(n *vsqlerr.Error) {
+	sev := n.Severity
+	if sev == "" {
+		sev = "NOTICE"
+	}
+	c.sendMu.Lock()
+	defer c.sendMu.Unlock()
+	c.be.Send(&pgproto3.NoticeResponse{Severity: sev, SeverityUnlocalized: sev, Code: n.SQLState, Message: n.Error(), Detail: n.Detail, Hint: n.Hint})
+	_ = c.be.Flush()
 }

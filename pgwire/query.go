@@ -18,7 +18,7 @@ func (c *Conn) simpleQuery(ctx context.Context, sql string) {
 	c.dropPortal("")
 	stmts := sqltext.Split(sql)
 	if len(stmts) == 0 {
-		c.be.Send(&pgproto3.EmptyQueryResponse{})
+		c.out(&pgproto3.EmptyQueryResponse{})
 		return
 	}
 	for _, st := range stmts {
@@ -152,7 +152,7 @@ func (c *Conn) parse(ctx context.Context, m *pgproto3.Parse) error {
 		return vsqlerr.New(vsqlerr.MultipleStatements, "cannot insert multiple commands into a prepared statement")
 	}
 	c.stmts[m.Name] = ps
-	c.be.Send(&pgproto3.ParseComplete{})
+	c.out(&pgproto3.ParseComplete{})
 	return nil
 }
 
@@ -214,7 +214,7 @@ func (c *Conn) bind(m *pgproto3.Bind) error {
 		}
 	}
 	c.portals[m.DestinationPortal] = &portal{ps: ps, args: args, formats: formats}
-	c.be.Send(&pgproto3.BindComplete{})
+	c.out(&pgproto3.BindComplete{})
 	return nil
 }
 
@@ -240,9 +240,9 @@ func (c *Conn) describe(m *pgproto3.Describe) error {
 		if ps.stmt != nil {
 			oids, cols = ps.stmt.ParamOIDs(), ps.stmt.Columns()
 		}
-		c.be.Send(&pgproto3.ParameterDescription{ParameterOIDs: oids})
+		c.out(&pgproto3.ParameterDescription{ParameterOIDs: oids})
 		if cols == nil {
-			c.be.Send(&pgproto3.NoData{})
+			c.out(&pgproto3.NoData{})
 		} else {
 			c.sendRowDescription(cols, nil)
 		}
@@ -256,7 +256,7 @@ func (c *Conn) describe(m *pgproto3.Describe) error {
 			cols = p.ps.stmt.Columns()
 		}
 		if cols == nil {
-			c.be.Send(&pgproto3.NoData{})
+			c.out(&pgproto3.NoData{})
 		} else {
 			c.sendRowDescription(cols, p.formats)
 		}
@@ -272,7 +272,7 @@ func (c *Conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 		return vsqlerr.New(vsqlerr.PortalNotFound, "portal %q does not exist", m.Portal)
 	}
 	if p.ps.stmt == nil {
-		c.be.Send(&pgproto3.EmptyQueryResponse{})
+		c.out(&pgproto3.EmptyQueryResponse{})
 		return nil
 	}
 	cols := p.ps.stmt.Columns()
@@ -317,7 +317,7 @@ func (c *Conn) closeObject(m *pgproto3.Close) error {
 	default:
 		return vsqlerr.New(vsqlerr.ProtocolViolation, "invalid CLOSE message subtype %d", m.ObjectType)
 	}
-	c.be.Send(&pgproto3.CloseComplete{})
+	c.out(&pgproto3.CloseComplete{})
 	return nil
 }
 

@@ -63,3 +63,9 @@ type Rows interface {
 	// Close releases the result; it may be called more than once.
 	Close()
 }
+
+// NoticeSink is implemented by sessions that send notices while a
+// statement runs (progress of long operations).
+type NoticeSink interface {
+	SetNotifier(notify func(*vsqlerr.Error))
+}

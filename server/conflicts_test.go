@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -121,10 +123,31 @@ func TestAsyncMerge(t *testing.T) {
 	if returned >= finished {
 		t.Errorf("the call took %v, the merge %v: it did not return first", returned, finished)
 	}
-	var syncAction string
-	if err := main.QueryRow(ctx, "SELECT merge_action FROM vsql_merge_branch(NULL, 'main', 'side', 'sync_result')").Scan(&syncAction); err != nil {
+	// A long synchronous merge reports progress as NOTICE messages.
+	cfg, _ := pgx.ParseConfig(dsn(addr, "big"))
+	var notices []string
+	var noticeMu sync.Mutex
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+		noticeMu.Lock()
+		notices = append(notices, n.Message)
+		noticeMu.Unlock()
+	}
+	syncConn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer syncConn.Close(ctx)
+	var syncAction string
+	syncStart := time.Now()
+	if err := syncConn.QueryRow(ctx, "SELECT merge_action FROM vsql_merge_branch(NULL, 'main', 'side', 'sync_result')").Scan(&syncAction); err != nil {
+		t.Fatal(err)
+	}
+	noticeMu.Lock()
+	if took := time.Since(syncStart); took > 2*time.Second && (len(notices) == 0 || !strings.Contains(notices[0], "merge")) {
+		t.Errorf("a %v merge sent no progress notices: %q", took, notices)
+	}
+	t.Logf("progress notices: %q", notices)
+	noticeMu.Unlock()
 	var diff int
 	if err := main.QueryRow(ctx, `SELECT count(*) FROM ((SELECT * FROM "big/async_result".t EXCEPT SELECT * FROM "big/sync_result".t)
 		UNION ALL (SELECT * FROM "big/sync_result".t EXCEPT SELECT * FROM "big/async_result".t))`).Scan(&diff); err != nil || diff != 0 {

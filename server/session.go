@@ -39,6 +39,18 @@ type Session struct {
 	runMu  sync.Mutex
 	cancel context.CancelFunc // of the running statement, nil when idle
 	runCtx context.Context    // of the running statement, nil when idle
+	notify func(*vsqlerr.Error)
+}
+
+// SetNotifier implements pgwire.NoticeSink.
+func (s *Session) SetNotifier(notify func(*vsqlerr.Error)) { s.notify = notify }
+
+// Notice implements sqlfuncs.Caller: a NOTICE sent to the client at once.
+func (s *Session) Notice(message string) {
+	if s.notify != nil {
+		n := &vsqlerr.Error{Severity: "NOTICE", SQLState: "00000", Message: message}
+		s.notify(n)
+	}
 }
 
 func (s *Server) newSession(ctx context.Context, target Target, alias string, params map[string]string) (*Session, error) {
@@ -186,6 +198,11 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 			WithHint("DuckDB has no savepoints; commit or roll back the whole transaction instead."))
 	case sqltext.KindCreateDatabase, sqltext.KindDropDatabase:
 		return s.prepareDatabaseStatement(st)
+	}
+	if stmt, ok, err := s.prepareVsqlSetting(st); ok || err != nil {
+		return stmt, s.failed(err)
+	}
+	switch kind {
 	case sqltext.KindCopy:
 		for _, k := range st.Keywords {
 			if k == "STDIN" || k == "STDOUT" {

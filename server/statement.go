@@ -5,10 +5,13 @@ import (
 	"database/sql/driver"
 	"errors"
 	"io"
+	"regexp"
+	"strconv"
 	"sync"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/vsql/vsql/merge"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqlfuncs"
 	"github.com/vsql/vsql/sqltext"
@@ -265,3 +268,78 @@ func (d *databaseStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, 
 	}
 	return &tagRows{tag: verb}, nil
 }
+
+// vsqlSetting matches SET/SHOW/RESET of vsql's own process-wide setting.
+var (
+	setMergeConcurrency  = regexp.MustCompile(`(?is)^\s*SET\s+(?:GLOBAL\s+|SESSION\s+)?vsql_merge_max_concurrent\s*(?:=|\bTO\b)\s*'?(-?\d+)'?\s*$`)
+	showMergeConcurrency = regexp.MustCompile(`(?is)^\s*SHOW\s+vsql_merge_max_concurrent\s*$`)
+	anyMergeConcurrency  = regexp.MustCompile(`(?i)\bvsql_merge_max_concurrent\b`)
+)
+
+// prepareVsqlSetting handles SET vsql_merge_max_concurrent = n and SHOW
+// vsql_merge_max_concurrent: how many merges may run at once in this
+// process. ok is false for every other statement.
+func (s *Session) prepareVsqlSetting(st sqltext.Statement) (pgwire.Statement, bool, error) {
+	if !anyMergeConcurrency.MatchString(st.SQL) || (st.Keyword(0) != "SET" && st.Keyword(0) != "SHOW" && st.Keyword(0) != "RESET") {
+		return nil, false, nil
+	}
+	if st.Keyword(0) == "RESET" {
+		return &settingStatement{apply: func() error { return s.srv.merger.SetMaxConcurrent(merge.MaxConcurrent) }}, true, nil
+	}
+	if m := setMergeConcurrency.FindStringSubmatch(st.SQL); m != nil {
+		n, err := strconv.Atoi(m[1])
+		if err != nil {
+			return nil, true, vsqlerr.New(vsqlerr.InvalidArgument, "vsql_merge_max_concurrent must be a whole number")
+		}
+		return &settingStatement{apply: func() error { return s.srv.merger.SetMaxConcurrent(n) }}, true, nil
+	}
+	if showMergeConcurrency.MatchString(st.SQL) {
+		return &showStatement{name: "vsql_merge_max_concurrent", value: func() string { return strconv.Itoa(s.srv.merger.MaxConcurrentNow()) }}, true, nil
+	}
+	return nil, true, vsqlerr.New(vsqlerr.InvalidArgument, "write SET vsql_merge_max_concurrent = n (1 to 64), SHOW vsql_merge_max_concurrent or RESET vsql_merge_max_concurrent")
+}
+
+type settingStatement struct {
+	noRowsStatement
+	apply func() error
+}
+
+func (st *settingStatement) Execute(context.Context, []any) (pgwire.Rows, error) {
+	if err := st.apply(); err != nil {
+		return nil, err
+	}
+	return &tagRows{tag: "SET"}, nil
+}
+
+type showStatement struct {
+	name  string
+	value func() string
+}
+
+func (st *showStatement) ParamOIDs() []uint32 { return nil }
+func (st *showStatement) Columns() []pgwire.Column {
+	return []pgwire.Column{{Name: st.name, OID: 25, TypeMod: -1, Size: -1}}
+}
+func (st *showStatement) Close() {}
+func (st *showStatement) Execute(context.Context, []any) (pgwire.Rows, error) {
+	return &valueRows{vals: []any{st.value()}, tag: "SHOW"}, nil
+}
+
+// valueRows is a one-row result.
+type valueRows struct {
+	vals []any
+	tag  string
+	done bool
+}
+
+func (r *valueRows) Next(dst []any) bool {
+	if r.done {
+		return false
+	}
+	r.done = true
+	copy(dst, r.vals)
+	return true
+}
+func (r *valueRows) Err() error       { return nil }
+func (r *valueRows) Tag(int64) string { return r.tag }
+func (r *valueRows) Close()           {}

@@ -29,6 +29,8 @@ type Caller interface {
 	// cancelled by the client's CancelRequest. (DuckDB binds a function at
 	// PREPARE, so the context seen at bind time belongs to another step.)
 	StatementContext() context.Context
+	// Notice sends a NOTICE to the client while the statement runs.
+	Notice(message string)
 }
 
 type callerKey struct{}

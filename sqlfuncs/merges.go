@@ -418,7 +418,9 @@ func requestFunctions() []function {
 	}
 }
 
-// runMaybeAsync runs a merge, in the background with async => true.
+// runMaybeAsync runs a merge, in the background with async => true. A
+// synchronous merge that runs longer than a second reports its progress to
+// the caller as NOTICE messages, at most one a second.
 func runMaybeAsync(ctx context.Context, b Merges, db string, a args, opt merge.Options, run func(context.Context, merge.Options) (merge.Result, error)) (merge.Result, error) {
 	async, err := a.boolean("async")
 	if err != nil {
@@ -426,6 +428,16 @@ func runMaybeAsync(ctx context.Context, b Merges, db string, a args, opt merge.O
 	}
 	if async {
 		return b.Async(ctx, db, opt, run)
+	}
+	if caller, ok := ctx.Value(callerKey{}).(Caller); ok {
+		start, last := time.Now(), time.Time{}
+		opt.Progress = func(message string) {
+			if time.Since(start) < time.Second || time.Since(last) < time.Second {
+				return
+			}
+			last = time.Now()
+			caller.Notice(message)
+		}
 	}
 	return run(ctx, opt)
 }
