@@ -45,10 +45,8 @@
 // # Caveats
 //
 //   - Only strict schema mode.
-//   - Progress is visible in vsql_merge_status(); no NOTICE messages are
-//     sent while a merge runs.
-//   - Sessions all run with TimeZone UTC, so a retry needs no frozen
-//     session settings.
+//   - Merge connections run with TimeZone UTC and the Gregorian calendar,
+//     so no session setting can change a result between attempts.
 //   - Comparison cost follows table size: unchanged tables are still
 //     scanned (see docs/BENCHMARKS.md).
 package merge

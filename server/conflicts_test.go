@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -156,5 +157,57 @@ func TestAsyncMerge(t *testing.T) {
 	var action string
 	if err := main.QueryRow(ctx, "SELECT merge_action FROM vsql_merge_requests(NULL, request_id => 'bg')").Scan(&action); err != nil || action != syncAction {
 		t.Errorf("async action %q, sync %q", action, syncAction)
+	}
+}
+
+// Decisions are frozen into the request the first time they are read: a
+// retry after the decisions table was dropped applies the same decisions.
+func TestFrozenDecisionsSurviveDroppedTable(t *testing.T) {
+	addr := startServer(t, nil)
+	ctx := context.Background()
+	main := twoSides(t, addr, "frz",
+		[]string{"CREATE TABLE p (id INTEGER PRIMARY KEY, price INTEGER)", "INSERT INTO p VALUES (1, 10), (2, 20)"},
+		[]string{"UPDATE p SET price = 11 WHERE id = 1", "DELETE FROM p WHERE id = 2"},
+		[]string{"UPDATE p SET price = 12 WHERE id = 1", "UPDATE p SET price = 22 WHERE id = 2"})
+	for _, q := range []string{
+		"CREATE DATABASE scratch",
+		"CREATE TABLE scratch.main.d (id INTEGER, price INTEGER, _merge_action VARCHAR, _merge_columns MAP(VARCHAR, VARCHAR))",
+		"INSERT INTO scratch.main.d VALUES (1, 15, 'cells', map {'price': 'custom'}), (2, NULL, 'theirs', NULL)",
+	} {
+		if _, err := main.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	merge := "SELECT merge_action FROM vsql_merge_branch(NULL, 'main', 'side', 'main', request_id => 'frozen', resolution_tables => map {'p': 'scratch.main.d'}, max_staging_bytes => %d)"
+	// The first attempt reads (and freezes) the decisions, then fails on a limit.
+	_, err := main.Exec(ctx, fmt.Sprintf(merge, 1))
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || !strings.Contains(pgErr.Message, "max_staging_bytes") {
+		t.Fatalf("first attempt: %v", err)
+	}
+	if _, err := main.Exec(ctx, "DROP TABLE scratch.main.d"); err != nil {
+		t.Fatal(err)
+	}
+	var action string
+	if err := main.QueryRow(ctx, fmt.Sprintf(merge, 1<<30)).Scan(&action); err != nil || action != "merged" {
+		t.Fatalf("retry after the decisions table was dropped: %s %v", action, err)
+	}
+	rows, err := main.Query(ctx, "SELECT id, price FROM p ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		var id, price int
+		_ = rows.Scan(&id, &price)
+		got = append(got, fmt.Sprintf("%d=%d", id, price))
+	}
+	rows.Close()
+	if strings.Join(got, ",") != "1=15,2=22" {
+		t.Errorf("merged rows %v, want the frozen decisions 1=15 (custom) and 2=22 (theirs)", got)
+	}
+	var n int
+	if err := main.QueryRow(ctx, "SELECT count(*) FROM vsql_merge_resolutions(NULL, 'frozen') WHERE source = 'table'").Scan(&n); err != nil || n != 2 {
+		t.Errorf("audit has %d decisions (%v)", n, err)
 	}
 }
