@@ -97,7 +97,13 @@ func orAll(parts []string) string {
 // compare runs the three-way comparison of one table as chained FULL OUTER
 // JOINs on the primary key, keeping only rows that differ somewhere, and
 // classifies every row in SQL (the result stays in a temp table on conn).
-func compare(ctx context.Context, conn *sql.Conn, t *table, base, ours, theirs, tmp string) (*TableResult, error) {
+//
+// skipOurs and skipTheirs name columns that cannot differ between base and
+// that side (see signature.go). When there are any, the comparison runs in
+// two steps: the three-way join on the keys and the columns that can differ
+// finds the changed keys, and only their rows are then read in full; this
+// keeps unchanged payload out of the big join.
+func compare(ctx context.Context, conn *sql.Conn, t *table, base, ours, theirs, tmp string, skipOurs, skipTheirs map[string]bool) (*TableResult, error) {
 	c := cols{t: t, keys: map[string]bool{}}
 	for _, k := range t.key {
 		c.keys[k] = true
@@ -121,9 +127,23 @@ func compare(ctx context.Context, conn *sql.Conn, t *table, base, ours, theirs, 
 		unchanged += " AND " + strings.Join(same, " AND ")
 	}
 	cmpTable := tmp + "_cmp"
-	q := "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(cmpTable) + " AS SELECT b.__p IS NOT NULL AS pb, o.__p IS NOT NULL AS po, t.__p IS NOT NULL AS pt, " +
-		strings.Join(sel, ", ") + " FROM " + src(base) + " b FULL OUTER JOIN " + src(ours) + " o ON " + strings.Join(joinBO, " AND ") +
-		" FULL OUTER JOIN " + src(theirs) + " t ON " + strings.Join(joinT, " AND ") + " WHERE NOT (" + unchanged + ")"
+	var q string
+	if len(skipOurs)+len(skipTheirs) == 0 {
+		q = "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(cmpTable) + " AS SELECT b.__p IS NOT NULL AS pb, o.__p IS NOT NULL AS po, t.__p IS NOT NULL AS pt, " +
+			strings.Join(sel, ", ") + " FROM " + src(base) + " b FULL OUTER JOIN " + src(ours) + " o ON " + strings.Join(joinBO, " AND ") +
+			" FULL OUTER JOIN " + src(theirs) + " t ON " + strings.Join(joinT, " AND ") + " WHERE NOT (" + unchanged + ")"
+	} else {
+		keysTable := tmp + "_keys"
+		if _, err := conn.ExecContext(ctx, changedKeysQuery(c, base, ours, theirs, keysTable, skipOurs, skipTheirs)); err != nil {
+			return nil, fmt.Errorf("compare table %s: %w", t.name, err)
+		}
+		defer conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+sqltext.QuoteIdent(keysTable))
+		q = "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(cmpTable) + " AS SELECT b.__p IS NOT NULL AS pb, o.__p IS NOT NULL AS po, t.__p IS NOT NULL AS pt, " +
+			strings.Join(sel, ", ") + " FROM " + sqltext.QuoteIdent(keysTable) + " k" +
+			" LEFT JOIN " + keyedSrc(c, base, keysTable) + " b ON " + keyOn(c, "b") +
+			" LEFT JOIN " + keyedSrc(c, ours, keysTable) + " o ON " + keyOn(c, "o") +
+			" LEFT JOIN " + keyedSrc(c, theirs, keysTable) + " t ON " + keyOn(c, "t")
+	}
 	if _, err := conn.ExecContext(ctx, q); err != nil {
 		return nil, fmt.Errorf("compare table %s: %w", t.name, err)
 	}
@@ -187,6 +207,68 @@ func compare(ctx context.Context, conn *sql.Conn, t *table, base, ours, theirs, 
 		return nil, fmt.Errorf("count changes of %s: %w", t.name, err)
 	}
 	return r, nil
+}
+
+// changedKeysQuery is step one of a two-step comparison: the keys of rows
+// that differ somewhere, joining only the keys and the columns that can
+// differ on each side.
+func changedKeysQuery(c cols, base, ours, theirs, keysTable string, skipOurs, skipTheirs map[string]bool) string {
+	var keys, joinBO, joinT, coalesced []string
+	var needOurs, needTheirs, needBase []string
+	for i, col := range c.t.columns {
+		q := c.q(i)
+		if c.keys[col.name] {
+			keys = append(keys, q)
+			joinBO = append(joinBO, "b."+q+" = o."+q)
+			joinT = append(joinT, "coalesce(b."+q+", o."+q+") = t."+q)
+			coalesced = append(coalesced, "coalesce(b."+q+", o."+q+", t."+q+") AS "+q)
+			continue
+		}
+		if !skipOurs[col.name] {
+			needOurs = append(needOurs, q)
+		}
+		if !skipTheirs[col.name] {
+			needTheirs = append(needTheirs, q)
+		}
+		if !skipOurs[col.name] || !skipTheirs[col.name] {
+			needBase = append(needBase, q)
+		}
+	}
+	proj := func(alias string, cols []string) string {
+		return "(SELECT " + strings.Join(append(append([]string{}, keys...), cols...), ", ") + ", true AS __p FROM " +
+			sqltext.QuoteIdent(alias) + ".main." + sqltext.QuoteIdent(c.t.name) + ")"
+	}
+	same := []string{"b.__p IS NOT NULL AND o.__p IS NOT NULL AND t.__p IS NOT NULL"}
+	for _, q := range needOurs {
+		same = append(same, "b."+q+" IS NOT DISTINCT FROM o."+q)
+	}
+	for _, q := range needTheirs {
+		same = append(same, "b."+q+" IS NOT DISTINCT FROM t."+q)
+	}
+	return "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(keysTable) + " AS SELECT " + strings.Join(coalesced, ", ") +
+		" FROM " + proj(base, needBase) + " b FULL OUTER JOIN " + proj(ours, needOurs) + " o ON " + strings.Join(joinBO, " AND ") +
+		" FULL OUTER JOIN " + proj(theirs, needTheirs) + " t ON " + strings.Join(joinT, " AND ") +
+		" WHERE NOT (" + strings.Join(same, " AND ") + ")"
+}
+
+// keyedSrc reads one input's rows whose keys are in keysTable.
+func keyedSrc(c cols, alias, keysTable string) string {
+	var match []string
+	for _, k := range c.t.key {
+		q := sqltext.QuoteIdent(k)
+		match = append(match, "x."+q+" = s."+q)
+	}
+	return "(SELECT *, true AS __p FROM " + sqltext.QuoteIdent(alias) + ".main." + sqltext.QuoteIdent(c.t.name) +
+		" s WHERE EXISTS (SELECT 1 FROM " + sqltext.QuoteIdent(keysTable) + " x WHERE " + strings.Join(match, " AND ") + "))"
+}
+
+func keyOn(c cols, side string) string {
+	var on []string
+	for _, k := range c.t.key {
+		q := sqltext.QuoteIdent(k)
+		on = append(on, side+"."+q+" = k."+q)
+	}
+	return strings.Join(on, " AND ")
 }
 
 // rowJSON renders one side of a result row as a JSON object.

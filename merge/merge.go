@@ -280,6 +280,7 @@ type session struct {
 	opt                Options
 	status             *Status
 	progress           *progress
+	chunks             [][][32]byte // of base, ours, theirs
 }
 
 func (m *Merger) open(ctx context.Context, in inputs, opt Options) (*session, error) {
@@ -314,6 +315,10 @@ func (m *Merger) open(ctx context.Context, in inputs, opt Options) (*session, er
 		if info, err := os.Stat(path); err == nil {
 			s.inputBytes += info.Size()
 		}
+	}
+	if s.chunks, err = m.chunkMaps(ctx, in.db, in.base, in.ours, in.theirs); err != nil {
+		s.close()
+		return nil, err
 	}
 	if s.inputBytes > opt.MaxInputBytes {
 		s.close()
@@ -361,7 +366,11 @@ func (s *session) compareAll(ctx context.Context, op string) ([]*TableResult, er
 		tmp := fmt.Sprintf("__vsql_merge_%s_%d", op, i)
 		s.temps = append(s.temps, tmp)
 		s.progress.update(s.status, func(st *Status) { st.Phase, st.Table = PhaseComparison, n })
-		r, err := compare(ctx, s.conn, s.ours.tables[n], s.base.alias, s.ours.alias, s.theirs.alias, tmp)
+		t := s.ours.tables[n]
+		sb := columnSignatures(ctx, s.conn, s.base.alias, n, s.chunks[0])
+		skipO := unchangedColumns(t, sb, columnSignatures(ctx, s.conn, s.ours.alias, n, s.chunks[1]))
+		skipT := unchangedColumns(t, sb, columnSignatures(ctx, s.conn, s.theirs.alias, n, s.chunks[2]))
+		r, err := compare(ctx, s.conn, t, s.base.alias, s.ours.alias, s.theirs.alias, tmp, skipO, skipT)
 		if err != nil {
 			return nil, err
 		}

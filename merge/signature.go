@@ -1,0 +1,110 @@
+package merge
+
+import (
+	"context"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/internal/sqlrows"
+	"github.com/vsql/vsql/sqltext"
+)
+
+// Column signatures let a merge skip comparing columns that cannot differ.
+//
+// A signature lists every storage segment of a column in one input: row
+// group, segment, first row, row count, compression, offset, statistics,
+// and the content hash of the 256 KiB block holding it (from the snapshot's
+// chunk map; constant segments have no block, their value is in the
+// statistics). Two
+// inputs with equal signatures for a column and for every key column store
+// the same values at the same row positions, so for every key present in
+// both the column's values are equal: comparing them cannot find a change.
+// Anything uncertain (segments with in-memory updates, non-persistent
+// segments, a block outside the chunk map) yields no signature, and the
+// column is compared.
+
+// columnSignatures returns column → signature for one table of one input,
+// or nil when any segment cannot be signed.
+func columnSignatures(ctx context.Context, conn *sql.Conn, alias, tableName string, chunks [][32]byte) map[string]string {
+	q := "SELECT column_name, column_path, row_group_id, segment_id, start, count, compression, block_id, block_offset, has_updates, persistent, stats " +
+		"FROM pragma_storage_info(" + sqltext.QuoteString(sqltext.QuoteIdent(alias)+".main."+sqltext.QuoteIdent(tableName)) + ") " +
+		"ORDER BY column_id, column_path, row_group_id, segment_id"
+	sigs := map[string]*strings.Builder{}
+	ok := true
+	err := sqlrows.Of(conn.QueryContext(ctx, q))(func(v []any) error {
+		updates, _ := v[9].(bool)
+		persistent, _ := v[10].(bool)
+		block, isInt := v[7].(int64)
+		if updates || !persistent || !isInt || block+1 >= int64(len(chunks)) {
+			ok = false
+			return nil
+		}
+		// Constant segments have no block (block_id -1): their value is in
+		// the segment's statistics, which are part of the signature.
+		hash := "constant"
+		if block >= 0 {
+			h := chunks[block+1]
+			hash = hex.EncodeToString(h[:])
+		}
+		col := str(v[0])
+		b := sigs[col]
+		if b == nil {
+			b = &strings.Builder{}
+			sigs[col] = b
+		}
+		fmt.Fprintf(b, "%v/%v/%v/%v/%v/%v/%s/%v/%v;", v[1], v[2], v[3], v[4], v[5], v[6], hash, v[8], v[11])
+		return nil
+	})
+	if err != nil || !ok {
+		return nil
+	}
+	out := make(map[string]string, len(sigs))
+	for c, b := range sigs {
+		out[c] = b.String()
+	}
+	return out
+}
+
+// unchangedColumns reports the non-key columns of t whose values cannot
+// differ between inputs x and y (by their signatures).
+func unchangedColumns(t *table, x, y map[string]string) map[string]bool {
+	if x == nil || y == nil {
+		return nil
+	}
+	for _, k := range t.key {
+		if x[k] == "" || x[k] != y[k] {
+			return nil
+		}
+	}
+	out := map[string]bool{}
+	for _, c := range t.columns {
+		if x[c.name] != "" && x[c.name] == y[c.name] {
+			out[c.name] = true
+		}
+	}
+	return out
+}
+
+// chunkMaps reads the chunk maps of the inputs' snapshots.
+func (m *Merger) chunkMaps(ctx context.Context, db string, ids ...int64) ([][][32]byte, error) {
+	out := make([][][32]byte, len(ids))
+	err := m.inDB(ctx, db, func(tx *catalog.Tx, d catalog.Database) error {
+		for i, id := range ids {
+			s, err := tx.Snapshot(ctx, d.ID, strconv.FormatInt(id, 10))
+			if err != nil {
+				return err
+			}
+			cm, err := tx.ChunkMap(ctx, s.ContentRoot)
+			if err != nil {
+				return err
+			}
+			out[i] = cm.Chunks
+		}
+		return nil
+	})
+	return out, err
+}
