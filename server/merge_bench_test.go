@@ -6,12 +6,15 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/vsql/vsql/merge"
 )
 
 // BenchmarkMerge merges a branch back into main for an orders table of
 // rows rows, with changed rows changed on each side (sparse, no
-// conflicts), and reports the five phase timings of the merge's result row.
-// Each iteration merges into a new branch, so the inputs stay the same.
+// conflicts), and reports the five phase timings of the merge's result row,
+// plus the comparison without column skipping, measured alternately in the
+// same run. Each merge goes into a new branch, so the inputs stay the same.
 //
 //	go test ./server/ -run '^$' -bench BenchmarkMerge -benchtime 5x
 func BenchmarkMerge(b *testing.B) {
@@ -40,21 +43,32 @@ func BenchmarkMerge(b *testing.B) {
 			run(side, "SELECT * FROM vsql_create_snapshot()")
 			side.Close(ctx)
 
-			var sel, target, cmp, apply, pub float64
+			// The same merge with and without column skipping, alternating, so
+			// that both see the same machine.
+			var sel, target, cmp, apply, pub, cmpFull float64
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				var s, t, c1, a, p float64
-				err := conn.QueryRow(ctx, fmt.Sprintf(`SELECT selection_ms, target_check_ms, comparison_ms, application_ms, publication_ms
-					FROM vsql_merge_branch(NULL, 'main', 'side', 'merged_%d')`, i)).Scan(&s, &t, &c1, &a, &p)
-				if err != nil {
-					b.Fatal(err)
+				for _, skip := range []bool{true, false} {
+					merge.ColumnSkipping = skip
+					var s, t, c1, a, p float64
+					err := conn.QueryRow(ctx, fmt.Sprintf(`SELECT selection_ms, target_check_ms, comparison_ms, application_ms, publication_ms
+						FROM vsql_merge_branch(NULL, 'main', 'side', 'merged_%d_%v')`, i, skip)).Scan(&s, &t, &c1, &a, &p)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if skip {
+						sel, target, cmp, apply, pub = sel+s, target+t, cmp+c1, apply+a, pub+p
+					} else {
+						cmpFull += c1
+					}
 				}
-				sel, target, cmp, apply, pub = sel+s, target+t, cmp+c1, apply+a, pub+p
 			}
+			merge.ColumnSkipping = true
 			n := float64(b.N)
 			b.ReportMetric(sel/n, "selection_ms")
 			b.ReportMetric(target/n, "target_check_ms")
 			b.ReportMetric(cmp/n, "comparison_ms")
+			b.ReportMetric(cmpFull/n, "comparison_noskip_ms")
 			b.ReportMetric(apply/n, "application_ms")
 			b.ReportMetric(pub/n, "publication_ms")
 		})
