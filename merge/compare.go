@@ -71,8 +71,11 @@ type TableResult struct {
 	Changes                                     int64 // rows the result changes relative to ours
 	Compared                                    int64 // rows that differ somewhere
 
-	resultTable   string // temp table holding the classified rows
-	t             *table
+	resultTable string // temp table holding the classified rows ("" when identical)
+	t           *table
+	// identical: the table's storage is byte-identical in all three inputs,
+	// so nothing was compared and nothing can change.
+	identical     bool
 	detailsOffset int64
 	detailsLimit  int64
 }
@@ -297,6 +300,9 @@ func keyJSONExpr(t *table) (expr string, order []string) {
 // recount refreshes the conflict counts after decisions, and loads the
 // details of the conflicts left.
 func (r *TableResult) recount(ctx context.Context, conn *sql.Conn) error {
+	if r.identical {
+		return nil
+	}
 	q := `SELECT count(*) FILTER (action IN ('cell', 'delete_update', 'insert_insert')), count(*) FILTER (decided_by IS NOT NULL),
 		count(*) FILTER (action IN ('update', 'insert', 'delete')) FROM ` + sqltext.QuoteIdent(r.resultTable)
 	if err := conn.QueryRowContext(ctx, q).Scan(&r.Conflicts, &r.Resolved, &r.Changes); err != nil {

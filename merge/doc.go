@@ -18,6 +18,8 @@
 //     application: DELETE of changed keys plus INSERT of merged rows on a
 //     copy of ours, so cost follows the change, not the table, and DuckDB
 //     checks every PRIMARY KEY, UNIQUE, NOT NULL and CHECK constraint.
+//   - signature.go: column signatures (storage segments and their blocks'
+//     content hashes) that prove columns or whole tables unchanged.
 //   - merge.go: the public calls, durable requests, and the phases
 //     (selection, target check, comparison, application, publication).
 //   - preview.go: previews, preflight, ancestry.
@@ -47,6 +49,9 @@
 //   - Only strict schema mode.
 //   - Merge connections run with TimeZone UTC and the Gregorian calendar,
 //     so no session setting can change a result between attempts.
-//   - Comparison cost follows table size: unchanged tables are still
-//     scanned (see docs/BENCHMARKS.md).
+//   - Comparison cost follows table size, less what signature.go can prove
+//     unchanged: columns whose storage is byte-identical between base and a
+//     side are not compared on that side, and in branch merges a table
+//     byte-identical in all three inputs is not compared at all (see
+//     docs/BENCHMARKS.md).
 package merge

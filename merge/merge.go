@@ -145,6 +145,7 @@ type Result struct {
 
 // inputs are the three snapshots of a merge and where the result goes.
 type inputs struct {
+	lineage            bool // base selected from recorded parent edges
 	db                 string
 	base, ours, theirs int64
 	oursBranch         string // "" for snapshot merges
@@ -240,6 +241,7 @@ func (m *Merger) selectBranchInputs(ctx context.Context, db, ours, theirs, desti
 		in.newBranch = true
 	}
 	anc := SelectBase(snaps, in.ours, in.theirs)
+	in.lineage = true
 	switch anc.State {
 	case SelectionAmbiguous:
 		return in, anc, vsqlerr.New(vsqlerr.MergeBaseAmbiguous, "snapshots %d and %d have several best common ancestors %v", in.ours, in.theirs, anc.Candidates)
@@ -281,6 +283,9 @@ type session struct {
 	status             *Status
 	progress           *progress
 	chunks             [][][32]byte // of base, ours, theirs
+	// lineage: base was selected from recorded parents (a common ancestor
+	// of ours and theirs), not given by the caller.
+	lineage bool
 }
 
 func (m *Merger) open(ctx context.Context, in inputs, opt Options) (*session, error) {
@@ -300,7 +305,7 @@ func (m *Merger) open(ctx context.Context, in inputs, opt Options) (*session, er
 		}
 	}
 	opt.setDefaults()
-	s := &session{conn: conn, opt: opt, progress: &m.progress}
+	s := &session{conn: conn, opt: opt, progress: &m.progress, lineage: in.lineage}
 	var aliases []string
 	for i, id := range []int64{in.base, in.ours, in.theirs} {
 		alias, path, err := m.versions.SnapshotImage(ctx, in.db, id)
@@ -370,6 +375,11 @@ func (s *session) compareAll(ctx context.Context, op string) ([]*TableResult, er
 		sb := columnSignatures(ctx, s.conn, s.base.alias, n, s.chunks[0])
 		skipO := unchangedColumns(t, sb, columnSignatures(ctx, s.conn, s.ours.alias, n, s.chunks[1]))
 		skipT := unchangedColumns(t, sb, columnSignatures(ctx, s.conn, s.theirs.alias, n, s.chunks[2]))
+		if s.lineage && allColumns(t, skipO) && allColumns(t, skipT) && sameRowCounts(ctx, s.conn, t, s) {
+			// Byte-identical in all three inputs: nothing to compare.
+			out = append(out, &TableResult{Table: n, t: t, identical: true})
+			continue
+		}
 		r, err := compare(ctx, s.conn, t, s.base.alias, s.ours.alias, s.theirs.alias, tmp, skipO, skipT)
 		if err != nil {
 			return nil, err
@@ -379,6 +389,38 @@ func (s *session) compareAll(ctx context.Context, op string) ([]*TableResult, er
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// allColumns reports whether skip covers every column of t.
+func allColumns(t *table, skip map[string]bool) bool {
+	if skip == nil {
+		return false
+	}
+	for _, c := range t.columns {
+		if !skip[c.name] {
+			return false
+		}
+	}
+	return true
+}
+
+// sameRowCounts checks that the three inputs hold the same number of rows
+// of t. Deleted rows keep their storage segments (DuckDB records deletions
+// in row-group metadata), so identical segments alone do not prove
+// identical rows. When base is an ancestor of both sides, a side can only
+// add deletions (bringing a row back means inserting it, which changes the
+// segments), so equal counts with identical segments mean identical rows.
+// That is why a whole-table skip needs the recorded lineage of a branch
+// merge; snapshot merges, whose base is only trusted, never skip tables.
+func sameRowCounts(ctx context.Context, conn *sql.Conn, t *table, s *session) bool {
+	var counts [3]int64
+	for i, sh := range []*catalogShape{s.base, s.ours, s.theirs} {
+		q := "SELECT count(*) FROM " + sqltext.QuoteIdent(sh.alias) + ".main." + sqltext.QuoteIdent(t.name)
+		if err := conn.QueryRowContext(ctx, q).Scan(&counts[i]); err != nil {
+			return false
+		}
+	}
+	return counts[0] == counts[1] && counts[1] == counts[2]
 }
 
 // build writes the merged result into a staging copy of ours and returns

@@ -365,6 +365,18 @@ func (m *Merger) resolveAll(ctx context.Context, s *session, results []*TableRes
 	}
 	var audit []catalog.Resolution
 	for _, r := range results {
+		if r.identical {
+			if dec, ok := decs[r.Table]; ok {
+				var n int64
+				if err := s.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+sqltext.QuoteIdent(dec)).Scan(&n); err != nil {
+					return nil, err
+				}
+				if n > 0 {
+					return nil, vsqlerr.New(vsqlerr.InvalidArgument, "resolution table for %s decides %d keys, but %s has no conflicts", r.Table, n, r.Table)
+				}
+			}
+			continue
+		}
 		if dec, ok := decs[r.Table]; ok {
 			if err := applyDecisions(ctx, s.conn, r, dec); err != nil {
 				return nil, err

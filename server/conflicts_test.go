@@ -211,3 +211,38 @@ func TestFrozenDecisionsSurviveDroppedTable(t *testing.T) {
 		t.Errorf("audit has %d decisions (%v)", n, err)
 	}
 }
+
+// A table that no side changed (byte-identical storage in the three inputs,
+// which merges skip without comparing) is reported unchanged, and the
+// merge of the other table is unaffected. The skipping itself is measured,
+// not asserted: see BenchmarkMerge.
+func TestUnchangedTableIsSkipped(t *testing.T) {
+	addr := startServer(t, nil)
+	ctx := context.Background()
+	main := twoSides(t, addr, "skip",
+		[]string{"CREATE TABLE big (id INTEGER PRIMARY KEY, v VARCHAR)", "INSERT INTO big SELECT range, 'v' || range FROM range(200000)",
+			"CREATE TABLE small (id INTEGER PRIMARY KEY, n INTEGER)", "INSERT INTO small VALUES (1, 1), (2, 2)"},
+		[]string{"UPDATE small SET n = 10 WHERE id = 1"}, []string{"UPDATE small SET n = 20 WHERE id = 2"})
+	rows, err := main.Query(ctx, "SELECT table_name, table_action, ours_updates + theirs_updates FROM vsql_merge_branch_preview(NULL, 'main', 'side') ORDER BY 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for rows.Next() {
+		var name, action string
+		var updates int64
+		_ = rows.Scan(&name, &action, &updates)
+		got[name] = fmt.Sprintf("%s/%d", action, updates)
+	}
+	rows.Close()
+	if got["big"] != "unchanged/0" || got["small"] != "merge/2" {
+		t.Errorf("preview %v", got)
+	}
+	if _, err := main.Exec(ctx, "SELECT * FROM vsql_merge_branch(NULL, 'main', 'side', 'main')"); err != nil {
+		t.Fatal(err)
+	}
+	var sum, n int64
+	if err := main.QueryRow(ctx, "SELECT sum(n), (SELECT count(*) FROM big) FROM small").Scan(&sum, &n); err != nil || sum != 30 || n != 200000 {
+		t.Errorf("merged: sum %d, big rows %d (%v)", sum, n, err)
+	}
+}
