@@ -65,28 +65,36 @@ func (a args) duration(name string) (time.Duration, error) {
 
 func mergeOptions(a args) (merge.Options, error) {
 	var o merge.Options
-	var err error
 	o.RequestID = a.str("request_id")
-	if o.ExpectedBase, err = a.int64("expected_base_snapshot_id"); err != nil {
-		return o, err
+	for _, f := range []struct {
+		name string
+		dst  *int64
+	}{{"expected_base_snapshot_id", &o.ExpectedBase}, {"expected_ours_snapshot_id", &o.ExpectedOurs}, {"expected_theirs_snapshot_id", &o.ExpectedTheirs}} {
+		v, err := a.int64(f.name)
+		if err != nil {
+			return o, err
+		}
+		*f.dst = v
 	}
-	if o.ExpectedOurs, err = a.int64("expected_ours_snapshot_id"); err != nil {
-		return o, err
+	for _, f := range []struct {
+		name string
+		dst  *bool
+	}{{"snapshot_target", &o.SnapshotTarget}, {"validate", &o.Validate}} {
+		v, err := a.boolean(f.name)
+		if err != nil {
+			return o, err
+		}
+		*f.dst = v
 	}
-	if o.ExpectedTheirs, err = a.int64("expected_theirs_snapshot_id"); err != nil {
-		return o, err
-	}
-	if o.SnapshotTarget, err = a.boolean("snapshot_target"); err != nil {
-		return o, err
-	}
-	if o.Validate, err = a.boolean("validate"); err != nil {
-		return o, err
-	}
-	if o.LockTimeout, err = a.duration("lock_timeout"); err != nil {
-		return o, err
-	}
-	if o.Timeout, err = a.duration("timeout"); err != nil {
-		return o, err
+	for _, f := range []struct {
+		name string
+		dst  *time.Duration
+	}{{"lock_timeout", &o.LockTimeout}, {"timeout", &o.Timeout}} {
+		v, err := a.duration(f.name)
+		if err != nil {
+			return o, err
+		}
+		*f.dst = v
 	}
 	switch v := a["resolution_tables"].(type) {
 	case nil:

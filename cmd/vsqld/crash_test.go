@@ -99,6 +99,20 @@ func scalar[T any](t *testing.T, conn *pgx.Conn, q string) T {
 	return v
 }
 
+// expectKilled runs op on a child started with a fault point and checks
+// that the child died of SIGKILL there.
+func expectKilled(t *testing.T, c *child, conn *pgx.Conn, fault, op string) {
+	t.Helper()
+	if _, err := conn.Exec(context.Background(), op); err == nil {
+		t.Fatalf("the operation completed: the fault point %s was not reached", fault)
+	}
+	werr := c.cmd.Wait()
+	var exitErr *exec.ExitError
+	if !errors.As(werr, &exitErr) || exitErr.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("vsqld was not killed at %s: %v\n%s", fault, werr, c.logs)
+	}
+}
+
 func runVerify(t *testing.T, bin, data string) (string, error) {
 	out, err := exec.Command(bin, "verify", "--data", data).CombinedOutput()
 	return string(out), err
@@ -151,16 +165,7 @@ func TestCrashDuringSnapshotAndRestore(t *testing.T) {
 			if p.restore {
 				op = "SELECT * FROM vsql_restore('postgres', 'main', snapshot => 'base', force => true)"
 			}
-			_, err := conn.Exec(context.Background(), op)
-			if err == nil {
-				t.Fatal("the operation completed: the fault point was not reached")
-			}
-			werr := c.cmd.Wait()
-			var exitErr *exec.ExitError
-			if !errors.As(werr, &exitErr) || exitErr.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-				t.Fatalf("vsqld was not killed at %s: %v\n%s", p.fault, werr, c.logs)
-			}
-
+			expectKilled(t, c, conn, p.fault, op)
 			if out, err := runVerify(t, bin, data); err != nil {
 				t.Fatalf("verify after crash: %v\n%s", err, out)
 			}
@@ -352,14 +357,7 @@ func TestCrashDuringMerge(t *testing.T) {
 
 			c = startChild(t, bin, data, p.fault)
 			conn = c.connect(t, "postgres")
-			if _, err := conn.Exec(context.Background(), merge); err == nil {
-				t.Fatal("the merge completed: the fault point was not reached")
-			}
-			werr := c.cmd.Wait()
-			var exitErr *exec.ExitError
-			if !errors.As(werr, &exitErr) || exitErr.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-				t.Fatalf("vsqld was not killed at %s: %v\n%s", p.fault, werr, c.logs)
-			}
+			expectKilled(t, c, conn, p.fault, merge)
 			if out, err := runVerify(t, bin, data); err != nil {
 				t.Fatalf("verify after crash: %v\n%s", err, out)
 			}
