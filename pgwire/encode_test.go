@@ -1,0 +1,99 @@
+package pgwire
+
+import (
+	"math"
+	"math/big"
+	"testing"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/jackc/pgx/v5/pgtype"
+)
+
+// Text encodings as PostgreSQL 15 prints them.
+func TestTextEncodings(t *testing.T) {
+	ts := time.Date(2024, 2, 29, 13, 14, 15, 500000000, time.UTC)
+	cases := []struct {
+		oid  uint32
+		v    any
+		want string
+	}{
+		{pgtype.Float8OID, 1e15, "1e+15"},
+		{pgtype.Float8OID, 1e14, "100000000000000"},
+		{pgtype.Float8OID, 0.0001, "0.0001"},
+		{pgtype.Float8OID, 1e-5, "1e-05"},
+		{pgtype.Float8OID, 0.1, "0.1"},
+		{pgtype.Float8OID, math.Inf(-1), "-Infinity"},
+		{pgtype.Float8OID, math.NaN(), "NaN"},
+		{pgtype.Float4OID, float32(1e6), "1e+06"},
+		{pgtype.Float4OID, float32(100000), "100000"},
+		{pgtype.NumericOID, duckdb.Decimal{Width: 10, Scale: 2, Value: big.NewInt(150)}, "1.50"},
+		{pgtype.NumericOID, duckdb.Decimal{Width: 6, Scale: 3, Value: big.NewInt(-1)}, "-0.001"},
+		{pgtype.BoolOID, true, "t"},
+		{pgtype.ByteaOID, []byte{0xde, 0xad}, `\xdead`},
+		{pgtype.DateOID, ts, "2024-02-29"},
+		{pgtype.TimestampOID, ts, "2024-02-29 13:14:15.5"},
+		{pgtype.TimestamptzOID, ts, "2024-02-29 13:14:15.5+00"},
+		{pgtype.TimestamptzOID, ts.In(time.FixedZone("", 5*3600+1800)), "2024-02-29 18:44:15.5+05:30"},
+		{pgtype.IntervalOID, duckdb.Interval{Months: 14, Days: 3, Micros: 4*3600e6 + 5*60e6 + 6.5e6}, "1 year 2 mons 3 days 04:05:06.5"},
+		{pgtype.IntervalOID, duckdb.Interval{Days: -1, Micros: -1e6}, "-1 days -00:00:01"},
+		{pgtype.IntervalOID, duckdb.Interval{}, "00:00:00"},
+		{pgtype.UUIDOID, []byte{0xa0, 0xee, 0xbc, 0x99, 0x9c, 0x0b, 0x4e, 0xf8, 0xbb, 0x6d, 0x6b, 0xb9, 0xbd, 0x38, 0x0a, 0x11}, "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"},
+		{pgtype.Int4ArrayOID, []any{int32(1), nil, int32(3)}, "{1,NULL,3}"},
+		{pgtype.TextArrayOID, []any{"a b", `q"u`, "", "NULL"}, `{"a b","q\"u","","NULL"}`},
+		{pgtype.Int4ArrayOID, []any{[]any{int32(1), int32(2)}, []any{int32(3), int32(4)}}, "{{1,2},{3,4}}"},
+		{pgtype.JSONOID, map[string]any{"b": 1.0, "a": "x"}, `{"a":"x","b":1}`},
+	}
+	for _, c := range cases {
+		got, err := AppendValue(nil, c.oid, 0, c.v)
+		if err != nil || string(got) != c.want {
+			t.Errorf("text(%d, %#v) = %q, %v; want %q", c.oid, c.v, got, err, c.want)
+		}
+	}
+}
+
+// Binary encodings decode back to the same values through pgtype.
+func TestBinaryRoundTrip(t *testing.T) {
+	m := pgtype.NewMap()
+	b, err := AppendValue(nil, pgtype.NumericOID, 1, duckdb.Decimal{Width: 12, Scale: 3, Value: big.NewInt(-12345678)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n pgtype.Numeric
+	if err := m.Scan(pgtype.NumericOID, 1, b, &n); err != nil || n.Int.Int64() != -12345678 || n.Exp != -3 {
+		t.Errorf("numeric: %v e%d %v", n.Int, n.Exp, err)
+	}
+	b, err = AppendValue(nil, pgtype.Int8ArrayOID, 1, []any{int64(1), nil, int64(3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var arr []*int64
+	if err := m.Scan(pgtype.Int8ArrayOID, 1, b, &arr); err != nil || len(arr) != 3 || *arr[0] != 1 || arr[1] != nil || *arr[2] != 3 {
+		t.Errorf("int8[]: %v %v", arr, err)
+	}
+	if _, err := AppendValue(nil, pgtype.Int4OID, 1, "not a number"); err == nil {
+		t.Error("binary int4 of a string was accepted")
+	}
+	if CanEncodeBinary(Column{OID: pgtype.Int4ArrayOID, Elem: pgtype.Int4OID, Dims: 2}) {
+		t.Error("two-dimensional arrays claim a binary encoding")
+	}
+}
+
+// Parameters decode from both formats; malformed binary is refused.
+func TestDecodeParam(t *testing.T) {
+	if v, err := DecodeParam(pgtype.ByteaOID, 0, []byte(`\x0102`)); err != nil || string(v.([]byte)) != "\x01\x02" {
+		t.Errorf("bytea hex: %v %v", v, err)
+	}
+	if v, err := DecodeParam(pgtype.ByteaOID, 0, []byte(`a\\b\001`)); err != nil || string(v.([]byte)) != "a\\b\x01" {
+		t.Errorf("bytea escape: %q %v", v, err)
+	}
+	if _, err := DecodeParam(pgtype.Int4OID, 1, []byte{1, 2}); err == nil {
+		t.Error("a 2-byte int4 was accepted")
+	}
+	if v, err := DecodeParam(pgtype.Int8OID, 1, []byte{0, 0, 0, 0, 0, 0, 1, 0}); err != nil || v.(int64) != 256 {
+		t.Errorf("int8: %v %v", v, err)
+	}
+	if v, err := DecodeParam(pgtype.TextOID, 0, nil); err != nil || v != nil {
+		t.Errorf("NULL: %v %v", v, err)
+	}
+}
