@@ -55,6 +55,7 @@ func (m *Manager) resolveVersion(ctx context.Context, db, ref string) (string, e
 	if err != nil {
 		return "", err
 	}
+	a.shared = true
 	return a.alias, nil
 }
 

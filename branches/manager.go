@@ -53,6 +53,11 @@ type attachment struct {
 	path     string // absolute
 	readOnly bool
 	sessions int
+	// users counts merges reading a snapshot image; shared marks images that
+	// sessions or queries reached by name. A merge's own image is detached
+	// when its last merge ends, unless it is shared.
+	users  int
+	shared bool
 }
 
 type rootEntry struct {
@@ -311,6 +316,7 @@ func (m *Manager) Acquire(ctx context.Context, db, branch, snapshot string) (ali
 		return "", nil, err
 	}
 	a.sessions++
+	a.shared = true
 	var once sync.Once
 	return a.alias, func() {
 		once.Do(func() {
@@ -330,14 +336,19 @@ func (m *Manager) EnsureAttached(ctx context.Context, alias string) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.attached[alias] != nil {
+	if a := m.attached[alias]; a != nil {
+		a.shared = true
 		return nil
 	}
+	var a *attachment
 	var err error
 	if snapshot != "" {
-		_, err = m.attachSnapshotLocked(ctx, db, snapshot)
+		a, err = m.attachSnapshotLocked(ctx, db, snapshot)
 	} else {
-		_, err = m.attachBranchLocked(ctx, db, branch)
+		a, err = m.attachBranchLocked(ctx, db, branch)
+	}
+	if err == nil {
+		a.shared = true
 	}
 	return err
 }

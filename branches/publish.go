@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/vsql/vsql/catalog"
@@ -25,16 +26,31 @@ func (m *Manager) StagingPath(name string) string {
 	return filepath.Join(m.dataDir, "staging", name)
 }
 
-// SnapshotImage attaches snapshot id read-only and returns its catalog
-// name ("db@id") and the image's path.
-func (m *Manager) SnapshotImage(ctx context.Context, db string, id int64) (alias, path string, err error) {
+// SnapshotImage attaches snapshot id read-only for a merge and returns its
+// catalog name ("db@id"), the image's path, and a release function: when
+// the last merge releases an image that no session or query reached by
+// name, it is detached again, so merges do not grow the engine's catalogs.
+func (m *Manager) SnapshotImage(ctx context.Context, db string, id int64) (alias, path string, release func(), err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	a, err := m.attachSnapshotLocked(ctx, db, strconv.FormatInt(id, 10))
 	if err != nil {
-		return "", "", err
+		return "", "", nil, err
 	}
-	return a.alias, a.path, nil
+	a.users++
+	var once sync.Once
+	return a.alias, a.path, func() {
+		once.Do(func() {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			a.users--
+			if a.users == 0 && !a.shared && a.sessions == 0 && m.attached[a.alias] == a {
+				if err := m.detachLocked(context.Background(), a.alias); err != nil {
+					m.log.Warn("detach merge input", "alias", a.alias, "err", err)
+				}
+			}
+		})
+	}, nil
 }
 
 // Target states of a branch, as preflight reports them.

@@ -286,6 +286,8 @@ type session struct {
 	// lineage: base was selected from recorded parents (a common ancestor
 	// of ours and theirs), not given by the caller.
 	lineage bool
+	// releases give the input images back (see branches.SnapshotImage).
+	releases []func()
 }
 
 func (m *Merger) open(ctx context.Context, in inputs, opt Options) (*session, error) {
@@ -308,11 +310,12 @@ func (m *Merger) open(ctx context.Context, in inputs, opt Options) (*session, er
 	s := &session{conn: conn, opt: opt, progress: &m.progress, lineage: in.lineage}
 	var aliases []string
 	for i, id := range []int64{in.base, in.ours, in.theirs} {
-		alias, path, err := m.versions.SnapshotImage(ctx, in.db, id)
+		alias, path, release, err := m.versions.SnapshotImage(ctx, in.db, id)
 		if err != nil {
 			s.close()
 			return nil, err
 		}
+		s.releases = append(s.releases, release)
 		aliases = append(aliases, alias)
 		if i == 1 {
 			s.oursPath = path
@@ -357,6 +360,9 @@ func (s *session) close() {
 		_, _ = s.conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+sqltext.QuoteIdent(t))
 	}
 	s.conn.Close()
+	for _, r := range s.releases {
+		r()
+	}
 }
 
 // compareAll compares every table (in name order).

@@ -246,3 +246,41 @@ func TestUnchangedTableIsSkipped(t *testing.T) {
 		t.Errorf("merged: sum %d, big rows %d (%v)", sum, n, err)
 	}
 }
+
+// Merges give their input images back: after previews and merges, no
+// snapshot image of the database stays attached unless a query named it.
+func TestMergesDetachTheirInputs(t *testing.T) {
+	addr := startServer(t, nil)
+	ctx := context.Background()
+	main := twoSides(t, addr, "detach",
+		[]string{"CREATE TABLE d (id INTEGER PRIMARY KEY, v INTEGER)", "INSERT INTO d VALUES (1, 1), (2, 2)"},
+		[]string{"UPDATE d SET v = 10 WHERE id = 1"}, []string{"UPDATE d SET v = 20 WHERE id = 2"})
+	images := func() int {
+		var n int
+		if err := main.QueryRow(ctx, "SELECT count(*) FROM duckdb_databases() WHERE database_name LIKE 'detach@%'").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, q := range []string{
+		"SELECT * FROM vsql_merge_branch_preview(NULL, 'main', 'side', validate => true)",
+		"SELECT * FROM vsql_merge_branch(NULL, 'main', 'side', 'merged')",
+	} {
+		if _, err := main.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+		if n := images(); n != 0 {
+			t.Errorf("after %q, %d snapshot images stay attached", q, n)
+		}
+	}
+	// An image a query reached by name stays.
+	if _, err := main.Exec(ctx, `SELECT * FROM "detach@1".d`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := main.Exec(ctx, "SELECT * FROM vsql_merge_branch_preview(NULL, 'main', 'side')"); err != nil {
+		t.Fatal(err)
+	}
+	if n := images(); n != 1 {
+		t.Errorf("%d images attached, want the one named in a query", n)
+	}
+}
