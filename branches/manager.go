@@ -443,7 +443,7 @@ func (m *Manager) DropDatabase(ctx context.Context, name string, ifExists bool) 
 	}
 	// The records are gone; remove the files. A failure leaves garbage for
 	// gc, never a half-visible database.
-	for _, dir := range []string{filepath.Join(m.dataDir, "live", name), filepath.Join(m.dataDir, "cache", name)} {
+	for _, dir := range []string{filepath.Join(m.dataDir, "live", name), filepath.Join(m.dataDir, "cache", name), filepath.Join(m.dataDir, "requests", name)} {
 		if err := os.RemoveAll(dir); err != nil {
 			m.log.Warn("remove dropped database files", "dir", dir, "err", err)
 		}

@@ -202,6 +202,13 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if stmt, ok, err := s.prepareVsqlSetting(st); ok || err != nil {
 		return stmt, s.failed(err)
 	}
+	switch st.Keyword(0) {
+	case "ATTACH", "DETACH", "USE":
+		// vsql attaches every branch and snapshot itself (each live file under
+		// exactly one name); a client's ATTACH, DETACH or USE would break that.
+		return nil, s.failed(vsqlerr.New(vsqlerr.FeatureNotSupported, "%s is managed by vsql", st.Keyword(0)).
+			WithHint("Connect with dbname db, db/branch or db@snapshot, and read other versions by qualified name (\"db/branch\".table)."))
+	}
 	switch kind {
 	case sqltext.KindCopy:
 		for _, k := range st.Keywords {

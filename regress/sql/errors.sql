@@ -16,3 +16,8 @@ SELECT 300::tinyint;
 CREATE TABLE e (x integer);
 -- nothing above changed the table
 SELECT * FROM e ORDER BY id;
+-- vsql manages attachments itself
+ATTACH '/tmp/x.duckdb' AS x;
+DETACH regress_errors;
+USE memory;
+SELECT current_database();
