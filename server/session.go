@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -59,12 +60,11 @@ func (s *Server) newSession(ctx context.Context, target Target, alias string, pa
 		return nil, fmt.Errorf("connect to DuckDB: %w", err)
 	}
 	conn := dc.(*duckdb.Conn)
+	// One string: DuckDB runs the statements in order, in one call.
 	setup := append([]string{"USE " + sqltext.QuoteIdent(alias), "SET TimeZone = 'UTC'"}, sqlfuncs.Macros()...)
-	for _, q := range setup {
-		if _, err := conn.ExecContext(ctx, q, nil); err != nil {
-			conn.Close()
-			return nil, fmt.Errorf("start session: %s: %w", q, err)
-		}
+	if _, err := conn.ExecContext(ctx, strings.Join(setup, ";\n"), nil); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("start session: %w", err)
 	}
 	pid, secret := s.newKey()
 	sess := &Session{srv: s, target: target, alias: alias, conn: conn, pid: pid, secret: secret, params: params}
