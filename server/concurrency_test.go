@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 )
 
@@ -44,5 +45,75 @@ func TestSnapshotBesideOpenTransaction(t *testing.T) {
 	}
 	if err := b.QueryRow(ctx, `SELECT count(*) FROM "postgres@after".acc`).Scan(&n); err != nil || n != 2 {
 		t.Errorf("snapshot after commit holds %d rows: %v", n, err)
+	}
+}
+
+// Writers keep committing while snapshots are taken: no writer fails, every
+// snapshot holds a committed state (row counts never go back), and a last
+// snapshot after the writers stop holds every row.
+func TestSnapshotsUnderConcurrentWrites(t *testing.T) {
+	addr := startServer(t, nil)
+	ctx := context.Background()
+	admin := connectPgx(t, addr)
+	if _, err := admin.Exec(ctx, "CREATE TABLE w (id INTEGER PRIMARY KEY, writer INTEGER)"); err != nil {
+		t.Fatal(err)
+	}
+	const writers, perWriter = 3, 150
+	errs := make(chan error, writers+1)
+	done := make(chan struct{})
+	for wr := 0; wr < writers; wr++ {
+		go func(wr int) {
+			c := connectPgx(t, addr)
+			for i := 0; i < perWriter; i++ {
+				if _, err := c.Exec(ctx, "INSERT INTO w VALUES ($1, $2)", wr*perWriter+i, wr); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}(wr)
+	}
+	var ids []int64
+	go func() {
+		defer close(done)
+		s := connectPgx(t, addr)
+		for i := 0; i < 8; i++ {
+			var id int64
+			if err := s.QueryRow(ctx, "SELECT snapshot_id FROM vsql_create_snapshot()").Scan(&id); err != nil {
+				errs <- err
+				return
+			}
+			ids = append(ids, id)
+		}
+	}()
+	for i := 0; i < writers; i++ {
+		if err := <-errs; err != nil {
+			t.Fatalf("writer: %v", err)
+		}
+	}
+	<-done
+	select {
+	case err := <-errs:
+		t.Fatalf("snapshotter: %v", err)
+	default:
+	}
+	prev := int64(-1)
+	for _, id := range ids {
+		var n int64
+		if err := admin.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FROM "postgres@%d".w`, id)).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n < prev {
+			t.Errorf("snapshot %d has %d rows, fewer than the one before (%d)", id, n, prev)
+		}
+		prev = n
+	}
+	var last, live int64
+	if err := admin.QueryRow(ctx, "SELECT snapshot_id FROM vsql_create_snapshot()").Scan(&last); err != nil {
+		t.Fatal(err)
+	}
+	_ = admin.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FROM "postgres@%d".w`, last)).Scan(&live)
+	if live != writers*perWriter {
+		t.Errorf("the last snapshot holds %d rows, want %d", live, writers*perWriter)
 	}
 }
