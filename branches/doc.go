@@ -57,8 +57,10 @@
 //
 // # The gate
 //
-// Every statement a session runs on its branch holds the branch gate
-// shared; snapshot, restore and delete hold it exclusively. Statements that
+// Every statement a session runs holds shared the gates of its own branch
+// and of the branches it names in quotes ("db/dev".t), taken in one sorted
+// order; snapshot, restore, delete and merge publication hold a gate
+// exclusively. Statements that
 // call vsql_* functions do not take the gate (the functions take it), so a
 // session can snapshot its own branch.
 //
@@ -66,7 +68,8 @@
 //
 //   - gc must run offline (it takes the repository lock); verify may run
 //     beside a serving vsqld.
-//   - Writes through qualified names to another branch ("db/dev".t) do not
-//     take that branch's gate.
+//   - Statements take the gates of branches they name in quotes
+//     ("db/dev".t) besides their own; a main branch named plainly from
+//     another database's session (retail.main.t) is not gated.
 //   - A branch whose main was never snapshotted counts as dirty.
 package branches

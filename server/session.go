@@ -4,12 +4,14 @@ import (
 	"context"
 	"database/sql/driver"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqlfuncs"
 	"github.com/vsql/vsql/sqltext"
@@ -236,9 +238,21 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if err != nil {
 		return nil, err
 	}
-	// Statements that call vsql_* functions run without the branch gate:
-	// the functions take it themselves (a snapshot takes it exclusively).
-	ds.gated = !scan.CallsVsql && s.target.Snapshot == ""
+	// Statements hold the gates of the branches they touch: the session's
+	// own, and branches named by qualified name ("retail/dev".t). Statements
+	// that call vsql_* functions run without gates: the functions take them
+	// (a snapshot takes its branch's exclusively).
+	if !scan.CallsVsql {
+		if s.target.Snapshot == "" {
+			ds.gates = append(ds.gates, s.alias)
+		}
+		for _, alias := range scan.Catalogs {
+			if _, branch, snapshot, ok := branches.ParseAlias(alias); ok && snapshot == "" && branch != "" && alias != s.alias {
+				ds.gates = append(ds.gates, alias)
+			}
+		}
+		sort.Strings(ds.gates) // one order for everyone: no lock cycles
+	}
 	return ds, nil
 }
 

@@ -25,8 +25,9 @@ type duckStatement struct {
 	stmt   *duckdb.Stmt
 	params []uint32
 	cols   []pgwire.Column
-	// gated statements hold the session's branch gate while they run.
-	gated bool
+	// gates are the branch aliases whose gates the statement holds (shared)
+	// while it runs, in sorted order.
+	gates []string
 
 	mu   sync.Mutex
 	busy bool // stmt has an open result (a suspended portal)
@@ -58,14 +59,14 @@ func (d *duckStatement) Execute(ctx context.Context, args []any) (pgwire.Rows, e
 		nargs[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
 	}
 	ctx, done := s.running(sqlfuncs.WithCaller(ctx, s))
-	if d.gated {
-		leave, err := s.srv.versions.Gate(s.alias).Shared(ctx)
+	for _, alias := range d.gates {
+		leave, err := s.srv.versions.Gate(alias).Shared(ctx)
 		if err != nil {
 			done()
 			release()
 			return nil, s.failed(canceled(ctx, err))
 		}
-		defer leave() // results are materialized by DuckDB: the gate is not needed while they stream
+		defer leave() // results are materialized by DuckDB: the gates are not needed while they stream
 	}
 	if d.cols == nil {
 		res, err := stmt.ExecContext(ctx, nargs)
