@@ -235,6 +235,11 @@ func (c *Conn) sendError(e *vsqlerr.Error) {
 }
 
 func (c *Conn) sendNotices() {
+	if r, ok := c.sess.(ParameterReporter); ok {
+		for _, kv := range r.TakeParameterStatus() {
+			c.out(&pgproto3.ParameterStatus{Name: kv[0], Value: kv[1]})
+		}
+	}
 	for _, n := range c.sess.TakeNotices() {
 		sev := n.Severity
 		if sev == "" {

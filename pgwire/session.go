@@ -69,3 +69,9 @@ type Rows interface {
 type NoticeSink interface {
 	SetNotifier(notify func(*vsqlerr.Error))
 }
+
+// ParameterReporter is implemented by sessions whose settings change with
+// SET: the changes are sent as ParameterStatus after the statement.
+type ParameterReporter interface {
+	TakeParameterStatus() [][2]string
+}

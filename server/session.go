@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
@@ -43,6 +44,10 @@ type Session struct {
 	cancel context.CancelFunc // of the running statement, nil when idle
 	runCtx context.Context    // of the running statement, nil when idle
 	notify func(*vsqlerr.Error)
+
+	settings map[string]string // PostgreSQL session settings changed from their defaults
+	reports  [][2]string       // ParameterStatus to send after the statement
+	location *time.Location    // TimeZone for timestamptz output (nil = UTC)
 }
 
 // SetNotifier implements pgwire.NoticeSink.
@@ -71,6 +76,17 @@ func (s *Server) newSession(ctx context.Context, target Target, alias string, pa
 	pid, secret := s.newKey()
 	sess := &Session{srv: s, target: target, alias: alias, conn: conn, pid: pid, secret: secret, params: params}
 	sess.setTx('I')
+	// Settings the client sent in its startup packet (pgjdbc sends TimeZone,
+	// psql application_name); invalid ones fall back to the defaults.
+	for name := range settings {
+		if v := sess.initialSetting(name); v != settings[name].def && !settings[name].readOnly {
+			if err := sess.applySetting(name, v); err != nil {
+				conn.Close()
+				return nil, err
+			}
+		}
+	}
+	sess.reports = nil
 	s.sessMu.Lock()
 	s.sessions[pid] = sess
 	s.sessMu.Unlock()
@@ -82,19 +98,12 @@ func (s *Session) BackendKey() (uint32, []byte) { return s.pid, s.secret }
 
 // ParameterStatus implements pgwire.Session.
 func (s *Session) ParameterStatus() [][2]string {
-	return [][2]string{
-		{"server_version", ServerVersion},
-		{"server_encoding", "UTF8"},
-		{"client_encoding", "UTF8"},
-		{"DateStyle", "ISO, MDY"},
-		{"TimeZone", "UTC"},
-		{"IntervalStyle", "postgres"},
-		{"integer_datetimes", "on"},
-		{"standard_conforming_strings", "on"},
-		{"is_superuser", "on"},
-		{"session_authorization", s.params["user"]},
-		{"application_name", s.params["application_name"]},
+	out := [][2]string{}
+	for _, name := range []string{"server_version", "server_encoding", "client_encoding", "datestyle", "timezone", "intervalstyle",
+		"integer_datetimes", "standard_conforming_strings", "is_superuser", "application_name"} {
+		out = append(out, [2]string{canonical(name), s.settingValue(name)})
 	}
+	return append(out, [2]string{"session_authorization", s.params["user"]})
 }
 
 // TxStatus implements pgwire.Session.
@@ -200,6 +209,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 			WithHint("DuckDB has no savepoints; commit or roll back the whole transaction instead."))
 	case sqltext.KindCreateDatabase, sqltext.KindDropDatabase:
 		return s.prepareDatabaseStatement(st)
+	}
+	if stmt, ok, err := s.prepareSetting(st); ok || err != nil {
+		return stmt, s.failed(err)
 	}
 	if stmt, ok, err := s.prepareVsqlSetting(st); ok || err != nil {
 		return stmt, s.failed(err)

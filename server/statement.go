@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
+	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
@@ -88,7 +89,14 @@ func (d *duckStatement) Execute(ctx context.Context, args []any) (pgwire.Rows, e
 		release()
 		return nil, s.failed(err)
 	}
-	return &duckRows{sess: s, st: d.st, rows: rows, ctx: ctx, done: func() { done(); release() }, buf: make([]driver.Value, len(d.cols))}, nil
+	r := &duckRows{sess: s, st: d.st, rows: rows, ctx: ctx, done: func() { done(); release() }, buf: make([]driver.Value, len(d.cols))}
+	if s.location != nil && s.location != time.UTC {
+		r.zoned = make([]bool, len(d.cols))
+		for i, c := range d.cols {
+			r.zoned[i] = c.OID == 1184 || c.OID == 1266 // timestamptz, timetz
+		}
+	}
+	return r, nil
 }
 
 // readOnly explains a write refused by a snapshot session.
@@ -118,6 +126,7 @@ type duckRows struct {
 	n      int
 	err    error
 	closed bool
+	zoned  []bool // columns shown in the session's TimeZone (nil: UTC)
 }
 
 func (r *duckRows) Next(dst []any) bool {
@@ -137,6 +146,9 @@ func (r *duckRows) Next(dst []any) bool {
 	}
 	for i := range dst {
 		dst[i] = r.buf[i]
+		if t, ok := dst[i].(time.Time); ok && r.zoned != nil && r.zoned[i] {
+			dst[i] = t.In(r.sess.location) // timestamptz in the session's TimeZone
+		}
 	}
 	return true
 }
@@ -303,13 +315,17 @@ func (s *Session) prepareVsqlSetting(st sqltext.Statement) (pgwire.Statement, bo
 type settingStatement struct {
 	noRowsStatement
 	apply func() error
+	tag   string // "" = SET
 }
 
 func (st *settingStatement) Execute(context.Context, []any) (pgwire.Rows, error) {
 	if err := st.apply(); err != nil {
 		return nil, err
 	}
-	return &tagRows{tag: "SET"}, nil
+	if st.tag == "" {
+		return &tagRows{tag: "SET"}, nil
+	}
+	return &tagRows{tag: st.tag}, nil
 }
 
 type showStatement struct {

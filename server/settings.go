@@ -1,0 +1,303 @@
+package server
+
+import (
+	"context"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vsql/vsql/pgwire"
+	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// PostgreSQL session settings that clients set, reset and show on connect
+// (pgjdbc: extra_float_digits, application_name; psqlODBC: DateStyle,
+// extra_float_digits; poolers: RESET ALL). vsql keeps them per session with
+// PostgreSQL's names and answers; DuckDB never sees them, except TimeZone,
+// which also sets DuckDB's for the session.
+type setting struct {
+	def string
+	// normalize validates a new value and returns it as SHOW reports it.
+	normalize func(v string) (string, error)
+	readOnly  bool
+	report    bool // sent as ParameterStatus when it changes
+}
+
+func anyValue(v string) (string, error) { return v, nil }
+
+func oneOf(name string, allowed ...string) func(string) (string, error) {
+	return func(v string) (string, error) {
+		for _, a := range allowed {
+			if strings.EqualFold(v, a) {
+				return a, nil
+			}
+		}
+		return "", vsqlerr.New(vsqlerr.InvalidArgument, "invalid value for parameter %q: %q", name, v).
+			WithHint("vsql supports: %s.", strings.Join(allowed, ", "))
+	}
+}
+
+func intRange(name string, lo, hi int) func(string) (string, error) {
+	return func(v string) (string, error) {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < lo || n > hi {
+			return "", vsqlerr.New(vsqlerr.InvalidArgument, "invalid value for parameter %q: %q (an integer from %d to %d)", name, v, lo, hi)
+		}
+		return strconv.Itoa(n), nil
+	}
+}
+
+// duration accepts PostgreSQL's forms: 0, 5000 (ms), '5s', '1min', '2h'.
+func durationSetting(name string) func(string) (string, error) {
+	return func(v string) (string, error) {
+		v = strings.TrimSpace(v)
+		if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+			return strconv.Itoa(n), nil
+		}
+		for _, u := range []struct{ suffix, goUnit string }{{"ms", "ms"}, {"s", "s"}, {"min", "m"}, {"h", "h"}} {
+			if num, ok := strings.CutSuffix(strings.ToLower(v), u.suffix); ok {
+				if d, err := time.ParseDuration(strings.TrimSpace(num) + u.goUnit); err == nil && d >= 0 {
+					return v, nil
+				}
+			}
+		}
+		return "", vsqlerr.New(vsqlerr.InvalidArgument, "invalid value for parameter %q: %q", name, v)
+	}
+}
+
+func timeZoneSetting(v string) (string, error) {
+	if strings.EqualFold(v, "utc") || strings.EqualFold(v, "gmt") || v == "Z" {
+		return "UTC", nil
+	}
+	if _, err := time.LoadLocation(v); err != nil {
+		return "", vsqlerr.New(vsqlerr.InvalidArgument, "invalid value for parameter \"TimeZone\": %q", v).
+			WithHint("Use an IANA time zone name such as 'Europe/Berlin' or 'UTC'.")
+	}
+	return v, nil
+}
+
+var settings = map[string]setting{
+	"application_name": {def: "", normalize: anyValue, report: true},
+	"client_encoding": {def: "UTF8", normalize: func(v string) (string, error) {
+		return oneOf("client_encoding", "UTF8")(strings.NewReplacer("-", "", "unicode", "UTF8").Replace(strings.ToLower(v)))
+	}, report: true},
+	"datestyle":                           {def: "ISO, MDY", normalize: dateStyle, report: true},
+	"timezone":                            {def: "UTC", normalize: timeZoneSetting, report: true},
+	"intervalstyle":                       {def: "postgres", normalize: oneOf("IntervalStyle", "postgres"), report: true},
+	"extra_float_digits":                  {def: "1", normalize: intRange("extra_float_digits", -15, 3)},
+	"client_min_messages":                 {def: "notice", normalize: oneOf("client_min_messages", "debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error")},
+	"standard_conforming_strings":         {def: "on", normalize: oneOf("standard_conforming_strings", "on"), report: true},
+	"bytea_output":                        {def: "hex", normalize: oneOf("bytea_output", "hex")},
+	"statement_timeout":                   {def: "0", normalize: durationSetting("statement_timeout")},
+	"lock_timeout":                        {def: "0", normalize: durationSetting("lock_timeout")},
+	"idle_in_transaction_session_timeout": {def: "0", normalize: durationSetting("idle_in_transaction_session_timeout")},
+	"default_transaction_isolation":       {def: "read committed", normalize: isolation},
+	"transaction_isolation":               {def: "read committed", normalize: isolation},
+	"default_transaction_read_only":       {def: "off", normalize: oneOf("default_transaction_read_only", "off", "on")},
+	"search_path":                         {def: `"$user", public`, normalize: anyValue},
+	"server_version":                      {def: ServerVersion, readOnly: true},
+	"server_version_num":                  {def: "150000", readOnly: true},
+	"server_encoding":                     {def: "UTF8", readOnly: true},
+	"integer_datetimes":                   {def: "on", readOnly: true},
+	"max_identifier_length":               {def: "63", readOnly: true},
+	"is_superuser":                        {def: "on", readOnly: true},
+}
+
+// canonicalNames spell settings as PostgreSQL reports them.
+var canonicalNames = map[string]string{"datestyle": "DateStyle", "timezone": "TimeZone", "intervalstyle": "IntervalStyle"}
+
+func canonical(name string) string {
+	if c, ok := canonicalNames[name]; ok {
+		return c
+	}
+	return name
+}
+
+func dateStyle(v string) (string, error) {
+	parts := strings.Split(strings.ToUpper(strings.ReplaceAll(v, " ", "")), ",")
+	order := "MDY"
+	for _, p := range parts {
+		switch p {
+		case "ISO", "":
+		case "MDY", "DMY", "YMD":
+			order = p
+		default:
+			return "", vsqlerr.New(vsqlerr.InvalidArgument, "invalid value for parameter \"DateStyle\": %q", v).WithHint("vsql writes dates in ISO style only: SET DateStyle = 'ISO, MDY'.")
+		}
+	}
+	return "ISO, " + order, nil
+}
+
+func isolation(v string) (string, error) {
+	return oneOf("transaction_isolation", "read uncommitted", "read committed", "repeatable read", "serializable")(strings.Join(strings.Fields(v), " "))
+}
+
+var (
+	setPattern   = regexp.MustCompile(`(?is)^\s*SET\s+(?:SESSION\s+|LOCAL\s+)?([a-z_][a-z0-9_.]*)\s*(?:=|\bTO\b)\s*(.*?)\s*$`)
+	setTimeZone  = regexp.MustCompile(`(?is)^\s*SET\s+(?:SESSION\s+|LOCAL\s+)?TIME\s+ZONE\s+(.*?)\s*$`)
+	setIsolation = regexp.MustCompile(`(?is)^\s*SET\s+(?:SESSION\s+CHARACTERISTICS\s+AS\s+)?TRANSACTION\s+ISOLATION\s+LEVEL\s+(.*?)\s*$`)
+	resetPattern = regexp.MustCompile(`(?is)^\s*RESET\s+([a-z_][a-z0-9_.]*)\s*$`)
+	showPattern  = regexp.MustCompile(`(?is)^\s*SHOW\s+([a-z_][a-z0-9_.]*(?:\s+ISOLATION\s+LEVEL)?)\s*$`)
+	discardAll   = regexp.MustCompile(`(?is)^\s*DISCARD\s+ALL\s*$`)
+)
+
+// settingValue reads a SET value list ('a', "b", c), respecting quotes,
+// and returns the items without quotes joined by ", ".
+func settingValue(raw string) string {
+	var parts []string
+	var cur strings.Builder
+	quote := byte(0)
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case quote != 0 && c == quote && i+1 < len(raw) && raw[i+1] == quote:
+			cur.WriteByte(c)
+			i++
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote = c
+		case quote == 0 && c == ',':
+			parts = append(parts, strings.TrimSpace(cur.String()))
+			cur.Reset()
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	parts = append(parts, strings.TrimSpace(cur.String()))
+	return strings.Join(parts, ", ")
+}
+
+// prepareSetting handles SET, RESET, SHOW and DISCARD ALL of the settings
+// above. ok is false for statements about anything else (they go to DuckDB).
+func (s *Session) prepareSetting(st sqltext.Statement) (pgwire.Statement, bool, error) {
+	sql := st.SQL
+	switch st.Keyword(0) {
+	case "SET":
+		if m := setTimeZone.FindStringSubmatch(sql); m != nil {
+			return s.setStatement("timezone", settingValue(m[1]))
+		}
+		if m := setIsolation.FindStringSubmatch(sql); m != nil {
+			return s.setStatement("transaction_isolation", strings.ToLower(m[1]))
+		}
+		if m := setPattern.FindStringSubmatch(sql); m != nil {
+			name := strings.ToLower(m[1])
+			if _, ok := settings[name]; ok {
+				if strings.EqualFold(strings.TrimSpace(m[2]), "DEFAULT") {
+					return &settingStatement{apply: func() error { return s.resetSetting(name) }}, true, nil
+				}
+				return s.setStatement(name, settingValue(m[2]))
+			}
+		}
+	case "RESET":
+		if m := resetPattern.FindStringSubmatch(sql); m != nil {
+			name := strings.ToLower(m[1])
+			if name == "all" {
+				return &settingStatement{apply: s.resetAll, tag: "RESET"}, true, nil
+			}
+			if _, ok := settings[name]; ok {
+				return &settingStatement{apply: func() error { return s.resetSetting(name) }, tag: "RESET"}, true, nil
+			}
+		}
+	case "SHOW":
+		if m := showPattern.FindStringSubmatch(sql); m != nil {
+			name := strings.ToLower(strings.Join(strings.Fields(m[1]), " "))
+			if name == "transaction isolation level" {
+				name = "transaction_isolation"
+			}
+			if _, ok := settings[name]; ok {
+				return &showStatement{name: canonical(name), value: func() string { return s.settingValue(name) }}, true, nil
+			}
+		}
+	case "DISCARD":
+		if discardAll.MatchString(sql) {
+			return &settingStatement{apply: s.resetAll, tag: "DISCARD ALL"}, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+func (s *Session) setStatement(name, value string) (pgwire.Statement, bool, error) {
+	def := settings[name]
+	if def.readOnly {
+		return nil, true, &vsqlerr.Error{SQLState: "55P02", Severity: "ERROR", Message: "parameter \"" + name + "\" cannot be changed"}
+	}
+	v, err := def.normalize(value)
+	if err != nil {
+		return nil, true, err
+	}
+	return &settingStatement{apply: func() error { return s.applySetting(name, v) }}, true, nil
+}
+
+func (s *Session) settingValue(name string) string {
+	if v, ok := s.settings[name]; ok {
+		return v
+	}
+	return settings[name].def
+}
+
+func (s *Session) applySetting(name, value string) error {
+	if name == "timezone" {
+		loc, err := time.LoadLocation(value)
+		if err != nil {
+			return vsqlerr.New(vsqlerr.InvalidArgument, "invalid time zone %q", value)
+		}
+		if _, err := s.conn.ExecContext(context.Background(), "SET TimeZone = "+sqltext.QuoteString(value), nil); err != nil {
+			return err
+		}
+		s.location = loc
+	}
+	if s.settings == nil {
+		s.settings = map[string]string{}
+	}
+	old := s.settingValue(name)
+	s.settings[name] = value
+	if settings[name].report && old != value {
+		s.reports = append(s.reports, [2]string{canonical(name), value})
+	}
+	return nil
+}
+
+func (s *Session) resetSetting(name string) error {
+	if settings[name].readOnly {
+		return nil
+	}
+	return s.applySetting(name, s.initialSetting(name))
+}
+
+func (s *Session) resetAll() error {
+	names := make([]string, 0, len(settings))
+	for n := range settings {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if err := s.resetSetting(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// initialSetting is a setting's value at session start: what the client
+// sent in its startup packet (if valid), else the default.
+func (s *Session) initialSetting(name string) string {
+	for k, v := range s.params {
+		if strings.EqualFold(k, name) {
+			if n, err := settings[name].normalize(v); err == nil {
+				return n
+			}
+		}
+	}
+	return settings[name].def
+}
+
+// TakeParameterStatus implements pgwire.ParameterReporter.
+func (s *Session) TakeParameterStatus() [][2]string {
+	r := s.reports
+	s.reports = nil
+	return r
+}
