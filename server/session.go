@@ -166,7 +166,12 @@ func (s *Session) Close() {
 // running registers ctx's cancel function as the running statement's, so
 // that a CancelRequest interrupts exactly this statement.
 func (s *Session) running(ctx context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(ctx)
+	var cancel context.CancelFunc
+	if d := s.statementTimeout(); d > 0 {
+		ctx, cancel = context.WithTimeout(ctx, d) // statement_timeout
+	} else {
+		ctx, cancel = context.WithCancel(ctx)
+	}
 	s.runMu.Lock()
 	s.cancel, s.runCtx = cancel, ctx
 	s.runMu.Unlock()

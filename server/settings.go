@@ -301,3 +301,28 @@ func (s *Session) TakeParameterStatus() [][2]string {
 	s.reports = nil
 	return r
 }
+
+// statementTimeout is the session's statement_timeout (0 = none).
+func (s *Session) statementTimeout() time.Duration {
+	return parseSettingDuration(s.settingValue("statement_timeout"))
+}
+
+// parseSettingDuration reads a stored duration setting: plain numbers are
+// milliseconds; ms, s, min and h are units.
+func parseSettingDuration(v string) time.Duration {
+	v = strings.ToLower(strings.TrimSpace(v))
+	if n, err := strconv.Atoi(v); err == nil {
+		return time.Duration(n) * time.Millisecond
+	}
+	for _, u := range []struct {
+		suffix string
+		unit   time.Duration
+	}{{"ms", time.Millisecond}, {"min", time.Minute}, {"s", time.Second}, {"h", time.Hour}} {
+		if num, ok := strings.CutSuffix(v, u.suffix); ok {
+			if f, err := strconv.ParseFloat(strings.TrimSpace(num), 64); err == nil {
+				return time.Duration(f * float64(u.unit))
+			}
+		}
+	}
+	return 0
+}

@@ -109,7 +109,11 @@ func (s *Session) readOnly(err error) error {
 
 // canceled turns the error of an interrupted statement into query_canceled.
 func canceled(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return vsqlerr.Wrap(err, vsqlerr.QueryCanceled, "canceling statement due to statement timeout").
+			WithHint("The statement ran longer than statement_timeout; raise it (SET statement_timeout = '1min') or set it to 0.")
+	case ctx.Err() != nil:
 		return vsqlerr.Wrap(err, vsqlerr.QueryCanceled, "canceling statement due to user request")
 	}
 	return err

@@ -13,6 +13,11 @@ SHOW DateStyle;
 SET DateStyle = 'German';
 SET statement_timeout = '5s';
 SHOW statement_timeout;
+-- statement_timeout cancels statements that run longer (57014)
+SET statement_timeout = 200;
+SELECT count(*) FROM range(100000000) a, range(100000) b WHERE a.range + b.range = -1;
+SELECT 'still usable' AS status;
+SET statement_timeout = 0;
 SET TRANSACTION ISOLATION LEVEL SERIALIZABLE;
 SHOW TRANSACTION ISOLATION LEVEL;
 SET search_path TO public;
