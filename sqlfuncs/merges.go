@@ -229,14 +229,7 @@ func init() {
 			columns: mergeResultColumns,
 			mutates: true,
 			merges:  true,
-			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
-				opt, err := mergeOptions(a)
-				if err != nil {
-					return nil, err
-				}
-				if err := needBranches(a, "ours", "theirs"); err != nil {
-					return nil, err
-				}
+			runMerge: withOptions([]string{"ours", "theirs"}, func(ctx context.Context, b Merges, db string, a args, opt merge.Options) ([][]any, error) {
 				run := func(ctx context.Context, opt merge.Options) (merge.Result, error) {
 					return b.MergeBranch(ctx, db, a.str("ours"), a.str("theirs"), a.str("destination"), opt)
 				}
@@ -245,7 +238,7 @@ func init() {
 					return nil, err
 				}
 				return [][]any{mergeResultRow(r)}, nil
-			},
+			}),
 		},
 		function{
 			name:    "vsql_merge_snapshots",
@@ -253,14 +246,7 @@ func init() {
 			columns: mergeResultColumns,
 			mutates: true,
 			merges:  true,
-			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
-				opt, err := mergeOptions(a)
-				if err != nil {
-					return nil, err
-				}
-				if err := needBranches(a, "base", "ours", "theirs"); err != nil {
-					return nil, err
-				}
+			runMerge: withOptions([]string{"base", "ours", "theirs"}, func(ctx context.Context, b Merges, db string, a args, opt merge.Options) ([][]any, error) {
 				run := func(ctx context.Context, opt merge.Options) (merge.Result, error) {
 					return b.MergeSnapshots(ctx, db, a.str("base"), a.str("ours"), a.str("theirs"), a.str("destination"), opt)
 				}
@@ -269,47 +255,33 @@ func init() {
 					return nil, err
 				}
 				return [][]any{mergeResultRow(r)}, nil
-			},
+			}),
 		},
 		function{
 			name:    "vsql_merge_branch_preview",
 			params:  []param{{"db", true}, {"ours", true}, {"theirs", true}, {"validate", false}, {"schema_mode", false}, {"resolution_tables", false}, {"conflict_strategy", false}, {"offset", false}, {"limit", false}},
 			columns: previewColumns,
 			merges:  true,
-			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
-				opt, err := mergeOptions(a)
-				if err != nil {
-					return nil, err
-				}
-				if err := needBranches(a, "ours", "theirs"); err != nil {
-					return nil, err
-				}
+			runMerge: withOptions([]string{"ours", "theirs"}, func(ctx context.Context, b Merges, db string, a args, opt merge.Options) ([][]any, error) {
 				rows, err := b.PreviewBranch(ctx, db, a.str("ours"), a.str("theirs"), opt)
 				if err != nil {
 					return nil, err
 				}
 				return previewRows(rows), nil
-			},
+			}),
 		},
 		function{
 			name:    "vsql_merge_snapshots_preview",
 			params:  []param{{"db", true}, {"base", true}, {"ours", true}, {"theirs", true}, {"validate", false}, {"schema_mode", false}, {"resolution_tables", false}, {"conflict_strategy", false}, {"offset", false}, {"limit", false}},
 			columns: previewColumns,
 			merges:  true,
-			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
-				opt, err := mergeOptions(a)
-				if err != nil {
-					return nil, err
-				}
-				if err := needBranches(a, "base", "ours", "theirs"); err != nil {
-					return nil, err
-				}
+			runMerge: withOptions([]string{"base", "ours", "theirs"}, func(ctx context.Context, b Merges, db string, a args, opt merge.Options) ([][]any, error) {
 				rows, err := b.PreviewSnapshots(ctx, db, a.str("base"), a.str("ours"), a.str("theirs"), opt)
 				if err != nil {
 					return nil, err
 				}
 				return previewRows(rows), nil
-			},
+			}),
 		},
 		function{
 			name:   "vsql_merge_branch_preflight",
@@ -317,14 +289,7 @@ func init() {
 			columns: []column{{"ready", tBoolean}, {"merge_action", tVarchar}, {"target_state", tVarchar}, {"validation_state", tVarchar},
 				{"base_snapshot_id", tBigint}, {"ours_snapshot_id", tBigint}, {"theirs_snapshot_id", tBigint}, {"issues", tVarcharList}},
 			merges: true,
-			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
-				opt, err := mergeOptions(a)
-				if err != nil {
-					return nil, err
-				}
-				if err := needBranches(a, "ours", "theirs"); err != nil {
-					return nil, err
-				}
+			runMerge: withOptions([]string{"ours", "theirs"}, func(ctx context.Context, b Merges, db string, a args, opt merge.Options) ([][]any, error) {
 				p, err := b.PreflightBranch(ctx, db, a.str("ours"), a.str("theirs"), a.str("destination"), opt)
 				if err != nil {
 					return nil, err
@@ -334,7 +299,7 @@ func init() {
 					issues[i] = s
 				}
 				return [][]any{{p.Ready, nullable(p.Action), nullable(p.TargetState), p.Validation, bigint(p.Base), bigint(p.Ours), bigint(p.Theirs), issues}}, nil
-			},
+			}),
 		},
 		function{
 			name:   "vsql_merge_ancestry",
@@ -465,6 +430,21 @@ func statusFunction() function {
 			}
 			return out, nil
 		},
+	}
+}
+
+// withOptions parses a merge call's named options and checks its required
+// arguments before running fn.
+func withOptions(required []string, fn func(ctx context.Context, b Merges, db string, a args, opt merge.Options) ([][]any, error)) func(context.Context, Merges, string, args) ([][]any, error) {
+	return func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
+		opt, err := mergeOptions(a)
+		if err != nil {
+			return nil, err
+		}
+		if err := needBranches(a, required...); err != nil {
+			return nil, err
+		}
+		return fn(ctx, b, db, a, opt)
 	}
 }
 
