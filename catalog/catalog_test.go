@@ -64,3 +64,38 @@ func TestDatabasesPersist(t *testing.T) {
 		return nil
 	})
 }
+
+// Reader pins are recorded, listed and removed (gc keeps the images of
+// pinned snapshots).
+func TestPins(t *testing.T) {
+	ctx := context.Background()
+	c, err := catalog.Open(ctx, filepath.Join(t.TempDir(), "catalog.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	err = c.Tx(ctx, func(tx *catalog.Tx) error {
+		d, err := tx.CreateDatabase(ctx, "retail")
+		if err != nil {
+			return err
+		}
+		id, err := tx.AddPin(ctx, d.ID, 3, "reader-1")
+		if err != nil {
+			return err
+		}
+		pins, err := tx.Pins(ctx)
+		if err != nil || len(pins) != 1 || pins[0].SnapshotID != 3 || pins[0].Holder != "reader-1" || pins[0].DatabaseID != d.ID {
+			t.Errorf("pins %+v, %v", pins, err)
+		}
+		if err := tx.RemovePin(ctx, id); err != nil {
+			return err
+		}
+		if pins, _ := tx.Pins(ctx); len(pins) != 0 {
+			t.Errorf("pin not removed: %+v", pins)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

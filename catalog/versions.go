@@ -352,15 +352,3 @@ func (t *Tx) Pins(ctx context.Context) ([]Pin, error) {
 	}
 	return out, rows.Err()
 }
-
-// DatabaseByID looks up a database by id.
-func (t *Tx) DatabaseByID(ctx context.Context, id int64) (Database, error) {
-	var d Database
-	var created string
-	err := t.tx.QueryRowContext(t.ctx, `SELECT id, name, created_at FROM databases WHERE id = ?`, id).Scan(&d.ID, &d.Name, &created)
-	if errors.Is(err, sql.ErrNoRows) {
-		return d, fmt.Errorf("database %d: %w", id, ErrNotFound)
-	}
-	d.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
-	return d, err
-}

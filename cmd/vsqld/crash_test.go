@@ -99,6 +99,20 @@ func scalar[T any](t *testing.T, conn *pgx.Conn, q string) T {
 	return v
 }
 
+// crashAndRestart starts vsqld with a fault point, runs op until the
+// process dies of SIGKILL there, checks that vsqld verify passes, and
+// starts vsqld again; it returns the new child and a connection to postgres.
+func crashAndRestart(t *testing.T, bin, data, fault, op string) (*child, *pgx.Conn) {
+	t.Helper()
+	c := startChild(t, bin, data, fault)
+	expectKilled(t, c, c.connect(t, "postgres"), fault, op)
+	if out, err := runVerify(t, bin, data); err != nil {
+		t.Fatalf("verify after crash at %s: %v\n%s", fault, err, out)
+	}
+	c = startChild(t, bin, data, "")
+	return c, c.connect(t, "postgres")
+}
+
 // expectKilled runs op on a child started with a fault point and checks
 // that the child died of SIGKILL there.
 func expectKilled(t *testing.T, c *child, conn *pgx.Conn, fault, op string) {
@@ -159,20 +173,12 @@ func TestCrashDuringSnapshotAndRestore(t *testing.T) {
 			c.stop(t)
 
 			// Crash in the middle of the operation.
-			c = startChild(t, bin, data, p.fault)
-			conn = c.connect(t, "postgres")
 			op := "SELECT * FROM vsql_create_snapshot(name => 'second')"
 			if p.restore {
 				op = "SELECT * FROM vsql_restore('postgres', 'main', snapshot => 'base', force => true)"
 			}
-			expectKilled(t, c, conn, p.fault, op)
-			if out, err := runVerify(t, bin, data); err != nil {
-				t.Fatalf("verify after crash: %v\n%s", err, out)
-			}
-
-			c = startChild(t, bin, data, "")
+			c, conn = crashAndRestart(t, bin, data, p.fault, op)
 			defer c.stop(t)
-			conn = c.connect(t, "postgres")
 			defer conn.Close(context.Background())
 			snaps := scalar[int64](t, conn, "SELECT count(*) FROM vsql_snapshots()")
 			sum := scalar[int64](t, conn, "SELECT sum(v) FROM t")
@@ -355,16 +361,8 @@ func TestCrashDuringMerge(t *testing.T) {
 			conn.Close(context.Background())
 			c.stop(t)
 
-			c = startChild(t, bin, data, p.fault)
-			conn = c.connect(t, "postgres")
-			expectKilled(t, c, conn, p.fault, merge)
-			if out, err := runVerify(t, bin, data); err != nil {
-				t.Fatalf("verify after crash: %v\n%s", err, out)
-			}
-
-			c = startChild(t, bin, data, "")
+			c, conn = crashAndRestart(t, bin, data, p.fault, merge)
 			defer c.stop(t)
-			conn = c.connect(t, "postgres")
 			defer conn.Close(context.Background())
 			head := scalar[int64](t, conn, "SELECT head_snapshot_id FROM vsql_branches() WHERE branch_name = 'main'")
 			sumA := scalar[int64](t, conn, "SELECT sum(a) FROM t")
