@@ -106,14 +106,12 @@ func orAll(parts []string) string {
 // two steps: the three-way join on the keys and the columns that can differ
 // finds the changed keys, and only their rows are then read in full; this
 // keeps unchanged payload out of the big join.
-func compare(ctx context.Context, conn *sql.Conn, t *table, base, ours, theirs, tmp string, skipOurs, skipTheirs map[string]bool) (*TableResult, error) {
+func compare(ctx context.Context, conn *sql.Conn, t *table, in tableInputs, tmp string, skipOurs, skipTheirs map[string]bool) (*TableResult, error) {
 	c := cols{t: t, keys: map[string]bool{}}
 	for _, k := range t.key {
 		c.keys[k] = true
 	}
-	src := func(alias string) string {
-		return "(SELECT *, true AS __p FROM " + sqltext.QuoteIdent(alias) + ".main." + sqltext.QuoteIdent(t.name) + ")"
-	}
+	src := func(i int) string { return in.rel(i, t, nil, "") }
 	var sel, joinBO, joinT, same []string
 	for i, col := range t.columns {
 		q := c.q(i)
@@ -133,19 +131,19 @@ func compare(ctx context.Context, conn *sql.Conn, t *table, base, ours, theirs, 
 	var q string
 	if len(skipOurs)+len(skipTheirs) == 0 {
 		q = "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(cmpTable) + " AS SELECT b.__p IS NOT NULL AS pb, o.__p IS NOT NULL AS po, t.__p IS NOT NULL AS pt, " +
-			strings.Join(sel, ", ") + " FROM " + src(base) + " b FULL OUTER JOIN " + src(ours) + " o ON " + strings.Join(joinBO, " AND ") +
-			" FULL OUTER JOIN " + src(theirs) + " t ON " + strings.Join(joinT, " AND ") + " WHERE NOT (" + unchanged + ")"
+			strings.Join(sel, ", ") + " FROM " + src(0) + " b FULL OUTER JOIN " + src(1) + " o ON " + strings.Join(joinBO, " AND ") +
+			" FULL OUTER JOIN " + src(2) + " t ON " + strings.Join(joinT, " AND ") + " WHERE NOT (" + unchanged + ")"
 	} else {
 		keysTable := tmp + "_keys"
-		if _, err := conn.ExecContext(ctx, changedKeysQuery(c, base, ours, theirs, keysTable, skipOurs, skipTheirs)); err != nil {
+		if _, err := conn.ExecContext(ctx, changedKeysQuery(c, in, keysTable, skipOurs, skipTheirs)); err != nil {
 			return nil, fmt.Errorf("compare table %s: %w", t.name, err)
 		}
 		defer conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+sqltext.QuoteIdent(keysTable))
 		q = "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(cmpTable) + " AS SELECT b.__p IS NOT NULL AS pb, o.__p IS NOT NULL AS po, t.__p IS NOT NULL AS pt, " +
 			strings.Join(sel, ", ") + " FROM " + sqltext.QuoteIdent(keysTable) + " k" +
-			" LEFT JOIN " + keyedSrc(c, base, keysTable) + " b ON " + keyOn(c, "b") +
-			" LEFT JOIN " + keyedSrc(c, ours, keysTable) + " o ON " + keyOn(c, "o") +
-			" LEFT JOIN " + keyedSrc(c, theirs, keysTable) + " t ON " + keyOn(c, "t")
+			" LEFT JOIN " + keyedSrc(c, in, 0, keysTable) + " b ON " + keyOn(c, "b") +
+			" LEFT JOIN " + keyedSrc(c, in, 1, keysTable) + " o ON " + keyOn(c, "o") +
+			" LEFT JOIN " + keyedSrc(c, in, 2, keysTable) + " t ON " + keyOn(c, "t")
 	}
 	if _, err := conn.ExecContext(ctx, q); err != nil {
 		return nil, fmt.Errorf("compare table %s: %w", t.name, err)
@@ -215,54 +213,92 @@ func compare(ctx context.Context, conn *sql.Conn, t *table, base, ours, theirs, 
 // changedKeysQuery is step one of a two-step comparison: the keys of rows
 // that differ somewhere, joining only the keys and the columns that can
 // differ on each side.
-func changedKeysQuery(c cols, base, ours, theirs, keysTable string, skipOurs, skipTheirs map[string]bool) string {
+func changedKeysQuery(c cols, in tableInputs, keysTable string, skipOurs, skipTheirs map[string]bool) string {
 	var keys, joinBO, joinT, coalesced []string
 	var needOurs, needTheirs, needBase []string
 	for i, col := range c.t.columns {
 		q := c.q(i)
 		if c.keys[col.name] {
-			keys = append(keys, q)
+			keys = append(keys, col.name)
 			joinBO = append(joinBO, "b."+q+" = o."+q)
 			joinT = append(joinT, "coalesce(b."+q+", o."+q+") = t."+q)
 			coalesced = append(coalesced, "coalesce(b."+q+", o."+q+", t."+q+") AS "+q)
 			continue
 		}
 		if !skipOurs[col.name] {
-			needOurs = append(needOurs, q)
+			needOurs = append(needOurs, col.name)
 		}
 		if !skipTheirs[col.name] {
-			needTheirs = append(needTheirs, q)
+			needTheirs = append(needTheirs, col.name)
 		}
 		if !skipOurs[col.name] || !skipTheirs[col.name] {
-			needBase = append(needBase, q)
+			needBase = append(needBase, col.name)
 		}
 	}
-	proj := func(alias string, cols []string) string {
-		return "(SELECT " + strings.Join(append(append([]string{}, keys...), cols...), ", ") + ", true AS __p FROM " +
-			sqltext.QuoteIdent(alias) + ".main." + sqltext.QuoteIdent(c.t.name) + ")"
+	proj := func(i int, cols []string) string {
+		return in.rel(i, c.t, append(append([]string{}, keys...), cols...), "")
 	}
 	same := []string{"b.__p IS NOT NULL AND o.__p IS NOT NULL AND t.__p IS NOT NULL"}
-	for _, q := range needOurs {
+	for _, n := range needOurs {
+		q := sqltext.QuoteIdent(n)
 		same = append(same, "b."+q+" IS NOT DISTINCT FROM o."+q)
 	}
-	for _, q := range needTheirs {
+	for _, n := range needTheirs {
+		q := sqltext.QuoteIdent(n)
 		same = append(same, "b."+q+" IS NOT DISTINCT FROM t."+q)
 	}
 	return "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(keysTable) + " AS SELECT " + strings.Join(coalesced, ", ") +
-		" FROM " + proj(base, needBase) + " b FULL OUTER JOIN " + proj(ours, needOurs) + " o ON " + strings.Join(joinBO, " AND ") +
-		" FULL OUTER JOIN " + proj(theirs, needTheirs) + " t ON " + strings.Join(joinT, " AND ") +
+		" FROM " + proj(0, needBase) + " b FULL OUTER JOIN " + proj(1, needOurs) + " o ON " + strings.Join(joinBO, " AND ") +
+		" FULL OUTER JOIN " + proj(2, needTheirs) + " t ON " + strings.Join(joinT, " AND ") +
 		" WHERE NOT (" + strings.Join(same, " AND ") + ")"
 }
 
 // keyedSrc reads one input's rows whose keys are in keysTable.
-func keyedSrc(c cols, alias, keysTable string) string {
+func keyedSrc(c cols, in tableInputs, i int, keysTable string) string {
 	var match []string
 	for _, k := range c.t.key {
 		q := sqltext.QuoteIdent(k)
 		match = append(match, "x."+q+" = s."+q)
 	}
-	return "(SELECT *, true AS __p FROM " + sqltext.QuoteIdent(alias) + ".main." + sqltext.QuoteIdent(c.t.name) +
-		" s WHERE EXISTS (SELECT 1 FROM " + sqltext.QuoteIdent(keysTable) + " x WHERE " + strings.Join(match, " AND ") + "))"
+	return in.rel(i, c.t, nil, " WHERE EXISTS (SELECT 1 FROM "+sqltext.QuoteIdent(keysTable)+" x WHERE "+strings.Join(match, " AND ")+")")
+}
+
+// tableInputs are one table as base, ours and theirs have it (nil where an
+// input lacks it), with the inputs' aliases.
+type tableInputs struct {
+	aliases [3]string
+	tables  [3]*table
+}
+
+// rel reads input i's rows of the merged table t as a subquery: the
+// columns in names (all of t's when nil), a typed NULL for a column the
+// input lacks (schema_mode additive), no rows when it lacks the table, and
+// __p = true on every row; filter is an optional WHERE clause over alias s.
+// Column types are DuckDB's own renderings from its catalog.
+func (in tableInputs) rel(i int, t *table, names []string, filter string) string {
+	own := in.tables[i]
+	if names == nil {
+		for _, c := range t.columns {
+			names = append(names, c.name)
+		}
+	}
+	sel := make([]string, 0, len(names)+1)
+	for _, n := range names {
+		q := sqltext.QuoteIdent(n)
+		if own != nil {
+			if _, ok := own.column(n); ok {
+				sel = append(sel, "s."+q)
+				continue
+			}
+		}
+		c, _ := t.column(n)
+		sel = append(sel, "CAST(NULL AS "+c.dataType+") AS "+q)
+	}
+	sel = append(sel, "true AS __p")
+	if own == nil {
+		return "(SELECT " + strings.Join(sel, ", ") + " WHERE false)"
+	}
+	return "(SELECT " + strings.Join(sel, ", ") + " FROM " + qualified(in.aliases[i], own.name) + " s" + filter + ")"
 }
 
 func keyOn(c cols, side string) string {

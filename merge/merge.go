@@ -11,7 +11,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -276,6 +275,8 @@ func checkExpected(in inputs, opt Options) error {
 type session struct {
 	conn               *sql.Conn
 	base, ours, theirs *catalogShape
+	plan               *schemaPlan
+	home               string // the connection's default database
 	oursPath           string
 	inputBytes         int64
 	temps              []string
@@ -291,9 +292,6 @@ type session struct {
 }
 
 func (m *Merger) open(ctx context.Context, in inputs, opt Options) (*session, error) {
-	if opt.SchemaMode != "" && opt.SchemaMode != "strict" {
-		return nil, vsqlerr.New(vsqlerr.MergeUnsupported, "schema_mode %q is not supported yet; only strict", opt.SchemaMode)
-	}
 	conn, err := m.db.Conn(ctx)
 	if err != nil {
 		return nil, err
@@ -348,7 +346,11 @@ func (m *Merger) open(ctx context.Context, in inputs, opt Options) (*session, er
 		s.close()
 		return nil, vsqlerr.New(vsqlerr.MergeLimitExceeded, "the inputs hold %d rows, more than max_rows (%d)", rows, opt.MaxRows)
 	}
-	if err := sameSchema(s.base, s.ours, s.theirs); err != nil {
+	if s.home, err = currentDatabase(ctx, conn); err != nil {
+		s.close()
+		return nil, err
+	}
+	if s.plan, err = planSchema(ctx, conn, opt.SchemaMode, s.base, s.ours, s.theirs); err != nil {
 		s.close()
 		return nil, err
 	}
@@ -365,28 +367,31 @@ func (s *session) close() {
 	}
 }
 
-// compareAll compares every table (in name order).
+// compareAll compares every table of the result (in name order).
 func (s *session) compareAll(ctx context.Context, op string) ([]*TableResult, error) {
-	names := make([]string, 0, len(s.ours.tables))
-	for n := range s.ours.tables {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var out []*TableResult
-	for i, n := range names {
+	for i, tp := range s.plan.tables {
+		if tp.merged == nil || len(tp.conflicts) > 0 {
+			continue
+		}
+		n := tp.name
 		tmp := fmt.Sprintf("__vsql_merge_%s_%d", op, i)
 		s.temps = append(s.temps, tmp)
 		s.progress.update(s.status, func(st *Status) { st.Phase, st.Table = PhaseComparison, n })
-		t := s.ours.tables[n]
-		sb := columnSignatures(ctx, s.conn, s.base.alias, n, s.chunks[0])
-		skipO := unchangedColumns(t, sb, columnSignatures(ctx, s.conn, s.ours.alias, n, s.chunks[1]))
-		skipT := unchangedColumns(t, sb, columnSignatures(ctx, s.conn, s.theirs.alias, n, s.chunks[2]))
-		if s.lineage && allColumns(t, skipO) && allColumns(t, skipT) && sameRowCounts(ctx, s.conn, t, s) {
-			// Byte-identical in all three inputs: nothing to compare.
-			out = append(out, &TableResult{Table: n, t: t, identical: true})
-			continue
+		t := tp.merged
+		in := tableInputs{aliases: [3]string{s.base.alias, s.ours.alias, s.theirs.alias}, tables: tp.sides}
+		var skipO, skipT map[string]bool
+		if tp.sides[0] != nil && tp.sides[1] != nil && tp.sides[2] != nil {
+			sb := columnSignatures(ctx, s.conn, s.base.alias, n, s.chunks[0])
+			skipO = unchangedColumns(t, sb, columnSignatures(ctx, s.conn, s.ours.alias, n, s.chunks[1]))
+			skipT = unchangedColumns(t, sb, columnSignatures(ctx, s.conn, s.theirs.alias, n, s.chunks[2]))
+			if s.lineage && len(tp.changes) == 0 && allColumns(t, skipO) && allColumns(t, skipT) && sameRowCounts(ctx, s.conn, t, s) {
+				// Byte-identical in all three inputs: nothing to compare.
+				out = append(out, &TableResult{Table: n, t: t, identical: true})
+				continue
+			}
 		}
-		r, err := compare(ctx, s.conn, t, s.base.alias, s.ours.alias, s.theirs.alias, tmp, skipO, skipT)
+		r, err := compare(ctx, s.conn, t, in, tmp, skipO, skipT)
 		if err != nil {
 			return nil, err
 		}
@@ -443,12 +448,16 @@ func (m *Merger) build(ctx context.Context, s *session, results []*TableResult, 
 	}
 	fail := func(err error) (string, error) {
 		_, _ = s.conn.ExecContext(context.Background(), "ROLLBACK")
+		_, _ = s.conn.ExecContext(context.Background(), "USE "+sqltext.QuoteIdent(s.home))
 		_, _ = s.conn.ExecContext(context.Background(), "DETACH "+sqltext.QuoteIdent(alias))
 		os.Remove(staging)
 		os.Remove(staging + ".wal")
 		return "", err
 	}
 	if _, err := s.conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
+		return fail(err)
+	}
+	if err := s.applySchema(ctx, alias, op); err != nil {
 		return fail(err)
 	}
 	for _, r := range results {
@@ -459,6 +468,9 @@ func (m *Merger) build(ctx context.Context, s *session, results []*TableResult, 
 			}
 			return fail(err)
 		}
+	}
+	if err := s.createViews(ctx, alias); err != nil {
+		return fail(err)
 	}
 	if _, err := s.conn.ExecContext(ctx, "COMMIT"); err != nil {
 		if ve := vsqlerr.From(err); strings.HasPrefix(ve.SQLState, "23") {
@@ -775,6 +787,9 @@ func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, o
 	}
 	defer s.close()
 	s.status = status
+	if err := s.plan.conflictError(); err != nil {
+		return res, err
+	}
 
 	publication := branches.Publication{DB: in.db, Branch: in.destination, NewBranch: in.newBranch, ExpectHead: in.ours,
 		LockTimeout: opt.LockTimeout, Commit: m.completeRequest(req, &res, decided)}

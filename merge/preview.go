@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"sort"
 
 	"github.com/vsql/vsql/vsqlerr"
 )
@@ -23,9 +22,13 @@ type PreviewRow struct {
 	Counts
 	ResolvedConflicts int64
 	Details           []ConflictDetail
-	TableAction       string // merge (rows change) or unchanged
-	ViewChange        string // for views: unchanged
-	ValidationState   string
+	// TableAction, relative to the base: add (a new table), drop (removed),
+	// merge (rows change) or unchanged; "" for views.
+	TableAction     string
+	SchemaChanges   []SchemaChange
+	ViewChange      *ViewChange // views only
+	SchemaConflicts []SchemaConflict
+	ValidationState string
 }
 
 // PreviewBranch compares what merging theirs into ours would do, writing
@@ -72,30 +75,36 @@ func (m *Merger) preview(ctx context.Context, in inputs, opt Options) ([]Preview
 		return nil, err
 	}
 	validation := ValidationNotChecked
-	if opt.Validate {
+	if opt.Validate && s.plan.conflictError() == nil {
 		validation, err = m.validate(ctx, s, results, op)
 		if err != nil {
 			return nil, err
 		}
 	}
-	var rows []PreviewRow
+	byTable := map[string]*TableResult{}
 	for _, r := range results {
-		row := PreviewRow{ObjectType: "table", ObjectName: r.Table, TableName: r.Table, Base: in.base, Ours: in.ours, Theirs: in.theirs,
-			Details: r.Details, TableAction: "unchanged", ValidationState: validation, ResolvedConflicts: r.Resolved}
-		row.Counts.add(r)
-		if r.Compared > 0 {
-			row.TableAction = "merge"
+		byTable[r.Table] = r
+	}
+	var rows []PreviewRow
+	for _, tp := range s.plan.tables {
+		row := PreviewRow{ObjectType: "table", ObjectName: tp.name, TableName: tp.name, Base: in.base, Ours: in.ours, Theirs: in.theirs,
+			TableAction: "unchanged", SchemaChanges: tp.changes, SchemaConflicts: tp.conflicts, ValidationState: validation}
+		if r := byTable[tp.name]; r != nil {
+			row.Details, row.ResolvedConflicts = r.Details, r.Resolved
+			row.Counts.add(r)
+			if r.Compared > 0 {
+				row.TableAction = "merge"
+			}
+		}
+		if tp.action != "" {
+			row.TableAction = tp.action
 		}
 		rows = append(rows, row)
 	}
-	views := make([]string, 0, len(s.ours.views))
-	for v := range s.ours.views {
-		views = append(views, v)
-	}
-	sort.Strings(views)
-	for _, v := range views {
-		rows = append(rows, PreviewRow{ObjectType: "view", ObjectName: v, Base: in.base, Ours: in.ours, Theirs: in.theirs,
-			TableAction: "unchanged", ViewChange: "unchanged", ValidationState: validation})
+	for _, v := range s.plan.views {
+		change := v.change
+		rows = append(rows, PreviewRow{ObjectType: "view", ObjectName: v.name, Base: in.base, Ours: in.ours, Theirs: in.theirs,
+			ViewChange: &change, SchemaConflicts: v.conflicts, ValidationState: validation})
 	}
 	return rows, nil
 }
@@ -186,6 +195,10 @@ func (m *Merger) PreflightBranch(ctx context.Context, db, ours, theirs, destinat
 		results, err := s.compareAll(ctx, op)
 		if err != nil {
 			return p, err
+		}
+		if err := s.plan.conflictError(); err != nil {
+			issue(err)
+			return p, nil
 		}
 		if _, err := m.resolveAll(ctx, s, results, opt.Resolutions, "", false, op); err != nil {
 			issue(err)

@@ -21,18 +21,46 @@ type table struct {
 	columns []column
 	key     []string // primary-key columns, in key order
 	indexes []string // CREATE INDEX statements
+	// constraints are the table's PRIMARY KEY, UNIQUE and CHECK constraints
+	// as DuckDB renders them, sorted (NOT NULL is a column property).
+	constraints []string
+	// constrained names the columns that a constraint or index mentions.
+	constrained map[string]bool
 }
 
 type column struct {
 	name     string
 	dataType string
+	// defaultExpr is the column's DEFAULT as DuckDB renders it ("" = none).
+	defaultExpr string
+	notNull     bool
 }
+
+// plain reports whether a column can be added or removed by a merge:
+// nullable, without a default, and in no key, constraint or index.
+func (t *table) plain(c column) bool {
+	return !c.notNull && c.defaultExpr == "" && !t.constrained[c.name]
+}
+
+func (t *table) column(name string) (column, bool) {
+	for _, c := range t.columns {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return column{}, false
+}
+
+// definition is the table's whole definition as one comparable string.
+func (t *table) definition() string { return t.sql + strings.Join(t.indexes, ";") }
 
 // catalogShape is what a merge needs to know about one input.
 type catalogShape struct {
 	alias  string
 	tables map[string]*table
 	views  map[string]string
+	// viewColumns are the output columns of each view as bound in this input.
+	viewColumns map[string][]column
 }
 
 func queryRows(ctx context.Context, conn *sql.Conn, q string, fn func(vals []any) error) error {
@@ -65,7 +93,7 @@ func inspectAll(ctx context.Context, conn *sql.Conn, aliases []string, labels []
 	quoted := make([]string, len(aliases))
 	for i, a := range aliases {
 		if byAlias[a] == nil { // the same snapshot on two sides shares one shape
-			byAlias[a] = &catalogShape{alias: a, tables: map[string]*table{}, views: map[string]string{}}
+			byAlias[a] = &catalogShape{alias: a, tables: map[string]*table{}, views: map[string]string{}, viewColumns: map[string][]column{}}
 		}
 		shapes[i] = byAlias[a]
 		quoted[i] = sqltext.QuoteString(a)
@@ -83,7 +111,7 @@ func inspectAll(ctx context.Context, conn *sql.Conn, aliases []string, labels []
 				return
 			}
 			n, _ := v[4].(int64)
-			s.tables[str(v[2])] = &table{name: str(v[2]), sql: str(v[3]), rows: n}
+			s.tables[str(v[2])] = &table{name: str(v[2]), sql: str(v[3]), rows: n, constrained: map[string]bool{}}
 		}},
 		{`SELECT database_name, schema_name, view_name, sql FROM duckdb_views() WHERE ` + in + ` AND NOT internal ORDER BY view_name`, func(s *catalogShape, v []any) {
 			if str(v[1]) != "main" {
@@ -92,12 +120,16 @@ func inspectAll(ctx context.Context, conn *sql.Conn, aliases []string, labels []
 			}
 			s.views[str(v[2])] = str(v[3])
 		}},
-		{`SELECT database_name, table_name, column_name, data_type FROM duckdb_columns() WHERE ` + in + ` AND schema_name = 'main' ORDER BY table_name, column_index`, func(s *catalogShape, v []any) {
+		{`SELECT database_name, table_name, column_name, data_type, column_default, is_nullable FROM duckdb_columns() WHERE ` + in + ` AND schema_name = 'main' ORDER BY table_name, column_index`, func(s *catalogShape, v []any) {
+			nullable, _ := v[5].(bool)
+			c := column{name: str(v[2]), dataType: str(v[3]), defaultExpr: str(v[4]), notNull: !nullable}
 			if t := s.tables[str(v[1])]; t != nil {
-				t.columns = append(t.columns, column{name: str(v[2]), dataType: str(v[3])})
+				t.columns = append(t.columns, c)
+			} else if _, ok := s.views[str(v[1])]; ok {
+				s.viewColumns[str(v[1])] = append(s.viewColumns[str(v[1])], column{name: c.name, dataType: c.dataType})
 			}
 		}},
-		{`SELECT database_name, table_name, constraint_type, constraint_column_names FROM duckdb_constraints() WHERE ` + in + ` AND schema_name = 'main' ORDER BY table_name, constraint_index`, func(s *catalogShape, v []any) {
+		{`SELECT database_name, table_name, constraint_type, constraint_column_names, constraint_text FROM duckdb_constraints() WHERE ` + in + ` AND schema_name = 'main' ORDER BY table_name, constraint_index`, func(s *catalogShape, v []any) {
 			t := s.tables[str(v[1])]
 			if t == nil {
 				return
@@ -107,6 +139,12 @@ func inspectAll(ctx context.Context, conn *sql.Conn, aliases []string, labels []
 				t.key = strs(v[3])
 			case "FOREIGN KEY":
 				fail(s.alias, "table "+t.name, "foreign keys are not supported")
+			}
+			if str(v[2]) != "NOT NULL" {
+				t.constraints = append(t.constraints, str(v[4]))
+				for _, c := range strs(v[3]) {
+					t.constrained[c] = true
+				}
 			}
 		}},
 		{`SELECT database_name, table_name, index_name, sql, expressions FROM duckdb_indexes() WHERE ` + in + ` ORDER BY table_name, index_name`, func(s *catalogShape, v []any) {
@@ -119,6 +157,7 @@ func inspectAll(ctx context.Context, conn *sql.Conn, aliases []string, labels []
 				if !isPlainColumn(t, e) {
 					fail(s.alias, "index "+str(v[2]), "expression indexes are not supported")
 				}
+				t.constrained[strings.Trim(e, `"`)] = true
 			}
 		}},
 		{`SELECT database_name, sequence_name FROM duckdb_sequences() WHERE ` + in + ` ORDER BY 2`, func(s *catalogShape, v []any) {
@@ -149,6 +188,7 @@ func inspectAll(ctx context.Context, conn *sql.Conn, aliases []string, labels []
 		sort.Strings(names)
 		for _, n := range names {
 			t := s.tables[n]
+			sort.Strings(t.constraints)
 			switch {
 			case len(t.key) == 0:
 				fail(s.alias, "table "+n, "every table needs a primary key (even an empty one)")

@@ -64,6 +64,9 @@ const (
 	tDouble
 	tVarcharList
 	tConflicts
+	tSchemaChanges
+	tViewChange
+	tSchemaConflicts
 )
 
 type column struct {
@@ -303,6 +306,12 @@ func typeInfo(t colType) duckdb.TypeInfo {
 		ti, _ = duckdb.NewTypeInfo(duckdb.TYPE_DOUBLE)
 	case tConflicts:
 		ti = conflictsType()
+	case tSchemaChanges:
+		ti = structListType("column_name", "source", "sql_type", "action")
+	case tSchemaConflicts:
+		ti = structListType("kind", "column_name", "detail")
+	case tViewChange:
+		ti = varcharStruct("action", "source", "definition")
 	default: // varchar and JSON text
 		ti, _ = duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR)
 	}

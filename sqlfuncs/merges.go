@@ -161,8 +161,8 @@ var previewColumns = []column{{"object_type", tVarchar}, {"object_name", tVarcha
 	{"ours_inserts", tBigint}, {"ours_updates", tBigint}, {"ours_deletes", tBigint},
 	{"theirs_inserts", tBigint}, {"theirs_updates", tBigint}, {"theirs_deletes", tBigint},
 	{"conflicts", tBigint}, {"resolved_conflicts", tBigint}, {"conflict_details", tConflicts},
-	{"schema_changes", tVarcharList}, {"table_action", tVarchar}, {"view_change", tVarchar}, {"schema_conflicts", tVarcharList},
-	{"validation_state", tVarchar}}
+	{"schema_changes", tSchemaChanges}, {"table_action", tVarchar}, {"view_change", tViewChange}, {"schema_conflicts", tBigint},
+	{"schema_conflict_details", tSchemaConflicts}, {"validation_state", tVarchar}}
 
 func previewRows(rows []merge.PreviewRow) [][]any {
 	out := make([][]any, len(rows))
@@ -178,9 +178,21 @@ func previewRows(rows []merge.PreviewRow) [][]any {
 				"base": d.BaseValues, "ours": d.OursValues, "theirs": d.TheirsValues,
 				"base_json": nullable(d.Base), "ours_json": nullable(d.Ours), "theirs_json": nullable(d.Theirs)}
 		}
+		changes := make([]any, len(r.SchemaChanges))
+		for j, c := range r.SchemaChanges {
+			changes[j] = map[string]any{"column_name": c.Column, "source": c.Source, "sql_type": c.SQLType, "action": c.Action}
+		}
+		conflicts := make([]any, len(r.SchemaConflicts))
+		for j, c := range r.SchemaConflicts {
+			conflicts[j] = map[string]any{"kind": c.Kind, "column_name": nullable(c.Column), "detail": c.Detail}
+		}
+		var view any
+		if v := r.ViewChange; v != nil {
+			view = map[string]any{"action": v.Action, "source": nullable(v.Source), "definition": nullable(v.Definition)}
+		}
 		out[i] = []any{r.ObjectType, r.ObjectName, nullable(r.TableName), r.Base, r.Ours, r.Theirs,
 			r.OursInserts, r.OursUpdates, r.OursDeletes, r.TheirsInserts, r.TheirsUpdates, r.TheirsDeletes,
-			r.Conflicts, r.ResolvedConflicts, details, []any{}, r.TableAction, nullable(r.ViewChange), []any{}, r.ValidationState}
+			r.Conflicts, r.ResolvedConflicts, details, changes, nullable(r.TableAction), view, int64(len(r.SchemaConflicts)), conflicts, r.ValidationState}
 	}
 	return out
 }
@@ -202,6 +214,22 @@ func typedValueType() duckdb.TypeInfo {
 		entry(simple(duckdb.TYPE_DATE), "date_value"), entry(simple(duckdb.TYPE_TIMESTAMP), "timestamp_value"),
 		entry(simple(duckdb.TYPE_TIMESTAMP_TZ), "timestamptz_value"))
 	return st
+}
+
+// varcharStruct is a struct of VARCHAR fields.
+func varcharStruct(fields ...string) duckdb.TypeInfo {
+	entries := make([]duckdb.StructEntry, len(fields))
+	for i, f := range fields {
+		entries[i] = entry(simple(duckdb.TYPE_VARCHAR), f)
+	}
+	st, _ := duckdb.NewStructInfo(entries[0], entries[1:]...)
+	return st
+}
+
+// structListType is a list of structs of VARCHAR fields.
+func structListType(fields ...string) duckdb.TypeInfo {
+	l, _ := duckdb.NewListInfo(varcharStruct(fields...))
+	return l
 }
 
 func conflictsType() duckdb.TypeInfo {

@@ -45,6 +45,7 @@ const (
 	RequestIDReused       Code = "request_id_reused"
 	MergeLimitExceeded    Code = "merge_limit_exceeded"
 	MergeAborted          Code = "merge_aborted"
+	MergeSchemaConflict   Code = "merge_schema_conflict"
 
 	// Statements and transactions.
 	InFailedTransaction     Code = "in_failed_transaction"
@@ -105,6 +106,7 @@ var codes = map[Code]codeInfo{
 	MergeValidationFailed: {"23000", "The merged data breaks a constraint of the target table; fix the data in one of the inputs and merge again."},
 	RequestIDReused:       {"VS007", "A request_id belongs to one set of arguments; use a new request_id for a different merge."},
 	MergeAborted:          {"VS009", "The request was aborted and is terminal; start a new merge with a new request_id."},
+	MergeSchemaConflict:   {"VS010", "Schema conflicts block the whole merge and resolution tables cannot decide them: see schema_conflict_details in vsql_merge_branch_preview, change one input so the objects agree, snapshot it, and merge again."},
 	MergeLimitExceeded:    {"VS008", "Raise the limit for this call (max_rows =>, timeout =>) or merge smaller changes."},
 
 	InFailedTransaction:     {"25P02", "Run ROLLBACK to end the failed transaction, then retry."},
