@@ -10,6 +10,16 @@
 //     table for all three) and the scope checks: every unsupported object
 //     is refused with merge_unsupported naming the first one, never skipped.
 //     Strict schema mode requires identical definitions.
+//   - plan.go: the merged catalog under the schema mode (strict, additive,
+//     catalog): per table its merged columns, added/removed columns and
+//     tables, per view the chosen definition; refusals (merge_unsupported)
+//     and schema conflicts (merge_schema_conflict: table_delete_modify,
+//     column_delete_modify, table_definition, column_definition,
+//     view_definition, view_binding, view_output). Views are re-bound in a
+//     scratch in-memory database holding the result's (empty) tables.
+//   - stage_schema.go: the plan applied to staging before rows: views
+//     dropped, tables dropped, rebuilt (removed columns), altered (added
+//     columns) or created, and views created dependencies first.
 //   - compare.go: per table, the comparison as chained FULL OUTER JOINs of
 //     base, ours and theirs on the primary key, keeping only rows that
 //     differ somewhere, then one classification pass in SQL (the closed set
@@ -46,7 +56,8 @@
 //
 // # Caveats
 //
-//   - Only strict schema mode.
+//   - A side that lacks a column or table contributes typed NULLs or no
+//     rows (tableInputs.rel); renames are a removal plus an addition.
 //   - Merge connections run with TimeZone UTC and the Gregorian calendar,
 //     so no session setting can change a result between attempts.
 //   - Comparison cost follows table size, less what signature.go can prove

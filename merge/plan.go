@@ -519,11 +519,18 @@ func bindViews(ctx context.Context, conn *sql.Conn, p *schemaPlan) (err error) {
 		return err
 	}
 	for _, t := range p.tables {
-		if t.merged == nil {
+		def := t.merged
+		if len(t.conflicts) > 0 { // bind against ours' version, so one conflict is reported once
+			def = t.sides[1]
+			if def == nil {
+				def = t.sides[2]
+			}
+		}
+		if def == nil {
 			continue
 		}
 		var cols []string
-		for _, c := range t.merged.columns {
+		for _, c := range def.columns {
 			cols = append(cols, sqltext.QuoteIdent(c.name)+" "+c.dataType)
 		}
 		if _, err := conn.ExecContext(ctx, "CREATE TABLE "+sqltext.QuoteIdent(t.name)+" ("+strings.Join(cols, ", ")+")"); err != nil {

@@ -21,7 +21,8 @@ var safeFunctions = map[string]bool{
 }
 
 // aggregates are the aggregate functions views may use.
-var aggregates = map[string]bool{"count": true, "sum": true, "min": true, "max": true, "avg": true}
+// (DuckDB renders count(*) as count_star()).
+var aggregates = map[string]bool{"count": true, "count_star": true, "sum": true, "min": true, "max": true, "avg": true}
 
 // parenKeywords are keywords that may stand before "(" without being calls.
 var parenKeywords = map[string]bool{
@@ -113,15 +114,25 @@ func UnsafeExpression(expr string) string {
 // GROUP BY and the aggregates count, sum, min, max and avg.
 func UnsupportedView(sql string) string {
 	toks := tokens(sql)
-	start := -1
+	start, selects := -1, 0
 	for i, t := range toks {
-		if t.kind == tokWord && t.word == "select" {
-			start = i
-			break
+		if t.kind != tokWord {
+			continue
+		}
+		if why, ok := viewRefused[t.word]; ok {
+			return why + " are not allowed"
+		}
+		if t.word == "select" {
+			if selects++; start < 0 {
+				start = i
+			}
 		}
 	}
 	if start < 0 {
 		return "the view has no SELECT"
+	}
+	if selects > 1 {
+		return "subqueries are not allowed"
 	}
 	toks = toks[start:]
 	expectTable := false
@@ -143,12 +154,6 @@ func UnsupportedView(sql string) string {
 			continue
 		}
 		if t.kind == tokWord {
-			if why, ok := viewRefused[t.word]; ok {
-				return why + " are not allowed"
-			}
-			if t.word == "select" && i > 0 {
-				return "subqueries are not allowed"
-			}
 			if volatileWords[t.word] {
 				return fmt.Sprintf("%s depends on when or by whom it runs", t.word)
 			}
