@@ -201,7 +201,8 @@ func TestSchemaMergeRemovals(t *testing.T) {
 		"CREATE TABLE old_log (id INTEGER PRIMARY KEY, note VARCHAR)", "INSERT INTO old_log VALUES (1, 'kept')",
 		"CREATE VIEW gone AS SELECT id FROM old_log"}
 	a := []string{"ALTER TABLE t DROP COLUMN obsolete", "DROP VIEW gone", "DROP TABLE old_log", "UPDATE t SET v = 'uno' WHERE id = 1"}
-	b := []string{"INSERT INTO t VALUES (3, 'three', 30, NULL)", "UPDATE t SET v = 'dos' WHERE id = 2", "CREATE VIEW totals AS SELECT count(*) AS n, sum(k) AS k FROM t"}
+	b := []string{"INSERT INTO t VALUES (3, 'three', 30, NULL)", "UPDATE t SET v = 'dos' WHERE id = 2", "CREATE VIEW totals AS SELECT count(*) AS n, sum(k) AS k FROM t",
+		"CREATE VIEW big_totals AS SELECT n FROM totals WHERE n > 1"} // created after what it reads, though it sorts first
 	for _, swapped := range []bool{false, true} {
 		mainEdits, sideEdits, label := a, b, "a_into_b"
 		if swapped {
@@ -223,8 +224,11 @@ func TestSchemaMergeRemovals(t *testing.T) {
 			if err := main.QueryRow(ctx, "SELECT n::VARCHAR, k::VARCHAR FROM totals").Scan(&n, &k); err != nil || n != "3" || k != "60" {
 				t.Errorf("view totals: %s %s %v", n, k, err)
 			}
+			if err := main.QueryRow(ctx, "SELECT n::VARCHAR FROM big_totals").Scan(&n); err != nil || n != "3" {
+				t.Errorf("view big_totals: %s %v", n, err)
+			}
 			var objects string
-			if err := main.QueryRow(ctx, "SELECT string_agg(name, ',' ORDER BY name) FROM (SHOW TABLES)").Scan(&objects); err != nil || objects != "t,totals" {
+			if err := main.QueryRow(ctx, "SELECT string_agg(name, ',' ORDER BY name) FROM (SHOW TABLES)").Scan(&objects); err != nil || objects != "big_totals,t,totals" {
 				t.Errorf("objects %s %v", objects, err)
 			}
 			var cols string
