@@ -52,6 +52,8 @@ var schemaCases = []schemaCase{
 		a: []string{"CREATE INDEX t_v ON t (v)"}, b: nil, refused: "changed indexes: table t"},
 	{name: "added defaulted column", mode: "additive",
 		a: []string{"ALTER TABLE t ADD COLUMN d INTEGER DEFAULT 7"}, b: nil, refused: "added column t.d"},
+	{name: "added NOT NULL column", mode: "additive", // DuckDB adds constrained columns in two steps
+		a: []string{"ALTER TABLE t ADD COLUMN f INTEGER", "UPDATE t SET f = 1", "ALTER TABLE t ALTER COLUMN f SET NOT NULL"}, b: nil, refused: "added column t.f"},
 	{name: "removed constrained column", mode: "catalog",
 		a: []string{"ALTER TABLE t DROP COLUMN n"}, b: nil, refused: "removal of constrained column t.n"},
 	{name: "new table with a volatile default", mode: "additive",
