@@ -47,10 +47,12 @@ func NewVerifier(password string, iterations int) (Verifier, error) {
 	if _, err := rand.Read(salt); err != nil {
 		return Verifier{}, err
 	}
-	return deriveVerifier(password, salt, iterations)
+	return DeriveVerifier(password, salt, iterations)
 }
 
-func deriveVerifier(password string, salt []byte, iterations int) (Verifier, error) {
+// DeriveVerifier computes the verifier of password with a given salt and
+// iteration count (what a client computes to check the server, and tests).
+func DeriveVerifier(password string, salt []byte, iterations int) (Verifier, error) {
 	salted, err := pbkdf2.Key(sha256.New, Normalize(password), salt, iterations, keyLen)
 	if err != nil {
 		return Verifier{}, err

@@ -16,7 +16,7 @@ import (
 // The SCRAM-SHA-256 example of RFC 7677, section 3.
 func TestExchangeRFC7677Vector(t *testing.T) {
 	salt, _ := base64.StdEncoding.DecodeString("W22ZaJ0SNY7soEsUEjb6gQ==")
-	v, err := deriveVerifier("pencil", salt, 4096)
+	v, err := DeriveVerifier("pencil", salt, 4096)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func client(t *testing.T, e *Exchange, gs2, password string) error {
 		}
 	}
 	salt, _ := base64.StdEncoding.DecodeString(saltB64)
-	v, err := deriveVerifier(password, salt, 4096)
+	v, err := DeriveVerifier(password, salt, 4096)
 	if err != nil {
 		t.Fatal(err)
 	}
