@@ -114,7 +114,8 @@ func SaveUsers(path string, u Users) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	// The ".tmp-" prefix lets vsqld gc remove what a crash leaves behind.
+	tmp, err := os.CreateTemp(dir, ".tmp-"+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
 	}

@@ -338,6 +338,16 @@ func TestTLS(t *testing.T) {
 		t.Fatal("the statement was not cancelled")
 	}
 
+	// A server that is full still speaks TLS to say so.
+	full := startServer(t, func(c *server.Config) { c.TLSCert, c.TLSKey, c.MaxConnections = p.certFile, p.keyFile, 1 })
+	holder, err := pgxConnect(authDSN(full, "tester", "", "require"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close(ctx)
+	_, err = pgxConnect(authDSN(full, "tester", "", "require"))
+	wantSQLState(t, "too many connections over TLS", err, "53300", "too many clients")
+
 	// No certificate configured: SSL is refused.
 	plain := startServer(t, nil)
 	if _, err := pgxConnect(authDSN(plain, "tester", "", "require")); err == nil {
