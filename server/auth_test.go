@@ -211,7 +211,7 @@ func TestSCRAMPasswords(t *testing.T) {
 			t.Errorf("log lacks %q:\n%s", want, out)
 		}
 	}
-	for _, secret := range []string{"wrong horse", "correct horse", "nope", "p="} {
+	for _, secret := range []string{"wrong horse", "correct horse", "nope", "pw-b"} {
 		if strings.Contains(out, secret) {
 			t.Errorf("log contains %q:\n%s", secret, out)
 		}
