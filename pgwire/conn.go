@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"io"
 	"log/slog"
@@ -20,6 +21,11 @@ type Options struct {
 	// MaxMessageSize is the largest message body accepted, in bytes.
 	MaxMessageSize int
 	Logger         *slog.Logger
+	// TLS, if set, is offered to clients that send SSLRequest.
+	TLS *tls.Config
+	// Auth, if set, decides who must authenticate (see auth.go); nil
+	// trusts every client.
+	Auth Authenticator
 }
 
 // flushThreshold is how many bytes of DataRows are buffered before they are
@@ -33,6 +39,7 @@ type Conn struct {
 	handler Handler
 	opts    Options
 	log     *slog.Logger
+	tls     bool // the connection was upgraded to TLS
 
 	sess    Session
 	stmts   map[string]*prepared
@@ -166,9 +173,13 @@ func (c *Conn) startup(ctx context.Context) bool {
 			return false
 		}
 		switch m := msg.(type) {
-		case *pgproto3.SSLRequest, *pgproto3.GSSEncRequest:
-			// TLS and GSSAPI encryption are not offered: answer 'N' and the
-			// client continues in plain text (or gives up, if it requires them).
+		case *pgproto3.SSLRequest:
+			if !c.answerSSLRequest(ctx) {
+				return false
+			}
+		case *pgproto3.GSSEncRequest:
+			// GSSAPI encryption is not offered: answer 'N' and the client
+			// continues without it (or gives up, if it requires it).
 			if _, err := c.netConn.Write([]byte{'N'}); err != nil {
 				return false
 			}
@@ -176,6 +187,9 @@ func (c *Conn) startup(ctx context.Context) bool {
 			c.handler.Cancel(m.ProcessID, m.SecretKey)
 			return false
 		case *pgproto3.StartupMessage:
+			if !c.authenticate(m) {
+				return false
+			}
 			sess, err := c.handler.Startup(ctx, m.Parameters, c.netConn.RemoteAddr())
 			if err != nil {
 				c.fatal(vsqlerr.From(err))
@@ -313,7 +327,11 @@ func (c *Conn) Refuse(e *vsqlerr.Error) {
 			return
 		}
 		switch msg.(type) {
-		case *pgproto3.SSLRequest, *pgproto3.GSSEncRequest:
+		case *pgproto3.SSLRequest:
+			if !c.answerSSLRequest(context.Background()) {
+				return
+			}
+		case *pgproto3.GSSEncRequest:
 			if _, err := c.netConn.Write([]byte{'N'}); err != nil {
 				return
 			}

@@ -4,9 +4,17 @@
 //
 // # Files
 //
-//   - conn.go: startup (SSLRequest and GSSENCRequest answered 'N',
+//   - conn.go: startup (SSLRequest, GSSENCRequest answered 'N',
 //     StartupMessage, CancelRequest), the message loop, ErrorResponse and
 //     NoticeResponse, FATAL endings, graceful Shutdown.
+//   - auth.go: the startup's security: SSLRequest is answered 'S' and the
+//     connection upgraded with crypto/tls when Options.TLS is set ('N'
+//     otherwise), after which the backend reads the StartupMessage (or a
+//     CancelRequest) from the TLS stream; Options.Auth (an Authenticator)
+//     then trusts the client, refuses it, or runs a SASL exchange
+//     (AuthenticationSASL, SASLInitialResponse, AuthenticationSASLContinue,
+//     SASLResponse, AuthenticationSASLFinal) before AuthenticationOk. The
+//     TLS handshake and the exchange are bounded by a one-minute deadline.
 //   - query.go: the simple and extended query flows and the per-connection
 //     statement and portal tables.
 //   - types.go: DuckDB types → PostgreSQL OIDs, sizes and type modifiers.
@@ -34,7 +42,8 @@
 //
 // # Limits
 //
-// Every message body is bounded (Options.MaxMessageSize); startup packets
+// Every message body is bounded (Options.MaxMessageSize, also after a TLS
+// upgrade); startup packets
 // are bounded by pgproto3 (10000 bytes). A message that is too large, of an
 // unknown type, or malformed ends the connection with a FATAL
 // ErrorResponse; other connections never notice.

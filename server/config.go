@@ -2,7 +2,11 @@ package server
 
 import (
 	"log/slog"
+	"net"
+	"path/filepath"
 	"time"
+
+	"github.com/vsql/vsql/auth"
 )
 
 // Config is everything vsqld serve can be told.
@@ -23,6 +27,19 @@ type Config struct {
 	// after SIGINT/SIGTERM before they are cancelled.
 	ShutdownTimeout time.Duration
 	Logger          *slog.Logger
+
+	// TLSCert and TLSKey are PEM files; with both set, clients that send
+	// SSLRequest get TLS. Neither set: SSLRequest is answered 'N'.
+	TLSCert, TLSKey string
+	// UsersFile holds the SCRAM-SHA-256 users ("" = DefaultUsersFile in
+	// DataDir). With users in it, every client authenticates.
+	UsersFile string
+	// TrustAll lets clients in without a password from any address while
+	// the users file is empty (otherwise only loopback clients are).
+	TrustAll bool
+	// IsLoopback classifies client addresses for the no-users policy (nil
+	// = auth.IsLoopback); tests replace it to act as a remote client.
+	IsLoopback func(net.Addr) bool
 }
 
 // Defaults for Config fields left zero.
@@ -32,7 +49,21 @@ const (
 	DefaultMaxConnections  = 100
 	DefaultMaxMessageSize  = 64 << 20
 	DefaultShutdownTimeout = 30 * time.Second
+	// DefaultUsersFile is the users file's name inside the repository.
+	DefaultUsersFile = "users"
 )
+
+// UsersPath is the users file a server with this repository and users
+// flag reads: usersFile if set, else DefaultUsersFile in dataDir.
+func UsersPath(dataDir, usersFile string) string {
+	if usersFile != "" {
+		return usersFile
+	}
+	if dataDir == "" {
+		dataDir = DefaultDataDir
+	}
+	return filepath.Join(dataDir, DefaultUsersFile)
+}
 
 func (c *Config) setDefaults() {
 	if c.Listen == "" {
@@ -52,5 +83,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
+	}
+	c.UsersFile = UsersPath(c.DataDir, c.UsersFile)
+	if c.IsLoopback == nil {
+		c.IsLoopback = auth.IsLoopback
 	}
 }

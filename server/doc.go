@@ -13,6 +13,11 @@
 //   - session.go: a Session owns one DuckDB connection whose default catalog
 //     (USE) is its database, the transaction state reported in
 //     ReadyForQuery, and the cancel hook of the running statement.
+//   - auth.go: the TLS certificate and the users file, checked at Open, and
+//     the Authenticator policy (package auth): SCRAM-SHA-256 for every
+//     client when the users file has users, otherwise trust for loopback
+//     clients (or all, with TrustAll) and 28000 for the rest. Failed logins
+//     are logged with user and address.
 //   - statement.go: statements prepared in DuckDB, and the few statements
 //     vsql executes itself: BEGIN/COMMIT/ROLLBACK (PostgreSQL's warnings and
 //     failed-transaction rules on top of DuckDB's transactions) and
@@ -49,6 +54,6 @@
 //
 // # Caveats
 //
-// SAVEPOINT, COPY FROM STDIN/TO STDOUT, TLS and passwords are not there
-// yet; each is refused with a clear error.
+// SAVEPOINT and COPY FROM STDIN/TO STDOUT are not there yet; each is
+// refused with a clear error.
 package server

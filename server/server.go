@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/vsql/vsql/auth"
 	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/catalog"
 	"github.com/vsql/vsql/internal/sqlrows"
@@ -41,6 +43,8 @@ type Server struct {
 	catalog   *catalog.Catalog
 	versions  *branches.Manager
 	merger    *merge.Merger
+	tls       *tls.Config // nil: SSLRequest is answered 'N'
+	users     *auth.Store
 
 	sessMu   sync.Mutex
 	sessions map[uint32]*Session
@@ -71,6 +75,10 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, lock: lock, sessions: map[uint32]*Session{}, conns: map[*pgwire.Conn]struct{}{}}
+	if err := s.openSecurity(); err != nil {
+		s.close()
+		return nil, err
+	}
 	if err := s.open(ctx); err != nil {
 		s.close()
 		return nil, err
@@ -254,7 +262,7 @@ func (s *Server) serveConn(ctx context.Context, nc net.Conn) {
 	if tc, ok := nc.(*net.TCPConn); ok {
 		_ = tc.SetNoDelay(true)
 	}
-	conn := pgwire.NewConn(nc, s, pgwire.Options{MaxMessageSize: s.cfg.MaxMessageSize, Logger: s.log})
+	conn := pgwire.NewConn(nc, s, pgwire.Options{MaxMessageSize: s.cfg.MaxMessageSize, Logger: s.log, TLS: s.tls, Auth: s})
 	if n := s.active.Add(1); int(n) > s.cfg.MaxConnections {
 		s.active.Add(-1)
 		conn.Refuse(vsqlerr.New(vsqlerr.TooManyConnections, "sorry, too many clients already (limit %d)", s.cfg.MaxConnections))

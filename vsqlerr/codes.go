@@ -13,6 +13,14 @@ const (
 	MessageTooLarge    Code = "message_too_large"
 	ServerShutdown     Code = "server_shutdown"
 
+	// Authentication and TLS.
+	AuthFailed       Code = "auth_failed"
+	AuthRequired     Code = "auth_required"
+	UsersFileInvalid Code = "users_file_invalid"
+	TLSConfigInvalid Code = "tls_config_invalid"
+	UserNotFound     Code = "user_not_found"
+	UserExists       Code = "user_exists"
+
 	// Databases.
 	DatabaseExists Code = "database_exists"
 	DatabaseInUse  Code = "database_in_use"
@@ -77,6 +85,13 @@ var codes = map[Code]codeInfo{
 	ProtocolViolation:  {"08P01", "The client sent a message the PostgreSQL protocol (version 3) does not allow here; reconnect."},
 	MessageTooLarge:    {"54000", "Send smaller messages (split large statements or use COPY), or raise --max-message-size."},
 	ServerShutdown:     {"57P01", "The server is shutting down; reconnect when it is back."},
+
+	AuthFailed:       {"28P01", "Check the user name and password; an administrator sets them with vsqld user add NAME --password-stdin."},
+	AuthRequired:     {"28000", "No users are configured, so vsqld trusts only loopback clients: add a user on the server with vsqld user add NAME --password-stdin and connect with that name and password, or start vsqld with --trust-all to trust every client."},
+	UsersFileInvalid: {"F0000", "Fix the users file named in the message (one line per user: name SCRAM-SHA-256$iterations:salt$StoredKey:ServerKey), or recreate it with vsqld user add."},
+	TLSConfigInvalid: {"F0000", "Give --tls-cert and --tls-key together, naming a PEM certificate (chain) and its PEM private key."},
+	UserNotFound:     {"42704", "List users with vsqld user list."},
+	UserExists:       {"42710", "Pass --replace to vsqld user add to change the user's password."},
 
 	DatabaseExists: {"42P04", "Choose another name, or DROP DATABASE the existing one first."},
 	DatabaseInUse:  {"55006", "Disconnect the other sessions of that database first (vsql never terminates them for you)."},

@@ -1,7 +1,9 @@
 // Command vsqld serves versioned DuckDB databases to PostgreSQL clients.
 //
 // `vsqld serve` (the default) starts the server; `vsqld --help` explains
-// every flag. All wiring lives in Main.Run so that tests can start a server
-// in-process; main only connects it to os.Args, the environment and
+// every flag. `vsqld user add|remove|list` manage the users file of
+// SCRAM-SHA-256 verifiers (users.go); gc and verify are in maintenance.go.
+// All wiring lives in Main.Run so that tests can start a server in-process;
+// main only connects it to os.Args, standard input, the environment and
 // SIGINT/SIGTERM, which start a graceful shutdown.
 package main

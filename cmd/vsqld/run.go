@@ -18,6 +18,7 @@ import (
 // Main runs vsqld; tests call Run directly.
 type Main struct {
 	Stdout, Stderr io.Writer
+	Stdin          io.Reader // passwords for vsqld user add --password-stdin
 	Getenv         func(string) string
 	// Ready, if set, is called with the listening address once vsqld accepts clients.
 	Ready func(addr net.Addr)
@@ -43,7 +44,21 @@ Usage:
   vsqld verify [--data dir]
                            re-hash every stored block and check every chunk map;
                            exit status 1 and a line per problem if any is found
+  vsqld user add NAME [--password-stdin] [--replace]
+                           add a user (or with --replace change its password) in
+                           the users file; the password is read from the first
+                           line of standard input with --password-stdin, else
+                           from VSQL_PASSWORD. Takes effect on the next connection.
+  vsqld user remove NAME   remove a user
+  vsqld user list          list the users, one per line
+                           (user subcommands take --data and --users as serve does)
   vsqld help               show this help
+
+Authentication: with users in the users file (--users, default <data>/users),
+every client logs in with SCRAM-SHA-256. With none, only loopback clients
+(127.0.0.0/8, ::1) are let in, without a password, unless --trust-all.
+TLS: with --tls-cert and --tls-key, clients that ask for SSL (psql
+sslmode=require, verify-ca, verify-full) get TLS; without them SSL is refused.
 
 Every flag can also be set with an environment variable (shown in
 brackets); a flag given on the command line wins over the environment.
@@ -64,6 +79,8 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		return m.gc(ctx, args)
 	case "verify":
 		return m.verify(ctx, args)
+	case "user", "users":
+		return m.user(ctx, args)
 	case "help":
 		fs, _ := m.serveFlags()
 		m.printUsage(fs)
@@ -79,6 +96,8 @@ type serveOptions struct {
 	threads, maxConnections             int
 	maxMessageSize                      int
 	shutdownTimeout                     time.Duration
+	tlsCert, tlsKey, users              string
+	trustAll                            bool
 }
 
 // envDefault reads VSQL_<NAME> for a flag's default.
@@ -117,6 +136,11 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 	}
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", dur, "on SIGINT/SIGTERM, how long running statements may finish before they are cancelled [VSQL_SHUTDOWN_TIMEOUT]")
 	str(&o.logLevel, "log-level", "info", "log `level`: debug, info, warn or error (logs are structured, on stderr) [VSQL_LOG_LEVEL]")
+	str(&o.tlsCert, "tls-cert", "", "PEM certificate (chain) `file` for TLS; with --tls-key, clients asking for SSL get TLS [VSQL_TLS_CERT]")
+	str(&o.tlsKey, "tls-key", "", "PEM private key `file` of --tls-cert [VSQL_TLS_KEY]")
+	str(&o.users, "users", "", "users `file` for SCRAM-SHA-256 passwords, managed with vsqld user (default <data>/users) [VSQL_USERS]")
+	trust, _ := strconv.ParseBool(m.env("trust-all"))
+	fs.BoolVar(&o.trustAll, "trust-all", trust, "while the users file is empty, let clients in without a password from any address, not only loopback [VSQL_TRUST_ALL]")
 	return fs, o
 }
 
@@ -128,6 +152,8 @@ func (m *Main) printUsage(fs *flag.FlagSet) {
 	fmt.Fprint(m.Stdout, `
 Connect with any PostgreSQL client, e.g.
   psql -h 127.0.0.1 -p 5433 -d postgres
+  echo "$PW" | vsqld user add alice --password-stdin
+  PGPASSWORD="$PW" psql "host=db.example port=5433 user=alice dbname=postgres sslmode=verify-full sslrootcert=ca.pem"
 `)
 }
 
@@ -155,6 +181,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		Listen: o.listen, DataDir: o.data, Threads: o.threads, MemoryLimit: o.memoryLimit,
 		MaxConnections: o.maxConnections, MaxMessageSize: o.maxMessageSize,
 		ShutdownTimeout: o.shutdownTimeout, Logger: logger,
+		TLSCert: o.tlsCert, TLSKey: o.tlsKey, UsersFile: o.users, TrustAll: o.trustAll,
 	})
 	if err != nil {
 		return err
