@@ -222,6 +222,7 @@ type CopyReader struct {
 	names []string
 	line  int64
 	done  bool
+	cur   []byte // the current line, for error context
 	// scratch space, reused from row to row
 	rec    []byte
 	fields [][]byte
@@ -305,6 +306,18 @@ func (r *CopyReader) formatError(format string, args ...any) error {
 	where := "COPY " + r.table + ", line " + itoa64(r.line)
 	e.Message = where + ": " + e.Message
 	e.Where = where
+	if r.cur != nil {
+		shown := string(r.cur)
+		if len(shown) > 100 {
+			// cut at a character boundary, as PostgreSQL's CONTEXT does
+			cut := 100
+			for cut > 0 && !utf8.RuneStart(shown[cut]) {
+				cut--
+			}
+			shown = shown[:cut] + "..."
+		}
+		e.Where += ": \"" + shown + "\""
+	}
 	return e
 }
 
@@ -359,6 +372,7 @@ func (r *CopyReader) record() ([][]byte, bool, error) {
 	}
 	r.line++
 	body := trimEOL(line)
+	r.cur = body
 	if len(body) == 2 && body[0] == '\\' && body[1] == '.' {
 		return nil, false, r.endMarker()
 	}
@@ -516,9 +530,11 @@ func (r *CopyReader) csvRecord(line []byte) ([][]byte, bool, error) {
 			return nil, false, err
 		}
 		if next == nil {
+			r.cur = nil
 			return nil, false, r.formatError("unterminated CSV quoted field")
 		}
 		line = next
+		r.cur = nil // the record spans lines: no one line to show
 	}
 	r.starts = append(r.starts, fieldStart)
 	r.quoted = append(r.quoted, quoted)
@@ -552,10 +568,10 @@ func (f *CopyFormat) AppendCopyHeader(buf []byte, names []string) []byte {
 	for i, n := range names {
 		cells[i] = []byte(n)
 	}
-	saved := f.forceQuote
-	f.forceQuote = nil
+	saved, all := f.forceQuote, f.ForceQuoteAll
+	f.forceQuote, f.ForceQuoteAll = nil, false // names are quoted only where needed
 	buf = f.AppendCopyRow(buf, cells)
-	f.forceQuote = saved
+	f.forceQuote, f.ForceQuoteAll = saved, all
 	return buf
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 )
 
 func copyIn(t *testing.T, conn *pgx.Conn, sql, data string) (pgconn.CommandTag, error) {
@@ -294,20 +295,80 @@ func TestCopyBranch(t *testing.T) {
 	}
 }
 
-// The extended protocol: COPY through Parse/Bind/Execute, with Sync.
-func TestCopyExtendedProtocol(t *testing.T) {
+// The copy sub-protocol at message level: extended protocol with Flush and
+// Sync during copy-in (ignored), errors skip to Sync, simple-protocol
+// COPY in the middle of a multi-statement string, COPY TO messages.
+func TestCopyProtocolMessages(t *testing.T) {
 	addr := startServer(t, nil)
-	conn := connectPgx(t, addr)
-	mustExec(t, conn, "CREATE TABLE x (id int)")
-	pc := conn.PgConn()
-	// COPY TO through Exec with the extended protocol.
-	rr := pc.ExecParams(context.Background(), "COPY (SELECT 1) TO STDOUT", nil, nil, nil, nil)
-	_, err := rr.Close()
-	// pgconn does not read CopyData in ExecParams; it reports an error or
-	// skips; either way the connection must stay in step.
-	_ = err
-	if got := queryString(t, conn, "SELECT 'still in step'"); got != "still in step" {
-		t.Errorf("got %q", got)
+	c := dialRaw(t, addr)
+	c.startup("postgres")
+	c.simple("CREATE TABLE x (id int, s text)")
+
+	// Extended protocol: Parse/Bind/Describe/Execute, then copy data with
+	// Flush and Sync in the middle, CopyDone, Sync.
+	c.send(&pgproto3.Parse{Query: "COPY x FROM STDIN (FORMAT csv)"}, &pgproto3.Bind{}, &pgproto3.Describe{ObjectType: 'P'}, &pgproto3.Execute{}, &pgproto3.Flush{})
+	msgs := c.until(func(m pgproto3.BackendMessage) bool { _, ok := m.(*pgproto3.CopyInResponse); return ok })
+	if countType[*pgproto3.NoData](msgs) != 1 {
+		t.Errorf("Describe of COPY: %#v, want NoData", msgs)
+	}
+	cir := msgs[len(msgs)-1].(*pgproto3.CopyInResponse)
+	if cir.OverallFormat != 0 || len(cir.ColumnFormatCodes) != 2 {
+		t.Errorf("CopyInResponse %+v", cir)
+	}
+	c.send(&pgproto3.CopyData{Data: []byte("1,a\n2,")}, &pgproto3.Flush{}, &pgproto3.Sync{},
+		&pgproto3.CopyData{Data: []byte("b\n")}, &pgproto3.CopyDone{}, &pgproto3.Sync{})
+	msgs = c.untilReady()
+	if len(msgs) != 2 || string(msgs[0].(*pgproto3.CommandComplete).CommandTag) != "COPY 2" {
+		t.Fatalf("after CopyDone: %#v", msgs)
+	}
+
+	// An error in extended mode: the rest up to Sync is skipped, one ReadyForQuery.
+	c.send(&pgproto3.Parse{Query: "COPY x FROM STDIN"}, &pgproto3.Bind{}, &pgproto3.Execute{}, &pgproto3.Flush{})
+	c.until(func(m pgproto3.BackendMessage) bool { _, ok := m.(*pgproto3.CopyInResponse); return ok })
+	c.send(&pgproto3.CopyData{Data: []byte("3\tc\nbad line\n")}, &pgproto3.CopyData{Data: []byte("4\td\n")}, &pgproto3.CopyDone{},
+		&pgproto3.Parse{Query: "SELECT 1"}, &pgproto3.Bind{}, &pgproto3.Execute{}, &pgproto3.Sync{})
+	msgs = c.untilReady()
+	if len(msgs) != 2 {
+		t.Fatalf("after a bad line: %d messages %#v, want ErrorResponse + ReadyForQuery", len(msgs), msgs)
+	}
+	if e, ok := msgs[0].(*pgproto3.ErrorResponse); !ok || e.Code != "22P04" || e.Where != "COPY x, line 2: \"bad line\"" && !strings.Contains(e.Message, "line 2") {
+		t.Errorf("error %#v", msgs[0])
+	}
+
+	// Simple protocol: COPY in the middle of a string; CopyFail ends it.
+	c.send(&pgproto3.Query{String: "SELECT 'before'; COPY x FROM STDIN; SELECT 'after'"})
+	c.until(func(m pgproto3.BackendMessage) bool { _, ok := m.(*pgproto3.CopyInResponse); return ok })
+	c.send(&pgproto3.CopyData{Data: []byte("5\te\n")}, &pgproto3.CopyDone{})
+	msgs = c.untilReady()
+	if got := dataRowText(msgs); got != "after" || countType[*pgproto3.CommandComplete](msgs) != 2 {
+		t.Errorf("rest of the string: %q %#v", got, msgs)
+	}
+	c.send(&pgproto3.Query{String: "COPY x FROM STDIN; SELECT 'not run'"})
+	c.until(func(m pgproto3.BackendMessage) bool { _, ok := m.(*pgproto3.CopyInResponse); return ok })
+	c.send(&pgproto3.CopyData{Data: []byte("6\tf\n")}, &pgproto3.CopyFail{Message: "user said no"})
+	msgs = c.untilReady()
+	if e, ok := msgs[0].(*pgproto3.ErrorResponse); !ok || e.Code != "57014" || !strings.Contains(e.Message, "COPY from stdin failed: user said no") || len(msgs) != 2 {
+		t.Errorf("CopyFail: %#v", msgs)
+	}
+	// Copy messages after the COPY ended are dropped.
+	c.send(&pgproto3.CopyData{Data: []byte("7\tg\n")}, &pgproto3.CopyDone{})
+	msgs = c.simple("SELECT string_agg(id::text, ',' ORDER BY id) FROM x")
+	if got := dataRowText(msgs); got != "1,2,5" {
+		t.Errorf("rows %q", got)
+	}
+
+	// COPY TO: CopyOutResponse, one CopyData per row, CopyDone, COPY n.
+	msgs = c.simple("COPY x (id) TO STDOUT")
+	var kinds []string
+	for _, m := range msgs {
+		kinds = append(kinds, fmt.Sprintf("%T", m))
+	}
+	want := "*pgproto3.CopyOutResponse *pgproto3.CopyData *pgproto3.CopyData *pgproto3.CopyData *pgproto3.CopyDone *pgproto3.CommandComplete *pgproto3.ReadyForQuery"
+	if strings.Join(kinds, " ") != want {
+		t.Errorf("COPY TO messages: %s", strings.Join(kinds, " "))
+	}
+	if string(msgs[1].(*pgproto3.CopyData).Data) != "1\n" || string(msgs[5].(*pgproto3.CommandComplete).CommandTag) != "COPY 3" {
+		t.Errorf("COPY TO: %#v", msgs)
 	}
 }
 
