@@ -293,6 +293,24 @@ func TestCopyBranch(t *testing.T) {
 	if got := copyOut(t, main, `COPY (SELECT count(*) FROM "shop/dev".items) TO STDOUT`); got != "3\n" {
 		t.Errorf("qualified read: %q", got)
 	}
+	// A three-part name in the session's own database.
+	if _, err := copyIn(t, main, "COPY shop.main.items FROM STDIN", "10\tmain row\n"); err != nil {
+		t.Fatal(err)
+	}
+	if got := queryString(t, main, "SELECT count(*)::text FROM items"); got != "1" {
+		t.Errorf("main has %s rows", got)
+	}
+	// A snapshot is read-only: COPY TO works, COPY FROM is refused.
+	snap, err := pgx.Connect(ctx, dsn(addr, "shop@1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Close(ctx)
+	if got := copyOut(t, snap, "COPY items TO STDOUT"); got != "" {
+		t.Errorf("snapshot: %q", got)
+	}
+	_, err = copyIn(t, snap, "COPY items FROM STDIN", "11\tnope\n")
+	expectPgError(t, err, "25006", "read-only")
 }
 
 // The copy sub-protocol at message level: extended protocol with Flush and
