@@ -244,6 +244,7 @@ func (c *Conn) sendError(e *vsqlerr.Error) {
 		Message:             e.Error(),
 		Detail:              e.Detail,
 		Hint:                e.Hint,
+		Where:               e.Where,
 		Position:            int32(e.Position),
 	})
 }

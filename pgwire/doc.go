@@ -20,6 +20,11 @@
 //   - types.go: DuckDB types → PostgreSQL OIDs, sizes and type modifiers.
 //   - encode.go / decode.go: text and binary value codecs.
 //   - session.go: the interfaces the server implements.
+//   - copy.go: the COPY sub-protocol (CopyInResponse/CopyData/CopyDone/
+//     CopyFail, CopyOutResponse) for statements that implement
+//     CopyStatement.
+//   - copyformat.go: PostgreSQL's COPY text and CSV formats: option
+//     checking (ParseCopyOptions), the row reader (CopyReader) and writer.
 //
 // # Simple query
 //
@@ -39,6 +44,20 @@
 // statement alone; Execute runs the portal, stopping after MaxRows rows with
 // PortalSuspended and resuming on the next Execute. After any error every
 // message up to Sync is discarded, so pipelined clients stay in step.
+//
+// # COPY
+//
+// A prepared statement that implements CopyStatement is not Executed:
+// COPY FROM STDIN answers CopyInResponse (text, one format code per
+// column) and hands the session a CopyReader over the CopyData payloads; it
+// ends at CopyDone (or a \. line), and CopyFail fails it with 57014.
+// Flush and Sync are ignored while copy-in runs, as PostgreSQL does; after
+// an error the CopyData, CopyDone and CopyFail still arriving are dropped by
+// the message loop (and, in the extended protocol, everything up to Sync).
+// COPY TO STDOUT sends CopyOutResponse, one CopyData per row (values in the
+// PostgreSQL text format of encode.go, escaped or quoted for text or CSV),
+// and CopyDone. Both end with CommandComplete "COPY n". Errors about the
+// data carry the line number in the message and in the CONTEXT field.
 //
 // # Limits
 //

@@ -45,6 +45,15 @@ func (c *Conn) runSimple(ctx context.Context, st sqltext.Statement) error {
 		return err
 	}
 	defer stmt.Close()
+	if cs, ok := stmt.(CopyStatement); ok {
+		tag, err := c.runCopy(ctx, cs)
+		if err != nil {
+			return err
+		}
+		c.sendNotices()
+		c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)}, 32)
+		return nil
+	}
 	cols := stmt.Columns()
 	rows, err := stmt.Execute(ctx, nil)
 	if err != nil {
@@ -278,6 +287,16 @@ func (c *Conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 	cols := p.ps.stmt.Columns()
 	if p.done {
 		c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.ps.st.Tag(0))}, 32)
+		return nil
+	}
+	if cs, ok := p.ps.stmt.(CopyStatement); ok {
+		p.done = true
+		tag, err := c.runCopy(ctx, cs)
+		c.sendNotices()
+		if err != nil {
+			return err
+		}
+		c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)}, 32)
 		return nil
 	}
 	if p.rows == nil {

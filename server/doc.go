@@ -22,6 +22,14 @@
 //     vsql executes itself: BEGIN/COMMIT/ROLLBACK (PostgreSQL's warnings and
 //     failed-transaction rules on top of DuckDB's transactions) and
 //     CREATE/DROP DATABASE.
+//   - copy.go: COPY … FROM STDIN and COPY … TO STDOUT. COPY FROM appends
+//     the rows, as text, to a session temp table (__vsql_copy) with DuckDB's
+//     appender, finds the first value its column type rejects (TRY of the
+//     cast, lowest line first), then moves everything into the target with
+//     one INSERT … SELECT under the statement's branch gates: all rows or
+//     none, inside the open transaction block if any. COPY TO prepares its
+//     query like any statement (gates, qualified names) and pgwire formats
+//     the rows.
 //
 // The protocol itself (messages, formats, codecs) is package pgwire; SQL
 // text is only looked at through package sqltext.
@@ -54,6 +62,6 @@
 //
 // # Caveats
 //
-// SAVEPOINT and COPY FROM STDIN/TO STDOUT are not there yet; each is
-// refused with a clear error.
+// SAVEPOINT and COPY in binary format are not there yet; each is refused
+// with a clear error.
 package server

@@ -228,12 +228,10 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		return nil, s.failed(vsqlerr.New(vsqlerr.FeatureNotSupported, "%s is managed by vsql", st.Keyword(0)).
 			WithHint("Connect with dbname db, db/branch or db@snapshot, and read other versions by qualified name (\"db/branch\".table)."))
 	}
-	switch kind {
-	case sqltext.KindCopy:
-		for _, k := range st.Keywords {
-			if k == "STDIN" || k == "STDOUT" {
-				return nil, s.failed(vsqlerr.New(vsqlerr.FeatureNotSupported, "COPY FROM STDIN and COPY TO STDOUT are not supported yet"))
-			}
+	if kind == sqltext.KindCopy {
+		// COPY … FROM STDIN / TO STDOUT; COPY of server files goes to DuckDB.
+		if stmt, ok, err := s.prepareCopy(ctx, st); ok || err != nil {
+			return stmt, s.failed(err)
 		}
 	}
 	scan := sqltext.ScanStatement(st.SQL)
@@ -260,17 +258,26 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	// that call vsql_* functions run without gates: the functions take them
 	// (a snapshot takes its branch's exclusively).
 	if !scan.CallsVsql {
-		if s.target.Snapshot == "" {
-			ds.gates = append(ds.gates, s.alias)
-		}
-		for _, alias := range scan.Catalogs {
-			if _, branch, snapshot, ok := branches.ParseAlias(alias); ok && snapshot == "" && branch != "" && alias != s.alias {
-				ds.gates = append(ds.gates, alias)
-			}
-		}
-		sort.Strings(ds.gates) // one order for everyone: no lock cycles
+		ds.gates = s.gatesOf(scan)
 	}
 	return ds, nil
+}
+
+// gatesOf lists the branch gates a statement holds while it runs: the
+// session's own branch and the branches it names by qualified name, in one
+// sorted order for everyone (no lock cycles).
+func (s *Session) gatesOf(scan sqltext.Scan) []string {
+	var gates []string
+	if s.target.Snapshot == "" {
+		gates = append(gates, s.alias)
+	}
+	for _, alias := range scan.Catalogs {
+		if _, branch, snapshot, ok := branches.ParseAlias(alias); ok && snapshot == "" && branch != "" && alias != s.alias {
+			gates = append(gates, alias)
+		}
+	}
+	sort.Strings(gates)
+	return gates
 }
 
 // prepareDuckDB prepares a statement in DuckDB and describes it without

@@ -29,3 +29,22 @@ func FuzzSplit(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseCopy: parsing any COPY statement never panics, and the names it
+// returns come back through QualifiedName as quoted identifiers.
+func FuzzParseCopy(f *testing.F) {
+	for _, s := range []string{"COPY t FROM STDIN", `COPY "a"".b".c (x, "Y") FROM STDIN WITH (FORMAT csv, NULL E'\\x4', FORCE_QUOTE *)`,
+		"COPY (SELECT (1)) TO STDOUT CSV HEADER", "COPY t FROM STDIN DELIMITER AS E'\\t' FORCE NOT NULL a, b", "COPY t FROM STDIN (x 12.5, y $$z$$)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		cp, err := sqltext.Parse("COPY " + src).ParseCopy()
+		if err != nil || cp.Table == nil {
+			return
+		}
+		q := sqltext.QualifiedName(cp.Table)
+		if !strings.HasPrefix(q, `"`) || !strings.HasSuffix(q, `"`) {
+			t.Fatalf("QualifiedName(%q) = %s", cp.Table, q)
+		}
+	})
+}

@@ -69,6 +69,13 @@ const (
 	InvalidParameterFormat  Code = "invalid_parameter_format"
 	UnsupportedResultFormat Code = "unsupported_result_format"
 
+	// COPY FROM STDIN / TO STDOUT.
+	CopySyntax       Code = "copy_syntax_error"
+	CopyOption       Code = "invalid_copy_option"
+	CopyBadFormat    Code = "bad_copy_file_format"
+	CopyInvalidValue Code = "copy_invalid_value"
+	CopyFailed       Code = "copy_failed"
+
 	// Anything else.
 	Internal Code = "internal_error"
 )
@@ -136,6 +143,12 @@ var codes = map[Code]codeInfo{
 	InvalidParameter:        {"22P02", "Check the parameter value against the parameter's type."},
 	InvalidParameterFormat:  {"08P01", "Send one format code, or one per parameter, each 0 (text) or 1 (binary)."},
 	UnsupportedResultFormat: {"0A000", "Request this column in text format (format code 0)."},
+
+	CopySyntax:       {"42601", "Write COPY table [(columns)] FROM STDIN or COPY table|(query) TO STDOUT, then [WITH] (option value, …); see docs/sql.md, COPY."},
+	CopyOption:       {"22023", "See docs/sql.md, COPY, for the options vsql accepts and their values."},
+	CopyBadFormat:    {"22P04", "The named line does not match the COPY format (column count, quoting, escapes, header); fix it and COPY again. Nothing was loaded."},
+	CopyInvalidValue: {"22P02", "The value on the named line cannot be read as the column's type; fix it (or load that column as text) and COPY again. Nothing was loaded."},
+	CopyFailed:       {"57014", "The client ended the COPY with CopyFail; nothing was loaded."},
 
 	Internal: {"XX000", "This is a bug in vsql; please report it with the statement that caused it."},
 }

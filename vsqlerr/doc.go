@@ -10,5 +10,6 @@
 //
 // Ordinary SQL errors raised by DuckDB keep DuckDB's message and get the
 // matching PostgreSQL SQLSTATE; DuckDB's "LINE n: …" context becomes the
-// ErrorResponse position, so psql draws the caret itself.
+// ErrorResponse position, so psql draws the caret itself. Where fills the
+// CONTEXT field (COPY errors name the line there).
 package vsqlerr

@@ -13,8 +13,9 @@ type Error struct {
 	Message  string
 	Detail   string
 	Hint     string
-	Position int   // 1-based character position in the statement, 0 if none
-	Err      error // the underlying error, if any
+	Where    string // the CONTEXT line (COPY t, line 3, column a: "x")
+	Position int    // 1-based character position in the statement, 0 if none
+	Err      error  // the underlying error, if any
 
 	line, col int // DuckDB's LINE context, resolved by ResolvePosition
 }
