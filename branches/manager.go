@@ -39,6 +39,10 @@ type Manager struct {
 	// Busy, if set, reports whether a session attached to the alias has
 	// an open transaction (restore refuses then).
 	Busy func(alias string) bool
+	// Exporter, if set, exports a snapshot (s3sync) under the branch's
+	// exclusive gate before the catalog records it; an error leaves the
+	// snapshot unrecorded.
+	Exporter func(ctx context.Context, db, branch string, cm catalog.ChunkMap) error
 
 	mu       sync.Mutex
 	attached map[string]*attachment

@@ -205,6 +205,12 @@ func (m *Manager) Publish(ctx context.Context, p Publication) (PublishResult, er
 			return res, vsqlerr.New(code, "branch %q of %q has writes that are not in a snapshot", p.Branch, p.DB)
 		}
 	}
+	if m.Exporter != nil && p.File != "" {
+		if err := m.Exporter(ctx, p.DB, p.Branch, cm); err != nil {
+			cleanup()
+			return res, err
+		}
+	}
 	err := m.inTx(ctx, p.DB, func(tx *catalog.Tx, d catalog.Database) error {
 		if !p.NewBranch {
 			var err error

@@ -112,6 +112,11 @@ func (m *Manager) CreateSnapshot(ctx context.Context, db, branch, name string) (
 		}
 		faults.Point("snapshot.before_publish")
 	}
+	if m.Exporter != nil {
+		if err := m.Exporter(ctx, db, branch, cm); err != nil {
+			return res, err
+		}
+	}
 	err = m.inTx(ctx, db, func(tx *catalog.Tx, d catalog.Database) error {
 		cur, err := m.branch(ctx, tx, d, branch)
 		if err != nil {

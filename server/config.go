@@ -1,18 +1,26 @@
 package server
 
 import (
+	"context"
 	"log/slog"
 	"net"
 	"path/filepath"
 	"time"
 
 	"github.com/vsql/vsql/auth"
+	"github.com/vsql/vsql/s3sync"
 )
 
 // Config is everything vsqld serve can be told.
 type Config struct {
 	// Listen is the TCP address to accept PostgreSQL clients on.
 	Listen string
+	// RemotePoll is how often attached S3 heads are checked for a new
+	// snapshot (default 2s).
+	RemotePoll time.Duration
+	// OpenBucket opens a bucket's object store (default: aws-sdk-go-v2 with
+	// the SDK's default credential chain; tests inject faults here).
+	OpenBucket func(ctx context.Context, bucket string) (s3sync.ObjectStore, error)
 	// DataDir is the repository: catalog.db, live/ (branch files), staging/.
 	DataDir string
 	// Threads is DuckDB's worker thread count (0 = DuckDB's default, one per core).
@@ -68,6 +76,9 @@ func UsersPath(dataDir, usersFile string) string {
 func (c *Config) setDefaults() {
 	if c.Listen == "" {
 		c.Listen = DefaultListen
+	}
+	if c.RemotePoll <= 0 {
+		c.RemotePoll = 2 * time.Second
 	}
 	if c.DataDir == "" {
 		c.DataDir = DefaultDataDir

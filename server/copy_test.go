@@ -33,12 +33,6 @@ func copyOut(t *testing.T, conn *pgx.Conn, sql string) string {
 	return buf.String()
 }
 
-func mustExec(t *testing.T, conn *pgx.Conn, sql string) {
-	t.Helper()
-	if _, err := conn.Exec(context.Background(), sql); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-}
 
 func queryString(t *testing.T, conn *pgx.Conn, sql string) string {
 	t.Helper()

@@ -12,6 +12,8 @@ type Target struct {
 	Database string
 	Branch   string // "" = main
 	Snapshot string // "" = the live branch; else a snapshot id or name
+	// Remote: the session reads a remote S3 head (dbname s3://…), read-only.
+	Remote bool
 }
 
 // ParseDBName splits a dbname: "retail", "retail/cleanup", "retail@4",

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,6 +26,7 @@ import (
 	"github.com/vsql/vsql/internal/sqlrows"
 	"github.com/vsql/vsql/merge"
 	"github.com/vsql/vsql/pgwire"
+	"github.com/vsql/vsql/s3sync"
 	"github.com/vsql/vsql/sqlfuncs"
 	"github.com/vsql/vsql/vsqlerr"
 )
@@ -45,6 +47,8 @@ type Server struct {
 	merger    *merge.Merger
 	tls       *tls.Config // nil: SSLRequest is answered 'N'
 	users     *auth.Store
+	remotes   *s3sync.Remotes
+	remote    *remoteState
 
 	sessMu   sync.Mutex
 	sessions map[uint32]*Session
@@ -124,6 +128,9 @@ func (s *Server) open(ctx context.Context) error {
 		return err
 	}
 	s.versions.Busy = s.branchBusy
+	if err := s.openRemotes(); err != nil {
+		return err
+	}
 	reg, err := s.engine.Conn(ctx)
 	if err != nil {
 		return err
@@ -132,7 +139,7 @@ func (s *Server) open(ctx context.Context) error {
 	if s.merger, err = merge.New(ctx, s.engine, s.versions, s.catalog, s.log); err != nil {
 		return err
 	}
-	return sqlfuncs.Register(reg, s.versions, s.merger)
+	return sqlfuncs.Register(reg, backend{s.versions, s}, s.merger)
 }
 
 func clearDir(dir string) error {
@@ -187,11 +194,22 @@ func (s *Server) Startup(ctx context.Context, params map[string]string, remote n
 	if dbname == "" {
 		dbname = DefaultDatabase
 	}
+	var alias string
+	var release func()
 	target, err := ParseDBName(dbname)
-	if err != nil {
-		return nil, err
+	if strings.HasPrefix(dbname, "s3://") {
+		// A remote head, read-only, followed while attached.
+		h, herr := s3sync.ParseHeadURL(dbname)
+		if herr != nil {
+			return nil, herr
+		}
+		target, err = Target{Database: h.DB, Branch: h.Branch, Remote: true}, nil
+		if alias, _, err = s.AttachRemote(ctx, dbname, ""); err == nil {
+			release, err = s.versions.AcquireAttached(alias)
+		}
+	} else if err == nil {
+		alias, release, err = s.versions.Acquire(ctx, target.Database, target.Branch, target.Snapshot)
 	}
-	alias, release, err := s.versions.Acquire(ctx, target.Database, target.Branch, target.Snapshot)
 	if err != nil {
 		return nil, err
 	}
@@ -313,6 +331,7 @@ func (s *Server) shutdown(wg *sync.WaitGroup) {
 }
 
 func (s *Server) close() {
+	s.stopRemotes()
 	if s.engine != nil {
 		s.engine.Close() // closes the connector too
 	} else if s.connector != nil {

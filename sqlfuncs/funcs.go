@@ -50,6 +50,10 @@ type Backend interface {
 	Branches(ctx context.Context, db string) ([]branches.BranchInfo, error)
 	Snapshots(ctx context.Context, db string) ([]catalog.Snapshot, error)
 	Diff(ctx context.Context, db, from, to, table string) ([]branches.DiffRow, error)
+	// SetRemote makes db export its snapshots to an S3 location.
+	SetRemote(ctx context.Context, db, url string) (string, error)
+	// AttachRemote attaches a remote S3 head read-only under alias.
+	AttachRemote(ctx context.Context, url, alias string) (attached, contentRoot string, err error)
 }
 
 type colType int
@@ -164,6 +168,32 @@ var functions = []function{
 				return nil, err
 			}
 			return [][]any{{r.Branch, r.Head, r.CreatedFrom}}, nil
+		},
+	},
+	{
+		name:    "vsql_set_remote",
+		params:  []param{{"db", true}, {"url", true}},
+		columns: []column{{"database_name", tVarchar}, {"remote", tVarchar}},
+		mutates: true,
+		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
+			remote, err := b.SetRemote(ctx, db, a.str("url"))
+			if err != nil {
+				return nil, err
+			}
+			return [][]any{{db, remote}}, nil
+		},
+	},
+	{
+		name:    "vsql_attach_remote",
+		params:  []param{{"url", true}, {"as", false}},
+		columns: []column{{"alias", tVarchar}, {"content_root", tVarchar}},
+		mutates: true,
+		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
+			alias, root, err := b.AttachRemote(ctx, a.str("url"), a.str("as"))
+			if err != nil {
+				return nil, err
+			}
+			return [][]any{{alias, root}}, nil
 		},
 	},
 	{

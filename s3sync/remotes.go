@@ -1,0 +1,418 @@
+package s3sync
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// Blocks is the local block store as s3sync needs it.
+type Blocks interface {
+	Has(h [32]byte) bool
+	Get(h [32]byte) ([]byte, error)
+	Put(h [32]byte, data []byte) (bool, error)
+}
+
+// Descriptor describes one exported snapshot: its chunk map and where
+// every chunk is stored (the snapshot's index page).
+type Descriptor struct {
+	Format     int             `json:"format"`
+	DB         string          `json:"db"`
+	Branch     string          `json:"branch"`
+	Root       string          `json:"content_root"`
+	FileSize   int64           `json:"file_size"`
+	Chunks     []ChunkLocation `json:"chunks"`
+	Writer     string          `json:"writer"`
+	ExportedAt time.Time       `json:"exported_at"`
+}
+
+// ChunkLocation is where one chunk of a snapshot is: a byte range of a pack.
+type ChunkLocation struct {
+	Hash   string `json:"hash"`
+	Pack   string `json:"pack"`
+	Offset int64  `json:"offset"`
+	Length int64  `json:"length"`
+}
+
+// Head is the small object heads/<db>/<branch>: the branch's current
+// snapshot descriptor and the unique token of the write that put it there.
+type Head struct {
+	DB         string `json:"db"`
+	Branch     string `json:"branch"`
+	Descriptor string `json:"descriptor"`
+	Root       string `json:"content_root"`
+	Token      string `json:"token"`
+	Writer     string `json:"writer"`
+}
+
+// maxPack bounds one pack object.
+const maxPack = 64 << 20
+
+// Remotes holds the repository's S3 remotes: which database exports where,
+// the last head ETag this writer saw per branch, and what is known about
+// stored chunks. Its state is the file remotes.json in the repository.
+type Remotes struct {
+	mu     sync.Mutex
+	path   string
+	state  remotesFile
+	open   func(ctx context.Context, bucket string) (ObjectStore, error)
+	stores map[string]ObjectStore
+	// known maps a location to the chunks stored there (hash → location).
+	known map[string]map[string]ChunkLocation
+}
+
+type remotesFile struct {
+	Writer    string               `json:"writer"`
+	Databases map[string]*dbRemote `json:"databases"`
+}
+
+type dbRemote struct {
+	URL   string                `json:"url"`
+	Heads map[string]*headState `json:"heads"`
+}
+
+type headState struct {
+	ETag       string `json:"etag"`
+	Descriptor string `json:"descriptor"`
+	Root       string `json:"content_root"`
+	Token      string `json:"token"`
+}
+
+// OpenRemotes reads dataDir/remotes.json (created on first use). open
+// returns the object store of a bucket (NewAWSStore in production).
+func OpenRemotes(dataDir string, open func(ctx context.Context, bucket string) (ObjectStore, error)) (*Remotes, error) {
+	r := &Remotes{path: filepath.Join(dataDir, "remotes.json"), open: open, stores: map[string]ObjectStore{}, known: map[string]map[string]ChunkLocation{}}
+	data, err := os.ReadFile(r.path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		r.state = remotesFile{Writer: randomToken(), Databases: map[string]*dbRemote{}}
+	case err != nil:
+		return nil, err
+	default:
+		if err := json.Unmarshal(data, &r.state); err != nil {
+			return nil, fmt.Errorf("read %s: %w", r.path, err)
+		}
+		if r.state.Databases == nil {
+			r.state.Databases = map[string]*dbRemote{}
+		}
+	}
+	return r, nil
+}
+
+// save writes remotes.json atomically.
+func (r *Remotes) save() error {
+	data, err := json.MarshalIndent(r.state, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := r.path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, r.path)
+}
+
+func randomToken() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func (r *Remotes) store(ctx context.Context, bucket string) (ObjectStore, error) {
+	if s := r.stores[bucket]; s != nil {
+		return s, nil
+	}
+	s, err := r.open(ctx, bucket)
+	if err != nil {
+		return nil, vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "open bucket %s: %v", bucket, err)
+	}
+	r.stores[bucket] = s
+	return s, nil
+}
+
+// Remote is a database's remote location ("" when it has none).
+func (r *Remotes) Remote(db string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if d := r.state.Databases[db]; d != nil {
+		return d.URL
+	}
+	return ""
+}
+
+// SetRemote makes db export every later snapshot to url, after checking
+// that the bucket answers.
+func (r *Remotes) SetRemote(ctx context.Context, db, rawURL string) error {
+	loc, err := ParseLocation(rawURL)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, err := r.store(ctx, loc.Bucket)
+	if err != nil {
+		return err
+	}
+	if _, _, err := s.Get(ctx, loc.Key(headKey(db, "main"))); err != nil && !errors.Is(err, ErrNotFound) {
+		return vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "reach %s: %v", loc, err)
+	}
+	if d := r.state.Databases[db]; d != nil && d.URL == loc.String() {
+		return nil
+	}
+	r.state.Databases[db] = &dbRemote{URL: loc.String(), Heads: map[string]*headState{}}
+	return r.save()
+}
+
+// ExportSnapshot exports a snapshot of db's branch before it is recorded
+// locally (branches calls it under the branch's exclusive gate): the
+// chunks the remote lacks go into new packs, then the descriptor and a
+// commit record are written, and the head moves with a conditional write —
+// If-Match on the ETag this writer last saw, If-None-Match for a new
+// branch. A lost race is head_conflict and the snapshot is not recorded
+// locally. A database without a remote exports nothing.
+func (r *Remotes) ExportSnapshot(ctx context.Context, db, branch string, cm catalog.ChunkMap, blocks Blocks) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	d := r.state.Databases[db]
+	if d == nil {
+		return nil
+	}
+	loc, err := ParseLocation(d.URL)
+	if err != nil {
+		return err
+	}
+	s, err := r.store(ctx, loc.Bucket)
+	if err != nil {
+		return err
+	}
+	known := r.known[loc.String()]
+	if known == nil {
+		known = map[string]ChunkLocation{}
+		r.known[loc.String()] = known
+		// Learn what the heads this writer knows already store.
+		for _, h := range d.Heads {
+			if desc, err := readDescriptor(ctx, s, loc, h.Descriptor); err == nil {
+				for _, c := range desc.Chunks {
+					known[c.Hash] = c
+				}
+			}
+		}
+	}
+	desc := Descriptor{Format: 1, DB: db, Branch: branch, Root: cm.Root, FileSize: cm.FileSize, Writer: r.state.Writer, ExportedAt: time.Now().UTC()}
+	var pack bytes.Buffer
+	var pending []int // indexes into desc.Chunks waiting for the current pack
+	flush := func() error {
+		if pack.Len() == 0 {
+			return nil
+		}
+		sum := sha256.Sum256(pack.Bytes())
+		key := packKey(hex.EncodeToString(sum[:]))
+		if _, err := s.Put(ctx, loc.Key(key), pack.Bytes()); err != nil {
+			return vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "upload %s: %v", key, err)
+		}
+		for _, i := range pending {
+			desc.Chunks[i].Pack = key
+			known[desc.Chunks[i].Hash] = desc.Chunks[i]
+		}
+		pack.Reset()
+		pending = pending[:0]
+		return nil
+	}
+	inThisExport := map[string]int{}
+	for _, h := range cm.Chunks {
+		hash := hex.EncodeToString(h[:])
+		if c, ok := known[hash]; ok {
+			desc.Chunks = append(desc.Chunks, c)
+			continue
+		}
+		if i, ok := inThisExport[hash]; ok { // the same block twice in one file
+			desc.Chunks = append(desc.Chunks, desc.Chunks[i])
+			pending = append(pending, len(desc.Chunks)-1)
+			continue
+		}
+		data, err := blocks.Get(h)
+		if err != nil {
+			return err
+		}
+		if pack.Len()+len(data) > maxPack {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		inThisExport[hash] = len(desc.Chunks)
+		desc.Chunks = append(desc.Chunks, ChunkLocation{Hash: hash, Offset: int64(pack.Len()), Length: int64(len(data))})
+		pending = append(pending, len(desc.Chunks)-1)
+		pack.Write(data)
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	body, _ := json.Marshal(desc)
+	sum := sha256.Sum256(body)
+	dkey := descriptorKey(db, cm.Root, hex.EncodeToString(sum[:8]))
+	if _, err := s.Put(ctx, loc.Key(dkey), body); err != nil {
+		return vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "upload %s: %v", dkey, err)
+	}
+	head := Head{DB: db, Branch: branch, Descriptor: dkey, Root: cm.Root, Token: randomToken(), Writer: r.state.Writer}
+	hbody, _ := json.Marshal(head)
+	if _, err := s.Put(ctx, loc.Key(commitKey(db, branch, head.Token)), hbody); err != nil {
+		return vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "upload commit record: %v", err)
+	}
+	prev := d.Heads[branch]
+	etag, err := r.writeHead(ctx, s, loc, head, hbody, prev)
+	if err != nil {
+		return err
+	}
+	d.Heads[branch] = &headState{ETag: etag, Descriptor: dkey, Root: cm.Root, Token: head.Token}
+	return r.save()
+}
+
+// writeHead moves the head with a conditional write and settles the
+// ambiguous cases by reading the head back: a lost response to a write
+// that landed shows this write's token; a head this writer wrote before a
+// crash (same writer, same content root) is adopted.
+func (r *Remotes) writeHead(ctx context.Context, s ObjectStore, loc Location, head Head, body []byte, prev *headState) (string, error) {
+	key := loc.Key(headKey(head.DB, head.Branch))
+	ifMatch := ""
+	if prev != nil {
+		ifMatch = prev.ETag
+	}
+	var lastErr error
+	for attempt := 0; attempt < 5; attempt++ {
+		etag, err := s.PutIf(ctx, key, body, ifMatch)
+		if err == nil {
+			return etag, nil
+		}
+		lastErr = err
+		if errors.Is(err, ErrConditionalConflict) {
+			time.Sleep(time.Duration(50<<attempt) * time.Millisecond)
+			continue
+		}
+		// Read the head back: did this write land after all, or who holds it?
+		data, cur, gerr := s.Get(ctx, key)
+		if gerr != nil && !errors.Is(gerr, ErrNotFound) {
+			return "", vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "write %s: %v (and reading it back: %v)", key, err, gerr)
+		}
+		var other Head
+		if gerr == nil {
+			_ = json.Unmarshal(data, &other)
+			if other.Token == head.Token {
+				return cur, nil // the write landed; its response was lost
+			}
+		}
+		if !errors.Is(err, ErrPrecondition) && !errors.Is(err, ErrNotFound) {
+			return "", vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "write %s: %v", key, err)
+		}
+		if gerr == nil && other.Writer == r.state.Writer && (prev == nil || other.Root == head.Root || other.Token == prev.Token) {
+			// This writer's own earlier head (a crash after the write, before
+			// the local record): continue from it.
+			ifMatch = cur
+			continue
+		}
+		holder := "another writer"
+		if gerr == nil {
+			holder = fmt.Sprintf("writer %s (content root %.12s…)", other.Writer, other.Root)
+		}
+		return "", vsqlerr.New(vsqlerr.HeadConflict, "the head %s moved: %s holds it; this snapshot was not recorded", loc.String()+headKey(head.DB, head.Branch), holder)
+	}
+	return "", vsqlerr.Wrap(lastErr, vsqlerr.RemoteUnavailable, "write %s: %v", key, lastErr)
+}
+
+func readDescriptor(ctx context.Context, s ObjectStore, loc Location, key string) (Descriptor, error) {
+	var d Descriptor
+	data, _, err := s.Get(ctx, loc.Key(key))
+	if err != nil {
+		return d, err
+	}
+	err = json.Unmarshal(data, &d)
+	return d, err
+}
+
+// FetchHead reads a remote head and makes every chunk of its snapshot
+// local: missing blocks are read from their packs, verified against their
+// hashes (a mismatch is storage_corrupt naming the object, and the block is
+// never stored) and stored. It returns the head's ETag and chunk map.
+func (r *Remotes) FetchHead(ctx context.Context, h HeadURL, blocks Blocks) (etag string, cm catalog.ChunkMap, err error) {
+	r.mu.Lock()
+	s, err := r.store(ctx, h.Bucket)
+	r.mu.Unlock()
+	if err != nil {
+		return "", cm, err
+	}
+	data, etag, err := s.Get(ctx, h.Key(headKey(h.DB, h.Branch)))
+	if errors.Is(err, ErrNotFound) {
+		return "", cm, vsqlerr.New(vsqlerr.BranchNotFound, "no remote head at %s", h)
+	}
+	if err != nil {
+		return "", cm, vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "read %s: %v", h, err)
+	}
+	var head Head
+	if err := json.Unmarshal(data, &head); err != nil {
+		return "", cm, vsqlerr.New(vsqlerr.StorageCorrupt, "the head %s is not a vsql head: %v", h, err)
+	}
+	desc, err := readDescriptor(ctx, s, h.Location, head.Descriptor)
+	if err != nil {
+		return "", cm, vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "read descriptor %s: %v", head.Descriptor, err)
+	}
+	cm = catalog.ChunkMap{Root: desc.Root, FileSize: desc.FileSize}
+	for _, c := range desc.Chunks {
+		var hash [32]byte
+		if b, err := hex.DecodeString(c.Hash); err != nil || len(b) != 32 {
+			return "", cm, vsqlerr.New(vsqlerr.StorageCorrupt, "descriptor %s names an invalid hash %q", head.Descriptor, c.Hash)
+		} else {
+			copy(hash[:], b)
+		}
+		cm.Chunks = append(cm.Chunks, hash)
+		if blocks.Has(hash) {
+			continue
+		}
+		data, err := s.GetRange(ctx, h.Key(c.Pack), c.Offset, c.Length)
+		if err != nil {
+			return "", cm, vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "read %s: %v", h.Location.String()+c.Pack, err)
+		}
+		if sha256.Sum256(data) != hash {
+			return "", cm, vsqlerr.New(vsqlerr.StorageCorrupt, "block %s read from %s at offset %d does not match its hash; it was not used",
+				c.Hash, h.Location.String()+c.Pack, c.Offset)
+		}
+		if _, err := blocks.Put(hash, data); err != nil {
+			return "", cm, err
+		}
+	}
+	return etag, cm, nil
+}
+
+// HeadETag reads only whether a remote head moved (for followers).
+func (r *Remotes) HeadETag(ctx context.Context, h HeadURL) (string, error) {
+	r.mu.Lock()
+	s, err := r.store(ctx, h.Bucket)
+	r.mu.Unlock()
+	if err != nil {
+		return "", err
+	}
+	_, etag, err := s.Get(ctx, h.Key(headKey(h.DB, h.Branch)))
+	return etag, err
+}

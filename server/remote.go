@@ -1,0 +1,154 @@
+package server
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vsql/vsql/branches"
+	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/s3sync"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// backend is what the vsql_* functions call: the branch manager, plus the
+// server's remotes.
+type backend struct {
+	*branches.Manager
+	s *Server
+}
+
+func (b backend) SetRemote(ctx context.Context, db, url string) (string, error) {
+	return b.s.SetRemote(ctx, db, url)
+}
+
+func (b backend) AttachRemote(ctx context.Context, url, alias string) (string, string, error) {
+	return b.s.AttachRemote(ctx, url, alias)
+}
+
+// blockAdapter gives s3sync the block store.
+type blockAdapter struct{ s *branches.BlockStore }
+
+func (b blockAdapter) Has(h [32]byte) bool                       { return b.s.Has(h) }
+func (b blockAdapter) Get(h [32]byte) ([]byte, error)            { return b.s.Get(h) }
+func (b blockAdapter) Put(h [32]byte, data []byte) (bool, error) { return b.s.Put(h, data) }
+
+// follower keeps one remote head attached and follows it.
+type follower struct {
+	head  s3sync.HeadURL
+	alias string
+	etag  string
+}
+
+type remoteState struct {
+	mu        sync.Mutex
+	followers map[string]*follower // by alias
+	stop      chan struct{}
+	wg        sync.WaitGroup
+}
+
+// openRemotes wires S3 export into snapshots and publications.
+func (s *Server) openRemotes() error {
+	open := s.cfg.OpenBucket
+	if open == nil {
+		open = func(ctx context.Context, bucket string) (s3sync.ObjectStore, error) {
+			return s3sync.NewAWSStore(ctx, bucket, s3sync.AWSOptions{})
+		}
+	}
+	var err error
+	if s.remotes, err = s3sync.OpenRemotes(s.cfg.DataDir, open); err != nil {
+		return err
+	}
+	blocks := blockAdapter{s.versions.Store()}
+	s.versions.Exporter = func(ctx context.Context, db, branch string, cm catalog.ChunkMap) error {
+		return s.remotes.ExportSnapshot(ctx, db, branch, cm, blocks)
+	}
+	s.remote = &remoteState{followers: map[string]*follower{}, stop: make(chan struct{})}
+	s.remote.wg.Add(1)
+	go s.followHeads()
+	return nil
+}
+
+// SetRemote implements vsql_set_remote.
+func (s *Server) SetRemote(ctx context.Context, db, url string) (string, error) {
+	if _, err := s.versions.Branches(ctx, db); err != nil {
+		return "", err
+	}
+	if err := s.remotes.SetRemote(ctx, db, url); err != nil {
+		return "", err
+	}
+	return s.remotes.Remote(db), nil
+}
+
+// AttachRemote implements vsql_attach_remote and dbname=s3://…: it fetches
+// the head's missing blocks, attaches the snapshot read-only under alias
+// and follows the head from then on.
+func (s *Server) AttachRemote(ctx context.Context, rawURL, alias string) (string, string, error) {
+	h, err := s3sync.ParseHeadURL(rawURL)
+	if err != nil {
+		return "", "", err
+	}
+	if alias == "" {
+		alias = h.String()
+	}
+	if strings.HasPrefix(strings.ToLower(alias), "__vsql") {
+		return "", "", vsqlerr.New(vsqlerr.ReservedName, "%q is reserved", alias)
+	}
+	etag, cm, err := s.remotes.FetchHead(ctx, h, blockAdapter{s.versions.Store()})
+	if err != nil {
+		return "", "", err
+	}
+	if err := s.versions.AttachImage(ctx, alias, cm); err != nil {
+		return "", "", err
+	}
+	s.remote.mu.Lock()
+	s.remote.followers[alias] = &follower{head: h, alias: alias, etag: etag}
+	s.remote.mu.Unlock()
+	return alias, cm.Root, nil
+}
+
+// followHeads polls the followed heads and attaches each new snapshot.
+func (s *Server) followHeads() {
+	defer s.remote.wg.Done()
+	tick := time.NewTicker(s.cfg.RemotePoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.remote.stop:
+			return
+		case <-tick.C:
+		}
+		s.remote.mu.Lock()
+		fs := make([]*follower, 0, len(s.remote.followers))
+		for _, f := range s.remote.followers {
+			fs = append(fs, f)
+		}
+		s.remote.mu.Unlock()
+		for _, f := range fs {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			etag, err := s.remotes.HeadETag(ctx, f.head)
+			if err == nil && etag != f.etag {
+				var cm catalog.ChunkMap
+				if etag, cm, err = s.remotes.FetchHead(ctx, f.head, blockAdapter{s.versions.Store()}); err == nil {
+					if err = s.versions.AttachImage(ctx, f.alias, cm); err == nil {
+						f.etag = etag
+						s.log.Info("remote head followed", "head", f.head.String(), "content_root", cm.Root)
+					}
+				}
+			}
+			if err != nil {
+				s.log.Warn("remote head not followed", "head", f.head.String(), "err", err)
+			}
+			cancel()
+		}
+	}
+}
+
+func (s *Server) stopRemotes() {
+	if s.remote != nil {
+		close(s.remote.stop)
+		s.remote.wg.Wait()
+		s.remote = nil
+	}
+}
