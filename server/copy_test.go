@@ -33,7 +33,6 @@ func copyOut(t *testing.T, conn *pgx.Conn, sql string) string {
 	return buf.String()
 }
 
-
 func queryString(t *testing.T, conn *pgx.Conn, sql string) string {
 	t.Helper()
 	var s string
