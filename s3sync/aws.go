@@ -40,9 +40,6 @@ type AWSOptions struct {
 // NewAWSStore opens a bucket.
 func NewAWSStore(ctx context.Context, bucket string, opt AWSOptions) (*AWSStore, error) {
 	var loaders []func(*config.LoadOptions) error
-	if opt.HTTPClient != nil {
-		loaders = append(loaders, config.WithHTTPClient(opt.HTTPClient))
-	}
 	if opt.MaxAttempts > 0 {
 		loaders = append(loaders, config.WithRetryMaxAttempts(opt.MaxAttempts))
 	}
@@ -55,6 +52,9 @@ func NewAWSStore(ctx context.Context, bucket string, opt AWSOptions) (*AWSStore,
 	}
 	client := s3.NewFromConfig(cfg, func(o *s3.Options) {
 		o.UsePathStyle = opt.PathStyle || o.BaseEndpoint != nil || cfg.BaseEndpoint != nil
+		if opt.HTTPClient != nil {
+			o.HTTPClient = opt.HTTPClient
+		}
 		// Integrity is checked by this package (Content-MD5 on upload,
 		// SHA-256 of every block read), not by optional response checksums.
 		o.ResponseChecksumValidation = aws.ResponseChecksumValidationWhenRequired

@@ -6,10 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,53 +13,12 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/vsql/vsql/internal/s3test"
 	"github.com/vsql/vsql/s3sync"
 	"github.com/vsql/vsql/server"
 )
 
-// startVersity runs the real S3-compatible server versitygw (installed by
-// .ci/run; installed here with go install when missing) on a free port and
-// points the AWS SDK at it through the environment.
-func startVersity(t *testing.T) string {
-	t.Helper()
-	bin, err := exec.LookPath("versitygw")
-	if err != nil {
-		gopath, _ := exec.Command("go", "env", "GOPATH").Output()
-		bin = filepath.Join(strings.TrimSpace(string(gopath)), "bin", "versitygw")
-		if _, err := os.Stat(bin); err != nil {
-			out, err := exec.Command("go", "install", "-ldflags=-s -w", "github.com/versity/versitygw/cmd/versitygw@v1.8.0").CombinedOutput()
-			if err != nil {
-				t.Fatalf("install versitygw: %v\n%s", err, out)
-			}
-		}
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	dir := t.TempDir()
-	cmd := exec.Command(bin, "--port", addr, "--quiet", "posix", dir)
-	cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY=testkey", "ROOT_SECRET_KEY=testsecret")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	endpoint := "http://" + addr
-	for i := 0; i < 100; i++ {
-		if resp, err := http.Get(endpoint); err == nil {
-			resp.Body.Close()
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Setenv("AWS_ENDPOINT_URL_S3", endpoint)
-	t.Setenv("AWS_ACCESS_KEY_ID", "testkey")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "testsecret")
-	t.Setenv("AWS_REGION", "us-east-1")
-	return endpoint
-}
+func startVersity(t *testing.T) string { return s3test.Start(t) }
 
 func createBucket(t *testing.T, bucket string) *s3sync.AWSStore {
 	t.Helper()
