@@ -131,6 +131,11 @@ type Publication struct {
 	// the branch's new head (a merge completes its request there, so that a
 	// crash can never publish a result twice).
 	Commit func(ctx context.Context, tx *catalog.Tx, d catalog.Database, head int64) error
+	// Remote, if set, publishes the new head remotely (an S3 merge, in its
+	// durable steps) before the catalog transaction, in place of the
+	// manager's Exporter; NoExport skips both (the remote already holds it).
+	Remote   func(ctx context.Context, cm catalog.ChunkMap) error
+	NoExport bool
 }
 
 // PublishResult says what publication did.
@@ -205,8 +210,29 @@ func (m *Manager) Publish(ctx context.Context, p Publication) (PublishResult, er
 			return res, vsqlerr.New(code, "branch %q of %q has writes that are not in a snapshot", p.Branch, p.DB)
 		}
 	}
-	if m.Exporter != nil && p.File != "" {
-		if err := m.Exporter(ctx, p.DB, p.Branch, cm); err != nil {
+	if !p.NoExport && (p.Remote != nil || m.Exporter != nil) {
+		if p.File == "" && p.Existing > 0 { // a fast-forward moves the remote head too
+			if err := m.inTx(ctx, p.DB, func(tx *catalog.Tx, d catalog.Database) error {
+				s, err := tx.Snapshot(ctx, d.ID, strconv.FormatInt(p.Existing, 10))
+				if err != nil {
+					return err
+				}
+				cm, err = tx.ChunkMap(ctx, s.ContentRoot)
+				return err
+			}); err != nil {
+				cleanup()
+				return res, err
+			}
+		}
+		var err error
+		switch {
+		case cm.Root == "":
+		case p.Remote != nil:
+			err = p.Remote(ctx, cm)
+		default:
+			err = m.Exporter(ctx, p.DB, p.Branch, cm)
+		}
+		if err != nil {
 			cleanup()
 			return res, err
 		}
@@ -295,6 +321,24 @@ func (m *Manager) Publish(ctx context.Context, p Publication) (PublishResult, er
 		os.Remove(oldPath + ".wal")
 	}
 	return res, nil
+}
+
+// MaterializeTo writes the file of a content root whose chunk map the
+// catalog holds to dst (every block verified), e.g. to finish a merge
+// whose result was published remotely before a crash.
+func (m *Manager) MaterializeTo(ctx context.Context, root, dst string) error {
+	var cm catalog.ChunkMap
+	if err := m.cat.Tx(ctx, func(tx *catalog.Tx) error {
+		var err error
+		cm, err = tx.ChunkMap(ctx, root)
+		return err
+	}); err != nil {
+		return err
+	}
+	if err := materialize(m.store, cm, dst); err != nil {
+		return vsqlerr.Wrap(err, vsqlerr.StorageCorrupt, "materialize %s: %v", root, err)
+	}
+	return nil
 }
 
 // waitNotBusy waits up to timeout for sessions on alias to end their open

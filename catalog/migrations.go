@@ -94,6 +94,9 @@ var migrations = []string{
 		source      TEXT NOT NULL,      -- table or strategy
 		PRIMARY KEY (database_id, request_id, table_name, key)
 	)`,
+	// 5: S3 publication steps of a merge request (content root, token and
+	// descriptor of its export; JSON, '' until the request is prepared).
+	`ALTER TABLE merge_requests ADD COLUMN publication TEXT NOT NULL DEFAULT ''`,
 }
 
 func (c *Catalog) migrate(ctx context.Context) error {

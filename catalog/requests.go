@@ -24,18 +24,20 @@ type Request struct {
 	ResultRow   string
 	ErrorCode   string
 	ErrorHint   string
+	// Publication records the S3 publication steps (JSON; see merge).
+	Publication string
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
 }
 
 const requestCols = `database_id, request_id, operation_id, arguments, state, merge_action, destination, base_snapshot_id, ours_snapshot_id,
-	theirs_snapshot_id, result_snapshot_id, result, last_error_code, last_error_hint, created_at, updated_at`
+	theirs_snapshot_id, result_snapshot_id, result, last_error_code, last_error_hint, publication, created_at, updated_at`
 
 func scanRequest(sc interface{ Scan(...any) error }) (Request, error) {
 	var r Request
 	var created, updated string
 	err := sc.Scan(&r.DatabaseID, &r.RequestID, &r.OperationID, &r.Arguments, &r.State, &r.MergeAction, &r.Destination,
-		&r.Base, &r.Ours, &r.Theirs, &r.Result, &r.ResultRow, &r.ErrorCode, &r.ErrorHint, &created, &updated)
+		&r.Base, &r.Ours, &r.Theirs, &r.Result, &r.ResultRow, &r.ErrorCode, &r.ErrorHint, &r.Publication, &created, &updated)
 	r.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
 	r.UpdatedAt, _ = time.Parse(time.RFC3339Nano, updated)
 	return r, err
@@ -75,13 +77,14 @@ func (t *Tx) PutRequest(ctx context.Context, r Request) error {
 	if r.CreatedAt.IsZero() {
 		created = now
 	}
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO merge_requests (`+requestCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO merge_requests (`+requestCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (database_id, request_id) DO UPDATE SET state = excluded.state, merge_action = excluded.merge_action,
 		destination = excluded.destination, base_snapshot_id = excluded.base_snapshot_id, ours_snapshot_id = excluded.ours_snapshot_id,
 		theirs_snapshot_id = excluded.theirs_snapshot_id, result_snapshot_id = excluded.result_snapshot_id, result = excluded.result,
-		last_error_code = excluded.last_error_code, last_error_hint = excluded.last_error_hint, updated_at = excluded.updated_at`,
+		last_error_code = excluded.last_error_code, last_error_hint = excluded.last_error_hint, publication = excluded.publication,
+		updated_at = excluded.updated_at`,
 		r.DatabaseID, r.RequestID, r.OperationID, r.Arguments, r.State, r.MergeAction, r.Destination, r.Base, r.Ours, r.Theirs,
-		r.Result, r.ResultRow, r.ErrorCode, r.ErrorHint, created, now)
+		r.Result, r.ResultRow, r.ErrorCode, r.ErrorHint, r.Publication, created, now)
 	if err != nil {
 		return fmt.Errorf("record request %q: %w", r.RequestID, err)
 	}

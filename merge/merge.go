@@ -45,6 +45,8 @@ type Merger struct {
 	limit    concurrency
 	progress progress
 	async    sync.WaitGroup
+	// Remote publishes merges into databases with an S3 remote.
+	Remote Remote
 }
 
 // MaxConcurrent is the default number of merges that may run at once.
@@ -644,6 +646,9 @@ func (m *Merger) snapshotInputs(ctx context.Context, db, base, ours, theirs, des
 // target check, comparison, application, publication.
 func (m *Merger) run(ctx context.Context, db string, args map[string]any, opt Options, selectInputs func(context.Context, *catalog.Request) (inputs, float64, error)) (Result, error) {
 	opt.setDefaults()
+	if err := m.checkRequestRequired(db, opt); err != nil {
+		return Result{}, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, opt.Timeout)
 	defer cancel()
 	release, err := m.acquire(ctx)
@@ -779,6 +784,12 @@ func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, o
 		}
 	}
 	res.TargetCheckMS = ms(time.Since(start))
+	if req != nil && m.remoteMerge(in.db) {
+		if settled, done, err := m.settle(ctx, req, in, opt, decided); err != nil || done {
+			settled.Replayed = done
+			return settled, err
+		}
+	}
 
 	// Every check a merge runs, fast-forwards and no-ops included.
 	s, err := m.open(ctx, in, opt)
@@ -793,6 +804,9 @@ func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, o
 
 	publication := branches.Publication{DB: in.db, Branch: in.destination, NewBranch: in.newBranch, ExpectHead: in.ours,
 		LockTimeout: opt.LockTimeout, Commit: m.completeRequest(req, &res, decided)}
+	if req != nil && m.remoteMerge(in.db) {
+		publication.Remote = m.s3Steps(req, in, &res)
+	}
 	if in.newBranch {
 		publication.CreatedFrom = fmt.Sprintf("merge of %d and %d", in.ours, in.theirs)
 		if in.oursBranch != "" {
@@ -950,7 +964,9 @@ func (m *Merger) beginRequest(ctx context.Context, db, requestID string, args ma
 			return vsqlerr.New(vsqlerr.ActiveTransaction, "merge request %q is running now", requestID).
 				WithHint("Wait for it: vsql_merge_status() and vsql_merge_requests show its progress.")
 		}
-		if existing.State == "pending" {
+		switch existing.State {
+		case "pending", StatePrepared, StateUploaded, StatePublicationUncertain:
+			// A retry: the recorded publication (if any) is settled first.
 			req.State = "running"
 			if err := tx.PutRequest(ctx, req); err != nil {
 				return err

@@ -73,6 +73,8 @@ func (m *Merger) Abort(ctx context.Context, db, operationID string) (catalog.Req
 			case "aborted":
 				out = r
 				return nil
+			case StateUploaded, StatePublicationUncertain:
+				return vsqlerr.New(vsqlerr.PublicationPending, "merge request %q may have published: its S3 head write is not settled", r.RequestID)
 			}
 			r.State = "aborted"
 			out = r

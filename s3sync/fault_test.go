@@ -156,7 +156,9 @@ func TestHeadWritesUnderFaults(t *testing.T) {
 		})
 	}
 	t.Run("another writer's head is head_conflict", func(t *testing.T) {
-		open := func(ctx context.Context, bucket string) (ObjectStore, error) { return NewAWSStore(ctx, bucket, AWSOptions{}) }
+		open := func(ctx context.Context, bucket string) (ObjectStore, error) {
+			return NewAWSStore(ctx, bucket, AWSOptions{})
+		}
 		a, _ := OpenRemotes(t.TempDir(), open)
 		b, _ := OpenRemotes(t.TempDir(), open)
 		for _, r := range []*Remotes{a, b} {

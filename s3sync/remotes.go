@@ -188,26 +188,42 @@ func (r *Remotes) SetRemote(ctx context.Context, db, rawURL string) error {
 }
 
 // ExportSnapshot exports a snapshot of db's branch before it is recorded
-// locally (branches calls it under the branch's exclusive gate): the
-// chunks the remote lacks go into new packs, then the descriptor and a
-// commit record are written, and the head moves with a conditional write —
-// If-Match on the ETag this writer last saw, If-None-Match for a new
-// branch. A lost race is head_conflict and the snapshot is not recorded
-// locally. A database without a remote exports nothing.
+// locally (branches calls it under the branch's exclusive gate): Upload,
+// then PublishHead. A database without a remote exports nothing.
 func (r *Remotes) ExportSnapshot(ctx context.Context, db, branch string, cm catalog.ChunkMap, blocks Blocks) error {
+	p, err := r.Upload(ctx, db, branch, cm, blocks)
+	if err != nil || p == nil {
+		return err
+	}
+	_, err = r.PublishHead(ctx, p)
+	return err
+}
+
+// Pending is an uploaded snapshot whose head write has not happened yet.
+type Pending struct {
+	DB, Branch, Descriptor, Root, Token string
+	body                                []byte
+}
+
+// Upload stores what a snapshot of db's branch needs in the bucket: the
+// chunks the remote lacks go into new packs (content-addressed, written
+// unconditionally, Content-MD5 checked), then the descriptor and a commit
+// record carrying this publication's unique token. Nothing is visible to
+// readers until PublishHead. It returns nil when db has no remote.
+func (r *Remotes) Upload(ctx context.Context, db, branch string, cm catalog.ChunkMap, blocks Blocks) (*Pending, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	d := r.state.Databases[db]
 	if d == nil {
-		return nil
+		return nil, nil
 	}
 	loc, err := ParseLocation(d.URL)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s, err := r.store(ctx, loc.Bucket)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	known := r.known[loc.String()]
 	if known == nil {
@@ -256,11 +272,11 @@ func (r *Remotes) ExportSnapshot(ctx context.Context, db, branch string, cm cata
 		}
 		data, err := blocks.Get(h)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if pack.Len()+len(data) > maxPack {
 			if err := flush(); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		inThisExport[hash] = len(desc.Chunks)
@@ -269,26 +285,83 @@ func (r *Remotes) ExportSnapshot(ctx context.Context, db, branch string, cm cata
 		pack.Write(data)
 	}
 	if err := flush(); err != nil {
-		return err
+		return nil, err
 	}
 	body, _ := json.Marshal(desc)
 	sum := sha256.Sum256(body)
 	dkey := descriptorKey(db, cm.Root, hex.EncodeToString(sum[:8]))
 	if _, err := s.Put(ctx, loc.Key(dkey), body); err != nil {
-		return vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "upload %s: %v", dkey, err)
+		return nil, vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "upload %s: %v", dkey, err)
 	}
 	head := Head{DB: db, Branch: branch, Descriptor: dkey, Root: cm.Root, Token: randomToken(), Writer: r.state.Writer}
 	hbody, _ := json.Marshal(head)
 	if _, err := s.Put(ctx, loc.Key(commitKey(db, branch, head.Token)), hbody); err != nil {
-		return vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "upload commit record: %v", err)
+		return nil, vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "upload commit record: %v", err)
 	}
-	prev := d.Heads[branch]
-	etag, err := r.writeHead(ctx, s, loc, head, hbody, prev)
+	return &Pending{DB: db, Branch: branch, Descriptor: dkey, Root: cm.Root, Token: head.Token, body: hbody}, nil
+}
+
+// PublishHead moves the branch's head to an uploaded snapshot with a
+// conditional write — If-Match on the ETag this writer last saw,
+// If-None-Match for a new branch — the publication point. A lost race is
+// head_conflict. An error that leaves it unknown whether the write landed
+// has uncertain set: Settle decides it later by the token.
+func (r *Remotes) PublishHead(ctx context.Context, p *Pending) (uncertain bool, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	d := r.state.Databases[p.DB]
+	if d == nil {
+		return false, vsqlerr.New(vsqlerr.InvalidArgument, "database %q has no remote", p.DB)
+	}
+	loc, err := ParseLocation(d.URL)
 	if err != nil {
-		return err
+		return false, err
 	}
-	d.Heads[branch] = &headState{ETag: etag, Descriptor: dkey, Root: cm.Root, Token: head.Token}
-	return r.save()
+	s, err := r.store(ctx, loc.Bucket)
+	if err != nil {
+		return false, err
+	}
+	head := Head{DB: p.DB, Branch: p.Branch, Descriptor: p.Descriptor, Root: p.Root, Token: p.Token, Writer: r.state.Writer}
+	etag, err := r.writeHead(ctx, s, loc, head, p.body, d.Heads[p.Branch])
+	if err != nil {
+		return !vsqlerr.IsCode(err, vsqlerr.HeadConflict), err
+	}
+	d.Heads[p.Branch] = &headState{ETag: etag, Descriptor: p.Descriptor, Root: p.Root, Token: p.Token}
+	return false, r.save()
+}
+
+// Settle reads a branch's remote head and reports whether it holds the
+// publication with token; if so, this writer adopts it as the head it last
+// saw. It is how a retry learns whether a head write whose outcome was
+// lost (a crash, a dropped response) landed.
+func (r *Remotes) Settle(ctx context.Context, db, branch, token string) (landed bool, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	d := r.state.Databases[db]
+	if d == nil {
+		return false, vsqlerr.New(vsqlerr.InvalidArgument, "database %q has no remote", db)
+	}
+	loc, err := ParseLocation(d.URL)
+	if err != nil {
+		return false, err
+	}
+	s, err := r.store(ctx, loc.Bucket)
+	if err != nil {
+		return false, err
+	}
+	data, etag, err := s.Get(ctx, loc.Key(headKey(db, branch)))
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "read the head of %s/%s: %v", db, branch, err)
+	}
+	var h Head
+	if err := json.Unmarshal(data, &h); err != nil || h.Token != token {
+		return false, nil
+	}
+	d.Heads[branch] = &headState{ETag: etag, Descriptor: h.Descriptor, Root: h.Root, Token: h.Token}
+	return true, r.save()
 }
 
 // writeHead moves the head with a conditional write and settles the

@@ -152,3 +152,23 @@ func (s *Server) stopRemotes() {
 		s.remote = nil
 	}
 }
+
+// remotePublisher gives merges the server's remotes.
+type remotePublisher struct {
+	r      *s3sync.Remotes
+	blocks blockAdapter
+}
+
+func (p remotePublisher) HasRemote(db string) bool { return p.r.Remote(db) != "" }
+
+func (p remotePublisher) Upload(ctx context.Context, db, branch string, cm catalog.ChunkMap) (*s3sync.Pending, error) {
+	return p.r.Upload(ctx, db, branch, cm, p.blocks)
+}
+
+func (p remotePublisher) PublishHead(ctx context.Context, pend *s3sync.Pending) (bool, error) {
+	return p.r.PublishHead(ctx, pend)
+}
+
+func (p remotePublisher) Settle(ctx context.Context, db, branch, token string) (bool, error) {
+	return p.r.Settle(ctx, db, branch, token)
+}

@@ -97,8 +97,13 @@ func TestS3Replica(t *testing.T) {
 	fix := connectDB(t, a, "sales/fix")
 	mustExec(t, fix, "UPDATE orders SET amount = 0 WHERE id <= 10", "INSERT INTO orders VALUES (2000, 7)", "SELECT * FROM vsql_create_snapshot()")
 	mustExec(t, sales, "INSERT INTO orders VALUES (3000, 9)", "SELECT * FROM vsql_create_snapshot()")
+	_, err := sales.Exec(ctx, "SELECT * FROM vsql_merge_branch('sales', 'main', 'fix', 'main')")
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || !strings.Contains(pgErr.Message, "merge_request_required") {
+		t.Fatalf("a merge into an S3 database without request_id: %v", err)
+	}
 	var action string
-	if err := sales.QueryRow(ctx, "SELECT merge_action FROM vsql_merge_branch('sales', 'main', 'fix', 'main')").Scan(&action); err != nil || action != "merged" {
+	if err := sales.QueryRow(ctx, "SELECT merge_action FROM vsql_merge_branch('sales', 'main', 'fix', 'main', request_id => 'fix-1')").Scan(&action); err != nil || action != "merged" {
 		t.Fatalf("merge: %s %v", action, err)
 	}
 	// Both followers of the head (the s3:// session and the attached name)

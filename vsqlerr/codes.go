@@ -55,6 +55,8 @@ const (
 	MergeAborted          Code = "merge_aborted"
 	MergeSchemaConflict   Code = "merge_schema_conflict"
 	HeadConflict          Code = "head_conflict"
+	MergeRequestRequired  Code = "merge_request_required"
+	PublicationPending    Code = "merge_publication_pending"
 	RemoteUnavailable     Code = "remote_unavailable"
 
 	// Statements and transactions.
@@ -131,6 +133,8 @@ var codes = map[Code]codeInfo{
 	RequestIDReused:       {"VS007", "A request_id belongs to one set of arguments; use a new request_id for a different merge."},
 	MergeAborted:          {"VS009", "The request was aborted and is terminal; start a new merge with a new request_id."},
 	HeadConflict:          {"VS011", "Another writer moved the S3 head since this writer last saw it; nothing was recorded locally. Decide which history wins: restore or branch from the other host's snapshots, or use another remote prefix."},
+	MergeRequestRequired:  {"VS013", "Merges into a database with an S3 remote publish in several durable steps; pass request_id => 'a-unique-name' so a retry can finish an interrupted one."},
+	PublicationPending:    {"VS014", "The request's S3 head write may still have landed; retry the merge with the same request_id to settle it (it reads the head back), then abort if it did not publish."},
 	RemoteUnavailable:     {"VS012", "S3 did not answer as expected; check the endpoint and credentials (AWS_ENDPOINT_URL_S3, AWS_ACCESS_KEY_ID, AWS_REGION) and retry the same call; nothing was recorded locally."},
 	MergeSchemaConflict:   {"VS010", "Schema conflicts block the whole merge and resolution tables cannot decide them: see schema_conflict_details in vsql_merge_branch_preview, change one input so the objects agree, snapshot it, and merge again."},
 	MergeLimitExceeded:    {"VS008", "Raise the limit for this call (max_rows =>, timeout =>) or merge smaller changes."},

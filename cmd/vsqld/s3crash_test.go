@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/vsql/vsql/internal/s3test"
+	"github.com/vsql/vsql/s3sync"
+)
+
+// headCounter is a reverse proxy in front of the real S3 server that
+// counts the head writes it accepted (it changes nothing).
+type headCounter struct {
+	proxy  *httputil.ReverseProxy
+	writes atomic.Int64
+}
+
+func (h *headCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rec := &statusRecorder{ResponseWriter: w, status: 200}
+	h.proxy.ServeHTTP(rec, r)
+	if r.Method == http.MethodPut && strings.Contains(r.URL.Path, "/heads/") && rec.status == 200 {
+		h.writes.Add(1)
+	}
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+// TestCrashDuringS3Merge kills vsqld with SIGKILL at each step of an S3
+// merge's publication, checks the request's intermediate state after the
+// restart, and retries the same request_id: exactly one head write, the
+// merged rows locally and on the remote head.
+func TestCrashDuringS3Merge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds vsqld and runs child processes")
+	}
+	endpoint := s3test.Start(t)
+	target, _ := url.Parse(endpoint)
+	counter := &headCounter{proxy: httputil.NewSingleHostReverseProxy(target)}
+	proxy := httptest.NewServer(counter)
+	defer proxy.Close()
+	t.Setenv("AWS_ENDPOINT_URL_S3", proxy.URL)
+	ctx := context.Background()
+	store, err := s3sync.NewAWSStore(ctx, "crash", s3sync.AWSOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.CreateBucket(ctx); err != nil {
+		t.Fatal(err)
+	}
+	bin := vsqldBinary(t)
+	points := []struct {
+		fault, state string
+		headWritten  bool
+	}{
+		{"s3merge.after_prepared", "prepared", false},
+		{"s3merge.after_upload", "uploaded", false},
+		{"s3merge.after_head_write", "uploaded", true},
+	}
+	const merge = "SELECT snapshot_id, merge_action FROM vsql_merge_branch('shop', 'main', 'side', 'main', request_id => 'crash-s3')"
+	for i, p := range points {
+		t.Run(p.fault, func(t *testing.T) {
+			data := t.TempDir()
+			prefix := "p" + string(rune('a'+i))
+			c := startChild(t, bin, data, "")
+			admin := c.connect(t, "postgres")
+			exec1(t, admin, "CREATE DATABASE shop")
+			admin.Close(ctx)
+			conn := c.connect(t, "shop")
+			exec1(t, conn, "SELECT * FROM vsql_set_remote('shop', 's3://crash/"+prefix+"/')")
+			exec1(t, conn, "CREATE TABLE t (id integer PRIMARY KEY, a bigint, b bigint)")
+			exec1(t, conn, "INSERT INTO t SELECT range, 0, 0 FROM range(10000)")
+			exec1(t, conn, "SELECT * FROM vsql_create_snapshot()")
+			exec1(t, conn, "SELECT * FROM vsql_create_branch('shop', 'side')")
+			exec1(t, conn, "UPDATE t SET a = 1 WHERE id < 5000")
+			exec1(t, conn, "SELECT * FROM vsql_create_snapshot()")
+			side := c.connect(t, "shop/side")
+			exec1(t, side, "UPDATE t SET b = 2 WHERE id >= 2500")
+			exec1(t, side, "SELECT * FROM vsql_create_snapshot()")
+			side.Close(ctx)
+			// without a request_id the merge is refused
+			if _, err := conn.Exec(ctx, "SELECT * FROM vsql_merge_branch('shop', 'main', 'side', 'main')"); err == nil || !strings.Contains(err.Error(), "merge_request_required") {
+				t.Fatalf("merge without request_id: %v", err)
+			}
+			conn.Close(ctx)
+			c.stop(t)
+			before := counter.writes.Load()
+
+			c = startChild(t, bin, data, p.fault)
+			expectKilled(t, c, c.connect(t, "shop"), p.fault, merge)
+			if out, err := runVerify(t, bin, data); err != nil {
+				t.Fatalf("verify after crash: %v\n%s", err, out)
+			}
+			written := counter.writes.Load() - before
+			if (written == 1) != p.headWritten || written > 1 {
+				t.Fatalf("%d head writes before the crash at %s", written, p.fault)
+			}
+			c = startChild(t, bin, data, "")
+			defer c.stop(t)
+			conn = c.connect(t, "shop")
+			defer conn.Close(ctx)
+			state := scalar[string](t, conn, "SELECT state FROM vsql_merge_requests('shop', request_id => 'crash-s3')")
+			if state != p.state {
+				t.Errorf("request state after the crash: %s, want %s", state, p.state)
+			}
+			if p.state == "uploaded" { // the head write may have landed: abort is refused
+				op := scalar[string](t, conn, "SELECT operation_id FROM vsql_merge_requests('shop', request_id => 'crash-s3')")
+				_, err := conn.Exec(ctx, "SELECT * FROM vsql_abort_merge('shop', '"+op+"')")
+				if err == nil || !strings.Contains(err.Error(), "merge_publication_pending") {
+					t.Errorf("abort of an unsettled publication: %v", err)
+				}
+			}
+			retry := merge
+			var id int64
+			var action string
+			if err := conn.QueryRow(ctx, retry).Scan(&id, &action); err != nil {
+				t.Fatalf("retry: %v\n%s", err, c.logs)
+			}
+			if action != "merged" {
+				t.Errorf("retry: %s", action)
+			}
+			if got := counter.writes.Load() - before; got != 1 {
+				t.Errorf("%d head writes in all, want exactly 1", got)
+			}
+			if got := scalar[int64](t, conn, "SELECT sum(a) + sum(b) FROM t"); got != 20000 {
+				t.Errorf("after retry: sum %d, want 20000", got)
+			}
+			if merges := scalar[int64](t, conn, "SELECT count(*) FROM vsql_snapshots() WHERE kind = 'merge'"); merges != 1 {
+				t.Errorf("%d merge snapshots, want 1", merges)
+			}
+			// The remote head holds the local result.
+			root := scalar[string](t, conn, "SELECT content_root FROM vsql_snapshots() WHERE snapshot_id = "+
+				"(SELECT head_snapshot_id FROM vsql_branches() WHERE branch_name = 'main')")
+			data2, _, err := store.Get(ctx, prefix+"/heads/shop/main")
+			if err != nil || !strings.Contains(string(data2), root) {
+				t.Errorf("remote head %s (%v) does not hold the local head %s", data2, err, root)
+			}
+		})
+	}
+}
