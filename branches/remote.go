@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 	"sync"
 
 	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
 )
 
@@ -84,4 +86,33 @@ func (m *Manager) AcquireAttached(alias string) (release func(), err error) {
 			m.mu.Unlock()
 		})
 	}, nil
+}
+
+// ImportDatabase records a new database whose main branch starts at a
+// snapshot of cm — its blocks already in the store — as a root snapshot
+// with no parents, so the copy starts its own history (vsqld clone). The
+// branch's file is materialized when a session first attaches it.
+func ImportDatabase(ctx context.Context, cat *catalog.Catalog, name string, cm catalog.ChunkMap, origin map[string]any) (int64, error) {
+	if err := sqltext.ValidName("database", name); err != nil {
+		return 0, vsqlerr.New(vsqlerr.InvalidName, "%v", err)
+	}
+	var id int64
+	err := cat.Tx(ctx, func(tx *catalog.Tx) error {
+		d, err := tx.CreateDatabase(ctx, name)
+		if errors.Is(err, catalog.ErrExists) {
+			return vsqlerr.New(vsqlerr.DatabaseExists, "database %q already exists", name)
+		}
+		if err != nil {
+			return err
+		}
+		if err := tx.PutChunkMap(ctx, cm); err != nil {
+			return err
+		}
+		if id, err = tx.CreateSnapshot(ctx, catalog.Snapshot{DatabaseID: d.ID, Kind: "root", Branch: "main", ContentRoot: cm.Root,
+			TotalBytes: cm.FileSize, NewBytes: cm.FileSize, Provenance: provenance(origin)}); err != nil {
+			return err
+		}
+		return tx.SetBranchHead(ctx, d.ID, "main", id)
+	})
+	return id, err
 }

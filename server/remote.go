@@ -27,13 +27,6 @@ func (b backend) AttachRemote(ctx context.Context, url, alias string) (string, s
 	return b.s.AttachRemote(ctx, url, alias)
 }
 
-// blockAdapter gives s3sync the block store.
-type blockAdapter struct{ s *branches.BlockStore }
-
-func (b blockAdapter) Has(h [32]byte) bool                       { return b.s.Has(h) }
-func (b blockAdapter) Get(h [32]byte) ([]byte, error)            { return b.s.Get(h) }
-func (b blockAdapter) Put(h [32]byte, data []byte) (bool, error) { return b.s.Put(h, data) }
-
 // follower keeps one remote head attached and follows it.
 type follower struct {
 	head  s3sync.HeadURL
@@ -60,7 +53,7 @@ func (s *Server) openRemotes() error {
 	if s.remotes, err = s3sync.OpenRemotes(s.cfg.DataDir, open); err != nil {
 		return err
 	}
-	blocks := blockAdapter{s.versions.Store()}
+	blocks := s.versions.Store()
 	s.versions.Exporter = func(ctx context.Context, db, branch string, cm catalog.ChunkMap) error {
 		return s.remotes.ExportSnapshot(ctx, db, branch, cm, blocks)
 	}
@@ -95,7 +88,7 @@ func (s *Server) AttachRemote(ctx context.Context, rawURL, alias string) (string
 	if strings.HasPrefix(strings.ToLower(alias), "__vsql") {
 		return "", "", vsqlerr.New(vsqlerr.ReservedName, "%q is reserved", alias)
 	}
-	etag, cm, err := s.remotes.FetchHead(ctx, h, blockAdapter{s.versions.Store()})
+	etag, cm, err := s.remotes.FetchHead(ctx, h, s.versions.Store())
 	if err != nil {
 		return "", "", err
 	}
@@ -130,7 +123,7 @@ func (s *Server) followHeads() {
 			etag, err := s.remotes.HeadETag(ctx, f.head)
 			if err == nil && etag != f.etag {
 				var cm catalog.ChunkMap
-				if etag, cm, err = s.remotes.FetchHead(ctx, f.head, blockAdapter{s.versions.Store()}); err == nil {
+				if etag, cm, err = s.remotes.FetchHead(ctx, f.head, s.versions.Store()); err == nil {
 					if err = s.versions.AttachImage(ctx, f.alias, cm); err == nil {
 						f.etag = etag
 						s.log.Info("remote head followed", "head", f.head.String(), "content_root", cm.Root)
@@ -156,7 +149,7 @@ func (s *Server) stopRemotes() {
 // remotePublisher gives merges the server's remotes.
 type remotePublisher struct {
 	r      *s3sync.Remotes
-	blocks blockAdapter
+	blocks s3sync.Blocks
 }
 
 func (p remotePublisher) HasRemote(db string) bool { return p.r.Remote(db) != "" }

@@ -139,7 +139,7 @@ func (s *Server) open(ctx context.Context) error {
 	if s.merger, err = merge.New(ctx, s.engine, s.versions, s.catalog, s.log); err != nil {
 		return err
 	}
-	s.merger.Remote = remotePublisher{s.remotes, blockAdapter{s.versions.Store()}}
+	s.merger.Remote = remotePublisher{s.remotes, s.versions.Store()}
 	return sqlfuncs.Register(reg, backend{s.versions, s}, s.merger)
 }
 

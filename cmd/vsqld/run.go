@@ -44,6 +44,10 @@ Usage:
   vsqld verify [--data dir]
                            re-hash every stored block and check every chunk map;
                            exit status 1 and a line per problem if any is found
+  vsqld clone s3://bucket/prefix/heads/<db>/<branch> [--as name] [--data dir]
+                           copy a remote head into the repository as a new
+                           database whose history starts there (vsqld stopped;
+                           S3 settings from the AWS SDK's environment)
   vsqld user add NAME [--password-stdin] [--replace]
                            add a user (or with --replace change its password) in
                            the users file; the password is read from the first
@@ -79,6 +83,8 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		return m.gc(ctx, args)
 	case "verify":
 		return m.verify(ctx, args)
+	case "clone":
+		return m.clone(ctx, args)
 	case "user", "users":
 		return m.user(ctx, args)
 	case "help":

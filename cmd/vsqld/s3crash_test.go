@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os/exec"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -149,5 +150,55 @@ func TestCrashDuringS3Merge(t *testing.T) {
 				t.Errorf("remote head %s (%v) does not hold the local head %s", data2, err, root)
 			}
 		})
+	}
+}
+
+// TestCloneFromS3: vsqld clone copies a remote head into another
+// repository as a new database with its own history.
+func TestCloneFromS3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds vsqld and runs child processes")
+	}
+	s3test.Start(t)
+	ctx := context.Background()
+	store, err := s3sync.NewAWSStore(ctx, "clones", s3sync.AWSOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.CreateBucket(ctx); err != nil {
+		t.Fatal(err)
+	}
+	bin := vsqldBinary(t)
+	src := startChild(t, bin, t.TempDir(), "")
+	admin := src.connect(t, "postgres")
+	exec1(t, admin, "CREATE DATABASE inv")
+	admin.Close(ctx)
+	conn := src.connect(t, "inv")
+	exec1(t, conn, "SELECT * FROM vsql_set_remote('inv', 's3://clones/x/')")
+	exec1(t, conn, "CREATE TABLE items (id integer PRIMARY KEY, qty integer)")
+	exec1(t, conn, "INSERT INTO items SELECT range, range % 7 FROM range(3000)")
+	exec1(t, conn, "SELECT * FROM vsql_create_snapshot()")
+	conn.Close(ctx)
+	src.stop(t)
+
+	data := t.TempDir()
+	out, err := exec.Command(bin, "clone", "s3://clones/x/heads/inv/main", "--as", "inv_copy", "--data", data).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "database inv_copy, snapshot 1") {
+		t.Fatalf("clone: %v\n%s", err, out)
+	}
+	dst := startChild(t, bin, data, "")
+	defer dst.stop(t)
+	c := dst.connect(t, "inv_copy")
+	defer c.Close(ctx)
+	if got := scalar[int64](t, c, "SELECT sum(qty) FROM items"); got != 8994 {
+		t.Errorf("cloned rows: sum %d, want 8994", got)
+	}
+	// its own history: writable, snapshots count from the clone, no remote
+	exec1(t, c, "INSERT INTO items VALUES (5000, 1)")
+	if id := scalar[int64](t, c, "SELECT snapshot_id FROM vsql_create_snapshot()"); id != 2 {
+		t.Errorf("first snapshot after the clone: %d, want 2", id)
+	}
+	if out, err := exec.Command(bin, "clone", "s3://clones/x/heads/inv/main", "--as", "inv_copy", "--data", t.TempDir()).CombinedOutput(); err != nil {
+		t.Errorf("clone into another empty repository: %v\n%s", err, out)
 	}
 }
