@@ -35,6 +35,8 @@ type AWSOptions struct {
 	PathStyle bool
 	// MaxAttempts bounds the SDK's retries (0 = its default).
 	MaxAttempts int
+	// Endpoint overrides the SDK's endpoint (AWS_ENDPOINT_URL_S3).
+	Endpoint string
 }
 
 // NewAWSStore opens a bucket.
@@ -51,6 +53,9 @@ func NewAWSStore(ctx context.Context, bucket string, opt AWSOptions) (*AWSStore,
 		cfg.Region = "us-east-1"
 	}
 	client := s3.NewFromConfig(cfg, func(o *s3.Options) {
+		if opt.Endpoint != "" {
+			o.BaseEndpoint = aws.String(opt.Endpoint)
+		}
 		o.UsePathStyle = opt.PathStyle || o.BaseEndpoint != nil || cfg.BaseEndpoint != nil
 		if opt.HTTPClient != nil {
 			o.HTTPClient = opt.HTTPClient

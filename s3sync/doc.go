@@ -1,7 +1,51 @@
-// Package s3sync will export and import snapshots to S3-compatible storage
-// (packs, index pages, descriptors, commit records, conditional head
-// writes), attach remote heads read-only and resume interrupted
-// publications, behind one small storage interface.
+// Package s3sync replicates snapshots through S3-compatible object storage:
+// a database with a remote exports every snapshot (and every merge) there;
+// other hosts read its branch heads, follow them, or clone them.
 //
-// Status: planned (issue "S3"); nothing is implemented yet.
+// # The seam
+//
+// ObjectStore is the one interface to object storage: Get, GetRange, Put
+// (unconditional, for content-addressed keys) and PutIf (If-Match /
+// If-None-Match, for the small head objects only). AWSStore implements it
+// with aws-sdk-go-v2: credentials, region and endpoint come from the SDK's
+// default chain (AWS_ACCESS_KEY_ID, AWS_REGION, AWS_ENDPOINT_URL_S3,
+// profiles) or vsqld's --s3-endpoint; path-style addressing is on whenever
+// an endpoint is set. Tests run the real versitygw server; a fault-
+// injecting HTTP transport covers what it cannot produce.
+//
+// # Object layout under s3://bucket/prefix/
+//
+//	packs/<sha256>.pack                  blocks a snapshot added, concatenated;
+//	                                     named by the pack's hash, written once
+//	snapshots/<db>/<root>-<sum>.json     a snapshot descriptor: content root,
+//	                                     file size, and per chunk its hash and
+//	                                     byte range in a pack (the index page)
+//	commits/<db>/<branch>/<token>.json   a commit record: the head to be written,
+//	                                     with its unique token
+//	heads/<db>/<branch>                  the branch's head: descriptor, content
+//	                                     root, token and writer (small; the only
+//	                                     object written conditionally)
+//
+// Large objects are content-addressed and written unconditionally (with
+// Content-MD5, so a damaged upload is refused); a descriptor only names
+// packs that exist. Export uploads the chunks the remote lacks — those not
+// named by the descriptors of the heads this writer knows — then the
+// descriptor and the commit record, and last moves the head with If-Match
+// on the ETag this writer last saw (If-None-Match: * for a new branch). A
+// lost race is head_conflict and nothing is recorded locally. A write whose
+// outcome is unknown (a lost response, a crash) is settled by reading the
+// head back and looking for the write's token; a head this writer wrote
+// before a crash (same writer id, same content) is adopted.
+//
+// Readers fetch the head, its descriptor, and every block they lack with a
+// ranged read of its pack, verified against its SHA-256 before it is
+// stored (a mismatch is storage_corrupt naming the pack and offset, and the
+// block is never used).
+//
+// # State
+//
+// remotes.json in the repository holds this writer's random id, each
+// database's remote URL and, per branch, the last head ETag, descriptor and
+// token this writer saw. Merge requests record their publication steps in
+// the catalog (see package merge, s3merge.go).
 package s3sync

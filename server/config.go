@@ -18,6 +18,12 @@ type Config struct {
 	// RemotePoll is how often attached S3 heads are checked for a new
 	// snapshot (default 2s).
 	RemotePoll time.Duration
+	// S3Endpoint and S3PathStyle configure the S3 client (default: the
+	// AWS SDK's environment, AWS_ENDPOINT_URL_S3 included).
+	S3Endpoint  string
+	S3PathStyle bool
+	// Remotes are set at start like vsql_set_remote: database → s3:// URL.
+	Remotes map[string]string
 	// OpenBucket opens a bucket's object store (default: aws-sdk-go-v2 with
 	// the SDK's default credential chain; tests inject faults here).
 	OpenBucket func(ctx context.Context, bucket string) (s3sync.ObjectStore, error)

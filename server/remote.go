@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -46,7 +47,7 @@ func (s *Server) openRemotes() error {
 	open := s.cfg.OpenBucket
 	if open == nil {
 		open = func(ctx context.Context, bucket string) (s3sync.ObjectStore, error) {
-			return s3sync.NewAWSStore(ctx, bucket, s3sync.AWSOptions{})
+			return s3sync.NewAWSStore(ctx, bucket, s3sync.AWSOptions{Endpoint: s.cfg.S3Endpoint, PathStyle: s.cfg.S3PathStyle})
 		}
 	}
 	var err error
@@ -56,6 +57,11 @@ func (s *Server) openRemotes() error {
 	blocks := s.versions.Store()
 	s.versions.Exporter = func(ctx context.Context, db, branch string, cm catalog.ChunkMap) error {
 		return s.remotes.ExportSnapshot(ctx, db, branch, cm, blocks)
+	}
+	for db, url := range s.cfg.Remotes {
+		if _, err := s.SetRemote(context.Background(), db, url); err != nil {
+			return fmt.Errorf("--remote %s=%s: %w", db, url, err)
+		}
 	}
 	s.remote = &remoteState{followers: map[string]*follower{}, stop: make(chan struct{})}
 	s.remote.wg.Add(1)

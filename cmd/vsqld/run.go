@@ -104,6 +104,9 @@ type serveOptions struct {
 	shutdownTimeout                     time.Duration
 	tlsCert, tlsKey, users              string
 	trustAll                            bool
+	s3Endpoint, remotes                 string
+	s3PathStyle                         bool
+	remotePoll                          time.Duration
 }
 
 // envDefault reads VSQL_<NAME> for a flag's default.
@@ -147,7 +150,33 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 	str(&o.users, "users", "", "users `file` for SCRAM-SHA-256 passwords, managed with vsqld user (default <data>/users) [VSQL_USERS]")
 	trust, _ := strconv.ParseBool(m.env("trust-all"))
 	fs.BoolVar(&o.trustAll, "trust-all", trust, "while the users file is empty, let clients in without a password from any address, not only loopback [VSQL_TRUST_ALL]")
+	str(&o.s3Endpoint, "s3-endpoint", "", "S3 endpoint `URL` for remotes (default: AWS_ENDPOINT_URL_S3 or the AWS SDK's default) [VSQL_S3_ENDPOINT]")
+	pathStyle, _ := strconv.ParseBool(m.env("s3-path-style"))
+	fs.BoolVar(&o.s3PathStyle, "s3-path-style", pathStyle, "path-style S3 addressing (always on with an explicit endpoint) [VSQL_S3_PATH_STYLE]")
+	str(&o.remotes, "remote", "", "S3 remotes as `db=s3://bucket/prefix/[,db2=…]`, set at start like vsql_set_remote [VSQL_REMOTE]")
+	poll := 2 * time.Second
+	if v, err := time.ParseDuration(m.env("remote-poll")); err == nil {
+		poll = v
+	}
+	fs.DurationVar(&o.remotePoll, "remote-poll", poll, "how often attached remote heads are checked for new snapshots [VSQL_REMOTE_POLL]")
 	return fs, o
+}
+
+// parseRemotes reads --remote: db=s3://bucket/prefix/ pairs, comma-separated.
+func parseRemotes(v string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		db, url, ok := strings.Cut(part, "=")
+		if !ok || db == "" || !strings.HasPrefix(url, "s3://") {
+			return nil, fmt.Errorf("invalid --remote %q: use db=s3://bucket/prefix/", part)
+		}
+		out[db] = url
+	}
+	return out, nil
 }
 
 func (m *Main) printUsage(fs *flag.FlagSet) {
@@ -182,12 +211,18 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stderr, "vsqld: invalid --log-level %q: use debug, info, warn or error\n", o.logLevel)
 		return errUsage
 	}
+	remotes, err := parseRemotes(o.remotes)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "vsqld: %v\n", err)
+		return errUsage
+	}
 	logger := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
 	srv, err := server.Open(ctx, server.Config{
 		Listen: o.listen, DataDir: o.data, Threads: o.threads, MemoryLimit: o.memoryLimit,
 		MaxConnections: o.maxConnections, MaxMessageSize: o.maxMessageSize,
 		ShutdownTimeout: o.shutdownTimeout, Logger: logger,
 		TLSCert: o.tlsCert, TLSKey: o.tlsKey, UsersFile: o.users, TrustAll: o.trustAll,
+		S3Endpoint: o.s3Endpoint, S3PathStyle: o.s3PathStyle, Remotes: remotes, RemotePoll: o.remotePoll,
 	})
 	if err != nil {
 		return err
