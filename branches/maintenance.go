@@ -144,13 +144,18 @@ func GC(ctx context.Context, dataDir string, cat *catalog.Catalog, grace time.Du
 // VerifyReport lists every problem verify found.
 type VerifyReport struct {
 	Blocks, ChunkMaps, Snapshots int
+	RemoteBlocks                 int // blocks of exported snapshots held only in S3
 	Problems                     []string
 }
 
 // Verify re-hashes every stored block and checks that every chunk map
 // matches its root and that each of its blocks is present and of the right
 // size. It reads only; it is safe beside a running vsqld.
-func Verify(ctx context.Context, dataDir string, cat *catalog.Catalog) (VerifyReport, error) {
+//
+// Blocks of snapshots in remote (content roots exported to S3 whose blocks
+// may have been evicted) may be missing locally; they are counted in
+// RemoteBlocks, not reported.
+func Verify(ctx context.Context, dataDir string, cat *catalog.Catalog, remote map[string]bool) (VerifyReport, error) {
 	var rep VerifyReport
 	store, err := OpenBlockStore(filepath.Join(dataDir, "blocks"))
 	if err != nil {
@@ -215,6 +220,8 @@ func Verify(ctx context.Context, dataDir string, cat *catalog.Catalog) (VerifyRe
 			total += want
 			got, ok := sizes[c]
 			switch {
+			case !ok && !store.Has(c) && remote[m.Root]:
+				rep.RemoteBlocks++
 			case !ok && !store.Has(c):
 				rep.Problems = append(rep.Problems, fmt.Sprintf("chunk map %s: block %d (%s) is missing", m.Root, i, HashHex(c)))
 			case ok && got != want:

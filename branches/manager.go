@@ -43,6 +43,9 @@ type Manager struct {
 	// exclusive gate before the catalog records it; an error leaves the
 	// snapshot unrecorded.
 	Exporter func(ctx context.Context, db, branch string, cm catalog.ChunkMap) error
+	// Fetcher, if set, brings back blocks of an exported snapshot that were
+	// evicted (s3sync reads and verifies them).
+	Fetcher func(ctx context.Context, db string, cm catalog.ChunkMap) error
 
 	mu       sync.Mutex
 	attached map[string]*attachment
@@ -237,7 +240,7 @@ func (m *Manager) attachBranchLocked(ctx context.Context, db, branch string) (*a
 	a := &attachment{alias: alias, db: db, branch: branch, path: m.abs(b.LiveFile)}
 	if !b.Materialized {
 		if b.Head > 0 {
-			if err := materialize(m.store, head, a.path); err != nil {
+			if err := m.materialize(ctx, db, head, a.path); err != nil {
 				return nil, vsqlerr.Wrap(err, vsqlerr.StorageCorrupt, "materialize branch %q of %q: %v", branch, db, err)
 			}
 		} else if err := os.MkdirAll(filepath.Dir(a.path), 0o755); err != nil {
@@ -284,7 +287,7 @@ func (m *Manager) attachSnapshotLocked(ctx context.Context, db, ref string) (*at
 	}
 	image := filepath.Join(m.dataDir, "cache", db, fmt.Sprintf("%d.duckdb", s.ID))
 	if _, err := os.Stat(image); err != nil {
-		if err := materialize(m.store, cm, image); err != nil {
+		if err := m.materialize(ctx, db, cm, image); err != nil {
 			return nil, vsqlerr.Wrap(err, vsqlerr.StorageCorrupt, "materialize snapshot %d of %q: %v", s.ID, db, err)
 		}
 	}

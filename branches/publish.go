@@ -326,7 +326,7 @@ func (m *Manager) Publish(ctx context.Context, p Publication) (PublishResult, er
 // MaterializeTo writes the file of a content root whose chunk map the
 // catalog holds to dst (every block verified), e.g. to finish a merge
 // whose result was published remotely before a crash.
-func (m *Manager) MaterializeTo(ctx context.Context, root, dst string) error {
+func (m *Manager) MaterializeTo(ctx context.Context, db, root, dst string) error {
 	var cm catalog.ChunkMap
 	if err := m.cat.Tx(ctx, func(tx *catalog.Tx) error {
 		var err error
@@ -335,7 +335,7 @@ func (m *Manager) MaterializeTo(ctx context.Context, root, dst string) error {
 	}); err != nil {
 		return err
 	}
-	if err := materialize(m.store, cm, dst); err != nil {
+	if err := m.materialize(ctx, db, cm, dst); err != nil {
 		return vsqlerr.Wrap(err, vsqlerr.StorageCorrupt, "materialize %s: %v", root, err)
 	}
 	return nil

@@ -116,3 +116,81 @@ func ImportDatabase(ctx context.Context, cat *catalog.Catalog, name string, cm c
 	})
 	return id, err
 }
+
+// materialize writes a chunk map's file, first bringing back from the
+// remote any evicted block (Fetcher).
+func (m *Manager) materialize(ctx context.Context, db string, cm catalog.ChunkMap, dst string) error {
+	if m.Fetcher != nil {
+		for _, h := range cm.Chunks {
+			if !m.store.Has(h) {
+				if err := m.Fetcher(ctx, db, cm); err != nil {
+					return err
+				}
+				break
+			}
+		}
+	}
+	return materialize(m.store, cm, dst)
+}
+
+// EvictReport says what Evict removed.
+type EvictReport struct {
+	Images, Blocks int
+	Bytes          int64
+}
+
+// Evict frees local disk for snapshots a remote holds (vsqld evict; the
+// repository must be locked, like gc): it removes the snapshot images in
+// cache/ (disposable) and every block that only chunk maps of exported
+// snapshots use. Those snapshots stay readable: materializing one fetches
+// its blocks back from S3, each verified.
+func Evict(ctx context.Context, dataDir string, cat *catalog.Catalog, exported map[string]bool) (EvictReport, error) {
+	var rep EvictReport
+	var maps []catalog.ChunkMap
+	if err := cat.Tx(ctx, func(tx *catalog.Tx) error {
+		var err error
+		maps, err = tx.ChunkMaps(ctx, false)
+		return err
+	}); err != nil {
+		return rep, err
+	}
+	keep := map[Hash]bool{}
+	candidates := map[Hash]bool{}
+	for _, cm := range maps {
+		for _, h := range cm.Chunks {
+			if exported[cm.Root] {
+				candidates[h] = true
+			} else {
+				keep[h] = true
+			}
+		}
+	}
+	store, err := OpenBlockStore(filepath.Join(dataDir, "blocks"))
+	if err != nil {
+		return rep, err
+	}
+	for h := range candidates {
+		if keep[h] || !store.Has(h) {
+			continue
+		}
+		if info, err := os.Stat(store.Path(h)); err == nil {
+			rep.Bytes += info.Size()
+		}
+		if err := store.Remove(h); err != nil {
+			return rep, err
+		}
+		rep.Blocks++
+	}
+	cache := filepath.Join(dataDir, "cache")
+	err = filepath.WalkDir(cache, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			rep.Bytes += info.Size()
+		}
+		rep.Images++
+		return os.Remove(path)
+	})
+	return rep, err
+}

@@ -309,7 +309,7 @@ func (m *Manager) Restore(ctx context.Context, db, branch, snapshotRef string, f
 	}
 	staging := m.StagingPath(fmt.Sprintf("restore-%s-%s-%d.duckdb", db, branch, time.Now().UnixNano()))
 	defer os.Remove(staging)
-	if err := materialize(m.store, targetMap, staging); err != nil {
+	if err := m.materialize(ctx, db, targetMap, staging); err != nil {
 		return res, vsqlerr.Wrap(err, vsqlerr.StorageCorrupt, "materialize snapshot %d: %v", target.ID, err)
 	}
 	faults.Point("restore.after_materialize")

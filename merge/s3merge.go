@@ -115,7 +115,7 @@ func (m *Merger) settle(ctx context.Context, req *catalog.Request, in inputs, op
 	}
 	res = pub.Result
 	staging := m.versions.StagingPath("settle-" + req.OperationID + ".duckdb")
-	if err := m.versions.MaterializeTo(ctx, pub.Root, staging); err != nil {
+	if err := m.versions.MaterializeTo(ctx, in.db, pub.Root, staging); err != nil {
 		return res, false, err
 	}
 	defer os.Remove(staging)

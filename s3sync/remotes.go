@@ -81,6 +81,16 @@ type remotesFile struct {
 type dbRemote struct {
 	URL   string                `json:"url"`
 	Heads map[string]*headState `json:"heads"`
+	// Exported maps the content roots this writer published to their
+	// descriptors: their blocks may be evicted locally and fetched back.
+	Exported map[string]string `json:"exported,omitempty"`
+}
+
+func (d *dbRemote) exported(root, descriptor string) {
+	if d.Exported == nil {
+		d.Exported = map[string]string{}
+	}
+	d.Exported[root] = descriptor
 }
 
 type headState struct {
@@ -327,6 +337,7 @@ func (r *Remotes) PublishHead(ctx context.Context, p *Pending) (uncertain bool, 
 		return !vsqlerr.IsCode(err, vsqlerr.HeadConflict), err
 	}
 	d.Heads[p.Branch] = &headState{ETag: etag, Descriptor: p.Descriptor, Root: p.Root, Token: p.Token}
+	d.exported(p.Root, p.Descriptor)
 	return false, r.save()
 }
 
@@ -361,6 +372,7 @@ func (r *Remotes) Settle(ctx context.Context, db, branch, token string) (landed 
 		return false, nil
 	}
 	d.Heads[branch] = &headState{ETag: etag, Descriptor: h.Descriptor, Root: h.Root, Token: h.Token}
+	d.exported(h.Root, h.Descriptor)
 	return true, r.save()
 }
 
@@ -451,31 +463,87 @@ func (r *Remotes) FetchHead(ctx context.Context, h HeadURL, blocks Blocks) (etag
 	if err != nil {
 		return "", cm, vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "read descriptor %s: %v", head.Descriptor, err)
 	}
-	cm = catalog.ChunkMap{Root: desc.Root, FileSize: desc.FileSize}
+	cm, err = fetchBlocks(ctx, s, h.Location, desc, blocks)
+	return etag, cm, err
+}
+
+// fetchBlocks makes a descriptor's chunks local: each block the store
+// lacks is read from its pack and verified against its hash before it is
+// stored.
+func fetchBlocks(ctx context.Context, s ObjectStore, loc Location, desc Descriptor, blocks Blocks) (catalog.ChunkMap, error) {
+	cm := catalog.ChunkMap{Root: desc.Root, FileSize: desc.FileSize}
 	for _, c := range desc.Chunks {
 		var hash [32]byte
-		if b, err := hex.DecodeString(c.Hash); err != nil || len(b) != 32 {
-			return "", cm, vsqlerr.New(vsqlerr.StorageCorrupt, "descriptor %s names an invalid hash %q", head.Descriptor, c.Hash)
-		} else {
-			copy(hash[:], b)
+		b, err := hex.DecodeString(c.Hash)
+		if err != nil || len(b) != 32 {
+			return cm, vsqlerr.New(vsqlerr.StorageCorrupt, "descriptor of %s names an invalid hash %q", desc.Root, c.Hash)
 		}
+		copy(hash[:], b)
 		cm.Chunks = append(cm.Chunks, hash)
 		if blocks.Has(hash) {
 			continue
 		}
-		data, err := s.GetRange(ctx, h.Key(c.Pack), c.Offset, c.Length)
+		data, err := s.GetRange(ctx, loc.Key(c.Pack), c.Offset, c.Length)
 		if err != nil {
-			return "", cm, vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "read %s: %v", h.Location.String()+c.Pack, err)
+			return cm, vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "read %s: %v", loc.String()+c.Pack, err)
 		}
 		if sha256.Sum256(data) != hash {
-			return "", cm, vsqlerr.New(vsqlerr.StorageCorrupt, "block %s read from %s at offset %d does not match its hash; it was not used",
-				c.Hash, h.Location.String()+c.Pack, c.Offset)
+			return cm, vsqlerr.New(vsqlerr.StorageCorrupt, "block %s read from %s at offset %d does not match its hash; it was not used",
+				c.Hash, loc.String()+c.Pack, c.Offset)
 		}
 		if _, err := blocks.Put(hash, data); err != nil {
-			return "", cm, err
+			return cm, err
 		}
 	}
-	return etag, cm, nil
+	return cm, nil
+}
+
+// ExportedRoots lists the content roots this repository exported, whose
+// blocks S3 holds.
+func (r *Remotes) ExportedRoots() map[string]bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string]bool{}
+	for _, d := range r.state.Databases {
+		for root := range d.Exported {
+			out[root] = true
+		}
+	}
+	return out
+}
+
+// FetchExported brings back the evicted blocks of a snapshot db exported,
+// each verified, so it can be materialized again.
+func (r *Remotes) FetchExported(ctx context.Context, db string, want catalog.ChunkMap, blocks Blocks) error {
+	r.mu.Lock()
+	d := r.state.Databases[db]
+	var key, url string
+	if d != nil {
+		key, url = d.Exported[want.Root], d.URL
+	}
+	r.mu.Unlock()
+	if key == "" {
+		return vsqlerr.New(vsqlerr.StorageCorrupt, "blocks of snapshot %s of %q are missing and it was never exported", want.Root, db)
+	}
+	loc, err := ParseLocation(url)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	s, err := r.store(ctx, loc.Bucket)
+	r.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	desc, err := readDescriptor(ctx, s, loc, key)
+	if err != nil {
+		return vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "read descriptor %s: %v", key, err)
+	}
+	if desc.Root != want.Root {
+		return vsqlerr.New(vsqlerr.StorageCorrupt, "descriptor %s describes %s, not %s", key, desc.Root, want.Root)
+	}
+	_, err = fetchBlocks(ctx, s, loc, desc, blocks)
+	return err
 }
 
 // HeadETag reads only whether a remote head moved (for followers).

@@ -58,6 +58,9 @@ func (s *Server) openRemotes() error {
 	s.versions.Exporter = func(ctx context.Context, db, branch string, cm catalog.ChunkMap) error {
 		return s.remotes.ExportSnapshot(ctx, db, branch, cm, blocks)
 	}
+	s.versions.Fetcher = func(ctx context.Context, db string, cm catalog.ChunkMap) error {
+		return s.remotes.FetchExported(ctx, db, cm, blocks)
+	}
 	for db, url := range s.cfg.Remotes {
 		if _, err := s.SetRemote(context.Background(), db, url); err != nil {
 			return fmt.Errorf("--remote %s=%s: %w", db, url, err)

@@ -71,9 +71,7 @@ func (m *Main) clone(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	remotes, err := s3sync.OpenRemotes(*data, func(ctx context.Context, bucket string) (s3sync.ObjectStore, error) {
-		return s3sync.NewAWSStore(ctx, bucket, s3sync.AWSOptions{})
-	})
+	remotes, err := openRemotes(*data)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/s3sync"
 	"github.com/vsql/vsql/server"
 )
 
@@ -85,18 +86,57 @@ func (m *Main) verify(ctx context.Context, args []string) error {
 		return err
 	}
 	defer cat.Close()
-	rep, err := branches.Verify(ctx, data, cat)
+	remotes, err := openRemotes(data)
+	if err != nil {
+		return err
+	}
+	rep, err := branches.Verify(ctx, data, cat, remotes.ExportedRoots())
 	if err != nil {
 		return err
 	}
 	for _, p := range rep.Problems {
 		fmt.Fprintln(m.Stdout, "verify:", p)
 	}
-	fmt.Fprintf(m.Stdout, "verify: %d blocks, %d chunk maps, %d snapshots checked, %d problems\n", rep.Blocks, rep.ChunkMaps, rep.Snapshots, len(rep.Problems))
+	fmt.Fprintf(m.Stdout, "verify: %d blocks, %d chunk maps, %d snapshots checked, %d blocks only in S3, %d problems\n", rep.Blocks, rep.ChunkMaps, rep.Snapshots, rep.RemoteBlocks, len(rep.Problems))
 	if len(rep.Problems) > 0 {
 		return errProblems
 	}
 	return nil
+}
+
+// evict removes local snapshot images and the blocks only exported
+// snapshots use (S3 holds them); vsqld must not be serving the repository.
+func (m *Main) evict(ctx context.Context, args []string) error {
+	data, err := m.dataFlag("evict", args, nil)
+	if err != nil {
+		return ignoreHelp(err)
+	}
+	lock, err := branches.LockRepository(data)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	cat, err := catalog.Open(ctx, filepath.Join(data, "catalog.db"))
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+	remotes, err := openRemotes(data)
+	if err != nil {
+		return err
+	}
+	rep, err := branches.Evict(ctx, data, cat, remotes.ExportedRoots())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(m.Stdout, "evict: %d blocks and %d images removed, %d bytes freed\n", rep.Blocks, rep.Images, rep.Bytes)
+	return nil
+}
+
+func openRemotes(data string) (*s3sync.Remotes, error) {
+	return s3sync.OpenRemotes(data, func(ctx context.Context, bucket string) (s3sync.ObjectStore, error) {
+		return s3sync.NewAWSStore(ctx, bucket, s3sync.AWSOptions{})
+	})
 }
 
 func ignoreHelp(err error) error {

@@ -48,6 +48,9 @@ Usage:
                            copy a remote head into the repository as a new
                            database whose history starts there (vsqld stopped;
                            S3 settings from the AWS SDK's environment)
+  vsqld evict [--data dir]  remove snapshot images and the blocks that only snapshots
+                           exported to S3 use (vsqld stopped); they are fetched
+                           back, verified, when a query or merge needs them
   vsqld user add NAME [--password-stdin] [--replace]
                            add a user (or with --replace change its password) in
                            the users file; the password is read from the first
@@ -85,6 +88,8 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		return m.verify(ctx, args)
 	case "clone":
 		return m.clone(ctx, args)
+	case "evict":
+		return m.evict(ctx, args)
 	case "user", "users":
 		return m.user(ctx, args)
 	case "help":

@@ -202,3 +202,67 @@ func TestCloneFromS3(t *testing.T) {
 		t.Errorf("clone into another empty repository: %v\n%s", err, out)
 	}
 }
+
+// TestEvictAndRefetch: vsqld evict removes local images and the blocks
+// only exported snapshots use; time travel and a merge that need them
+// bring them back from S3, verified.
+func TestEvictAndRefetch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds vsqld and runs child processes")
+	}
+	s3test.Start(t)
+	ctx := context.Background()
+	store, err := s3sync.NewAWSStore(ctx, "evicted", s3sync.AWSOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.CreateBucket(ctx); err != nil {
+		t.Fatal(err)
+	}
+	bin := vsqldBinary(t)
+	data := t.TempDir()
+	c := startChild(t, bin, data, "")
+	admin := c.connect(t, "postgres")
+	exec1(t, admin, "CREATE DATABASE kv")
+	admin.Close(ctx)
+	conn := c.connect(t, "kv")
+	exec1(t, conn, "SELECT * FROM vsql_set_remote('kv', 's3://evicted/r/')")
+	exec1(t, conn, "CREATE TABLE kv (k integer PRIMARY KEY, v bigint)")
+	exec1(t, conn, "INSERT INTO kv SELECT range, range FROM range(200000)")
+	exec1(t, conn, "SELECT * FROM vsql_create_snapshot()") // 1
+	exec1(t, conn, "SELECT * FROM vsql_create_branch('kv', 'dev')")
+	exec1(t, conn, "UPDATE kv SET v = 0 WHERE k < 100")
+	exec1(t, conn, "SELECT * FROM vsql_create_snapshot()") // 2
+	dev := c.connect(t, "kv/dev")
+	exec1(t, dev, "UPDATE kv SET v = -1 WHERE k >= 199900")
+	exec1(t, dev, "SELECT * FROM vsql_create_snapshot()") // 3
+	dev.Close(ctx)
+	conn.Close(ctx)
+	c.stop(t)
+
+	out, err := exec.Command(bin, "evict", "--data", data).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "evict:") || strings.Contains(string(out), "evict: 0 blocks") {
+		t.Fatalf("evict: %v\n%s", err, out)
+	}
+	if out, err := runVerify(t, bin, data); err != nil || strings.Contains(out, " 0 blocks only in S3") {
+		t.Fatalf("verify after evict: %v\n%s", err, out)
+	}
+	c = startChild(t, bin, data, "")
+	defer c.stop(t)
+	old := c.connect(t, "kv@1")
+	defer old.Close(ctx)
+	if got := scalar[int64](t, old, "SELECT sum(v) FROM kv"); got != 199999*200000/2 {
+		t.Errorf("time travel to an evicted snapshot: sum %d", got)
+	}
+	conn = c.connect(t, "kv")
+	defer conn.Close(ctx)
+	if action := scalar[string](t, conn, "SELECT merge_action FROM vsql_merge_branch('kv', 'main', 'dev', 'main', request_id => 'after-evict')"); action != "merged" {
+		t.Errorf("merge after evict: %s", action)
+	}
+	if got := scalar[int64](t, conn, "SELECT count(*) FROM kv WHERE v <= 0"); got != 200 {
+		t.Errorf("merged rows with v <= 0: %d, want 200", got)
+	}
+	if out, err := runVerify(t, bin, data); err != nil {
+		t.Fatalf("verify at the end: %v\n%s", err, out)
+	}
+}
