@@ -43,10 +43,10 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-func startChild(t *testing.T, bin, data, fault string) *child {
+func startChild(t *testing.T, bin, data, fault string, flags ...string) *child {
 	t.Helper()
 	c := &child{addr: freeAddr(t), logs: &bytes.Buffer{}}
-	c.cmd = exec.Command(bin, "serve", "--listen", c.addr, "--data", data, "--threads", "2")
+	c.cmd = exec.Command(bin, append([]string{"serve", "--listen", c.addr, "--data", data, "--threads", "2"}, flags...)...)
 	c.cmd.Env = append(os.Environ(), "VSQL_FAULT="+fault)
 	c.cmd.Stdout, c.cmd.Stderr = c.logs, c.logs
 	if err := c.cmd.Start(); err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/vsql/vsql/internal/s3test"
 	"github.com/vsql/vsql/s3sync"
@@ -265,4 +266,67 @@ func TestEvictAndRefetch(t *testing.T) {
 	if out, err := runVerify(t, bin, data); err != nil {
 		t.Fatalf("verify at the end: %v\n%s", err, out)
 	}
+}
+
+// TestS3ReplicaProcesses: two vsqld processes with separate repositories
+// and one bucket. A writes and snapshots; B reads A's head and sees the
+// rows; A merges a branch into main; B sees the new head within its poll
+// interval.
+func TestS3ReplicaProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds vsqld and runs child processes")
+	}
+	s3test.Start(t)
+	ctx := context.Background()
+	store, err := s3sync.NewAWSStore(ctx, "replicas", s3sync.AWSOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.CreateBucket(ctx); err != nil {
+		t.Fatal(err)
+	}
+	bin := vsqldBinary(t)
+	a := startChild(t, bin, t.TempDir(), "")
+	defer a.stop(t)
+	admin := a.connect(t, "postgres")
+	exec1(t, admin, "CREATE DATABASE sales")
+	admin.Close(ctx)
+	sales := a.connect(t, "sales")
+	defer sales.Close(ctx)
+	exec1(t, sales, "SELECT * FROM vsql_set_remote('sales', 's3://replicas/lake/')")
+	exec1(t, sales, "CREATE TABLE orders (id integer PRIMARY KEY, amount bigint)")
+	exec1(t, sales, "INSERT INTO orders SELECT range, range FROM range(1, 1001)")
+	exec1(t, sales, "SELECT * FROM vsql_create_snapshot()")
+
+	const poll = 300 * time.Millisecond
+	b := startChild(t, bin, t.TempDir(), "", "--remote-poll", poll.String())
+	defer b.stop(t)
+	replica := b.connect(t, "s3://replicas/lake/heads/sales/main")
+	defer replica.Close(ctx)
+	if got := scalar[int64](t, replica, "SELECT sum(amount) FROM orders"); got != 500500 {
+		t.Fatalf("B reads sum %d, want 500500", got)
+	}
+
+	exec1(t, sales, "SELECT * FROM vsql_create_branch('sales', 'fix')")
+	fix := a.connect(t, "sales/fix")
+	exec1(t, fix, "UPDATE orders SET amount = 0 WHERE id <= 10")
+	exec1(t, fix, "SELECT * FROM vsql_create_snapshot()")
+	fix.Close(ctx)
+	exec1(t, sales, "INSERT INTO orders VALUES (5000, 5000)")
+	exec1(t, sales, "SELECT * FROM vsql_create_snapshot()")
+	exec1(t, sales, "SELECT * FROM vsql_merge_branch('sales', 'main', 'fix', 'main', request_id => 'fix-into-main')")
+	merged := time.Now()
+	want := int64(500500 - 55 + 5000)
+	for {
+		var got int64
+		err := replica.QueryRow(ctx, "SELECT sum(amount) FROM orders").Scan(&got)
+		if err == nil && got == want {
+			break
+		}
+		if time.Since(merged) > 5*poll+2*time.Second {
+			t.Fatalf("B still reads sum %d (%v) %v after the merge, want %d", got, err, time.Since(merged), want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("B saw the merge %v after it returned (poll interval %v)", time.Since(merged).Round(time.Millisecond), poll)
 }
