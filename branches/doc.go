@@ -64,6 +64,16 @@
 // call vsql_* functions do not take the gate (the functions take it), so a
 // session can snapshot its own branch.
 //
+// # Remotes
+//
+// Exporter (s3sync) runs under the branch's exclusive gate after a
+// snapshot's blocks are stored and before the catalog records it, and in
+// Publish before the catalog transaction (a merge passes its own durable
+// steps as Publication.Remote); an export error leaves nothing recorded.
+// AttachImage attaches remote heads read-only and swaps them when they
+// move. Evict (offline) removes images and the blocks only exported
+// snapshots use; materializing one calls Fetcher to bring them back.
+//
 // # Caveats
 //
 //   - gc must run offline (it takes the repository lock); verify may run

@@ -36,6 +36,10 @@
 //   - resolve.go: resolution tables (validated, frozen into the request on
 //     first use under requests/<db>/<operation>.duckdb) and side strategies,
 //     applied to the classified rows in SQL, with an audit.
+//   - s3merge.go: merges into databases with an S3 remote: request_id
+//     required, publication in durable steps (prepared → uploaded → the
+//     conditional head write → local completion) recorded in the request,
+//     and settling of interrupted ones by the request's token.
 //   - requests.go, status.go: listing and aborting requests; the registry of
 //     running merges behind vsql_merge_status(); async merges run on the
 //     server's own goroutines.
