@@ -27,6 +27,9 @@ func DecodeParam(oid uint32, format int16, raw []byte) (any, error) {
 		if oid == pgtype.ByteaOID {
 			return decodeByteaText(raw)
 		}
+		if textArrayOIDs[oid] {
+			return arrayTextToList(string(raw))
+		}
 		return string(raw), nil
 	}
 	bad := func(want string) error {
@@ -159,3 +162,101 @@ func decodeByteaText(raw []byte) ([]byte, error) {
 }
 
 func isOctal(c byte) bool { return c >= '0' && c <= '7' }
+
+// textArrayOIDs are the array types whose text-format parameters are
+// converted from PostgreSQL's array syntax ({a,"b c",NULL}) to DuckDB's
+// list syntax, which DuckDB casts to the parameter's list type.
+var textArrayOIDs = map[uint32]bool{
+	pgtype.BoolArrayOID: true, pgtype.Int2ArrayOID: true, pgtype.Int4ArrayOID: true, pgtype.Int8ArrayOID: true,
+	pgtype.Float4ArrayOID: true, pgtype.Float8ArrayOID: true, pgtype.TextArrayOID: true, pgtype.VarcharArrayOID: true,
+	pgtype.BPCharArrayOID: true, pgtype.NumericArrayOID: true, pgtype.DateArrayOID: true, pgtype.TimestampArrayOID: true,
+	pgtype.TimestamptzArrayOID: true, pgtype.UUIDArrayOID: true,
+}
+
+// arrayTextToList converts a PostgreSQL array literal to DuckDB's list
+// literal: every element double-quoted with backslash escapes, NULL bare,
+// nested arrays nested.
+func arrayTextToList(s string) (string, error) {
+	bad := func() (string, error) {
+		return "", vsqlerr.New(vsqlerr.InvalidParameter, "malformed array literal: %q", s)
+	}
+	// An optional dimension prefix ([1:2]=) is dropped.
+	if strings.HasPrefix(s, "[") {
+		i := strings.Index(s, "=")
+		if i < 0 {
+			return bad()
+		}
+		s = s[i+1:]
+	}
+	var out strings.Builder
+	depth, i := 0, 0
+	needElem := false
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == '{':
+			depth++
+			out.WriteByte('[')
+			i++
+			needElem = false
+		case c == '}':
+			if depth == 0 {
+				return bad()
+			}
+			depth--
+			out.WriteByte(']')
+			i++
+		case c == ',':
+			out.WriteString(", ")
+			i++
+			needElem = true
+		case c == ' ' || c == '\t' || c == '\n':
+			i++
+		case c == '"':
+			out.WriteByte('"')
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) {
+					i++
+				}
+				if s[i] == '"' || s[i] == '\\' {
+					out.WriteByte('\\')
+				}
+				out.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return bad()
+			}
+			out.WriteByte('"')
+			i++
+			needElem = false
+		default:
+			j := i
+			for j < len(s) && s[j] != ',' && s[j] != '}' {
+				j++
+			}
+			elem := strings.TrimSpace(s[i:j])
+			if strings.EqualFold(elem, "NULL") {
+				out.WriteString("NULL")
+			} else {
+				out.WriteByte('"')
+				for k := 0; k < len(elem); k++ {
+					if elem[k] == '\\' && k+1 < len(elem) {
+						k++
+					}
+					if elem[k] == '"' || elem[k] == '\\' {
+						out.WriteByte('\\')
+					}
+					out.WriteByte(elem[k])
+				}
+				out.WriteByte('"')
+			}
+			i = j
+			needElem = false
+		}
+	}
+	if depth != 0 || needElem {
+		return bad()
+	}
+	return out.String(), nil
+}

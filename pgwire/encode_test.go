@@ -97,3 +97,24 @@ func TestDecodeParam(t *testing.T) {
 		t.Errorf("NULL: %v %v", v, err)
 	}
 }
+
+func TestArrayTextToList(t *testing.T) {
+	for in, want := range map[string]string{
+		`{t1,x}`:                     `["t1", "x"]`,
+		`{"a,b","it's",NULL,"q\"x"}`: `["a,b", "it's", NULL, "q\"x"]`,
+		`{}`:                         `[]`,
+		`{{1,2},{3,4}}`:              `[["1", "2"], ["3", "4"]]`,
+		`{ a b , "NULL" }`:           `["a b", "NULL"]`,
+		`[1:2]={7,8}`:                `["7", "8"]`,
+	} {
+		got, err := arrayTextToList(in)
+		if err != nil || got != want {
+			t.Errorf("arrayTextToList(%s) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+	for _, in := range []string{`{a`, `{"a}`, `a}`, `{a,}`} {
+		if got, err := arrayTextToList(in); err == nil {
+			t.Errorf("arrayTextToList(%s) = %s, want an error", in, got)
+		}
+	}
+}

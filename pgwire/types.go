@@ -121,6 +121,11 @@ func ParamOID(t duckdb.Type, info duckdb.TypeInfo) uint32 {
 	if st, ok := duckdbScalars[t]; ok {
 		return st.oid
 	}
+	if t == duckdb.TYPE_LIST || t == duckdb.TYPE_ARRAY {
+		// The element type is not known here: text[]; its values are
+		// converted from PostgreSQL's array syntax and cast by DuckDB.
+		return pgtype.TextArrayOID
+	}
 	return pgtype.TextOID
 }
 

@@ -249,6 +249,11 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		st = sqltext.Parse(sqltext.QuoteNamedArguments(st.SQL))
 		st.Offset = offset
 	}
+	if rewritten, ok := sqltext.RewriteByteaLiterals(st.SQL); ok {
+		offset := st.Offset
+		st = sqltext.Parse(rewritten)
+		st.Offset = offset
+	}
 	ds, err := s.prepareDuckDB(sqlfuncs.WithCaller(ctx, s), st, paramOIDs)
 	if err != nil {
 		return nil, err

@@ -49,9 +49,10 @@ var viewRefused = map[string]string{
 }
 
 type sqlToken struct {
-	kind tokenKind
-	text string // as written
-	word string // lower-cased word, or the unquoted identifier
+	kind       tokenKind
+	start, end int    // byte offsets into the source
+	text       string // as written
+	word       string // lower-cased word, or the unquoted identifier
 }
 
 func tokens(src string) []sqlToken {
@@ -62,7 +63,7 @@ func tokens(src string) []sqlToken {
 		if !ok {
 			return out
 		}
-		t := sqlToken{kind: tok.kind, text: src[tok.start:tok.end]}
+		t := sqlToken{kind: tok.kind, start: tok.start, end: tok.end, text: src[tok.start:tok.end]}
 		switch tok.kind {
 		case tokWord:
 			t.word = strings.ToLower(t.text)
