@@ -126,6 +126,9 @@ func DecodeParam(oid uint32, format int16, raw []byte) (any, error) {
 			Months: int32(binary.BigEndian.Uint32(raw[12:])),
 		}, nil
 	}
+	if textArrayOIDs[oid] {
+		return binaryArrayToList(raw)
+	}
 	return nil, vsqlerr.New(vsqlerr.InvalidParameterFormat, "binary format is not supported for parameters of type %d", oid).
 		WithHint("Send this parameter in text format (format code 0).")
 }
@@ -259,4 +262,78 @@ func arrayTextToList(s string) (string, error) {
 		return bad()
 	}
 	return out.String(), nil
+}
+
+// binaryArrayToList converts a binary-format array parameter to DuckDB's
+// list literal: the header (dimensions, element type), then each element
+// decoded as a binary parameter of the element type and written quoted
+// (NULL bare), nested by dimension.
+func binaryArrayToList(raw []byte) (string, error) {
+	bad := func(why string) (string, error) {
+		return "", vsqlerr.New(vsqlerr.InvalidParameter, "invalid binary array parameter: %s", why)
+	}
+	if len(raw) < 12 {
+		return bad("short header")
+	}
+	ndim := int(int32(binary.BigEndian.Uint32(raw)))
+	elemOID := binary.BigEndian.Uint32(raw[8:])
+	if ndim < 0 || ndim > 6 || len(raw) < 12+8*ndim {
+		return bad("bad dimensions")
+	}
+	dims := make([]int, ndim)
+	total := 1
+	for i := range dims {
+		dims[i] = int(int32(binary.BigEndian.Uint32(raw[12+8*i:])))
+		if dims[i] < 0 {
+			return bad("bad dimensions")
+		}
+		total *= dims[i]
+	}
+	if ndim == 0 {
+		return "[]", nil
+	}
+	rest := raw[12+8*ndim:]
+	elems := make([]string, 0, total)
+	for i := 0; i < total; i++ {
+		if len(rest) < 4 {
+			return bad("truncated")
+		}
+		n := int(int32(binary.BigEndian.Uint32(rest)))
+		rest = rest[4:]
+		if n < 0 {
+			elems = append(elems, "NULL")
+			continue
+		}
+		if len(rest) < n {
+			return bad("truncated")
+		}
+		v, err := DecodeParam(elemOID, 1, rest[:n])
+		if err != nil {
+			return "", err
+		}
+		rest = rest[n:]
+		var text string
+		switch x := v.(type) {
+		case time.Time:
+			text = x.Format("2006-01-02 15:04:05.999999-07:00")
+		case []byte:
+			return bad("bytea elements are not supported")
+		default:
+			text = fmt.Sprint(x)
+		}
+		elems = append(elems, `"`+strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(text)+`"`)
+	}
+	// Nest by dimension, innermost first.
+	for d := ndim - 1; d >= 0; d-- {
+		size := dims[d]
+		var grouped []string
+		for i := 0; i < len(elems); i += size {
+			grouped = append(grouped, "["+strings.Join(elems[i:i+size], ", ")+"]")
+		}
+		if size == 0 {
+			grouped = []string{"[]"}
+		}
+		elems = grouped
+	}
+	return elems[0], nil
 }

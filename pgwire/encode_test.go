@@ -118,3 +118,29 @@ func TestArrayTextToList(t *testing.T) {
 		}
 	}
 }
+
+func TestBinaryArrayToList(t *testing.T) {
+	m := pgtype.NewMap()
+	for _, c := range []struct {
+		oid  uint32
+		val  any
+		want string
+	}{
+		{pgtype.TextArrayOID, []string{"a", `q"x`, "c d"}, `["a", "q\"x", "c d"]`},
+		{pgtype.Int4ArrayOID, []any{int32(1), nil, int32(3)}, `["1", NULL, "3"]`},
+		{pgtype.Int8ArrayOID, [][]int64{{1, 2}, {3, 4}}, `[["1", "2"], ["3", "4"]]`},
+		{pgtype.TextArrayOID, []string{}, `[]`},
+	} {
+		raw, err := m.Encode(c.oid, pgtype.BinaryFormatCode, c.val, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := binaryArrayToList(raw)
+		if err != nil || got != c.want {
+			t.Errorf("binaryArrayToList(%v) = %s, %v; want %s", c.val, got, err, c.want)
+		}
+	}
+	if _, err := binaryArrayToList([]byte{0, 0, 0, 1}); err == nil {
+		t.Error("a truncated array was accepted")
+	}
+}
