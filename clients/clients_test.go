@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -138,7 +139,8 @@ func runClient(t *testing.T, db string, name string, args ...string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Env = append(os.Environ(), "PGHOST="+vsqld.host, "PGPORT="+vsqld.port, "PGUSER=client", "PGSSLMODE=disable", "VSQL_DB="+db)
+	cmd.Env = append(os.Environ(), "PGHOST="+vsqld.host, "PGPORT="+vsqld.port, "PGUSER=client", "PGSSLMODE=disable", "VSQL_DB="+db,
+		"ODBCSYSINI="+odbcDir(t), "ODBCINI="+filepath.Join(odbcDir(t), "odbc.ini"))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -160,6 +162,7 @@ func TestClients(t *testing.T) {
 		{"asyncpg", []string{python, "python/asyncpg_client.py"}},
 		{"node_pg", []string{"node", "node/pg_client.js"}},
 		{"postgresjs", []string{"node", "node/postgresjs_client.js"}},
+		{"pyodbc", []string{python, "python/pyodbc_client.py"}},
 	}
 	for _, c := range clients {
 		t.Run(c.name, func(t *testing.T) {
@@ -172,3 +175,67 @@ func TestClients(t *testing.T) {
 
 // lines joins output lines.
 func lines(parts ...string) string { return strings.Join(parts, "\n") + "\n" }
+
+// odbcDir writes the unixODBC configuration: the psqlODBC driver and the
+// DSN vsql pointing at the test's vsqld.
+func odbcDir(t *testing.T) string {
+	t.Helper()
+	odbcOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "vsql-odbc-")
+		if err != nil {
+			odbcErr = err
+			return
+		}
+		odbcPath = dir
+		driver := "/usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so"
+		if matches, _ := filepath.Glob("/usr/lib/*/odbc/psqlodbcw.so"); len(matches) > 0 {
+			driver = matches[0]
+		}
+		odbcErr = os.WriteFile(filepath.Join(dir, "odbcinst.ini"), []byte("[PostgreSQL Unicode]\nDriver = "+driver+"\n"), 0o644)
+		if odbcErr == nil {
+			odbcErr = os.WriteFile(filepath.Join(dir, "odbc.ini"), []byte(fmt.Sprintf(
+				"[vsql]\nDriver = PostgreSQL Unicode\nServername = %s\nPort = %s\nDatabase = postgres\nUsername = client\n", vsqld.host, vsqld.port)), 0o644)
+		}
+	})
+	if odbcErr != nil {
+		t.Fatal(odbcErr)
+	}
+	return odbcPath
+}
+
+var (
+	odbcOnce sync.Once
+	odbcPath string
+	odbcErr  error
+)
+
+// TestIsql: psqlODBC through unixODBC's isql, as BI tools reach it.
+func TestIsql(t *testing.T) {
+	prepare(t, "c_isql")
+	dir := odbcDir(t)
+	ini := filepath.Join(dir, "odbc.ini")
+	data, err := os.ReadFile(ini)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A DSN on the client's branch.
+	branchIni := filepath.Join(dir, "odbc-isql.ini")
+	if err := os.WriteFile(branchIni, []byte(strings.Replace(string(data), "Database = postgres", "Database = c_isql/dev", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := strings.Join([]string{
+		"SELECT current_database(), label FROM seed",
+		"CREATE TABLE stock (sku varchar(12) PRIMARY KEY, qty integer NOT NULL, price numeric(8, 2))",
+		"INSERT INTO stock VALUES ('A-1', 5, 9.99), ('B-2', 0, NULL)",
+		"SELECT sku, qty, price FROM stock ORDER BY sku",
+		"SELECT count(*) FROM stock WHERE qty > 0",
+	}, "\n") + "\n"
+	cmd := exec.Command("isql", "-b", "-d|", "-c", "vsql")
+	cmd.Env = append(os.Environ(), "ODBCSYSINI="+dir, "ODBCINI="+branchIni)
+	cmd.Stdin = strings.NewReader(script)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("isql: %v\n%s", err, out)
+	}
+	check(t, "isql", string(out))
+}

@@ -45,6 +45,11 @@ type Session struct {
 	runCtx context.Context    // of the running statement, nil when idle
 	notify func(*vsqlerr.Error)
 
+	// stmtSeq counts statements run; savepoints are the emulated ones of
+	// the open transaction (savepoint.go).
+	stmtSeq    atomic.Int64
+	savepoints []savepoint
+
 	settings map[string]string // PostgreSQL session settings changed from their defaults
 	reports  [][2]string       // ParameterStatus to send after the statement
 	location *time.Location    // TimeZone for timestamptz output (nil = UTC)
@@ -110,7 +115,12 @@ func (s *Session) ParameterStatus() [][2]string {
 func (s *Session) TxStatus() byte { return s.txStatus() }
 
 func (s *Session) txStatus() byte { return byte(s.tx.Load()) }
-func (s *Session) setTx(b byte)   { s.tx.Store(int32(b)) }
+func (s *Session) setTx(b byte) {
+	s.tx.Store(int32(b))
+	if b == 'I' {
+		s.savepoints = nil
+	}
+}
 
 // Database implements sqlfuncs.Caller.
 func (s *Session) Database() string { return s.target.Database }
@@ -210,8 +220,7 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	case sqltext.KindBegin, sqltext.KindCommit, sqltext.KindRollback:
 		return &txStatement{sess: s, st: st}, nil
 	case sqltext.KindSavepoint:
-		return nil, s.failed(vsqlerr.New(vsqlerr.FeatureNotSupported, "savepoints are not supported").
-			WithHint("DuckDB has no savepoints; commit or roll back the whole transaction instead."))
+		return &savepointStatement{sess: s, st: st}, nil
 	case sqltext.KindCreateDatabase, sqltext.KindDropDatabase:
 		return s.prepareDatabaseStatement(st)
 	}

@@ -42,6 +42,7 @@ func (d *duckStatement) Close()                   { _ = d.stmt.Close() }
 // result at a time; a second portal on a busy statement gets a fresh copy.
 func (d *duckStatement) Execute(ctx context.Context, args []any) (pgwire.Rows, error) {
 	s := d.sess
+	s.stmtSeq.Add(1)
 	stmt, release := d.stmt, func() { d.mu.Lock(); d.busy = false; d.mu.Unlock() }
 	d.mu.Lock()
 	if d.busy {

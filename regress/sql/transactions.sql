@@ -36,7 +36,23 @@ BEGIN ISOLATION LEVEL SERIALIZABLE;
 INSERT INTO acct VALUES (3, 1);
 COMMIT;
 SELECT count(*) FROM acct;
--- savepoints are refused clearly, and fail the transaction
+-- savepoints are emulated: they name points; RELEASE, and ROLLBACK TO
+-- a savepoint nothing ran after, succeed
+SAVEPOINT outside;
 BEGIN;
 SAVEPOINT s1;
+INSERT INTO acct VALUES (10, 10);
+RELEASE SAVEPOINT s1;
+SAVEPOINT s2;
+ROLLBACK TO SAVEPOINT s2;
+RELEASE s9;
 ROLLBACK;
+BEGIN;
+INSERT INTO acct VALUES (11, 11);
+SAVEPOINT s3;
+INSERT INTO acct VALUES (12, 12);
+-- undoing a statement cannot be honoured: the whole transaction fails
+ROLLBACK TO s3;
+SELECT 1;
+COMMIT;
+SELECT count(*) AS none_of_11_12 FROM acct WHERE id IN (10, 11, 12);

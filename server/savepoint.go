@@ -1,0 +1,95 @@
+package server
+
+import (
+	"context"
+	"strings"
+
+	"github.com/vsql/vsql/pgwire"
+	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// Savepoints are emulated: DuckDB has none. SAVEPOINT and RELEASE succeed
+// inside a transaction block (they only name a point), and ROLLBACK TO
+// succeeds when no statement ran since that savepoint — what psqlODBC's
+// statement-level rollback and psycopg's nested transaction blocks do when
+// nothing fails. A ROLLBACK TO that would have to undo statements cannot be
+// honoured: it fails and the whole transaction fails with it, so nothing of
+// the block is ever committed by mistake.
+type savepointStatement struct {
+	noRowsStatement
+	sess *Session
+	st   sqltext.Statement
+}
+
+type savepoint struct {
+	name string
+	seq  int64 // the session's statement count when it was set
+}
+
+func (p *savepointStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error) {
+	s := p.sess
+	words := p.st.Keywords
+	name := savepointName(p.st.SQL)
+	if s.txStatus() == 'I' {
+		e := vsqlerr.New(vsqlerr.TransactionBlock, "%s can only be used in transaction blocks", words[0]).WithHint("Start a transaction with BEGIN first.")
+		e.SQLState = "25P01"
+		return nil, e
+	}
+	switch words[0] {
+	case "SAVEPOINT":
+		if s.txStatus() == 'E' {
+			return nil, vsqlerr.New(vsqlerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+		}
+		s.savepoints = append(s.savepoints, savepoint{name: name, seq: s.stmtSeq.Load()})
+		return &tagRows{tag: "SAVEPOINT"}, nil
+	case "RELEASE":
+		i := s.findSavepoint(name)
+		if i < 0 {
+			return nil, s.failed(noSavepoint(name))
+		}
+		s.savepoints = s.savepoints[:i]
+		return &tagRows{tag: "RELEASE"}, nil
+	default: // ROLLBACK TO [SAVEPOINT] name
+		i := s.findSavepoint(name)
+		if i < 0 {
+			return nil, s.failed(noSavepoint(name))
+		}
+		if s.txStatus() == 'E' || s.stmtSeq.Load() != s.savepoints[i].seq {
+			s.setTx('E')
+			return nil, vsqlerr.New(vsqlerr.FeatureNotSupported, "cannot roll back to savepoint %q: statements ran since it, and DuckDB cannot undo part of a transaction; the whole transaction is aborted", name).
+				WithHint("Roll back the whole transaction (ROLLBACK) and retry it; savepoints only name points here.")
+		}
+		s.savepoints = s.savepoints[:i+1]
+		return &tagRows{tag: "ROLLBACK"}, nil
+	}
+}
+
+func (s *Session) findSavepoint(name string) int {
+	for i := len(s.savepoints) - 1; i >= 0; i-- {
+		if s.savepoints[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// savepointName is the last word of SAVEPOINT x, RELEASE [SAVEPOINT] x,
+// ROLLBACK TO [SAVEPOINT] x (unquoted names fold to lower case).
+func savepointName(sql string) string {
+	f := strings.Fields(strings.TrimRight(strings.TrimSpace(sql), ";"))
+	if len(f) == 0 {
+		return ""
+	}
+	last := f[len(f)-1]
+	if strings.HasPrefix(last, `"`) {
+		return sqltext.UnquoteIdent(last)
+	}
+	return strings.ToLower(last)
+}
+
+func noSavepoint(name string) error {
+	e := vsqlerr.New(vsqlerr.InvalidArgument, "savepoint %q does not exist", name).WithHint("Name a savepoint set earlier in this transaction (SAVEPOINT name).")
+	e.SQLState = "3B001"
+	return e
+}
