@@ -132,7 +132,10 @@ func (s *Server) open(ctx context.Context) error {
 	if s.merger, err = merge.New(ctx, s.engine, s.versions, s.catalog, s.log); err != nil {
 		return err
 	}
-	return sqlfuncs.Register(reg, s.versions, s.merger)
+	if err := sqlfuncs.Register(reg, s.versions, s.merger); err != nil {
+		return err
+	}
+	return s.setupPGCatalog(ctx)
 }
 
 func clearDir(dir string) error {
