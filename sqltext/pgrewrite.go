@@ -184,7 +184,7 @@ func RewritePostgres(src string) (out string, changed bool) {
 			switch {
 			case call && PGFunctions[name]:
 				set(i, PGCatalogSchema)
-				provided[i] = providedCall{name, match[i+3]}
+				provided[i] = providedCall{name: name, end: match[i+3]}
 			case call:
 				set(i, "")
 				set(i+1, "")
@@ -208,10 +208,10 @@ func RewritePostgres(src string) (out string, changed bool) {
 			!isWord(i-1, "macro") && !isWord(i-1, "function") && !isText(i-1, ":"):
 			if i+1 < n && toks[i+1].kind == tokOpen {
 				set(i, PGCatalogSchema+"."+t.word)
-				provided[i] = providedCall{t.word, match[i+1]}
+				provided[i] = providedCall{name: t.word, end: match[i+1]}
 			} else if t.word == "current_schema" {
 				set(i, PGCatalogSchema+".current_schema()")
-				provided[i] = providedCall{t.word, i}
+				provided[i] = providedCall{name: t.word, end: i}
 			}
 			continue
 		// generate_series(…) s: PostgreSQL names the column after the
@@ -285,6 +285,18 @@ func RewritePostgres(src string) (out string, changed bool) {
 			for k := i; k <= j; k++ {
 				set(k, "")
 			}
+			// PostgreSQL names the column after the operand's column, or the type
+			col := typ
+			if k := toks[i-1].kind; k == tokWord || k == tokQuoted {
+				col = toks[i-1].word
+			}
+			if _, ok := provided[first]; !ok {
+				pc := providedCall{name: col, end: j}
+				if strings.HasSuffix(fn, "_oid") {
+					pc.nameFn = base + "_name" // shown by name when it is a whole select-list item
+				}
+				provided[first] = pc
+			}
 			i = j
 			continue
 		}
@@ -292,7 +304,7 @@ func RewritePostgres(src string) (out string, changed bool) {
 	if !changed {
 		return src, false
 	}
-	nameSelectItems(toks, provided, post)
+	nameSelectItems(toks, provided, pre, post)
 	var sb strings.Builder
 	last := 0
 	for i, t := range toks {
@@ -354,9 +366,20 @@ func operandStart(toks []rwTok, match []int, i int) int {
 		return o
 	case tokWord, tokQuoted:
 		return nameStart(toks, i)
+	case tokOther:
+		// a number: one token per digit
+		if !isDigit(toks[i].word) {
+			return -1
+		}
+		for i > 0 && toks[i-1].kind == tokOther && isDigit(toks[i-1].word) && toks[i-1].end == toks[i].start {
+			i--
+		}
+		return i
 	}
 	return -1
 }
+
+func isDigit(s string) bool { return len(s) == 1 && s[0] >= '0' && s[0] <= '9' }
 
 // nameStart walks back over a dotted name ending at token i.
 func nameStart(toks []rwTok, i int) int {
@@ -376,13 +399,16 @@ var clauseWords = map[string]bool{"from": true, "where": true, "group": true, "h
 	"limit": true, "offset": true, "union": true, "intersect": true, "except": true, "window": true, "into": true, "qualify": true}
 
 type providedCall struct {
-	name string
-	end  int // the call's last token
+	name   string
+	end    int    // the call's last token
+	nameFn string // for 'x'::regclass: the function that names the oid
 }
 
 // nameSelectItems gives a select-list item that is exactly a call of a
-// provided function (now qualified) its PostgreSQL column name.
-func nameSelectItems(toks []rwTok, provided map[int]providedCall, post []string) {
+// provided function (now qualified) its PostgreSQL column name; a reg*
+// cast of a literal standing alone there shows the object's name, as
+// PostgreSQL prints it.
+func nameSelectItems(toks []rwTok, provided map[int]providedCall, pre, post []string) {
 	for i, c := range provided {
 		if i == 0 || c.end < 0 || !inSelectList(toks, i-1) {
 			continue
@@ -392,6 +418,10 @@ func nameSelectItems(toks []rwTok, provided map[int]providedCall, post []string)
 			if !(k.kind == tokSemi || k.kind == tokClose || (k.kind == tokWord && clauseWords[k.word]) || (k.kind == tokOther && k.word == ",")) {
 				continue
 			}
+		}
+		if c.nameFn != "" {
+			pre[i] = PGCatalogSchema + "." + c.nameFn + "(" + pre[i]
+			post[c.end] += ")"
 		}
 		post[c.end] += ` AS ` + QuoteIdent(c.name)
 	}
