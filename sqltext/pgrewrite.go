@@ -333,7 +333,7 @@ func regexOperand(src string, toks []rwTok, i int, op string, set func(int, stri
 		return false
 	}
 	j := i + 1
-	if j >= len(toks) || toks[j].kind != tokString || src[toks[j].start] != '\'' {
+	if j >= len(toks) || toks[j].kind != tokString || src[toks[j].start] != '\'' || toks[j].end-toks[j].start < 2 || src[toks[j].end-1] != '\'' {
 		return false
 	}
 	pat := src[toks[j].start+1 : toks[j].end-1]
