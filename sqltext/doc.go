@@ -12,7 +12,14 @@
 //   - QuoteIdent and ValidName are the only functions that may put a name
 //     (database, branch, table, column) into SQL text (ARCHITECTURE invariant 4).
 //
-// Caveats: sqltext is a lexer, not a parser. It never rewrites statements;
-// a statement that it misclassifies still runs on DuckDB unchanged, and only
-// its command tag may be generic.
+//   - RewritePostgres turns PostgreSQL clients' names into DuckDB's, token
+//     by token: public.x → main.x, pg_catalog and information_schema
+//     relations and functions → vsql's catalogs (package pgcatalog),
+//     OPERATOR(pg_catalog.~), COLLATE pg_catalog.default, ::regclass casts.
+//
+// Caveats: sqltext is a lexer, not a parser. Apart from RewritePostgres (and
+// the quoting of vsql_* named arguments) it never rewrites statements; a
+// statement that it misclassifies still runs on DuckDB unchanged, and only
+// its command tag may be generic. RewritePostgres leaves every token it
+// does not know as written.
 package sqltext
