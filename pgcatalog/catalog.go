@@ -162,6 +162,7 @@ var catalogSQL = []string{
 		SELECT c.table_oid * 1000 + c.constraint_index + 500 AS oid,
 			CASE c.constraint_type WHEN 'PRIMARY KEY' THEN c.table_name || '_pkey'
 				WHEN 'UNIQUE' THEN c.table_name || '_' || array_to_string(c.constraint_column_names, '_') || '_key'
+				WHEN 'FOREIGN KEY' THEN c.table_name || '_' || array_to_string(c.constraint_column_names, '_') || '_fkey'
 				ELSE c.constraint_name END AS conname,
 			CAST(c.schema_oid AS BIGINT) AS connamespace, c.schema_name, c.table_name,
 			CASE c.constraint_type WHEN 'PRIMARY KEY' THEN 'p' WHEN 'UNIQUE' THEN 'u' WHEN 'CHECK' THEN 'c' WHEN 'FOREIGN KEY' THEN 'f' END AS contype,
@@ -175,7 +176,7 @@ var catalogSQL = []string{
 			c.expression,
 			CASE c.constraint_type WHEN 'PRIMARY KEY' THEN 'PRIMARY KEY (' || array_to_string(c.constraint_column_names, ', ') || ')'
 				WHEN 'UNIQUE' THEN 'UNIQUE (' || array_to_string(c.constraint_column_names, ', ') || ')'
-				WHEN 'CHECK' THEN 'CHECK (' || c.expression || ')'
+				WHEN 'CHECK' THEN CASE WHEN c.expression LIKE '(%)' THEN 'CHECK ' || c.expression ELSE 'CHECK (' || c.expression || ')' END
 				WHEN 'FOREIGN KEY' THEN 'FOREIGN KEY (' || array_to_string(c.constraint_column_names, ', ') || ') REFERENCES '
 					|| c.referenced_table || '(' || array_to_string(c.referenced_column_names, ', ') || ')'
 				END AS condef
@@ -225,30 +226,33 @@ var catalogSQL = []string{
 			CAST(0 AS BIGINT) AS relfilenode, CAST(0 AS BIGINT) AS reltablespace, 0 AS relpages, CAST(reltuples AS FLOAT) AS reltuples,
 			0 AS relallvisible, CAST(0 AS BIGINT) AS reltoastrelid, relhasindex, false AS relisshared, relpersistence, relkind,
 			CAST(relnatts AS SMALLINT) AS relnatts, CAST(relchecks AS SMALLINT) AS relchecks, false AS relhasrules,
-			false AS relhastriggers, false AS relhassubclass, false AS relrowsecurity, false AS relforcerowsecurity,
+			relhastriggers, false AS relhassubclass, false AS relrowsecurity, false AS relforcerowsecurity,
 			true AS relispopulated, 'd' AS relreplident, false AS relispartition, CAST(0 AS BIGINT) AS relrewrite,
 			CAST(0 AS BIGINT) AS relfrozenxid, CAST(0 AS BIGINT) AS relminmxid, CAST(NULL AS VARCHAR[]) AS relacl,
 			CAST(NULL AS VARCHAR[]) AS reloptions, CAST(NULL AS VARCHAR) AS relpartbound
 		FROM (
 			SELECT table_oid AS oid, table_name AS relname, schema_oid AS relnamespace, 2 AS relam, estimated_size AS reltuples,
 				index_count > 0 OR has_primary_key AS relhasindex, CASE WHEN temporary THEN 't' ELSE 'p' END AS relpersistence,
-				'r' AS relkind, column_count AS relnatts, check_constraint_count AS relchecks
-			FROM duckdb_tables() WHERE database_name = ` + cd + `
+				'r' AS relkind, column_count AS relnatts, check_constraint_count AS relchecks,
+				EXISTS (SELECT 1 FROM duckdb_constraints() k WHERE k.database_name = t.database_name AND k.constraint_type = 'FOREIGN KEY'
+					AND (k.table_oid = t.table_oid OR (k.schema_name = t.schema_name AND k.referenced_table = t.table_name))) AS relhastriggers
+			FROM duckdb_tables() t WHERE database_name = ` + cd + `
 			UNION ALL
-			SELECT view_oid, view_name, schema_oid, 0, 0, false, CASE WHEN temporary THEN 't' ELSE 'p' END, 'v', column_count, 0
+			SELECT view_oid, view_name, schema_oid, 0, 0, false, CASE WHEN temporary THEN 't' ELSE 'p' END, 'v', column_count, 0, false
 			FROM duckdb_views() WHERE database_name = ` + cd + ` AND NOT internal
 			UNION ALL
-			SELECT sequence_oid, sequence_name, schema_oid, 0, 0, false, CASE WHEN temporary THEN 't' ELSE 'p' END, 'S', 0, 0
+			SELECT sequence_oid, sequence_name, schema_oid, 0, 0, false, CASE WHEN temporary THEN 't' ELSE 'p' END, 'S', 0, 0, false
 			FROM duckdb_sequences() WHERE database_name = ` + cd + `
 			UNION ALL
-			SELECT oid, relname, relnamespace, 403, 0, false, 'p', 'i', len(colnums), 0
+			SELECT oid, relname, relnamespace, 403, 0, false, 'p', 'i', len(colnums), 0, false
 			FROM {P}.vsql_indexes)`,
 	`CREATE OR REPLACE VIEW {P}.pg_attribute AS
 		SELECT CAST(c.table_oid AS BIGINT) AS attrelid, c.column_name AS attname,
 			CAST({P}.vsql_type_oid(c.data_type) AS BIGINT) AS atttypid, -1 AS attstattarget,
 			CAST(coalesce((SELECT t.typlen FROM {P}.vsql_types t WHERE t.oid = {P}.vsql_type_oid(c.data_type)), -1) AS SMALLINT) AS attlen,
 			CAST(c.column_index AS SMALLINT) AS attnum, CASE WHEN c.data_type LIKE '%]' THEN 1 ELSE 0 END AS attndims,
-			-1 AS attcacheoff, {P}.vsql_typmod(c.data_type) AS atttypmod, false AS attbyval, 'p' AS attalign, 'p' AS attstorage,
+			-1 AS attcacheoff, {P}.vsql_typmod(c.data_type) AS atttypmod, false AS attbyval, 'p' AS attalign,
+			CASE WHEN {P}.vsql_type_oid(c.data_type) = 1700 THEN 'm' WHEN (SELECT t.typlen FROM {P}.vsql_types t WHERE t.oid = {P}.vsql_type_oid(c.data_type)) > 0 THEN 'p' ELSE 'x' END AS attstorage,
 			'' AS attcompression, NOT c.is_nullable AS attnotnull, c.column_default IS NOT NULL AS atthasdef,
 			false AS atthasmissing, '' AS attidentity, '' AS attgenerated, false AS attisdropped, true AS attislocal,
 			0 AS attinhcount, CAST(0 AS BIGINT) AS attcollation, CAST(NULL AS VARCHAR[]) AS attacl, CAST(NULL AS VARCHAR[]) AS attoptions,
@@ -328,6 +332,11 @@ var catalogSQL = []string{
 		CAST(NULL AS VARCHAR) AS collversion`,
 	`CREATE OR REPLACE VIEW {P}.pg_enum AS SELECT CAST(NULL AS BIGINT) AS oid, CAST(NULL AS BIGINT) AS enumtypid,
 		CAST(NULL AS FLOAT) AS enumsortorder, CAST(NULL AS VARCHAR) AS enumlabel WHERE false`,
+	`CREATE OR REPLACE VIEW {P}.pg_auth_members AS SELECT CAST(NULL AS BIGINT) AS roleid, CAST(NULL AS BIGINT) AS member,
+		CAST(NULL AS BIGINT) AS grantor, false AS admin_option WHERE false`,
+	`CREATE OR REPLACE VIEW {P}.pg_cast AS SELECT CAST(NULL AS BIGINT) AS oid, CAST(NULL AS BIGINT) AS castsource,
+		CAST(NULL AS BIGINT) AS casttarget, CAST(NULL AS BIGINT) AS castfunc, CAST(NULL AS VARCHAR) AS castcontext,
+		CAST(NULL AS VARCHAR) AS castmethod WHERE false`,
 	`CREATE OR REPLACE VIEW {P}.pg_shdescription AS SELECT CAST(NULL AS BIGINT) AS objoid, CAST(NULL AS BIGINT) AS classoid,
 		CAST(NULL AS VARCHAR) AS description WHERE false`,
 
@@ -351,7 +360,8 @@ var catalogSQL = []string{
 		(c, pretty) AS (SELECT vsql_x.condef FROM {P}.vsql_constraints vsql_x WHERE vsql_x.oid = c)`,
 	`CREATE OR REPLACE MACRO {P}.pg_get_viewdef(v) AS (SELECT {P}.vsql_viewdef(sql) FROM duckdb_views() WHERE database_name = ` + cd + ` AND view_oid = v),
 		(v, pretty) AS (SELECT {P}.vsql_viewdef(sql) FROM duckdb_views() WHERE database_name = ` + cd + ` AND view_oid = v)`,
-	`CREATE OR REPLACE MACRO {P}.pg_get_function_result(f) AS (SELECT {P}.format_type(prorettype, NULL) FROM {P}.pg_proc vsql_p WHERE vsql_p.oid = f)`,
+	`CREATE OR REPLACE MACRO {P}.pg_get_function_result(f) AS (SELECT CASE WHEN vsql_p.proretset THEN 'SETOF ' ELSE '' END
+		|| {P}.format_type(vsql_p.prorettype, NULL) FROM {P}.pg_proc vsql_p WHERE vsql_p.oid = f)`,
 	`CREATE OR REPLACE MACRO {P}.pg_get_function_arguments(f) AS (SELECT array_to_string(proargnames, ', ') FROM {P}.pg_proc vsql_p WHERE vsql_p.oid = f)`,
 	`CREATE OR REPLACE MACRO {P}.pg_get_function_identity_arguments(f) AS {P}.pg_get_function_arguments(f)`,
 	`CREATE OR REPLACE MACRO {P}.pg_get_statisticsobjdef_columns(o) AS CAST(NULL AS VARCHAR)`,
@@ -373,6 +383,18 @@ var catalogSQL = []string{
 	`CREATE OR REPLACE MACRO {P}.has_database_privilege(a, b) AS true, (a, b, c) AS true`,
 	`CREATE OR REPLACE MACRO {P}.pg_has_role(a, b) AS true, (a, b, c) AS true`,
 	`CREATE OR REPLACE MACRO {P}.pg_is_in_recovery() AS false`,
+	`CREATE OR REPLACE MACRO {P}.pg_table_size(r) AS CAST(NULL AS BIGINT)`,
+	`CREATE OR REPLACE MACRO {P}.pg_relation_size(r) AS CAST(NULL AS BIGINT), (r, fork) AS CAST(NULL AS BIGINT)`,
+	`CREATE OR REPLACE MACRO {P}.pg_total_relation_size(r) AS CAST(NULL AS BIGINT)`,
+	`CREATE OR REPLACE MACRO {P}.pg_indexes_size(r) AS CAST(NULL AS BIGINT)`,
+	`CREATE OR REPLACE MACRO {P}.pg_database_size(d) AS CAST(NULL AS BIGINT)`,
+	`CREATE OR REPLACE MACRO {P}.pg_tablespace_location(t) AS ''`,
+	`CREATE OR REPLACE MACRO {P}.pg_size_pretty(b) AS CASE WHEN b IS NULL THEN NULL
+		WHEN abs(b) < 10240 THEN b || ' bytes'
+		WHEN abs(b) < 10240 * 1024 THEN CAST(round(b / 1024.0) AS BIGINT) || ' kB'
+		WHEN abs(b) < 10240 * 1024 * 1024 THEN CAST(round(b / 1048576.0) AS BIGINT) || ' MB'
+		WHEN abs(b) < 10240 * 1024 * 1024 * 1024 THEN CAST(round(b / 1073741824.0) AS BIGINT) || ' GB'
+		ELSE CAST(round(b / 1099511627776.0) AS BIGINT) || ' TB' END`,
 	`CREATE OR REPLACE MACRO {P}.array_upper(a, d) AS CASE WHEN d = 1 AND len(a) > 0 THEN len(a) END`,
 	`CREATE OR REPLACE MACRO {P}.array_lower(a, d) AS CASE WHEN d = 1 AND len(a) > 0 THEN 1 END`,
 	`CREATE OR REPLACE MACRO {P}.pg_relation_is_publishable(r) AS false`,
@@ -390,6 +412,10 @@ var catalogSQL = []string{
 		{P}.vsql_system_oid({P}.vsql_unqualify(s)),
 		TRY_CAST(s AS BIGINT))`,
 	`CREATE OR REPLACE MACRO {P}.to_regclass(s) AS {P}.regclass_oid(s)`,
+	`CREATE OR REPLACE MACRO {P}.pg_partition_ancestors(r) AS {P}.regclass_oid(r)`,
+	// also a table: FROM pg_partition_ancestors(x) WITH ORDINALITY AS a(relid, depth)
+	// (DuckDB's table macros take no ordinality column; this one has it)
+	`CREATE OR REPLACE MACRO {P}.pg_partition_ancestors(r) AS TABLE SELECT {P}.regclass_oid(r) AS relid, 1 AS depth`,
 	`CREATE OR REPLACE MACRO {P}.regclass_name(o) AS coalesce((SELECT vsql_c.relname FROM {P}.pg_class vsql_c WHERE vsql_c.oid = o),
 		(SELECT k FROM (SELECT unnest(map_keys({P}.vsql_system_oids())) AS k, unnest(map_values({P}.vsql_system_oids())) AS v) WHERE v = o),
 		CAST(o AS VARCHAR))`,

@@ -50,6 +50,7 @@ var types = []pgType{
 	{3802, "jsonb", "jsonb", nil, -1, "U", 3807},
 	{2249, "record", "record", nil, -1, "P", 0},
 	{2278, "void", "void", nil, 4, "P", 0},
+	{2283, "anyelement", "anyelement", nil, 4, "P", 0},
 }
 
 // typeRows is the VALUES list behind pg_type: every type and its array

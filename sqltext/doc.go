@@ -5,10 +5,12 @@
 //   - Split cuts a query string into statements at top-level semicolons,
 //     honouring quotes, dollar quotes, E” strings and both comment styles,
 //     the way PostgreSQL's own simple-query protocol does.
+//
 //   - Classify reports the leading keywords of a statement so the server can
 //     choose the command tag (INSERT 0 n, CREATE TABLE, …), spot
 //     transaction-control statements and the few statements vsql executes
 //     itself (CREATE DATABASE, DROP DATABASE).
+//
 //   - QuoteIdent and ValidName are the only functions that may put a name
 //     (database, branch, table, column) into SQL text (ARCHITECTURE invariant 4).
 //

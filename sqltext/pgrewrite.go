@@ -35,7 +35,8 @@ func init() {
 		pg_constraint pg_database pg_roles pg_user pg_am pg_proc pg_description pg_shdescription
 		pg_tables pg_views pg_matviews pg_indexes pg_collation pg_enum pg_tablespace pg_policy
 		pg_statistic_ext pg_publication pg_publication_rel pg_publication_namespace pg_trigger
-		pg_inherits pg_depend pg_rewrite pg_foreign_table pg_partitioned_table pg_extension`) {
+		pg_inherits pg_depend pg_rewrite pg_foreign_table pg_partitioned_table pg_extension
+		pg_auth_members pg_cast`) {
 		PGRelations[n] = true
 	}
 	for _, n := range strings.Fields(`pg_get_userbyid pg_get_function_result pg_get_function_arguments
@@ -44,7 +45,9 @@ func init() {
 		pg_get_viewdef obj_description col_description shobj_description pg_encoding_to_char
 		pg_char_to_encoding current_schemas current_schema pg_get_serial_sequence version
 		current_setting has_table_privilege has_schema_privilege has_database_privilege
-		pg_has_role pg_is_in_recovery array_upper array_lower pg_relation_is_publishable pg_get_statisticsobjdef_columns pg_get_partkeydef
+		pg_has_role pg_is_in_recovery array_upper array_lower pg_partition_ancestors
+		pg_table_size pg_relation_size pg_total_relation_size pg_indexes_size pg_database_size
+		pg_tablespace_location pg_size_pretty pg_relation_is_publishable pg_get_statisticsobjdef_columns pg_get_partkeydef
 		pg_get_triggerdef pg_get_ruledef quote_ident to_regclass to_regtype
 		regclass_oid regclass_name regtype_oid regtype_name regproc_oid regproc_name
 		regnamespace_oid regnamespace_name`) {
@@ -190,9 +193,12 @@ func RewritePostgres(src string) (out string, changed bool) {
 				set(i+1, "")
 			case PGRelations[name]:
 				set(i, PGCatalogSchema)
-			case isText(i-1, ":") && isText(i-2, ":"):
-				set(i, "") // a type: ::pg_catalog.text
+			case isText(i-1, ":") && isText(i-2, ":"), isWord(i-1, "as"):
+				set(i, "") // a type: ::pg_catalog.text, CAST(x AS pg_catalog.text)
 				set(i+1, "")
+				if to, ok := castTypes[name]; ok && (name != "char" || toks[i+2].kind == tokQuoted) {
+					set(i+2, to)
+				}
 			}
 			i++
 			continue

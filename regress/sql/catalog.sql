@@ -10,12 +10,18 @@ CREATE TABLE orders (
     placed   TIMESTAMPTZ
 );
 CREATE INDEX orders_customer ON orders (customer);
+CREATE TABLE lines (
+    order_id INTEGER REFERENCES orders (id),
+    sku      VARCHAR UNIQUE,
+    qty      INTEGER CHECK (qty > 0)
+);
 CREATE VIEW big_orders AS SELECT id, customer, amount FROM orders WHERE amount > 100;
 \l shopfront
 \dn
 \dt
 \d orders
 \d orders_pkey
+\d lines
 \di
 \dv
 \d big_orders
@@ -34,7 +40,7 @@ SELECT branch_name FROM vsql_create_branch('shopfront', 'returns');
 \c shopfront/returns
 CREATE TABLE refunds (order_id INTEGER PRIMARY KEY, reason VARCHAR);
 \dt
-SELECT current_database();
+SELECT current_database() AS current_database;
 \c shopfront
 \dt
 \c regress_catalog
