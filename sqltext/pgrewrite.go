@@ -223,6 +223,13 @@ func RewritePostgres(src string) (out string, changed bool) {
 		// generate_series(…) s: PostgreSQL names the column after the
 		// table alias; DuckDB needs it said, generate_series(…) s(s)
 		case t.kind == tokWord && t.word == "generate_series" && i+1 < n && toks[i+1].kind == tokOpen && match[i+1] > 0:
+			prev := i - 1
+			if dot(prev) && isName(prev-1) && toks[prev-1].word == "pg_catalog" {
+				prev -= 2
+			}
+			if !isWord(prev, "from") && !isWord(prev, "join") && !(isText(prev, ",") && !inSelectList(toks, prev)) {
+				continue
+			}
 			e := match[i+1]
 			a := e + 1
 			if isWord(a, "as") {
@@ -235,7 +242,7 @@ func RewritePostgres(src string) (out string, changed bool) {
 			continue
 		// a bare catalog relation after FROM, JOIN or a comma
 		case t.kind == tokWord && PGRelations[t.word] && !dot(i-1) && !dot(i+1) &&
-			(isWord(i-1, "from") || isWord(i-1, "join") || isText(i-1, ",")) && !(i+1 < n && toks[i+1].kind == tokOpen):
+			(isWord(i-1, "from") || isWord(i-1, "join") || (isText(i-1, ",") && !inSelectList(toks, i-1))) && !(i+1 < n && toks[i+1].kind == tokOpen):
 			set(i, PGCatalogSchema+"."+t.word)
 			continue
 		// x ~ 'p', x !~ 'p', x ~* 'p', x !~* 'p'

@@ -15,6 +15,7 @@ func TestRewritePostgres(t *testing.T) {
 		{"SELECT * FROM orders WHERE note = 'public.x'", ""},
 		{"SELECT public FROM t", ""},
 		{`SELECT "pg_class" FROM t`, ""},
+		{"SELECT a, pg_type FROM t", ""},
 		// public is main
 		{"SELECT * FROM public.orders", "SELECT * FROM main.orders"},
 		{`SELECT * FROM "public"."orders"`, `SELECT * FROM main."orders"`},
@@ -54,6 +55,9 @@ func TestRewritePostgres(t *testing.T) {
 		{"SELECT 1259::regclass AS r", "SELECT " + P + ".regclass_name(1259) AS r"},
 		{"SELECT a::name AS n, b::\"char\" AS c", "SELECT a::VARCHAR AS n, b::VARCHAR AS c"},
 		{"SELECT 1 FROM generate_series(0, 3) s WHERE a[s] > 0", "SELECT 1 FROM generate_series(0, 3) s(s) WHERE a[s] > 0"},
+		{"SELECT 1 FROM t, pg_catalog.generate_series(0, 3) AS s", "SELECT 1 FROM t, generate_series(0, 3) AS s(s)"},
+		{"SELECT generate_series(1, 3) AS x, 1 FROM t", ""},
+		{"SELECT 1 FROM generate_series(1, 3) g(x)", ""},
 	} {
 		got, changed := sqltext.RewritePostgres(c.in)
 		want := c.want
