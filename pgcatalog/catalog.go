@@ -204,8 +204,8 @@ var catalogSQL = []string{
 	`CREATE OR REPLACE VIEW {P}.pg_index AS SELECT oid AS indexrelid, indrelid, CAST(len(colnums) AS SMALLINT) AS indnatts,
 		CAST(len(colnums) AS SMALLINT) AS indnkeyatts, indisunique, false AS indnullsnotdistinct, indisprimary, false AS indisexclusion, true AS indimmediate,
 		false AS indisclustered, true AS indisvalid, false AS indcheckxmin, true AS indisready, true AS indislive,
-		false AS indisreplident, CAST(colnums AS SMALLINT[]) AS indkey, CAST(NULL AS BIGINT[]) AS indcollation,
-		CAST(NULL AS BIGINT[]) AS indclass, CAST(NULL AS SMALLINT[]) AS indoption, CAST(NULL AS VARCHAR) AS indexprs,
+		false AS indisreplident, CAST(colnums AS SMALLINT[]) AS indkey, list_transform(colnums, x -> CAST(0 AS BIGINT)) AS indcollation,
+		list_transform(colnums, x -> CAST(1978 AS BIGINT)) AS indclass, list_transform(colnums, x -> CAST(0 AS SMALLINT)) AS indoption, CAST(NULL AS VARCHAR) AS indexprs,
 		CAST(NULL AS VARCHAR) AS indpred
 		FROM {P}.vsql_indexes`,
 	`CREATE OR REPLACE VIEW {P}.pg_constraint AS SELECT oid, conname, connamespace, contype, false AS condeferrable,
@@ -383,6 +383,7 @@ var catalogSQL = []string{
 	`CREATE OR REPLACE MACRO {P}.has_database_privilege(a, b) AS true, (a, b, c) AS true`,
 	`CREATE OR REPLACE MACRO {P}.pg_has_role(a, b) AS true, (a, b, c) AS true`,
 	`CREATE OR REPLACE MACRO {P}.pg_is_in_recovery() AS false`,
+	`CREATE OR REPLACE MACRO {P}.vsql_any_eq(x, l) AS list_contains(l, x)`,
 	`CREATE OR REPLACE MACRO {P}.pg_table_size(r) AS CAST(NULL AS BIGINT)`,
 	`CREATE OR REPLACE MACRO {P}.pg_relation_size(r) AS CAST(NULL AS BIGINT), (r, fork) AS CAST(NULL AS BIGINT)`,
 	`CREATE OR REPLACE MACRO {P}.pg_total_relation_size(r) AS CAST(NULL AS BIGINT)`,

@@ -59,6 +59,36 @@ func init() {
 	}
 }
 
+// vectorColumns are the catalog columns of PostgreSQL's int2vector and
+// oidvector types, which vsql keeps as lists.
+var vectorColumns = map[string]bool{"indkey": true, "indoption": true, "indclass": true, "indcollation": true,
+	"proargtypes": true, "stxkeys": true, "partattrs": true, "partclass": true, "partcollation": true, "tgattr": true}
+
+// renamedFunctions are PostgreSQL functions DuckDB has under another name.
+var renamedFunctions = map[string]string{"json_build_object": "json_object", "json_build_array": "json_array",
+	"jsonb_build_object": "json_object", "jsonb_build_array": "json_array"}
+
+// conditionStart reports whether token i (just before an operand) begins
+// a condition: nothing binds tighter than the comparison that follows.
+func conditionStart(toks []rwTok, i int) bool {
+	if i < 0 {
+		return true
+	}
+	t := toks[i]
+	switch t.kind {
+	case tokOpen:
+		return true
+	case tokWord:
+		switch t.word {
+		case "and", "or", "not", "where", "on", "when", "having", "select", "then", "else":
+			return true
+		}
+	case tokOther:
+		return t.word == ","
+	}
+	return false
+}
+
 // regCasts are the reg* pseudo types: a cast of a string literal or a
 // parameter finds the object's oid; a cast of anything else names the
 // object with that oid.
@@ -209,6 +239,24 @@ func RewritePostgres(src string) (out string, changed bool) {
 			}
 			i++
 			continue
+		// x = ANY(list) → vsql_any_eq(x, (list)): DuckDB cannot use the
+		// former in an outer join's condition. Only for a simple operand
+		// standing alone in a condition, and not for ANY(subquery).
+		case isWord(i, "any") && isText(i-1, "=") && i+1 < n && toks[i+1].kind == tokOpen && match[i+1] > i+1 &&
+			!isWord(i+2, "select") && !isWord(i+2, "values") && !isWord(i+2, "with"):
+			first := operandStart(toks, match, i-2)
+			if first < 0 || !conditionStart(toks, first-1) {
+				continue
+			}
+			pre[first] = PGCatalogSchema + ".vsql_any_eq(" + pre[first]
+			set(i-1, ",")
+			set(i, "")
+			post[match[i+1]] += ")"
+			continue
+		// functions DuckDB has under other names
+		case t.kind == tokWord && !dot(i-1) && renamedFunctions[t.word] != "" && i+1 < n && toks[i+1].kind == tokOpen:
+			set(i, renamedFunctions[t.word])
+			continue
 		// a bare call of a provided function; current_schema without ()
 		case t.kind == tokWord && !dot(i-1) && !dot(i+1) && PGFunctions[t.word] &&
 			!isWord(i-1, "macro") && !isWord(i-1, "function") && !isText(i-1, ":"):
@@ -276,6 +324,15 @@ func RewritePostgres(src string) (out string, changed bool) {
 				}
 				set(j, to)
 				i = j
+				continue
+			}
+			if (typ == "varchar" || typ == "text") && vectorColumns[toks[i-1].word] && toks[i-1].kind == tokWord {
+				// int2vector and oidvector print as "1 2", not as lists
+				if first := operandStart(toks, match, i-1); first >= 0 {
+					pre[first] = "array_to_string(" + pre[first]
+					post[i-1] += ", ' ')"
+					changed = true
+				}
 				continue
 			}
 			if !regCasts[typ] {

@@ -45,6 +45,12 @@ func TestRewritePostgres(t *testing.T) {
 		{"WHERE n !~* 'abc'", "WHERE n !~ '(?s:.*)(?i:abc)(?s:.*)'"},
 		{"WHERE n OPERATOR(pg_catalog.=) 'abc'", "WHERE n = 'abc'"},
 		{`WHERE n = 'a' COLLATE "default"`, "WHERE n = 'a'  "},
+		{"SELECT 1 FROM a LEFT JOIN b ON t.oid = b.r AND b.n = ANY(i.k)", "SELECT 1 FROM a LEFT JOIN b ON t.oid = b.r AND " + P + ".vsql_any_eq(b.n , (i.k))"},
+		{"WHERE n.nspname = ANY(current_schemas(true))", "WHERE " + P + ".vsql_any_eq(n.nspname , (" + P + ".current_schemas(true)))"},
+		{"WHERE x + 1 = ANY(l)", ""},
+		{"WHERE x = ANY(SELECT y FROM t)", ""},
+		{"SELECT json_build_object('a', 1) AS j", "SELECT json_object('a', 1) AS j"},
+		{"SELECT ix.indkey::varchar AS k FROM t", "SELECT array_to_string(ix.indkey, ' ')::varchar AS k FROM t"},
 		// casts
 		{"WHERE c.oid = 'orders'::regclass", "WHERE c.oid = " + P + ".regclass_oid('orders')"},
 		{"WHERE c.oid = $1::pg_catalog.regclass", "WHERE c.oid = " + P + ".regclass_oid($1)"},
