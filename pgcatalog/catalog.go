@@ -71,6 +71,12 @@ func Statements(opts Options) []string {
 	for _, n := range names {
 		defaults = append(defaults, sqltext.QuoteString(n)+": "+sqltext.QuoteString(opts.Settings[n]))
 	}
+	// read-only facts clients ask pg_settings for (pgjdbc: max_index_keys)
+	for _, kv := range [][2]string{{"max_index_keys", "32"}, {"block_size", "8192"}, {"lc_collate", "C"}, {"lc_ctype", "C"}} {
+		if _, ok := opts.Settings[kv[0]]; !ok {
+			defaults = append(defaults, sqltext.QuoteString(kv[0])+": "+sqltext.QuoteString(kv[1]))
+		}
+	}
 	settingsMap := "(MAP {" + strings.Join(defaults, ", ") + "}::MAP(VARCHAR, VARCHAR))"
 	if len(defaults) == 0 {
 		settingsMap = "(MAP {}::MAP(VARCHAR, VARCHAR))"
@@ -124,8 +130,10 @@ var catalogSQL = []string{
 		CAST(10 AS BIGINT) AS typowner, CAST(typlen AS SMALLINT) AS typlen, typlen > 0 AND typlen <= 8 AS typbyval,
 		CASE typcategory WHEN 'P' THEN 'p' ELSE 'b' END AS typtype, typcategory, false AS typispreferred, true AS typisdefined,
 		',' AS typdelim, CAST(0 AS BIGINT) AS typrelid, CAST(0 AS BIGINT) AS typsubscript, CAST(typelem AS BIGINT) AS typelem,
-		CAST(typarray AS BIGINT) AS typarray, typname || 'in' AS typinput, typname || 'out' AS typoutput,
-		typname || 'recv' AS typreceive, typname || 'send' AS typsend, CAST(0 AS BIGINT) AS typmodin, CAST(0 AS BIGINT) AS typmodout,
+		CAST(typarray AS BIGINT) AS typarray, CAST(CASE WHEN typelem <> 0 THEN 750 ELSE 0 END AS BIGINT) AS typinput,
+		CAST(CASE WHEN typelem <> 0 THEN 751 ELSE 0 END AS BIGINT) AS typoutput,
+		CAST(CASE WHEN typelem <> 0 THEN 2400 ELSE 0 END AS BIGINT) AS typreceive,
+		CAST(CASE WHEN typelem <> 0 THEN 2401 ELSE 0 END AS BIGINT) AS typsend, CAST(0 AS BIGINT) AS typmodin, CAST(0 AS BIGINT) AS typmodout,
 		CAST(0 AS BIGINT) AS typanalyze, CASE WHEN typlen = 8 THEN 'd' WHEN typlen = 2 THEN 's' WHEN typlen = 1 THEN 'c' ELSE 'i' END AS typalign,
 		CASE WHEN typlen > 0 THEN 'p' ELSE 'x' END AS typstorage, false AS typnotnull, CAST(0 AS BIGINT) AS typbasetype,
 		-1 AS typtypmod, 0 AS typndims, CAST(CASE WHEN typcategory = 'S' THEN 100 ELSE 0 END AS BIGINT) AS typcollation,
@@ -167,7 +175,11 @@ var catalogSQL = []string{
 			CAST(c.schema_oid AS BIGINT) AS connamespace, c.schema_name, c.table_name,
 			CASE c.constraint_type WHEN 'PRIMARY KEY' THEN 'p' WHEN 'UNIQUE' THEN 'u' WHEN 'CHECK' THEN 'c' WHEN 'FOREIGN KEY' THEN 'f' END AS contype,
 			CAST(c.table_oid AS BIGINT) AS conrelid,
-			CASE WHEN c.constraint_type IN ('PRIMARY KEY', 'UNIQUE') THEN c.table_oid * 1000 + c.constraint_index ELSE 0 END AS conindid,
+			CASE WHEN c.constraint_type IN ('PRIMARY KEY', 'UNIQUE') THEN c.table_oid * 1000 + c.constraint_index
+				WHEN c.constraint_type = 'FOREIGN KEY' THEN coalesce((SELECT k.table_oid * 1000 + k.constraint_index FROM duckdb_constraints() k
+					WHERE k.database_name = c.database_name AND k.schema_name = c.schema_name AND k.table_name = c.referenced_table
+					AND k.constraint_type IN ('PRIMARY KEY', 'UNIQUE') AND k.constraint_column_names = c.referenced_column_names LIMIT 1), 0)
+				ELSE 0 END AS conindid,
 			coalesce((SELECT CAST(t.table_oid AS BIGINT) FROM duckdb_tables() t WHERE t.database_name = c.database_name
 				AND t.schema_name = c.schema_name AND t.table_name = c.referenced_table), 0) AS confrelid,
 			list_transform(c.constraint_column_indexes, x -> CAST(x + 1 AS SMALLINT)) AS conkey,
@@ -378,6 +390,12 @@ var catalogSQL = []string{
 	`CREATE OR REPLACE MACRO {P}.version() AS {VERSION}`,
 	`CREATE OR REPLACE MACRO {P}.current_setting(n) AS coalesce(CAST(getvariable({SETVAR}) AS MAP(VARCHAR, VARCHAR))[lower(n)], {SETTINGS}[lower(n)]),
 		(n, missing_ok) AS coalesce(CAST(getvariable({SETVAR}) AS MAP(VARCHAR, VARCHAR))[lower(n)], {SETTINGS}[lower(n)])`,
+	`CREATE OR REPLACE VIEW {P}.pg_settings AS SELECT name, {P}.current_setting(name) AS setting, CAST(NULL AS VARCHAR) AS unit,
+		'vsql' AS category, '' AS short_desc, CAST(NULL AS VARCHAR) AS extra_desc, 'user' AS context, 'string' AS vartype,
+		'default' AS source, CAST(NULL AS VARCHAR) AS min_val, CAST(NULL AS VARCHAR) AS max_val, CAST(NULL AS VARCHAR[]) AS enumvals,
+		{SETTINGS}[name] AS boot_val, {SETTINGS}[name] AS reset_val, CAST(NULL AS VARCHAR) AS sourcefile,
+		CAST(NULL AS INTEGER) AS sourceline, false AS pending_restart
+		FROM (SELECT unnest(map_keys({SETTINGS})) AS name)`,
 	`CREATE OR REPLACE MACRO {P}.has_table_privilege(a, b) AS true, (a, b, c) AS true`,
 	`CREATE OR REPLACE MACRO {P}.has_schema_privilege(a, b) AS true, (a, b, c) AS true`,
 	`CREATE OR REPLACE MACRO {P}.has_database_privilege(a, b) AS true, (a, b, c) AS true`,
@@ -425,8 +443,10 @@ var catalogSQL = []string{
 		CASE lower({P}.vsql_unqualify(s)) WHEN 'int' THEN 23 WHEN 'decimal' THEN 1700 WHEN 'float' THEN 701 END, TRY_CAST(s AS BIGINT))`,
 	`CREATE OR REPLACE MACRO {P}.to_regtype(s) AS {P}.regtype_oid(s)`,
 	`CREATE OR REPLACE MACRO {P}.regtype_name(o) AS {P}.format_type(o, NULL)`,
-	`CREATE OR REPLACE MACRO {P}.regproc_oid(s) AS coalesce((SELECT vsql_p.oid FROM {P}.pg_proc vsql_p WHERE vsql_p.proname = {P}.vsql_unqualify(s) LIMIT 1), TRY_CAST(s AS BIGINT))`,
-	`CREATE OR REPLACE MACRO {P}.regproc_name(o) AS coalesce((SELECT vsql_p.proname FROM {P}.pg_proc vsql_p WHERE vsql_p.oid = o), CAST(o AS VARCHAR))`,
+	`CREATE OR REPLACE MACRO {P}.regproc_oid(s) AS coalesce((SELECT vsql_p.oid FROM {P}.pg_proc vsql_p WHERE vsql_p.proname = {P}.vsql_unqualify(s) LIMIT 1),
+		CAST(MAP {'array_in': 750, 'array_out': 751, 'array_recv': 2400, 'array_send': 2401}[{P}.vsql_unqualify(s)] AS BIGINT), TRY_CAST(s AS BIGINT))`,
+	`CREATE OR REPLACE MACRO {P}.regproc_name(o) AS coalesce((SELECT vsql_p.proname FROM {P}.pg_proc vsql_p WHERE vsql_p.oid = o),
+		MAP {750: 'array_in', 751: 'array_out', 2400: 'array_recv', 2401: 'array_send', 0: '-'}[o], CAST(o AS VARCHAR))`,
 	`CREATE OR REPLACE MACRO {P}.regnamespace_oid(s) AS (SELECT vsql_n.oid FROM {P}.pg_namespace vsql_n WHERE vsql_n.nspname = regexp_replace(CAST(s AS VARCHAR), '^"(.*)"$', '\1'))`,
 	`CREATE OR REPLACE MACRO {P}.regnamespace_name(o) AS coalesce((SELECT vsql_n.nspname FROM {P}.pg_namespace vsql_n WHERE vsql_n.oid = o), CAST(o AS VARCHAR))`,
 

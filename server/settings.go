@@ -357,7 +357,7 @@ func (s *Session) setConfigStatement(name, value string) (pgwire.Statement, bool
 // variable that current_setting() reads, when a statement calls it and
 // they changed since the last copy.
 func (s *Session) publishSettings(ctx context.Context, query string) error {
-	if !s.settingsStale || !strings.Contains(strings.ToLower(query), "current_setting") {
+	if q := strings.ToLower(query); !s.settingsStale || !strings.Contains(q, "current_setting") && !strings.Contains(q, "pg_settings") {
 		return nil
 	}
 	names := make([]string, 0, len(s.settings))
