@@ -210,8 +210,15 @@ func RewritePostgres(src string) (out string, changed bool) {
 				set(i, "main")
 			}
 			continue
+		// "db".pg_catalog.x, "db".information_schema.x: the catalogs are
+		// the session's database's
+		case isName(i) && !dot(i-1) && dot(i+1) && isName(i+2) && (toks[i+2].word == "pg_catalog" || toks[i+2].word == "information_schema") &&
+			dot(i+3) && isName(i+4):
+			set(i, "")
+			set(i+1, "")
+			continue
 		// pg_catalog.x
-		case isName(i) && t.word == "pg_catalog" && dot(i+1) && isName(i+2) && !dot(i-1):
+		case isName(i) && t.word == "pg_catalog" && dot(i+1) && isName(i+2) && !(dot(i-1) && !(repl[i-2] != nil && *repl[i-2] == "")):
 			name := toks[i+2].word
 			call := i+3 < n && toks[i+3].kind == tokOpen
 			switch {
@@ -233,7 +240,7 @@ func RewritePostgres(src string) (out string, changed bool) {
 			i++
 			continue
 		// information_schema.x
-		case isName(i) && t.word == "information_schema" && dot(i+1) && isName(i+2) && !dot(i-1):
+		case isName(i) && t.word == "information_schema" && dot(i+1) && isName(i+2) && !(dot(i-1) && !(repl[i-2] != nil && *repl[i-2] == "")):
 			if InfoRelations[toks[i+2].word] {
 				set(i, InfoSchema)
 			}

@@ -28,6 +28,8 @@ func TestRewritePostgres(t *testing.T) {
 		{"SELECT pg_class.relname FROM pg_class, pg_namespace", "SELECT pg_class.relname FROM " + P + ".pg_class, " + P + ".pg_namespace"},
 		{"SELECT * FROM information_schema.tables", "SELECT * FROM " + I + ".tables"},
 		{"SELECT * FROM information_schema.sql_features", ""},
+		{`SELECT * FROM "retail".information_schema.columns`, `SELECT * FROM ` + I + ".columns"},
+		{`SELECT * FROM retail.pg_catalog.pg_class`, `SELECT * FROM ` + P + ".pg_class"},
 		{"SELECT x, pg_catalog.format_type(a, b) AS t FROM y", "SELECT x, " + P + ".format_type(a, b) AS t FROM y"},
 		{"SELECT pg_catalog.lower(x) AS l FROM y", "SELECT lower(x) AS l FROM y"},
 		{"SELECT x::pg_catalog.text AS l FROM y", "SELECT x::text AS l FROM y"},
