@@ -57,6 +57,7 @@ func init() {
 		views referential_constraints _pg_expandarray`) {
 		InfoRelations[n] = true
 	}
+	fillTriggerWords()
 }
 
 // vectorColumns are the catalog columns of PostgreSQL's int2vector and
@@ -121,6 +122,9 @@ type rwTok struct {
 // - a select-list item that is a call of a provided function gets the
 // function's name as its column name, as in PostgreSQL.
 func RewritePostgres(src string) (out string, changed bool) {
+	if !mayNeedRewrite(src) {
+		return src, false
+	}
 	l := lexer{src: src}
 	var toks []rwTok
 	for {
@@ -397,6 +401,64 @@ func RewritePostgres(src string) (out string, changed bool) {
 	}
 	sb.WriteString(src[last:])
 	return sb.String(), true
+}
+
+// triggerWords are the words without which RewritePostgres changes
+// nothing (filled by init, after the lists above).
+var triggerWords = map[string]bool{}
+
+func fillTriggerWords() {
+	for _, w := range []string{"public", "pg_catalog", "information_schema", "operator", "collate", "any", "generate_series"} {
+		triggerWords[w] = true
+	}
+	for _, set := range []map[string]bool{PGRelations, PGFunctions, regCasts, vectorColumns} {
+		for w := range set {
+			triggerWords[w] = true
+		}
+	}
+	for w := range renamedFunctions {
+		triggerWords[w] = true
+	}
+	for w := range castTypes {
+		triggerWords[w] = true
+	}
+}
+
+// mayNeedRewrite is a quick scan, without allocating, for a token the
+// rewrite acts on; most statements (and big INSERTs) have none.
+func mayNeedRewrite(src string) bool {
+	l := lexer{src: src}
+	var buf [32]byte
+	for {
+		tok, ok := l.next()
+		if !ok {
+			return false
+		}
+		switch tok.kind {
+		case tokWord, tokQuoted:
+			w := src[tok.start:tok.end]
+			if tok.kind == tokQuoted {
+				w = strings.TrimSuffix(w[1:], `"`)
+			}
+			if len(w) > len(buf) {
+				continue
+			}
+			for i := 0; i < len(w); i++ {
+				c := w[i]
+				if tok.kind == tokWord && c >= 'A' && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				buf[i] = c
+			}
+			if triggerWords[string(buf[:len(w)])] {
+				return true
+			}
+		case tokOther:
+			if src[tok.start] == '~' {
+				return true
+			}
+		}
+	}
 }
 
 // regexOperand rewrites the literal pattern after the regular expression
