@@ -63,6 +63,7 @@ func TestPostgresCatalogs(t *testing.T) {
 			amount DECIMAL(10, 2) DEFAULT 0, placed TIMESTAMPTZ, qty BIGINT)`,
 		"CREATE INDEX orders_customer ON orders (customer)",
 		`CREATE VIEW "public"."big_orders" AS SELECT id, amount FROM orders WHERE amount > 100`,
+		"CREATE TABLE lines (order_id INTEGER REFERENCES orders (id), sku VARCHAR UNIQUE, qty INTEGER CHECK (qty > 0))",
 	} {
 		if _, err := conn.Exec(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
@@ -80,6 +81,7 @@ func TestPostgresCatalogs(t *testing.T) {
 	wantRows(t, conn, `SELECT table_catalog, table_schema, table_name, table_type FROM information_schema.tables
 		WHERE table_schema = 'public' ORDER BY table_name`, [][]string{
 		{"postgres", "public", "big_orders", "VIEW"},
+		{"postgres", "public", "lines", "BASE TABLE"},
 		{"postgres", "public", "orders", "BASE TABLE"},
 	})
 	wantRows(t, conn, `SELECT column_name, data_type, is_nullable, coalesce(column_default, 'NULL'), ordinal_position,
@@ -100,6 +102,8 @@ func TestPostgresCatalogs(t *testing.T) {
 	wantRows(t, conn, `SELECT c.relname, c.relkind, n.nspname FROM pg_catalog.pg_class c
 		JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace ORDER BY c.relname`, [][]string{
 		{"big_orders", "v", "public"},
+		{"lines", "r", "public"},
+		{"lines_sku_key", "i", "public"},
 		{"orders", "r", "public"},
 		{"orders_customer", "i", "public"},
 		{"orders_pkey", "i", "public"},
@@ -125,6 +129,23 @@ func TestPostgresCatalogs(t *testing.T) {
 	wantRows(t, conn, `SELECT conname, contype, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'orders'::regclass`, [][]string{
 		{"orders_pkey", "p", "PRIMARY KEY (id)"},
 	})
+	// foreign keys, as pgjdbc's getImportedKeys and SQLAlchemy read them
+	wantRows(t, conn, `SELECT con.conname, pkc.relname, pka.attname, fka.attname, pg_get_constraintdef(con.oid)
+		FROM pg_constraint con JOIN pg_class pkc ON pkc.oid = con.confrelid JOIN pg_class pkic ON pkic.oid = con.conindid
+		JOIN pg_attribute pka ON pka.attrelid = pkc.oid AND pka.attnum = con.confkey[1]
+		JOIN pg_attribute fka ON fka.attrelid = con.conrelid AND fka.attnum = con.conkey[1]
+		WHERE con.contype = 'f'`, [][]string{
+		{"lines_order_id_fkey", "orders", "id", "order_id", "FOREIGN KEY (order_id) REFERENCES orders(id)"},
+	})
+	wantRows(t, conn, `SELECT tc.constraint_type, tc.constraint_name FROM information_schema.table_constraints tc
+		WHERE tc.table_name = 'lines' ORDER BY 1`, [][]string{
+		{"CHECK", "lines_qty_check"}, {"FOREIGN KEY", "lines_order_id_fkey"}, {"UNIQUE", "lines_sku_key"},
+	})
+	wantRows(t, conn, `SELECT unique_constraint_name FROM information_schema.referential_constraints`, [][]string{{"orders_pkey"}})
+	wantRows(t, conn, `SELECT i.relname, a.attname, ix.indkey::varchar FROM pg_class t JOIN pg_index ix ON t.oid = ix.indrelid
+		JOIN pg_class i ON i.oid = ix.indexrelid LEFT OUTER JOIN pg_attribute a ON t.oid = a.attrelid AND a.attnum = ANY(ix.indkey)
+		WHERE t.relname = 'orders' ORDER BY 1`, [][]string{{"orders_customer", "customer", "2"}, {"orders_pkey", "id", "1"}})
+	wantRows(t, conn, `SELECT count(*) FROM "postgres".information_schema.columns WHERE table_name = 'orders'`, [][]string{{"5"}})
 	wantRows(t, conn, `SELECT current_schema(), current_schemas(true)`, [][]string{{"public", "[pg_catalog public]"}})
 	wantRows(t, conn, `SELECT 'orders'::regclass::text = 'orders', 'orders'::regclass = (SELECT oid FROM pg_class WHERE relname = 'orders')`,
 		[][]string{{"false", "true"}}) // 'x'::regclass is an oid inside expressions

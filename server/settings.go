@@ -340,7 +340,7 @@ func (s *Session) setConfigStatement(name, value string) (pgwire.Statement, bool
 	def, ok := settings[name]
 	if !ok {
 		return nil, true, vsqlerr.New(vsqlerr.InvalidArgument, "unrecognized configuration parameter %q", name).
-			WithHint("vsql keeps these settings: SHOW ALL is not supported; see docs/sql.md.")
+			WithHint("vsql keeps the settings listed in docs/sql.md (Session settings).")
 	}
 	if def.readOnly {
 		return nil, true, &vsqlerr.Error{SQLState: "55P02", Severity: "ERROR", Message: "parameter \"" + name + "\" cannot be changed"}
