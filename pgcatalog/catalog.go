@@ -109,6 +109,9 @@ var catalogSQL = []string{
 	`CREATE SCHEMA IF NOT EXISTS {P}`,
 	`CREATE SCHEMA IF NOT EXISTS {I}`,
 	`CREATE TABLE IF NOT EXISTS {P}.vsql_databases (oid BIGINT, datname VARCHAR)`,
+	// DuckDB's schema main is public; the session's temporary objects
+	// (DuckDB's catalog temp) are in pg_temp_1.
+	`CREATE OR REPLACE MACRO {P}.vsql_nspname(db, s) AS CASE WHEN db = 'temp' THEN 'pg_temp_1' WHEN s = 'main' THEN 'public' ELSE s END`,
 
 	// --- types ---
 	`CREATE OR REPLACE VIEW {P}.vsql_types AS SELECT * FROM (VALUES {TYPES}) t(oid, typname, display, typlen, typcategory, typelem, typarray)`,
@@ -142,9 +145,9 @@ var catalogSQL = []string{
 
 	// --- namespaces, roles, databases ---
 	`CREATE OR REPLACE VIEW {P}.pg_namespace AS
-		SELECT CAST(oid AS BIGINT) AS oid, CASE schema_name WHEN 'main' THEN 'public' ELSE schema_name END AS nspname,
+		SELECT CAST(oid AS BIGINT) AS oid, {P}.vsql_nspname(database_name, schema_name) AS nspname,
 			CAST(10 AS BIGINT) AS nspowner, CAST(NULL AS VARCHAR[]) AS nspacl
-		FROM duckdb_schemas() WHERE database_name = ` + cd + ` AND schema_name NOT IN ('pg_catalog', 'information_schema')
+		FROM duckdb_schemas() WHERE database_name IN (` + cd + `, 'temp') AND schema_name NOT IN ('pg_catalog', 'information_schema')
 		UNION ALL SELECT 11, 'pg_catalog', 10, NULL
 		UNION ALL SELECT 13000, 'information_schema', 10, NULL`,
 	`CREATE OR REPLACE VIEW {P}.pg_roles AS SELECT {OWNER} AS rolname, true AS rolsuper, true AS rolinherit, true AS rolcreaterole,
@@ -172,7 +175,7 @@ var catalogSQL = []string{
 				WHEN 'UNIQUE' THEN c.table_name || '_' || array_to_string(c.constraint_column_names, '_') || '_key'
 				WHEN 'FOREIGN KEY' THEN c.table_name || '_' || array_to_string(c.constraint_column_names, '_') || '_fkey'
 				ELSE c.constraint_name END AS conname,
-			CAST(c.schema_oid AS BIGINT) AS connamespace, c.schema_name, c.table_name,
+			CAST(c.schema_oid AS BIGINT) AS connamespace, c.database_name, c.schema_name, c.table_name,
 			CASE c.constraint_type WHEN 'PRIMARY KEY' THEN 'p' WHEN 'UNIQUE' THEN 'u' WHEN 'CHECK' THEN 'c' WHEN 'FOREIGN KEY' THEN 'f' END AS contype,
 			CAST(c.table_oid AS BIGINT) AS conrelid,
 			CASE WHEN c.constraint_type IN ('PRIMARY KEY', 'UNIQUE') THEN c.table_oid * 1000 + c.constraint_index
@@ -193,24 +196,24 @@ var catalogSQL = []string{
 					|| c.referenced_table || '(' || array_to_string(c.referenced_column_names, ', ') || ')'
 				END AS condef
 		FROM duckdb_constraints() c
-		WHERE c.database_name = ` + cd + ` AND c.constraint_type IN ('PRIMARY KEY', 'UNIQUE', 'CHECK', 'FOREIGN KEY')`,
+		WHERE c.database_name IN (` + cd + `, 'temp') AND c.constraint_type IN ('PRIMARY KEY', 'UNIQUE', 'CHECK', 'FOREIGN KEY')`,
 	`CREATE OR REPLACE VIEW {P}.vsql_indexes AS
 		WITH parts AS (
 			SELECT i.index_oid, i.table_oid, unnest(CAST(i.expressions AS VARCHAR[])) AS e, generate_subscripts(CAST(i.expressions AS VARCHAR[]), 1) AS pos
-			FROM duckdb_indexes() i WHERE i.database_name = ` + cd + `),
+			FROM duckdb_indexes() i WHERE i.database_name IN (` + cd + `, 'temp')),
 		cols AS (
 			SELECT p.index_oid, list(coalesce(c.column_index, 0) ORDER BY p.pos) AS colnums,
 				list(regexp_replace(p.e, '^"([a-z_][a-z0-9_]*)"$', '\1') ORDER BY p.pos) AS colnames
-			FROM parts p LEFT JOIN duckdb_columns() c ON c.database_name = ` + cd + ` AND c.table_oid = p.table_oid
+			FROM parts p LEFT JOIN duckdb_columns() c ON c.database_name IN (` + cd + `, 'temp') AND c.table_oid = p.table_oid
 				AND (p.e = '"' || replace(c.column_name, '"', '""') || '"' OR p.e = c.column_name)
 			GROUP BY p.index_oid)
 		SELECT CAST(i.index_oid AS BIGINT) AS oid, i.index_name AS relname, CAST(i.schema_oid AS BIGINT) AS relnamespace,
-			i.schema_name, i.table_name, CAST(i.table_oid AS BIGINT) AS indrelid, i.is_unique AS indisunique, false AS indisprimary,
+			i.database_name, i.schema_name, i.table_name, CAST(i.table_oid AS BIGINT) AS indrelid, i.is_unique AS indisunique, false AS indisprimary,
 			coalesce(cols.colnums, []) AS colnums, coalesce(cols.colnames, []) AS colnames
 		FROM duckdb_indexes() i LEFT JOIN cols ON cols.index_oid = i.index_oid
-		WHERE i.database_name = ` + cd + `
+		WHERE i.database_name IN (` + cd + `, 'temp')
 		UNION ALL
-		SELECT c.conindid, c.conname, c.connamespace, c.schema_name, c.table_name, c.conrelid, true, c.contype = 'p',
+		SELECT c.conindid, c.conname, c.connamespace, c.database_name, c.schema_name, c.table_name, c.conrelid, true, c.contype = 'p',
 			c.conkey, c.colnames
 		FROM {P}.vsql_constraints c WHERE c.contype IN ('p', 'u')`,
 	`CREATE OR REPLACE VIEW {P}.pg_index AS SELECT oid AS indexrelid, indrelid, CAST(len(colnums) AS SMALLINT) AS indnatts,
@@ -226,7 +229,7 @@ var catalogSQL = []string{
 		CASE contype WHEN 'f' THEN 'a' ELSE ' ' END AS confdeltype, CASE contype WHEN 'f' THEN 's' ELSE ' ' END AS confmatchtype,
 		true AS conislocal, 0 AS coninhcount, false AS connoinherit, conkey,
 		CASE WHEN contype = 'f' THEN (SELECT list(CAST(c.column_index AS SMALLINT) ORDER BY c.column_index) FROM duckdb_columns() c
-			WHERE c.database_name = ` + cd + ` AND c.table_oid = confrelid AND list_contains(referenced_column_names, c.column_name)) END AS confkey,
+			WHERE c.database_name IN (` + cd + `, 'temp') AND c.table_oid = confrelid AND list_contains(referenced_column_names, c.column_name)) END AS confkey,
 		CAST(NULL AS BIGINT[]) AS conpfeqop, CAST(NULL AS BIGINT[]) AS conppeqop, CAST(NULL AS BIGINT[]) AS conffeqop,
 		CAST(NULL AS BIGINT[]) AS conexclop, expression AS conbin
 		FROM {P}.vsql_constraints`,
@@ -248,13 +251,13 @@ var catalogSQL = []string{
 				'r' AS relkind, column_count AS relnatts, check_constraint_count AS relchecks,
 				EXISTS (SELECT 1 FROM duckdb_constraints() k WHERE k.database_name = t.database_name AND k.constraint_type = 'FOREIGN KEY'
 					AND (k.table_oid = t.table_oid OR (k.schema_name = t.schema_name AND k.referenced_table = t.table_name))) AS relhastriggers
-			FROM duckdb_tables() t WHERE database_name = ` + cd + `
+			FROM duckdb_tables() t WHERE database_name IN (` + cd + `, 'temp')
 			UNION ALL
 			SELECT view_oid, view_name, schema_oid, 0, 0, false, CASE WHEN temporary THEN 't' ELSE 'p' END, 'v', column_count, 0, false
-			FROM duckdb_views() WHERE database_name = ` + cd + ` AND NOT internal
+			FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND NOT internal
 			UNION ALL
 			SELECT sequence_oid, sequence_name, schema_oid, 0, 0, false, CASE WHEN temporary THEN 't' ELSE 'p' END, 'S', 0, 0, false
-			FROM duckdb_sequences() WHERE database_name = ` + cd + `
+			FROM duckdb_sequences() WHERE database_name IN (` + cd + `, 'temp')
 			UNION ALL
 			SELECT oid, relname, relnamespace, 403, 0, false, 'p', 'i', len(colnums), 0, false
 			FROM {P}.vsql_indexes)`,
@@ -269,22 +272,22 @@ var catalogSQL = []string{
 			false AS atthasmissing, '' AS attidentity, '' AS attgenerated, false AS attisdropped, true AS attislocal,
 			0 AS attinhcount, CAST(0 AS BIGINT) AS attcollation, CAST(NULL AS VARCHAR[]) AS attacl, CAST(NULL AS VARCHAR[]) AS attoptions,
 			CAST(NULL AS VARCHAR[]) AS attfdwoptions, CAST(NULL AS VARCHAR) AS attmissingval
-		FROM duckdb_columns() c WHERE c.database_name = ` + cd + `
+		FROM duckdb_columns() c WHERE c.database_name IN (` + cd + `, 'temp')
 		UNION ALL
 		SELECT i.oid, c.column_name, CAST({P}.vsql_type_oid(c.data_type) AS BIGINT), -1,
 			CAST(coalesce((SELECT t.typlen FROM {P}.vsql_types t WHERE t.oid = {P}.vsql_type_oid(c.data_type)), -1) AS SMALLINT),
 			CAST(i.pos AS SMALLINT), 0, -1, {P}.vsql_typmod(c.data_type), false, 'p', 'p', '', false, false, false, '', '', false, true,
 			0, CAST(0 AS BIGINT), NULL, NULL, NULL, NULL
 		FROM (SELECT oid, indrelid, unnest(colnums) AS colnum, generate_subscripts(colnums, 1) AS pos FROM {P}.vsql_indexes) i
-		JOIN duckdb_columns() c ON c.database_name = ` + cd + ` AND c.table_oid = i.indrelid AND c.column_index = i.colnum`,
+		JOIN duckdb_columns() c ON c.database_name IN (` + cd + `, 'temp') AND c.table_oid = i.indrelid AND c.column_index = i.colnum`,
 	`CREATE OR REPLACE VIEW {P}.pg_attrdef AS SELECT CAST(table_oid * 1000 + column_index + 200 AS BIGINT) AS oid,
 		CAST(table_oid AS BIGINT) AS adrelid, CAST(column_index AS SMALLINT) AS adnum, column_default AS adbin
-		FROM duckdb_columns() WHERE database_name = ` + cd + ` AND column_default IS NOT NULL`,
+		FROM duckdb_columns() WHERE database_name IN (` + cd + `, 'temp') AND column_default IS NOT NULL`,
 	`CREATE OR REPLACE VIEW {P}.pg_description AS
 		SELECT CAST(table_oid AS BIGINT) AS objoid, CAST(1259 AS BIGINT) AS classoid, 0 AS objsubid, comment AS description
-			FROM duckdb_tables() WHERE database_name = ` + cd + ` AND comment IS NOT NULL
-		UNION ALL SELECT view_oid, 1259, 0, comment FROM duckdb_views() WHERE database_name = ` + cd + ` AND NOT internal AND comment IS NOT NULL
-		UNION ALL SELECT table_oid, 1259, column_index, comment FROM duckdb_columns() WHERE database_name = ` + cd + ` AND comment IS NOT NULL`,
+			FROM duckdb_tables() WHERE database_name IN (` + cd + `, 'temp') AND comment IS NOT NULL
+		UNION ALL SELECT view_oid, 1259, 0, comment FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND NOT internal AND comment IS NOT NULL
+		UNION ALL SELECT table_oid, 1259, column_index, comment FROM duckdb_columns() WHERE database_name IN (` + cd + `, 'temp') AND comment IS NOT NULL`,
 	`CREATE OR REPLACE VIEW {P}.pg_proc AS SELECT CAST(f.function_oid AS BIGINT) AS oid, f.function_name AS proname,
 		CAST(s.oid AS BIGINT) AS pronamespace, CAST(10 AS BIGINT) AS proowner, CAST(14 AS BIGINT) AS prolang, 100.0 AS procost,
 		0.0 AS prorows, CAST(0 AS BIGINT) AS provariadic, CAST(0 AS BIGINT) AS prosupport,
@@ -357,21 +360,21 @@ var catalogSQL = []string{
 	`CREATE OR REPLACE MACRO {P}.pg_get_userbyid(r) AS CASE WHEN r IS NULL THEN NULL WHEN r = 10 THEN {OWNER} ELSE 'unknown (OID=' || r || ')' END`,
 	`CREATE OR REPLACE MACRO {P}.pg_encoding_to_char(e) AS CASE WHEN e = 6 THEN 'UTF8' WHEN e = 0 THEN 'SQL_ASCII' ELSE '' END`,
 	`CREATE OR REPLACE MACRO {P}.pg_char_to_encoding(e) AS CASE WHEN upper(e) IN ('UTF8', 'UTF-8', 'UNICODE') THEN 6 WHEN upper(e) = 'SQL_ASCII' THEN 0 ELSE -1 END`,
-	`CREATE OR REPLACE MACRO {P}.pg_table_is_visible(r) AS coalesce((SELECT vsql_n.nspname = 'public' OR vsql_n.nspname = 'pg_catalog'
+	`CREATE OR REPLACE MACRO {P}.pg_table_is_visible(r) AS coalesce((SELECT vsql_n.nspname IN ('public', 'pg_catalog', 'pg_temp_1')
 		FROM {P}.pg_class vsql_c JOIN {P}.pg_namespace vsql_n ON vsql_n.oid = vsql_c.relnamespace WHERE vsql_c.oid = r), false)`,
 	`CREATE OR REPLACE MACRO {P}.pg_type_is_visible(t) AS true`,
 	`CREATE OR REPLACE MACRO {P}.pg_function_is_visible(f) AS true`,
 	`CREATE OR REPLACE MACRO {P}.pg_get_expr(e, r) AS e, (e, r, pretty) AS e`,
 	`CREATE OR REPLACE MACRO {P}.vsql_indexdef(i) AS (SELECT 'CREATE ' || CASE WHEN vsql_x.indisunique THEN 'UNIQUE ' ELSE '' END || 'INDEX '
-			|| vsql_x.relname || ' ON ' || CASE vsql_x.schema_name WHEN 'main' THEN 'public' ELSE vsql_x.schema_name END || '.' || vsql_x.table_name
+			|| vsql_x.relname || ' ON ' || {P}.vsql_nspname(vsql_x.database_name, vsql_x.schema_name) || '.' || vsql_x.table_name
 			|| ' USING btree (' || array_to_string(vsql_x.colnames, ', ') || ')' FROM {P}.vsql_indexes vsql_x WHERE vsql_x.oid = i)`,
 	`CREATE OR REPLACE MACRO {P}.pg_get_indexdef(i) AS {P}.vsql_indexdef(i),
 		(i, col, pretty) AS CASE WHEN col > 0 THEN (SELECT vsql_x.colnames[col] FROM {P}.vsql_indexes vsql_x WHERE vsql_x.oid = i)
 			ELSE {P}.vsql_indexdef(i) END`,
 	`CREATE OR REPLACE MACRO {P}.pg_get_constraintdef(c) AS (SELECT vsql_x.condef FROM {P}.vsql_constraints vsql_x WHERE vsql_x.oid = c),
 		(c, pretty) AS (SELECT vsql_x.condef FROM {P}.vsql_constraints vsql_x WHERE vsql_x.oid = c)`,
-	`CREATE OR REPLACE MACRO {P}.pg_get_viewdef(v) AS (SELECT {P}.vsql_viewdef(sql) FROM duckdb_views() WHERE database_name = ` + cd + ` AND view_oid = v),
-		(v, pretty) AS (SELECT {P}.vsql_viewdef(sql) FROM duckdb_views() WHERE database_name = ` + cd + ` AND view_oid = v)`,
+	`CREATE OR REPLACE MACRO {P}.pg_get_viewdef(v) AS (SELECT {P}.vsql_viewdef(sql) FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND view_oid = v),
+		(v, pretty) AS (SELECT {P}.vsql_viewdef(sql) FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND view_oid = v)`,
 	`CREATE OR REPLACE MACRO {P}.pg_get_function_result(f) AS (SELECT CASE WHEN vsql_p.proretset THEN 'SETOF ' ELSE '' END
 		|| {P}.format_type(vsql_p.prorettype, NULL) FROM {P}.pg_proc vsql_p WHERE vsql_p.oid = f)`,
 	`CREATE OR REPLACE MACRO {P}.pg_get_function_arguments(f) AS (SELECT array_to_string(proargnames, ', ') FROM {P}.pg_proc vsql_p WHERE vsql_p.oid = f)`,
@@ -450,14 +453,14 @@ var catalogSQL = []string{
 	`CREATE OR REPLACE MACRO {P}.regnamespace_oid(s) AS (SELECT vsql_n.oid FROM {P}.pg_namespace vsql_n WHERE vsql_n.nspname = regexp_replace(CAST(s AS VARCHAR), '^"(.*)"$', '\1'))`,
 	`CREATE OR REPLACE MACRO {P}.regnamespace_name(o) AS coalesce((SELECT vsql_n.nspname FROM {P}.pg_namespace vsql_n WHERE vsql_n.oid = o), CAST(o AS VARCHAR))`,
 
-	`CREATE OR REPLACE VIEW {P}.pg_tables AS SELECT CASE schema_name WHEN 'main' THEN 'public' ELSE schema_name END AS schemaname,
+	`CREATE OR REPLACE VIEW {P}.pg_tables AS SELECT {P}.vsql_nspname(database_name, schema_name) AS schemaname,
 		table_name AS tablename, {OWNER} AS tableowner, CAST(NULL AS VARCHAR) AS tablespace, index_count > 0 OR has_primary_key AS hasindexes,
 		false AS hasrules, false AS hastriggers, false AS rowsecurity
-		FROM duckdb_tables() WHERE database_name = ` + cd,
-	`CREATE OR REPLACE VIEW {P}.pg_views AS SELECT CASE schema_name WHEN 'main' THEN 'public' ELSE schema_name END AS schemaname,
+		FROM duckdb_tables() WHERE database_name IN (` + cd + `, 'temp')`,
+	`CREATE OR REPLACE VIEW {P}.pg_views AS SELECT {P}.vsql_nspname(database_name, schema_name) AS schemaname,
 		view_name AS viewname, {OWNER} AS viewowner, {P}.vsql_viewdef(sql) AS definition
-		FROM duckdb_views() WHERE database_name = ` + cd + ` AND NOT internal`,
-	`CREATE OR REPLACE VIEW {P}.pg_indexes AS SELECT CASE schema_name WHEN 'main' THEN 'public' ELSE schema_name END AS schemaname,
+		FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND NOT internal`,
+	`CREATE OR REPLACE VIEW {P}.pg_indexes AS SELECT {P}.vsql_nspname(database_name, schema_name) AS schemaname,
 		table_name AS tablename, relname AS indexname, CAST(NULL AS VARCHAR) AS tablespace, {P}.pg_get_indexdef(oid) AS indexdef
 		FROM {P}.vsql_indexes`,
 
@@ -467,17 +470,17 @@ var catalogSQL = []string{
 			CAST(NULL AS VARCHAR) AS default_character_set_schema, CAST(NULL AS VARCHAR) AS default_character_set_name, CAST(NULL AS VARCHAR) AS sql_path
 		FROM {P}.pg_namespace`,
 	`CREATE OR REPLACE VIEW {I}.tables AS
-		SELECT ` + cd + ` AS table_catalog, CASE schema_name WHEN 'main' THEN 'public' ELSE schema_name END AS table_schema, table_name,
+		SELECT ` + cd + ` AS table_catalog, {P}.vsql_nspname(database_name, schema_name) AS table_schema, table_name,
 			CASE WHEN temporary THEN 'LOCAL TEMPORARY' ELSE 'BASE TABLE' END AS table_type,
 			CAST(NULL AS VARCHAR) AS self_referencing_column_name, CAST(NULL AS VARCHAR) AS reference_generation,
 			CAST(NULL AS VARCHAR) AS user_defined_type_catalog, CAST(NULL AS VARCHAR) AS user_defined_type_schema,
 			CAST(NULL AS VARCHAR) AS user_defined_type_name, 'YES' AS is_insertable_into, 'NO' AS is_typed, CAST(NULL AS VARCHAR) AS commit_action
-		FROM duckdb_tables() WHERE database_name = ` + cd + `
+		FROM duckdb_tables() WHERE database_name IN (` + cd + `, 'temp')
 		UNION ALL
-		SELECT ` + cd + `, CASE schema_name WHEN 'main' THEN 'public' ELSE schema_name END, view_name, 'VIEW', NULL, NULL, NULL, NULL, NULL, 'NO', 'NO', NULL
-		FROM duckdb_views() WHERE database_name = ` + cd + ` AND NOT internal`,
+		SELECT ` + cd + `, {P}.vsql_nspname(database_name, schema_name), view_name, 'VIEW', NULL, NULL, NULL, NULL, NULL, 'NO', 'NO', NULL
+		FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND NOT internal`,
 	`CREATE OR REPLACE VIEW {I}.columns AS
-		SELECT ` + cd + ` AS table_catalog, CASE c.schema_name WHEN 'main' THEN 'public' ELSE c.schema_name END AS table_schema,
+		SELECT ` + cd + ` AS table_catalog, {P}.vsql_nspname(c.database_name, c.schema_name) AS table_schema,
 			c.table_name, c.column_name, c.column_index AS ordinal_position, c.column_default,
 			CASE WHEN c.is_nullable THEN 'YES' ELSE 'NO' END AS is_nullable,
 			CASE WHEN c.data_type LIKE '%]' THEN 'ARRAY'
@@ -499,28 +502,28 @@ var catalogSQL = []string{
 			'NO' AS is_identity, CAST(NULL AS VARCHAR) AS identity_generation, CAST(NULL AS VARCHAR) AS identity_start,
 			CAST(NULL AS VARCHAR) AS identity_increment, CAST(NULL AS VARCHAR) AS identity_maximum, CAST(NULL AS VARCHAR) AS identity_minimum,
 			CAST(NULL AS VARCHAR) AS identity_cycle, 'NEVER' AS is_generated, CAST(NULL AS VARCHAR) AS generation_expression, 'YES' AS is_updatable
-		FROM (SELECT *, {P}.vsql_type_oid(data_type) AS toid FROM duckdb_columns() WHERE database_name = ` + cd + `) c`,
+		FROM (SELECT *, {P}.vsql_type_oid(data_type) AS toid FROM duckdb_columns() WHERE database_name IN (` + cd + `, 'temp')) c`,
 	`CREATE OR REPLACE VIEW {I}.table_constraints AS
-		SELECT ` + cd + ` AS constraint_catalog, CASE schema_name WHEN 'main' THEN 'public' ELSE schema_name END AS constraint_schema,
-			conname AS constraint_name, ` + cd + ` AS table_catalog, CASE schema_name WHEN 'main' THEN 'public' ELSE schema_name END AS table_schema,
+		SELECT ` + cd + ` AS constraint_catalog, {P}.vsql_nspname(database_name, schema_name) AS constraint_schema,
+			conname AS constraint_name, ` + cd + ` AS table_catalog, {P}.vsql_nspname(database_name, schema_name) AS table_schema,
 			table_name, CASE contype WHEN 'p' THEN 'PRIMARY KEY' WHEN 'u' THEN 'UNIQUE' WHEN 'c' THEN 'CHECK' WHEN 'f' THEN 'FOREIGN KEY' END AS constraint_type,
 			'NO' AS is_deferrable, 'NO' AS initially_deferred, 'YES' AS enforced, CASE WHEN contype IN ('p', 'u') THEN 'YES' END AS nulls_distinct
 		FROM {P}.vsql_constraints`,
 	`CREATE OR REPLACE VIEW {I}.key_column_usage AS
-		SELECT ` + cd + ` AS constraint_catalog, CASE schema_name WHEN 'main' THEN 'public' ELSE schema_name END AS constraint_schema,
-			conname AS constraint_name, ` + cd + ` AS table_catalog, CASE schema_name WHEN 'main' THEN 'public' ELSE schema_name END AS table_schema,
+		SELECT ` + cd + ` AS constraint_catalog, {P}.vsql_nspname(database_name, schema_name) AS constraint_schema,
+			conname AS constraint_name, ` + cd + ` AS table_catalog, {P}.vsql_nspname(database_name, schema_name) AS table_schema,
 			table_name, unnest(colnames) AS column_name, generate_subscripts(colnames, 1) AS ordinal_position,
 			CASE WHEN contype = 'f' THEN generate_subscripts(colnames, 1) END AS position_in_unique_constraint
 		FROM {P}.vsql_constraints WHERE contype IN ('p', 'u', 'f')`,
 	`CREATE OR REPLACE VIEW {I}.views AS
-		SELECT ` + cd + ` AS table_catalog, CASE schema_name WHEN 'main' THEN 'public' ELSE schema_name END AS table_schema,
+		SELECT ` + cd + ` AS table_catalog, {P}.vsql_nspname(database_name, schema_name) AS table_schema,
 			view_name AS table_name, {P}.vsql_viewdef(sql) AS view_definition, 'NONE' AS check_option, 'NO' AS is_updatable,
 			'NO' AS is_insertable_into, 'NO' AS is_trigger_updatable, 'NO' AS is_trigger_deletable, 'NO' AS is_trigger_insertable_into
-		FROM duckdb_views() WHERE database_name = ` + cd + ` AND NOT internal`,
+		FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND NOT internal`,
 	`CREATE OR REPLACE VIEW {I}.referential_constraints AS
-		SELECT ` + cd + ` AS constraint_catalog, CASE f.schema_name WHEN 'main' THEN 'public' ELSE f.schema_name END AS constraint_schema,
+		SELECT ` + cd + ` AS constraint_catalog, {P}.vsql_nspname(f.database_name, f.schema_name) AS constraint_schema,
 			f.conname AS constraint_name, ` + cd + ` AS unique_constraint_catalog,
-			CASE f.schema_name WHEN 'main' THEN 'public' ELSE f.schema_name END AS unique_constraint_schema,
+			{P}.vsql_nspname(f.database_name, f.schema_name) AS unique_constraint_schema,
 			(SELECT k.conname FROM {P}.vsql_constraints k WHERE k.conrelid = f.confrelid AND k.contype IN ('p', 'u')
 				AND k.colnames = f.referenced_column_names LIMIT 1) AS unique_constraint_name,
 			'NONE' AS match_option, 'NO ACTION' AS update_rule, 'NO ACTION' AS delete_rule

@@ -146,6 +146,14 @@ func TestPostgresCatalogs(t *testing.T) {
 		JOIN pg_class i ON i.oid = ix.indexrelid LEFT OUTER JOIN pg_attribute a ON t.oid = a.attrelid AND a.attnum = ANY(ix.indkey)
 		WHERE t.relname = 'orders' ORDER BY 1`, [][]string{{"orders_customer", "customer", "2"}, {"orders_pkey", "id", "1"}})
 	wantRows(t, conn, `SELECT count(*) FROM "postgres".information_schema.columns WHERE table_name = 'orders'`, [][]string{{"5"}})
+	// the session's temporary tables are in pg_temp_1 (dbt reads their columns)
+	if _, err := conn.Exec(ctx, "CREATE TEMP TABLE scratch (k INTEGER PRIMARY KEY, v VARCHAR)"); err != nil {
+		t.Fatal(err)
+	}
+	wantRows(t, conn, `SELECT table_schema, column_name, data_type FROM information_schema.columns WHERE table_name = 'scratch' ORDER BY ordinal_position`,
+		[][]string{{"pg_temp_1", "k", "integer"}, {"pg_temp_1", "v", "character varying"}})
+	wantRows(t, conn, `SELECT count(*) FROM pg_temp.scratch`, [][]string{{"0"}})
+	wantRows(t, other, `SELECT count(*) FROM information_schema.tables WHERE table_name = 'scratch'`, [][]string{{"0"}})
 	wantRows(t, conn, `SELECT current_schema(), current_schemas(true)`, [][]string{{"public", "[pg_catalog public]"}})
 	wantRows(t, conn, `SELECT 'orders'::regclass::text = 'orders', 'orders'::regclass = (SELECT oid FROM pg_class WHERE relname = 'orders')`,
 		[][]string{{"false", "true"}}) // 'x'::regclass is an oid inside expressions

@@ -221,6 +221,11 @@ func RewritePostgres(src string) (out string, changed bool) {
 			set(i, "")
 			set(i+1, "")
 			continue
+		// pg_temp.x (and pg_temp_1.x, as vsql's catalogs call it): the
+		// session's temporary objects, DuckDB's catalog temp
+		case isName(i) && (t.word == "pg_temp" || t.word == "pg_temp_1") && !dot(i-1) && dot(i+1):
+			set(i, "temp")
+			continue
 		// pg_catalog.x
 		case isName(i) && t.word == "pg_catalog" && dot(i+1) && isName(i+2) && !(dot(i-1) && !(repl[i-2] != nil && *repl[i-2] == "")):
 			name := toks[i+2].word
@@ -408,7 +413,7 @@ func RewritePostgres(src string) (out string, changed bool) {
 var triggerWords = map[string]bool{}
 
 func fillTriggerWords() {
-	for _, w := range []string{"public", "pg_catalog", "information_schema", "operator", "collate", "any", "generate_series"} {
+	for _, w := range []string{"public", "pg_catalog", "information_schema", "operator", "collate", "any", "generate_series", "pg_temp", "pg_temp_1"} {
 		triggerWords[w] = true
 	}
 	for _, set := range []map[string]bool{PGRelations, PGFunctions, regCasts, vectorColumns} {

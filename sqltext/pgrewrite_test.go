@@ -22,6 +22,8 @@ func TestRewritePostgres(t *testing.T) {
 		{`SELECT * FROM "retail/dev".public.orders`, `SELECT * FROM "retail/dev".main.orders`},
 		{"CREATE SCHEMA IF NOT EXISTS public", "CREATE SCHEMA IF NOT EXISTS main"},
 		{"CREATE SCHEMA public", "CREATE SCHEMA main"},
+		{"SELECT * FROM pg_temp.tt", "SELECT * FROM temp.tt"},
+		{"SELECT * FROM pg_temp_1.tt", "SELECT * FROM temp.tt"},
 		// catalog relations and functions
 		{"SELECT oid FROM pg_catalog.pg_class c", "SELECT oid FROM " + P + ".pg_class c"},
 		{"SELECT oid FROM pg_type WHERE typname = 'lo'", "SELECT oid FROM " + P + ".pg_type WHERE typname = 'lo'"},
