@@ -17,14 +17,19 @@
 //
 // Every view reads DuckDB's own catalog functions (duckdb_tables(),
 // duckdb_columns(), duckdb_constraints(), duckdb_indexes(), …) filtered to
-// current_database(): the session's own database or branch, never another
-// attached one. DuckDB's schema main is shown as public. Types are
+// current_database() and temp: the session's own database or branch and its
+// temporary objects, never another attached database. DuckDB's schema main
+// is shown as public, the catalog temp as the schema pg_temp_1. pg_proc
+// lists the database's own macros, not the session's vsql_* TEMP macros. Types are
 // PostgreSQL's (oids, typmods and format_type names) as package pgwire
 // reports them on the wire, except VARCHAR, which the catalogs call
 // character varying. Every object is owned by the role vsql (oid 10).
 //
 // pg_database lists vsql's databases; the server keeps the table behind it
 // (SyncDatabases) up to date at start and after CREATE and DROP DATABASE.
+//
+// Macros are expanded into the calling query, so their subqueries use
+// aliases starting with vsql_ that a caller's aliases cannot shadow.
 //
 // # Caveats
 //
