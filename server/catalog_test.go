@@ -158,6 +158,12 @@ func TestPostgresCatalogs(t *testing.T) {
 	wantRows(t, conn, `SELECT 'orders'::regclass::text = 'orders', 'orders'::regclass = (SELECT oid FROM pg_class WHERE relname = 'orders')`,
 		[][]string{{"false", "true"}}) // 'x'::regclass is an oid inside expressions
 	wantRows(t, conn, `SELECT 'orders'::regclass`, [][]string{{"orders"}})
+	if got := rows(t, conn, `SELECT relname FROM pg_class WHERE oid = $1::regclass`, "public.orders"); len(got) != 1 || got[0][0] != "orders" {
+		t.Errorf("$1::regclass: %q", got)
+	}
+	if got := rows(t, conn, `SELECT count(*) FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2`, "public", "orders"); got[0][0] != "5" {
+		t.Errorf("columns by parameters: %q", got)
+	}
 	wantRows(t, conn, `SELECT count(*) FROM public.orders o JOIN "public"."big_orders" b ON b.id = o.id`, [][]string{{"0"}})
 	wantRows(t, conn, `SELECT count(*) FROM "postgres".public.orders`, [][]string{{"0"}})
 	// another database's tables are not this session's
