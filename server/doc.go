@@ -47,6 +47,28 @@
 // statements calling vsql_* functions get their keyword-named arguments
 // quoted (from => becomes "from" =>) and run without the branch gate.
 //
+// # PostgreSQL catalogs and the schema public
+//
+// Clients' catalog queries are answered by views and macros that package
+// pgcatalog creates once per process in two schemas of the engine's
+// in-memory database (memory.__vsql_pg, memory.__vsql_is); each view
+// filters DuckDB's catalog functions by current_database(), so a session
+// sees its own database or branch only. Before preparing a statement the
+// server passes it through sqltext.RewritePostgres, which sends
+// pg_catalog.pg_class, information_schema.tables and calls of the provided
+// functions (bare or pg_catalog.f) there, and reads public.x as main.x.
+//
+// Why a rewrite and not per-session objects or a schema named public:
+// DuckDB resolves pg_catalog.x and information_schema.x to its own system
+// schemas (with answers across every attached database, and DuckDB's type
+// names), and a TEMP macro cannot be called as pg_catalog.f(…); a real
+// schema public beside main would split a database's tables in two, and
+// renaming main is not possible. Creating the catalogs once keeps a new
+// session's cost where it was (one USE and the vsql_* TEMP macros).
+// current_setting() reads the session's settings from a DuckDB session
+// variable that the server sets only when a statement calls it after a
+// setting changed; SELECT set_config(…) is run by the server like SET.
+//
 // # Decisions
 //
 // Transaction state is tracked by the session, not asked of DuckDB: BEGIN,

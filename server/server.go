@@ -140,7 +140,10 @@ func (s *Server) open(ctx context.Context) error {
 		return err
 	}
 	s.merger.Remote = remotePublisher{s.remotes, s.versions.Store()}
-	return sqlfuncs.Register(reg, backend{s.versions, s}, s.merger)
+	if err := sqlfuncs.Register(reg, backend{s.versions, s}, s.merger); err != nil {
+		return err
+	}
+	return s.setupPGCatalog(ctx)
 }
 
 func clearDir(dir string) error {

@@ -51,8 +51,11 @@ type Session struct {
 	savepoints []savepoint
 
 	settings map[string]string // PostgreSQL session settings changed from their defaults
-	reports  [][2]string       // ParameterStatus to send after the statement
-	location *time.Location    // TimeZone for timestamptz output (nil = UTC)
+	// settingsStale is true when settings changed since they were last
+	// copied into the DuckDB variable that current_setting() reads.
+	settingsStale bool
+	reports       [][2]string    // ParameterStatus to send after the statement
+	location      *time.Location // TimeZone for timestamptz output (nil = UTC)
 }
 
 // SetNotifier implements pgwire.NoticeSink.
@@ -262,6 +265,15 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		offset := st.Offset
 		st = sqltext.Parse(rewritten)
 		st.Offset = offset
+	}
+	if rewritten, ok := sqltext.RewritePostgres(st.SQL); ok {
+		// PostgreSQL's names: public, pg_catalog, information_schema, …
+		offset := st.Offset
+		st = sqltext.Parse(rewritten)
+		st.Offset = offset
+		if err := s.publishSettings(ctx, rewritten); err != nil {
+			return nil, s.failed(err)
+		}
 	}
 	ds, err := s.prepareDuckDB(sqlfuncs.WithCaller(ctx, s), st, paramOIDs)
 	if err != nil {

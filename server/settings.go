@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vsql/vsql/pgcatalog"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
@@ -142,6 +143,7 @@ var (
 	resetPattern = regexp.MustCompile(`(?is)^\s*RESET\s+([a-z_][a-z0-9_.]*)\s*$`)
 	showPattern  = regexp.MustCompile(`(?is)^\s*SHOW\s+([a-z_][a-z0-9_.]*(?:\s+ISOLATION\s+LEVEL)?)\s*$`)
 	discardAll   = regexp.MustCompile(`(?is)^\s*DISCARD\s+ALL\s*$`)
+	setConfig    = regexp.MustCompile(`(?is)^\s*SELECT\s+(?:pg_catalog\s*\.\s*)?set_config\s*\(\s*'((?:[^']|'')*)'\s*,\s*'((?:[^']|'')*)'\s*,\s*(true|false)\s*\)\s*$`)
 )
 
 // settingValue reads a SET value list ('a', "b", c), respecting quotes,
@@ -212,6 +214,10 @@ func (s *Session) prepareSetting(st sqltext.Statement) (pgwire.Statement, bool, 
 				return &showStatement{name: canonical(name), value: func() string { return s.settingValue(name) }}, true, nil
 			}
 		}
+	case "SELECT":
+		if m := setConfig.FindStringSubmatch(sql); m != nil {
+			return s.setConfigStatement(strings.ToLower(strings.ReplaceAll(m[1], "''", "'")), strings.ReplaceAll(m[2], "''", "'"))
+		}
 	case "DISCARD":
 		if discardAll.MatchString(sql) {
 			return &settingStatement{apply: s.resetAll, tag: "DISCARD ALL"}, true, nil
@@ -255,6 +261,7 @@ func (s *Session) applySetting(name, value string) error {
 	}
 	old := s.settingValue(name)
 	s.settings[name] = value
+	s.settingsStale = true
 	if settings[name].report && old != value {
 		s.reports = append(s.reports, [2]string{canonical(name), value})
 	}
@@ -325,4 +332,47 @@ func parseSettingDuration(v string) time.Duration {
 		}
 	}
 	return 0
+}
+
+// setConfigStatement is SELECT set_config('name', 'value', is_local): SET
+// that returns the new value (is_local is treated as false).
+func (s *Session) setConfigStatement(name, value string) (pgwire.Statement, bool, error) {
+	def, ok := settings[name]
+	if !ok {
+		return nil, true, vsqlerr.New(vsqlerr.InvalidArgument, "unrecognized configuration parameter %q", name).
+			WithHint("vsql keeps the settings listed in docs/sql.md (Session settings).")
+	}
+	if def.readOnly {
+		return nil, true, &vsqlerr.Error{SQLState: "55P02", Severity: "ERROR", Message: "parameter \"" + name + "\" cannot be changed"}
+	}
+	v, err := def.normalize(value)
+	if err != nil {
+		return nil, true, err
+	}
+	return &showStatement{name: "set_config", value: func() string { return s.settingValue(name) },
+		apply: func() error { return s.applySetting(name, v) }, tag: "SELECT 1"}, true, nil
+}
+
+// publishSettings copies the session's changed settings into the DuckDB
+// variable that current_setting() reads, when a statement calls it and
+// they changed since the last copy.
+func (s *Session) publishSettings(ctx context.Context, query string) error {
+	if q := strings.ToLower(query); !s.settingsStale || !strings.Contains(q, "current_setting") && !strings.Contains(q, "pg_settings") {
+		return nil
+	}
+	names := make([]string, 0, len(s.settings))
+	for n := range s.settings {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var items []string
+	for _, n := range names {
+		items = append(items, sqltext.QuoteString(n)+": "+sqltext.QuoteString(s.settings[n]))
+	}
+	q := "SET VARIABLE " + pgcatalog.SettingsVariable + " = MAP {" + strings.Join(items, ", ") + "}::MAP(VARCHAR, VARCHAR)"
+	if err := s.exec(ctx, q); err != nil {
+		return err
+	}
+	s.settingsStale = false
+	return nil
 }

@@ -271,6 +271,9 @@ func (d *databaseStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, 
 		if err := s.srv.versions.CreateDatabase(ctx, d.name); err != nil {
 			return nil, err
 		}
+		if err := s.srv.syncPGDatabases(ctx); err != nil {
+			s.srv.log.Warn("pg_database not updated", "err", err)
+		}
 		return &tagRows{tag: verb}, nil
 	}
 	if d.name == s.target.Database {
@@ -283,6 +286,9 @@ func (d *databaseStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, 
 	}
 	if notice != nil {
 		s.notices = append(s.notices, notice)
+	}
+	if err := s.srv.syncPGDatabases(ctx); err != nil {
+		s.srv.log.Warn("pg_database not updated", "err", err)
 	}
 	return &tagRows{tag: verb}, nil
 }
@@ -336,6 +342,8 @@ func (st *settingStatement) Execute(context.Context, []any) (pgwire.Rows, error)
 type showStatement struct {
 	name  string
 	value func() string
+	apply func() error // run first (set_config), nil for SHOW
+	tag   string       // "" = SHOW
 }
 
 func (st *showStatement) ParamOIDs() []uint32 { return nil }
@@ -344,7 +352,16 @@ func (st *showStatement) Columns() []pgwire.Column {
 }
 func (st *showStatement) Close() {}
 func (st *showStatement) Execute(context.Context, []any) (pgwire.Rows, error) {
-	return &valueRows{vals: []any{st.value()}, tag: "SHOW"}, nil
+	if st.apply != nil {
+		if err := st.apply(); err != nil {
+			return nil, err
+		}
+	}
+	tag := st.tag
+	if tag == "" {
+		tag = "SHOW"
+	}
+	return &valueRows{vals: []any{st.value()}, tag: tag}, nil
 }
 
 // valueRows is a one-row result.

@@ -5,6 +5,7 @@
 //   - Split cuts a query string into statements at top-level semicolons,
 //     honouring quotes, dollar quotes, E” strings and both comment styles,
 //     the way PostgreSQL's own simple-query protocol does.
+//
 //   - Classify reports the leading keywords of a statement so the server can
 //     choose the command tag (INSERT 0 n, CREATE TABLE, …), spot
 //     transaction-control statements and the few statements vsql executes
@@ -15,8 +16,17 @@
 //   - QuoteIdent, QualifiedName and ValidName are the only functions that
 //     may put a name (database, branch, table, column) into SQL text
 //     (ARCHITECTURE invariant 4).
+//   - RewriteByteaLiterals turns hex bytea literals ('\x00ff'::bytea) into
+//     from_hex('00ff'): DuckDB reads \x00 in a BLOB literal as an escape.
 //
-// Caveats: sqltext is a lexer, not a parser. It never rewrites statements;
-// a statement that it misclassifies still runs on DuckDB unchanged, and only
-// its command tag may be generic.
+//   - RewritePostgres turns PostgreSQL clients' names into DuckDB's, token
+//     by token: public.x → main.x, pg_catalog and information_schema
+//     relations and functions → vsql's catalogs (package pgcatalog),
+//     OPERATOR(pg_catalog.~), COLLATE pg_catalog.default, ::regclass casts.
+//
+// Caveats: sqltext is a lexer, not a parser. Apart from RewritePostgres (and
+// the quoting of vsql_* named arguments) it never rewrites statements; a
+// statement that it misclassifies still runs on DuckDB unchanged, and only
+// its command tag may be generic. RewritePostgres leaves every token it
+// does not know as written.
 package sqltext

@@ -1,0 +1,42 @@
+// Package pgcatalog builds vsql's answers to PostgreSQL clients' catalog
+// queries: views named like pg_catalog's and information_schema's
+// relations, and macros named like PostgreSQL's catalog functions
+// (format_type, pg_get_indexdef, pg_table_is_visible, current_setting, …).
+//
+// # Where they live
+//
+// Setup returns SQL that the server runs once per process, on the engine:
+// it creates two schemas of the engine's in-memory database,
+// sqltext.PGCatalogSchema and sqltext.InfoSchema, and everything in them.
+// Sessions reach them only through sqltext.RewritePostgres, which sends
+// pg_catalog.pg_class, information_schema.tables, bare pg_class after FROM
+// and calls of the provided functions there. Nothing is created per
+// session, so the catalogs add nothing to the cost of a connection.
+//
+// # What they show
+//
+// Every view reads DuckDB's own catalog functions (duckdb_tables(),
+// duckdb_columns(), duckdb_constraints(), duckdb_indexes(), …) filtered to
+// current_database() and temp: the session's own database or branch and its
+// temporary objects, never another attached database. DuckDB's schema main
+// is shown as public, the catalog temp as the schema pg_temp_1. pg_proc
+// lists the database's own macros, not the session's vsql_* TEMP macros. Types are
+// PostgreSQL's (oids, typmods and format_type names) as package pgwire
+// reports them on the wire, except VARCHAR, which the catalogs call
+// character varying. Every object is owned by the role vsql (oid 10).
+//
+// pg_database lists vsql's databases; the server keeps the table behind it
+// (SyncDatabases) up to date at start and after CREATE and DROP DATABASE.
+//
+// Macros are expanded into the calling query, so their subqueries use
+// aliases starting with vsql_ that a caller's aliases cannot shadow.
+//
+// # Caveats
+//
+// Index key arrays (indkey, conkey) are DuckDB lists: 1-based where
+// PostgreSQL's int2vector is 0-based. VARCHAR(n) lengths are not kept by
+// DuckDB, so they are not shown. Primary keys and UNIQUE constraints have
+// no index in duckdb_indexes(); vsql shows one named as PostgreSQL would
+// (t_pkey, t_col_key). NOT NULL constraints are not listed as CHECK
+// constraints in information_schema.table_constraints.
+package pgcatalog

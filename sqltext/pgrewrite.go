@@ -1,0 +1,601 @@
+package sqltext
+
+import "strings"
+
+// PostgreSQL names on top of DuckDB.
+//
+// PostgreSQL clients write PostgreSQL's names: the schema public, catalog
+// relations and functions qualified by pg_catalog, OPERATOR(pg_catalog.~),
+// COLLATE pg_catalog.default, casts to regclass. RewritePostgres turns such
+// a statement into one DuckDB runs, token by token: it never parses, and it
+// leaves every token it does not know as written.
+
+// Where vsql's own catalog objects live: two schemas of the engine's
+// in-memory database, created once per process (package pgcatalog). Names
+// starting with __vsql are refused in client SQL, so only this rewrite can
+// reach them.
+const (
+	PGCatalogSchema = "memory.__vsql_pg"
+	InfoSchema      = "memory.__vsql_is"
+)
+
+// PGRelations are the pg_catalog relations vsql answers itself.
+var PGRelations = map[string]bool{}
+
+// PGFunctions are the PostgreSQL functions vsql provides (as macros in
+// PGCatalogSchema). A call to one of them, bare or qualified by pg_catalog,
+// is sent there.
+var PGFunctions = map[string]bool{}
+
+// InfoRelations are the information_schema relations vsql answers itself.
+var InfoRelations = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`pg_namespace pg_class pg_attribute pg_attrdef pg_type pg_index
+		pg_constraint pg_database pg_roles pg_user pg_am pg_proc pg_description pg_shdescription
+		pg_tables pg_views pg_matviews pg_indexes pg_collation pg_enum pg_tablespace pg_policy
+		pg_statistic_ext pg_publication pg_publication_rel pg_publication_namespace pg_trigger
+		pg_inherits pg_depend pg_rewrite pg_foreign_table pg_partitioned_table pg_extension
+		pg_auth_members pg_cast pg_settings`) {
+		PGRelations[n] = true
+	}
+	for _, n := range strings.Fields(`pg_get_userbyid pg_get_function_result pg_get_function_arguments
+		pg_get_function_identity_arguments pg_table_is_visible pg_type_is_visible
+		pg_function_is_visible format_type pg_get_expr pg_get_indexdef pg_get_constraintdef
+		pg_get_viewdef obj_description col_description shobj_description pg_encoding_to_char
+		pg_char_to_encoding current_schemas current_schema pg_get_serial_sequence version
+		current_setting has_table_privilege has_schema_privilege has_database_privilege
+		pg_has_role pg_is_in_recovery array_upper array_lower pg_partition_ancestors
+		pg_table_size pg_relation_size pg_total_relation_size pg_indexes_size pg_database_size
+		pg_tablespace_location pg_size_pretty pg_relation_is_publishable pg_get_statisticsobjdef_columns pg_get_partkeydef
+		pg_get_triggerdef pg_get_ruledef quote_ident to_regclass to_regtype
+		regclass_oid regclass_name regtype_oid regtype_name regproc_oid regproc_name
+		regnamespace_oid regnamespace_name`) {
+		PGFunctions[n] = true
+	}
+	for _, n := range strings.Fields(`schemata tables columns table_constraints key_column_usage
+		views referential_constraints _pg_expandarray`) {
+		InfoRelations[n] = true
+	}
+	fillTriggerWords()
+}
+
+// vectorColumns are the catalog columns of PostgreSQL's int2vector and
+// oidvector types, which vsql keeps as lists.
+var vectorColumns = map[string]bool{"indkey": true, "indoption": true, "indclass": true, "indcollation": true,
+	"proargtypes": true, "stxkeys": true, "partattrs": true, "partclass": true, "partcollation": true, "tgattr": true}
+
+// renamedFunctions are PostgreSQL functions DuckDB has under another name.
+var renamedFunctions = map[string]string{"json_build_object": "json_object", "json_build_array": "json_array",
+	"jsonb_build_object": "json_object", "jsonb_build_array": "json_array"}
+
+// conditionStart reports whether token i (just before an operand) begins
+// a condition: nothing binds tighter than the comparison that follows.
+func conditionStart(toks []rwTok, i int) bool {
+	if i < 0 {
+		return true
+	}
+	t := toks[i]
+	switch t.kind {
+	case tokOpen:
+		return true
+	case tokWord:
+		switch t.word {
+		case "and", "or", "not", "where", "on", "when", "having", "select", "then", "else":
+			return true
+		}
+	case tokOther:
+		return t.word == ","
+	}
+	return false
+}
+
+// regCasts are the reg* pseudo types: a cast of a string literal or a
+// parameter finds the object's oid; a cast of anything else names the
+// object with that oid.
+var regCasts = map[string]bool{"regclass": true, "regtype": true, "regproc": true, "regprocedure": true, "regnamespace": true}
+
+// castTypes are PostgreSQL type names DuckDB lacks, and what to cast to.
+var castTypes = map[string]string{"name": "VARCHAR", "char": "VARCHAR", "int2vector": "SMALLINT[]", "oidvector": "BIGINT[]", "regrole": "BIGINT", "xid": "BIGINT"}
+
+type rwTok struct {
+	kind       tokenKind
+	start, end int
+	word       string // lower-cased word or unquoted identifier; "" for others
+}
+
+// RewritePostgres rewrites PostgreSQL-only names and syntax in one
+// statement; changed is false when the statement is returned as it was.
+//
+// - public.x, "public".x, "db".public.x and CREATE/DROP SCHEMA public
+// name DuckDB's default schema main;
+// - pg_catalog.R and information_schema.R for the relations vsql answers,
+// and calls of the functions it provides (bare or pg_catalog.f), go to
+// PGCatalogSchema and InfoSchema; other pg_catalog.f( calls lose the
+// qualifier (DuckDB's functions are not in a pg_catalog schema);
+// - OPERATOR(pg_catalog.op) becomes op; COLLATE pg_catalog.default is
+// dropped;
+// - x ~ 'pattern' and !~, ~*, !~* with a literal pattern search anywhere
+// in x as in PostgreSQL (DuckDB's ~ must match the whole string);
+// - casts to regclass, regtype, regproc, regnamespace become calls, and
+// casts to name and "char" become VARCHAR;
+// - a select-list item that is a call of a provided function gets the
+// function's name as its column name, as in PostgreSQL.
+func RewritePostgres(src string) (out string, changed bool) {
+	if !mayNeedRewrite(src) {
+		return src, false
+	}
+	l := lexer{src: src}
+	var toks []rwTok
+	for {
+		tok, ok := l.next()
+		if !ok {
+			break
+		}
+		t := rwTok{kind: tok.kind, start: tok.start, end: tok.end}
+		switch tok.kind {
+		case tokWord:
+			t.word = strings.ToLower(src[tok.start:tok.end])
+		case tokQuoted:
+			t.word = UnquoteIdent(src[tok.start:tok.end])
+		case tokOther:
+			t.word = src[tok.start:tok.end]
+		}
+		toks = append(toks, t)
+	}
+	n := len(toks)
+	repl := make([]*string, n) // replacement text of a token ("" deletes it)
+	pre := make([]string, n)   // inserted before a token
+	post := make([]string, n)  // inserted after a token
+	set := func(i int, s string) { repl[i] = &s; changed = true }
+	isText := func(i int, s string) bool { return i >= 0 && i < n && toks[i].kind == tokOther && toks[i].word == s }
+	isWord := func(i int, w string) bool { return i >= 0 && i < n && toks[i].kind == tokWord && toks[i].word == w }
+	isName := func(i int) bool { return i >= 0 && i < n && (toks[i].kind == tokWord || toks[i].kind == tokQuoted) }
+	dot := func(i int) bool { return isText(i, ".") }
+	// match[i] is the index of the parenthesis matching toks[i].
+	match := make([]int, n)
+	var stack []int
+	for i := range toks {
+		match[i] = -1
+		switch toks[i].kind {
+		case tokOpen:
+			stack = append(stack, i)
+		case tokClose:
+			if len(stack) > 0 {
+				o := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				match[i], match[o] = o, i
+			}
+		}
+	}
+	// provided marks calls of provided functions by their first token:
+	// the function's name (for the column name) and the call's last token.
+	provided := map[int]providedCall{}
+
+	for i := 0; i < n; i++ {
+		t := toks[i]
+		switch {
+		// OPERATOR(pg_catalog.~) → ~
+		case isWord(i, "operator") && i+1 < n && toks[i+1].kind == tokOpen && match[i+1] > i:
+			j := i + 2
+			if isName(j) && toks[j].word == "pg_catalog" && dot(j+1) {
+				j += 2
+			}
+			op := strings.TrimSpace(src[toks[j].start:toks[match[i+1]].start])
+			if op == "" || strings.ContainsAny(op, " \t\n") {
+				continue
+			}
+			for k := i; k <= match[i+1]; k++ {
+				set(k, "")
+			}
+			set(i, op)
+			if regexOperand(src, toks, match[i+1], op, set) {
+				set(i, strings.TrimSuffix(op, "*"))
+			}
+			i = match[i+1]
+			continue
+		// COLLATE pg_catalog.default, COLLATE "default" → nothing
+		case isWord(i, "collate"):
+			switch {
+			case isName(i+1) && toks[i+1].word == "pg_catalog" && dot(i+2) && isName(i+3) && toks[i+3].word == "default":
+				for k := i; k <= i+3; k++ {
+					set(k, "")
+				}
+				i += 3
+			case i+1 < n && toks[i+1].kind == tokQuoted && toks[i+1].word == "default":
+				set(i, "")
+				set(i+1, "")
+				i++
+			}
+			continue
+		// public.x → main.x; CREATE SCHEMA [IF NOT EXISTS] public → main
+		case isName(i) && t.word == "public":
+			if dot(i+1) || isWord(i-1, "schema") || (isWord(i-1, "exists") && (isWord(i-3, "schema") || isWord(i-4, "schema"))) {
+				set(i, "main")
+			}
+			continue
+		// "db".pg_catalog.x, "db".information_schema.x: the catalogs are
+		// the session's database's
+		case isName(i) && !dot(i-1) && dot(i+1) && isName(i+2) && (toks[i+2].word == "pg_catalog" || toks[i+2].word == "information_schema") &&
+			dot(i+3) && isName(i+4):
+			set(i, "")
+			set(i+1, "")
+			continue
+		// pg_temp.x (and pg_temp_1.x, as vsql's catalogs call it): the
+		// session's temporary objects, DuckDB's catalog temp
+		case isName(i) && (t.word == "pg_temp" || t.word == "pg_temp_1") && !dot(i-1) && dot(i+1):
+			set(i, "temp")
+			continue
+		// pg_catalog.x
+		case isName(i) && t.word == "pg_catalog" && dot(i+1) && isName(i+2) && !(dot(i-1) && !(repl[i-2] != nil && *repl[i-2] == "")):
+			name := toks[i+2].word
+			call := i+3 < n && toks[i+3].kind == tokOpen
+			switch {
+			case call && PGFunctions[name]:
+				set(i, PGCatalogSchema)
+				provided[i] = providedCall{name: name, end: match[i+3]}
+			case call:
+				set(i, "")
+				set(i+1, "")
+			case PGRelations[name]:
+				set(i, PGCatalogSchema)
+			case isText(i-1, ":") && isText(i-2, ":"), isWord(i-1, "as"):
+				set(i, "") // a type: ::pg_catalog.text, CAST(x AS pg_catalog.text)
+				set(i+1, "")
+				if to, ok := castTypes[name]; ok && (name != "char" || toks[i+2].kind == tokQuoted) {
+					set(i+2, to)
+				}
+			}
+			i++
+			continue
+		// information_schema.x
+		case isName(i) && t.word == "information_schema" && dot(i+1) && isName(i+2) && !(dot(i-1) && !(repl[i-2] != nil && *repl[i-2] == "")):
+			if InfoRelations[toks[i+2].word] {
+				set(i, InfoSchema)
+			}
+			i++
+			continue
+		// x = ANY(list) → vsql_any_eq(x, (list)): DuckDB cannot use the
+		// former in an outer join's condition. Only for a simple operand
+		// standing alone in a condition, and not for ANY(subquery).
+		case isWord(i, "any") && isText(i-1, "=") && i+1 < n && toks[i+1].kind == tokOpen && match[i+1] > i+1 &&
+			!isWord(i+2, "select") && !isWord(i+2, "values") && !isWord(i+2, "with"):
+			first := operandStart(toks, match, i-2)
+			if first < 0 || !conditionStart(toks, first-1) {
+				continue
+			}
+			pre[first] = PGCatalogSchema + ".vsql_any_eq(" + pre[first]
+			set(i-1, ",")
+			set(i, "")
+			post[match[i+1]] += ")"
+			continue
+		// functions DuckDB has under other names
+		case t.kind == tokWord && !dot(i-1) && renamedFunctions[t.word] != "" && i+1 < n && toks[i+1].kind == tokOpen:
+			set(i, renamedFunctions[t.word])
+			continue
+		// a bare call of a provided function; current_schema without ()
+		case t.kind == tokWord && !dot(i-1) && !dot(i+1) && PGFunctions[t.word] &&
+			!isWord(i-1, "macro") && !isWord(i-1, "function") && !isText(i-1, ":"):
+			if i+1 < n && toks[i+1].kind == tokOpen {
+				set(i, PGCatalogSchema+"."+t.word)
+				provided[i] = providedCall{name: t.word, end: match[i+1]}
+			} else if t.word == "current_schema" {
+				set(i, PGCatalogSchema+".current_schema()")
+				provided[i] = providedCall{name: t.word, end: i}
+			}
+			continue
+		// generate_series(…) s: PostgreSQL names the column after the
+		// table alias; DuckDB needs it said, generate_series(…) s(s)
+		case t.kind == tokWord && t.word == "generate_series" && i+1 < n && toks[i+1].kind == tokOpen && match[i+1] > 0:
+			prev := i - 1
+			if dot(prev) && isName(prev-1) && toks[prev-1].word == "pg_catalog" {
+				prev -= 2
+			}
+			if !isWord(prev, "from") && !isWord(prev, "join") && !(isText(prev, ",") && !inSelectList(toks, prev)) {
+				continue
+			}
+			e := match[i+1]
+			a := e + 1
+			if isWord(a, "as") {
+				a++
+			}
+			if a < n && toks[a].kind == tokWord && !clauseWords[toks[a].word] && !joinWords[toks[a].word] && !(a+1 < n && (toks[a+1].kind == tokOpen || dot(a+1))) {
+				post[a] += "(" + src[toks[a].start:toks[a].end] + ")"
+				changed = true
+			}
+			continue
+		// a bare catalog relation after FROM, JOIN or a comma
+		case t.kind == tokWord && PGRelations[t.word] && !dot(i-1) && !dot(i+1) &&
+			(isWord(i-1, "from") || isWord(i-1, "join") || (isText(i-1, ",") && !inSelectList(toks, i-1))) && !(i+1 < n && toks[i+1].kind == tokOpen):
+			set(i, PGCatalogSchema+"."+t.word)
+			continue
+		// x ~ 'p', x !~ 'p', x ~* 'p', x !~* 'p'
+		case isText(i, "~"):
+			op, last := "~", i
+			if isText(i-1, "!") && toks[i-1].end == t.start {
+				op = "!~"
+			}
+			if isText(i+1, "*") && toks[i+1].start == t.end {
+				op += "*"
+				last = i + 1
+			}
+			if regexOperand(src, toks, last, op, set) && last > i {
+				set(last, "") // ~* and !~*: the pattern carries (?i)
+			}
+			i = last
+			continue
+		// ::type
+		case isText(i, ":") && isText(i+1, ":") && toks[i+1].start == t.end:
+			j := i + 2
+			if isName(j) && toks[j].word == "pg_catalog" && dot(j+1) {
+				j += 2
+			}
+			if !isName(j) {
+				continue
+			}
+			typ := toks[j].word
+			if to, ok := castTypes[typ]; ok && (typ != "char" || toks[j].kind == tokQuoted) {
+				for k := i + 2; k < j; k++ {
+					set(k, "")
+				}
+				set(j, to)
+				i = j
+				continue
+			}
+			if (typ == "varchar" || typ == "text") && vectorColumns[toks[i-1].word] && toks[i-1].kind == tokWord {
+				// int2vector and oidvector print as "1 2", not as lists
+				if first := operandStart(toks, match, i-1); first >= 0 {
+					pre[first] = "array_to_string(" + pre[first]
+					post[i-1] += ", ' ')"
+					changed = true
+				}
+				continue
+			}
+			if !regCasts[typ] {
+				continue
+			}
+			first := operandStart(toks, match, i-1)
+			if first < 0 {
+				continue
+			}
+			base := strings.TrimSuffix(typ, "procedure")
+			if base == "reg" {
+				base = "regproc"
+			}
+			fn := base + "_name"
+			if k := toks[i-1].kind; k == tokString || k == tokParam {
+				fn = base + "_oid"
+			}
+			pre[first] = PGCatalogSchema + "." + fn + "(" + pre[first]
+			post[i-1] += ")"
+			for k := i; k <= j; k++ {
+				set(k, "")
+			}
+			// PostgreSQL names the column after the operand's column, or the type
+			col := typ
+			if k := toks[i-1].kind; k == tokWord || k == tokQuoted {
+				col = toks[i-1].word
+			}
+			if _, ok := provided[first]; !ok {
+				pc := providedCall{name: col, end: j}
+				if strings.HasSuffix(fn, "_oid") {
+					pc.nameFn = base + "_name" // shown by name when it is a whole select-list item
+				}
+				provided[first] = pc
+			}
+			i = j
+			continue
+		}
+	}
+	if !changed {
+		return src, false
+	}
+	nameSelectItems(toks, provided, pre, post)
+	var sb strings.Builder
+	last := 0
+	for i, t := range toks {
+		sb.WriteString(src[last:t.start])
+		sb.WriteString(pre[i])
+		if repl[i] != nil {
+			sb.WriteString(*repl[i])
+		} else {
+			sb.WriteString(src[t.start:t.end])
+		}
+		sb.WriteString(post[i])
+		last = t.end
+	}
+	sb.WriteString(src[last:])
+	return sb.String(), true
+}
+
+// triggerWords are the words without which RewritePostgres changes
+// nothing (filled by init, after the lists above).
+var triggerWords = map[string]bool{}
+
+func fillTriggerWords() {
+	for _, w := range []string{"public", "pg_catalog", "information_schema", "operator", "collate", "any", "generate_series", "pg_temp", "pg_temp_1"} {
+		triggerWords[w] = true
+	}
+	for _, set := range []map[string]bool{PGRelations, PGFunctions, regCasts, vectorColumns} {
+		for w := range set {
+			triggerWords[w] = true
+		}
+	}
+	for w := range renamedFunctions {
+		triggerWords[w] = true
+	}
+	for w := range castTypes {
+		triggerWords[w] = true
+	}
+}
+
+// mayNeedRewrite is a quick scan, without allocating, for a token the
+// rewrite acts on; most statements (and big INSERTs) have none.
+func mayNeedRewrite(src string) bool {
+	l := lexer{src: src}
+	var buf [32]byte
+	for {
+		tok, ok := l.next()
+		if !ok {
+			return false
+		}
+		switch tok.kind {
+		case tokWord, tokQuoted:
+			w := src[tok.start:tok.end]
+			if tok.kind == tokQuoted {
+				w = strings.TrimSuffix(w[1:], `"`)
+			}
+			if len(w) > len(buf) {
+				continue
+			}
+			for i := 0; i < len(w); i++ {
+				c := w[i]
+				if tok.kind == tokWord && c >= 'A' && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				buf[i] = c
+			}
+			if triggerWords[string(buf[:len(w)])] {
+				return true
+			}
+		case tokOther:
+			if src[tok.start] == '~' {
+				return true
+			}
+		}
+	}
+}
+
+// regexOperand rewrites the literal pattern after the regular expression
+// operator op ending at token i so that DuckDB's whole-string match
+// searches anywhere, as PostgreSQL's ~ does, and case-insensitively for ~*
+// and !~* (the caller then drops the *). It reports whether it did.
+func regexOperand(src string, toks []rwTok, i int, op string, set func(int, string)) bool {
+	switch op {
+	case "~", "!~", "~*", "!~*":
+	default:
+		return false
+	}
+	j := i + 1
+	if j >= len(toks) || toks[j].kind != tokString || src[toks[j].start] != '\'' || toks[j].end-toks[j].start < 2 || src[toks[j].end-1] != '\'' {
+		return false
+	}
+	pat := src[toks[j].start+1 : toks[j].end-1]
+	flags := ""
+	if strings.HasSuffix(op, "*") {
+		flags = "i"
+	}
+	set(j, "'(?s:.*)(?"+flags+":"+pat+")(?s:.*)'")
+	return true
+}
+
+// operandStart finds the first token of the operand that ends at token i:
+// a literal, a parameter, a (qualified) name, or a parenthesized
+// expression or call. It returns -1 when it cannot tell.
+func operandStart(toks []rwTok, match []int, i int) int {
+	if i < 0 {
+		return -1
+	}
+	switch toks[i].kind {
+	case tokString, tokParam:
+		return i
+	case tokClose:
+		o := match[i]
+		if o < 0 {
+			return -1
+		}
+		if o > 0 && (toks[o-1].kind == tokWord || toks[o-1].kind == tokQuoted) {
+			return nameStart(toks, o-1)
+		}
+		return o
+	case tokWord, tokQuoted:
+		return nameStart(toks, i)
+	case tokOther:
+		// a number: one token per digit
+		if !isDigit(toks[i].word) {
+			return -1
+		}
+		for i > 0 && toks[i-1].kind == tokOther && isDigit(toks[i-1].word) && toks[i-1].end == toks[i].start {
+			i--
+		}
+		return i
+	}
+	return -1
+}
+
+func isDigit(s string) bool { return len(s) == 1 && s[0] >= '0' && s[0] <= '9' }
+
+// nameStart walks back over a dotted name ending at token i.
+func nameStart(toks []rwTok, i int) int {
+	for i >= 2 && toks[i-1].kind == tokOther && toks[i-1].word == "." &&
+		toks[i-1].end == toks[i].start && (toks[i-2].kind == tokWord || toks[i-2].kind == tokQuoted) && toks[i-2].end == toks[i-1].start {
+		i -= 2
+	}
+	return i
+}
+
+// joinWords may follow a table without being its alias.
+var joinWords = map[string]bool{"join": true, "left": true, "right": true, "inner": true, "full": true, "cross": true,
+	"natural": true, "on": true, "using": true, "as": true, "with": true}
+
+// clauseWords end a select list.
+var clauseWords = map[string]bool{"from": true, "where": true, "group": true, "having": true, "order": true,
+	"limit": true, "offset": true, "union": true, "intersect": true, "except": true, "window": true, "into": true, "qualify": true}
+
+type providedCall struct {
+	name   string
+	end    int    // the call's last token
+	nameFn string // for 'x'::regclass: the function that names the oid
+}
+
+// nameSelectItems gives a select-list item that is exactly a call of a
+// provided function (now qualified) its PostgreSQL column name; a reg*
+// cast of a literal standing alone there shows the object's name, as
+// PostgreSQL prints it.
+func nameSelectItems(toks []rwTok, provided map[int]providedCall, pre, post []string) {
+	for i, c := range provided {
+		if i == 0 || c.end < 0 || !inSelectList(toks, i-1) {
+			continue
+		}
+		if next := c.end + 1; next < len(toks) {
+			k := toks[next]
+			if !(k.kind == tokSemi || k.kind == tokClose || (k.kind == tokWord && clauseWords[k.word]) || (k.kind == tokOther && k.word == ",")) {
+				continue
+			}
+		}
+		if c.nameFn != "" {
+			pre[i] = PGCatalogSchema + "." + c.nameFn + "(" + pre[i]
+			post[c.end] += ")"
+		}
+		post[c.end] += ` AS ` + QuoteIdent(c.name)
+	}
+}
+
+// inSelectList reports whether token prev (just before an item) is SELECT,
+// DISTINCT, ALL or a comma of a select list at the same depth.
+func inSelectList(toks []rwTok, prev int) bool {
+	depth := 0
+	for k := prev; k >= 0; k-- {
+		t := toks[k]
+		switch t.kind {
+		case tokClose:
+			depth++
+		case tokOpen:
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case tokWord:
+			if depth > 0 {
+				continue
+			}
+			if t.word == "select" {
+				return k == prev || (k+1 == prev && (toks[prev].word == "distinct" || toks[prev].word == "all")) || toks[prev].word == ","
+			}
+			if clauseWords[t.word] || t.word == "on" || t.word == "by" {
+				return false
+			}
+		}
+	}
+	return false
+}
