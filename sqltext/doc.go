@@ -10,12 +10,15 @@
 //     choose the command tag (INSERT 0 n, CREATE TABLE, …), spot
 //     transaction-control statements and the few statements vsql executes
 //     itself (CREATE DATABASE, DROP DATABASE).
+//
 //   - ParseCopy reads COPY … FROM STDIN / TO STDOUT (table, columns or
 //     query, and options in both the parenthesized and the pre-9.0 forms)
 //     so the server can run the copy itself.
+//
 //   - QuoteIdent, QualifiedName and ValidName are the only functions that
 //     may put a name (database, branch, table, column) into SQL text
 //     (ARCHITECTURE invariant 4).
+//
 //   - RewriteByteaLiterals turns hex bytea literals ('\x00ff'::bytea) into
 //     from_hex('00ff'): DuckDB reads \x00 in a BLOB literal as an escape.
 //
