@@ -40,6 +40,13 @@ func (c *Conn) simpleQuery(ctx context.Context, sql string) {
 }
 
 func (c *Conn) runSimple(ctx context.Context, st sqltext.Statement) error {
+	if tag, ok, err := c.deallocate(st); ok || err != nil {
+		if err != nil {
+			return err
+		}
+		c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)}, 32)
+		return nil
+	}
 	stmt, err := c.sess.Prepare(ctx, st, nil)
 	if err != nil {
 		return err
@@ -380,4 +387,25 @@ func itoa(i int) string {
 		return string(rune('0' + i))
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// deallocate runs DEALLOCATE [PREPARE] name | ALL for statements prepared
+// with the extended protocol (psqlODBC frees its _PLAN… statements this
+// way); names it does not know go on to the session (SQL-level PREPARE).
+func (c *Conn) deallocate(st sqltext.Statement) (tag string, ok bool, err error) {
+	if st.Keyword(0) != "DEALLOCATE" {
+		return "", false, nil
+	}
+	name, all := sqltext.DeallocateTarget(st.SQL)
+	if all {
+		for n := range c.stmts {
+			c.dropStatement(n)
+		}
+		return "DEALLOCATE ALL", true, nil
+	}
+	if _, known := c.stmts[name]; !known || name == "" {
+		return "", false, nil
+	}
+	c.dropStatement(name)
+	return "DEALLOCATE", true, nil
 }

@@ -330,6 +330,7 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 		ds.cols = make([]pgwire.Column, ncol)
 		for i := 0; i < ncol; i++ {
 			name, _ := stmt.ColumnName(i)
+			name = postgresColumnName(name)
 			info, err := stmt.ColumnTypeInfo(i)
 			if err != nil {
 				info = nil // unresolved until parameters are bound: text

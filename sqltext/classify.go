@@ -221,3 +221,23 @@ func (s Statement) DatabaseTarget() (name string, ifExists bool, rest string, ok
 	}
 	return UnquoteIdent(s.SQL[toks[i].start:toks[i].end]), ifExists, strings.TrimSpace(s.SQL[toks[i].end:]), true
 }
+
+// DeallocateTarget reads DEALLOCATE [PREPARE] name | ALL: the statement's
+// name (unquoted, folded like an identifier) or all.
+func DeallocateTarget(sql string) (name string, all bool) {
+	toks := tokens(sql)
+	i := 1
+	if i < len(toks) && toks[i].kind == tokWord && toks[i].word == "prepare" {
+		i++
+	}
+	if i >= len(toks) {
+		return "", false
+	}
+	switch t := toks[i]; {
+	case t.kind == tokWord && t.word == "all":
+		return "", true
+	case t.kind == tokWord || t.kind == tokQuoted:
+		return t.word, false
+	}
+	return "", false
+}

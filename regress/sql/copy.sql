@@ -31,7 +31,9 @@ CREATE TABLE people2 (id integer, name text, born date, active boolean, score nu
 \! rm -f /tmp/vsql_regress_copy.csv
 SELECT count(*), sum(id) FROM people2;
 \copy (SELECT id, score FROM people2 WHERE score IS NOT NULL ORDER BY id) to stdout with csv
--- a malformed row fails the whole COPY; the table is unchanged
+-- a malformed row fails the whole COPY; the table is unchanged (option
+-- errors are tested in server/copy_test.go: psql versions differ in how
+-- they skip the data of a COPY refused before it starts)
 COPY people2 FROM STDIN;
 10	ok	\N	\N	\N
 11	bad	not a date	\N	\N
@@ -42,8 +44,6 @@ COPY people2 FROM STDIN;
 COPY people2 (id, name) FROM STDIN (FORMAT csv);
 13,"never closed
 \.
-COPY people2 (id) FROM STDIN (FORMAT binary);
-COPY people2 (id) FROM STDIN (FORMAT csv, QUOTE '"', DELIMITER '"');
 SELECT count(*) FROM people2;
 -- constraint violations keep their SQLSTATE
 COPY people (id, name) FROM STDIN (FORMAT csv);

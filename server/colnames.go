@@ -1,0 +1,38 @@
+package server
+
+import (
+	"regexp"
+	"strings"
+)
+
+// PostgreSQL names an unaliased select item after what it is: a function
+// call after its function (count(*) is "count"), a column reference or a
+// cast of one after the column, anything else "?column?". DuckDB names it
+// after the expression's text (count_star(), sum(amount), (a + b)).
+// Clients read result columns by name (ORMs, dbt, BI tools), so unaliased
+// items get PostgreSQL's names; aliased ones keep theirs.
+var (
+	callName = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\(.*\)$`)
+	castOf   = regexp.MustCompile(`^CAST\(([A-Za-z_][A-Za-z0-9_]*) AS [^()]*(\([0-9, ]*\))?\)$`)
+	literal  = regexp.MustCompile(`^(-?[0-9][0-9.eE+-]*|'.*'|\(.*\)|NULL|true|false)$`)
+)
+
+func postgresColumnName(duck string) string {
+	if m := castOf.FindStringSubmatch(duck); m != nil {
+		return m[1]
+	}
+	if m := callName.FindStringSubmatch(duck); m != nil {
+		name := strings.ToLower(m[1])
+		switch name {
+		case "count_star":
+			return "count"
+		case "cast", "try_cast":
+			return "?column?"
+		}
+		return name
+	}
+	if literal.MatchString(duck) {
+		return "?column?"
+	}
+	return duck
+}

@@ -1,0 +1,24 @@
+package server
+
+import "testing"
+
+func TestPostgresColumnName(t *testing.T) {
+	for duck, want := range map[string]string{
+		"count_star()":                 "count",
+		"count(x)":                     "count",
+		"sum(amount)":                  "sum",
+		"current_database()":           "current_database",
+		"CAST(id AS VARCHAR)":          "id",
+		"CAST(price AS DECIMAL(10,2))": "price",
+		"CAST('2020-01-01' AS DATE)":   "?column?",
+		"1":                            "?column?",
+		"'x'":                          "?column?",
+		"(a + b)":                      "?column?",
+		"order_id":                     "order_id",
+		"amount total":                 "amount total",
+	} {
+		if got := postgresColumnName(duck); got != want {
+			t.Errorf("postgresColumnName(%q) = %q, want %q", duck, got, want)
+		}
+	}
+}
