@@ -163,6 +163,8 @@ func TestClients(t *testing.T) {
 		{"node_pg", []string{"node", "node/pg_client.js"}},
 		{"postgresjs", []string{"node", "node/postgresjs_client.js"}},
 		{"pyodbc", []string{python, "python/pyodbc_client.py"}},
+		{"sqlalchemy", []string{python, "python/sqlalchemy_client.py"}},
+		{"django", []string{python, "python/django_client.py"}},
 	}
 	for _, c := range clients {
 		t.Run(c.name, func(t *testing.T) {

@@ -93,3 +93,38 @@ func noSavepoint(name string) error {
 	e.SQLState = "3B001"
 	return e
 }
+
+// serialStatement is a CREATE TABLE with serial or identity columns,
+// rewritten for DuckDB (sqltext.RewriteSerial): it creates the columns'
+// sequences, then the table, under the branch's gate like any write.
+type serialStatement struct {
+	noRowsStatement
+	sess      *Session
+	sequences []string
+	create    string
+}
+
+func (st *serialStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error) {
+	s := st.sess
+	for _, q := range append(append([]string{}, st.sequences...), st.create) {
+		if err := s.gatedExec(ctx, q); err != nil {
+			return nil, s.failed(err)
+		}
+	}
+	s.stmtSeq.Add(1)
+	return &tagRows{tag: "CREATE TABLE"}, nil
+}
+
+// warningStatement does nothing but warn: a statement vsql accepts for
+// compatibility although DuckDB cannot carry it out.
+type warningStatement struct {
+	noRowsStatement
+	sess    *Session
+	tag     string
+	warning string
+}
+
+func (st *warningStatement) Execute(context.Context, []any) (pgwire.Rows, error) {
+	st.sess.notices = append(st.sess.notices, &vsqlerr.Error{Severity: "WARNING", SQLState: "01000", Message: st.warning})
+	return &tagRows{tag: st.tag}, nil
+}

@@ -275,7 +275,33 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 			return nil, s.failed(err)
 		}
 	}
+	if rewritten, ok := sqltext.RewriteIndexOpclass(st.SQL); ok {
+		offset := st.Offset
+		st = sqltext.Parse(rewritten)
+		st.Offset = offset
+	}
+	if sqltext.IsAddForeignKey(st.SQL) {
+		// DuckDB cannot add a foreign key to an existing table; ORMs add
+		// theirs this way after CREATE TABLE. Accepted with a warning.
+		return &warningStatement{sess: s, tag: "ALTER TABLE", warning: "foreign keys cannot be added to an existing table (DuckDB); the constraint was not created and is not enforced"}, nil
+	}
+	if seqs, rewritten, ok := sqltext.RewriteSerial(st.SQL); ok {
+		// serial / identity columns: their sequences are created first.
+		return &serialStatement{sess: s, sequences: seqs, create: rewritten}, nil
+	}
 	ds, err := s.prepareDuckDB(sqlfuncs.WithCaller(ctx, s), st, paramOIDs)
+	if err != nil && strings.Contains(err.Error(), "must appear in the GROUP BY clause") {
+		// PostgreSQL's grouping by a primary key alone (see GroupByAll).
+		if rewritten, ok := sqltext.GroupByAll(st.SQL); ok {
+			offset := st.Offset
+			st = sqltext.Parse(rewritten)
+			st.Offset = offset
+			if s.txStatus() == 'E' {
+				s.setTx('T') // the failed attempt only prepared
+			}
+			ds, err = s.prepareDuckDB(sqlfuncs.WithCaller(ctx, s), st, paramOIDs)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

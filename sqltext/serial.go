@@ -1,0 +1,291 @@
+package sqltext
+
+import "strings"
+
+// serialTypes are PostgreSQL's auto-increment pseudo-types and the integer
+// type each stands for.
+var serialTypes = map[string]string{
+	"serial": "INTEGER", "serial4": "INTEGER", "bigserial": "BIGINT", "serial8": "BIGINT",
+	"smallserial": "SMALLINT", "serial2": "SMALLINT",
+}
+
+// RewriteSerial rewrites a CREATE TABLE whose columns are serial,
+// bigserial, smallserial or GENERATED … AS IDENTITY — what ORMs create —
+// into DuckDB's form: the integer type with DEFAULT nextval of a sequence
+// named as PostgreSQL names it (<table>_<column>_seq), and returns the
+// CREATE SEQUENCE statements that must run first. ok is false when the
+// statement has no such column.
+func RewriteSerial(src string) (sequences []string, out string, ok bool) {
+	lower := strings.ToLower(src)
+	if !strings.Contains(lower, "serial") && !strings.Contains(lower, "identity") {
+		return nil, src, false
+	}
+	toks := tokens(src)
+	i := 0
+	word := func(w string) bool {
+		if i < len(toks) && toks[i].kind == tokWord && toks[i].word == w {
+			i++
+			return true
+		}
+		return false
+	}
+	if !word("create") {
+		return nil, src, false
+	}
+	create := "CREATE SEQUENCE IF NOT EXISTS "
+	if !word("table") {
+		if !(word("temp") || word("temporary")) || !word("table") {
+			return nil, src, false
+		}
+		create = "CREATE TEMP SEQUENCE IF NOT EXISTS "
+	}
+	if word("if") && !(word("not") && word("exists")) {
+		return nil, src, false
+	}
+	// The table name: the last part of a dotted name.
+	var prefix []string // schema or catalog parts, as written
+	table := ""
+	for i < len(toks) && (toks[i].kind == tokWord || toks[i].kind == tokQuoted) {
+		if table != "" {
+			prefix = append(prefix, toks[i-2].text)
+		}
+		table = toks[i].word
+		i++
+		if i < len(toks) && toks[i].text == "." {
+			i++
+			continue
+		}
+		break
+	}
+	if table == "" || i >= len(toks) || toks[i].kind != tokOpen {
+		return nil, src, false
+	}
+	qualifier := ""
+	if len(prefix) > 0 {
+		qualifier = strings.Join(prefix, ".") + "."
+	}
+	var sb strings.Builder
+	last := 0
+	depth := 0
+	atColumnStart := true
+	for i++; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.kind == tokOpen:
+			depth++
+			continue
+		case t.kind == tokClose:
+			if depth == 0 {
+				i = len(toks)
+				continue
+			}
+			depth--
+			continue
+		case t.text == "," && depth == 0:
+			atColumnStart = true
+			continue
+		}
+		if !atColumnStart || depth != 0 {
+			continue
+		}
+		atColumnStart = false
+		if (t.kind != tokWord && t.kind != tokQuoted) || i+1 >= len(toks) {
+			continue
+		}
+		switch t.word {
+		case "constraint", "primary", "unique", "check", "foreign", "exclude":
+			if t.kind == tokWord {
+				continue
+			}
+		}
+		column := t.word
+		seq := qualifier + QuoteIdent(table+"_"+column+"_seq")
+		def := " DEFAULT nextval(" + QuoteString(strings.Trim(seq, `"`)) + ")"
+		if qualifier != "" {
+			def = " DEFAULT nextval(" + QuoteString(seq) + ")"
+		}
+		typ := toks[i+1]
+		if base, isSerial := serialTypes[typ.word]; isSerial && typ.kind == tokWord {
+			sb.WriteString(src[last:typ.start])
+			sb.WriteString(base + def + " NOT NULL")
+			last = typ.end
+			sequences = append(sequences, create+seq)
+			continue
+		}
+		// <type> GENERATED { ALWAYS | BY DEFAULT } AS IDENTITY [( options )]
+		for j := i + 2; j+3 < len(toks); j++ {
+			if toks[j].text == "," || toks[j].kind == tokClose {
+				break
+			}
+			if toks[j].word != "generated" {
+				continue
+			}
+			k := j + 1
+			if toks[k].word == "always" {
+				k++
+			} else if toks[k].word == "by" && k+1 < len(toks) && toks[k+1].word == "default" {
+				k += 2
+			} else {
+				break
+			}
+			if k+1 >= len(toks) || toks[k].word != "as" || toks[k+1].word != "identity" {
+				break
+			}
+			end := toks[k+1].end
+			if k+2 < len(toks) && toks[k+2].kind == tokOpen { // sequence options are dropped
+				d := 0
+				for m := k + 2; m < len(toks); m++ {
+					if toks[m].kind == tokOpen {
+						d++
+					} else if toks[m].kind == tokClose {
+						if d--; d == 0 {
+							end = toks[m].end
+							break
+						}
+					}
+				}
+			}
+			sb.WriteString(src[last:toks[j].start])
+			sb.WriteString(strings.TrimPrefix(def, " ") + " NOT NULL")
+			last = end
+			sequences = append(sequences, create+seq)
+			break
+		}
+	}
+	if len(sequences) == 0 {
+		return nil, src, false
+	}
+	sb.WriteString(src[last:])
+	return sequences, sb.String(), true
+}
+
+// RewriteIndexOpclass drops operator classes from CREATE INDEX column lists
+// (Django's ("email" varchar_pattern_ops)): DuckDB has none, and its ART
+// indexes serve prefix LIKE without them.
+func RewriteIndexOpclass(src string) (string, bool) {
+	if !strings.Contains(strings.ToLower(src), "_ops") {
+		return src, false
+	}
+	toks := tokens(src)
+	if len(toks) < 2 || toks[0].word != "create" || !(toks[1].word == "index" || (toks[1].word == "unique" && len(toks) > 2 && toks[2].word == "index")) {
+		return src, false
+	}
+	var sb strings.Builder
+	last, changed := 0, false
+	for i := 1; i < len(toks); i++ {
+		t := toks[i]
+		if t.kind == tokWord && strings.HasSuffix(t.word, "_ops") && (toks[i-1].kind == tokQuoted || toks[i-1].kind == tokWord || toks[i-1].kind == tokClose) {
+			sb.WriteString(src[last:toks[i-1].end])
+			last = t.end
+			changed = true
+		}
+	}
+	if !changed {
+		return src, false
+	}
+	sb.WriteString(src[last:])
+	return sb.String(), true
+}
+
+// IsAddForeignKey reports ALTER TABLE … ADD [CONSTRAINT name] FOREIGN KEY:
+// DuckDB cannot add a foreign key to an existing table.
+func IsAddForeignKey(src string) bool {
+	toks := tokens(src)
+	if len(toks) < 5 || toks[0].word != "alter" || toks[1].word != "table" {
+		return false
+	}
+	for i := 2; i+1 < len(toks); i++ {
+		if toks[i].kind == tokWord && toks[i].word == "foreign" && toks[i+1].word == "key" {
+			for j := 2; j < i; j++ {
+				if toks[j].kind == tokWord && toks[j].word == "add" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// GroupByAll rewrites a top-level GROUP BY whose items all appear verbatim
+// in the select list into GROUP BY ALL. PostgreSQL lets a query group by a
+// table's primary key alone and still select the table's other columns
+// (they depend on the key), which Django's aggregations rely on; DuckDB
+// asks for every selected column. When every grouped item is selected,
+// grouping by all selected non-aggregates forms the same groups.
+func GroupByAll(src string) (string, bool) {
+	toks := tokens(src)
+	depth := 0
+	selStart, selEnd, groupStart, groupEnd := -1, -1, -1, -1
+	for i, t := range toks {
+		switch t.kind {
+		case tokOpen:
+			depth++
+			continue
+		case tokClose:
+			depth--
+			if depth < 0 {
+				return src, false
+			}
+			continue
+		}
+		if depth != 0 || t.kind != tokWord {
+			continue
+		}
+		switch {
+		case t.word == "select" && selStart < 0:
+			selStart = i + 1
+		case t.word == "from" && selStart >= 0 && selEnd < 0:
+			selEnd = i
+		case t.word == "group" && i+1 < len(toks) && toks[i+1].word == "by" && groupStart < 0:
+			groupStart = i + 2
+		case groupStart >= 0 && groupEnd < 0 && (t.word == "having" || t.word == "order" || t.word == "limit" || t.word == "offset" ||
+			t.word == "window" || t.word == "qualify" || t.word == "union" || t.word == "except" || t.word == "intersect"):
+			groupEnd = i
+		}
+	}
+	if selStart < 0 || selEnd < 0 || groupStart < 0 || groupStart >= len(toks) {
+		return src, false
+	}
+	if groupEnd < 0 {
+		groupEnd = len(toks)
+		for groupEnd > groupStart && toks[groupEnd-1].kind == tokSemi {
+			groupEnd--
+		}
+	}
+	selected := map[string]bool{}
+	item := func(from, to int) string { return strings.TrimSpace(src[toks[from].start:toks[to-1].end]) }
+	split := func(from, to int, fn func(string)) {
+		d, start := 0, from
+		for i := from; i < to; i++ {
+			switch {
+			case toks[i].kind == tokOpen:
+				d++
+			case toks[i].kind == tokClose:
+				d--
+			case toks[i].text == "," && d == 0:
+				fn(item(start, i))
+				start = i + 1
+			}
+		}
+		if start < to {
+			fn(item(start, to))
+		}
+	}
+	split(selStart, selEnd, func(s string) {
+		selected[s] = true
+		// "expr AS alias" also selects expr
+		if i := strings.LastIndex(strings.ToUpper(s), " AS "); i > 0 {
+			selected[strings.TrimSpace(s[:i])] = true
+		}
+	})
+	ok := true
+	split(groupStart, groupEnd, func(s string) {
+		if !selected[s] {
+			ok = false
+		}
+	})
+	if !ok {
+		return src, false
+	}
+	return src[:toks[groupStart].start] + "ALL" + src[toks[groupEnd-1].end:], true
+}
