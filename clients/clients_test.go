@@ -165,6 +165,9 @@ func TestClients(t *testing.T) {
 		{"pyodbc", []string{python, "python/pyodbc_client.py"}},
 		{"sqlalchemy", []string{python, "python/sqlalchemy_client.py"}},
 		{"django", []string{python, "python/django_client.py"}},
+		{"knex", []string{"node", "node/knex_client.js"}},
+		{"sequelize", []string{"node", "node/sequelize_client.js"}},
+		{"typeorm", []string{"node", "node/typeorm_client.js"}},
 	}
 	for _, c := range clients {
 		t.Run(c.name, func(t *testing.T) {

@@ -111,6 +111,9 @@ var catalogSQL = []string{
 	`CREATE TABLE IF NOT EXISTS {P}.vsql_databases (oid BIGINT, datname VARCHAR)`,
 	// DuckDB's schema main is public; the session's temporary objects
 	// (DuckDB's catalog temp) are in pg_temp_1.
+	// nextval('s') defaults read as PostgreSQL prints them (ORMs recognize
+	// serial columns by nextval('…'::regclass))
+	`CREATE OR REPLACE MACRO {P}.vsql_default(d) AS regexp_replace(d, '^nextval\(''([^'']+)''\)$', 'nextval(''\1''::regclass)')`,
 	`CREATE OR REPLACE MACRO {P}.vsql_nspname(db, s) AS CASE WHEN db = 'temp' THEN 'pg_temp_1' WHEN s = 'main' THEN 'public' ELSE s END`,
 
 	// --- types ---
@@ -281,7 +284,7 @@ var catalogSQL = []string{
 		FROM (SELECT oid, indrelid, unnest(colnums) AS colnum, generate_subscripts(colnums, 1) AS pos FROM {P}.vsql_indexes) i
 		JOIN duckdb_columns() c ON c.database_name IN (` + cd + `, 'temp') AND c.table_oid = i.indrelid AND c.column_index = i.colnum`,
 	`CREATE OR REPLACE VIEW {P}.pg_attrdef AS SELECT CAST(table_oid * 1000 + column_index + 200 AS BIGINT) AS oid,
-		CAST(table_oid AS BIGINT) AS adrelid, CAST(column_index AS SMALLINT) AS adnum, column_default AS adbin
+		CAST(table_oid AS BIGINT) AS adrelid, CAST(column_index AS SMALLINT) AS adnum, {P}.vsql_default(column_default) AS adbin
 		FROM duckdb_columns() WHERE database_name IN (` + cd + `, 'temp') AND column_default IS NOT NULL`,
 	`CREATE OR REPLACE VIEW {P}.pg_description AS
 		SELECT CAST(table_oid AS BIGINT) AS objoid, CAST(1259 AS BIGINT) AS classoid, 0 AS objsubid, comment AS description
@@ -305,6 +308,18 @@ var catalogSQL = []string{
 	`CREATE OR REPLACE VIEW {P}.pg_matviews AS SELECT CAST(NULL AS VARCHAR) AS schemaname, CAST(NULL AS VARCHAR) AS matviewname,
 		CAST(NULL AS VARCHAR) AS matviewowner, CAST(NULL AS VARCHAR) AS tablespace, false AS hasindexes, false AS ispopulated,
 		CAST(NULL AS VARCHAR) AS definition WHERE false`,
+	`CREATE OR REPLACE VIEW {P}.pg_statio_all_tables AS SELECT c.oid AS relid, n.nspname AS schemaname, c.relname,
+		CAST(NULL AS BIGINT) AS heap_blks_read, CAST(NULL AS BIGINT) AS heap_blks_hit
+		FROM {P}.pg_class c JOIN {P}.pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r'`,
+	`CREATE OR REPLACE VIEW {P}.pg_stat_all_tables AS SELECT c.oid AS relid, n.nspname AS schemaname, c.relname,
+		CAST(NULL AS BIGINT) AS seq_scan, CAST(NULL AS BIGINT) AS n_live_tup
+		FROM {P}.pg_class c JOIN {P}.pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r'`,
+	`CREATE OR REPLACE VIEW {P}.pg_range AS SELECT CAST(NULL AS BIGINT) AS rngtypid, CAST(NULL AS BIGINT) AS rngsubtype,
+		CAST(NULL AS BIGINT) AS rngmultitypid, CAST(NULL AS BIGINT) AS rngcollation, CAST(NULL AS BIGINT) AS rngsubopc,
+		CAST(NULL AS VARCHAR) AS rngcanonical, CAST(NULL AS VARCHAR) AS rngsubdiff WHERE false`,
+	`CREATE OR REPLACE VIEW {P}.pg_sequence AS SELECT CAST(NULL AS BIGINT) AS seqrelid, CAST(NULL AS BIGINT) AS seqtypid,
+		CAST(NULL AS BIGINT) AS seqstart, CAST(NULL AS BIGINT) AS seqincrement, CAST(NULL AS BIGINT) AS seqmax,
+		CAST(NULL AS BIGINT) AS seqmin, CAST(NULL AS BIGINT) AS seqcache, false AS seqcycle WHERE false`,
 	`CREATE OR REPLACE VIEW {P}.pg_policy AS SELECT CAST(NULL AS BIGINT) AS oid, CAST(NULL AS VARCHAR) AS polname,
 		CAST(NULL AS BIGINT) AS polrelid, CAST(NULL AS VARCHAR) AS polcmd, false AS polpermissive, CAST(NULL AS BIGINT[]) AS polroles,
 		CAST(NULL AS VARCHAR) AS polqual, CAST(NULL AS VARCHAR) AS polwithcheck WHERE false`,
@@ -420,6 +435,9 @@ var catalogSQL = []string{
 	`CREATE OR REPLACE MACRO {P}.array_upper(a, d) AS CASE WHEN d = 1 AND len(a) > 0 THEN len(a) END`,
 	`CREATE OR REPLACE MACRO {P}.array_lower(a, d) AS CASE WHEN d = 1 AND len(a) > 0 THEN 1 END`,
 	`CREATE OR REPLACE MACRO {P}.pg_relation_is_publishable(r) AS false`,
+	`CREATE OR REPLACE MACRO {P}.vsql_pg_array_text(l) AS '{' || array_to_string(list_transform(l, x -> CASE WHEN x IS NULL THEN 'NULL'
+		WHEN regexp_full_match(x, '[A-Za-z0-9_]+') AND lower(x) <> 'null' THEN x
+		ELSE '"' || replace(replace(x, '\', '\\'), '"', '\"') || '"' END), ',') || '}'`,
 	`CREATE OR REPLACE MACRO {P}.quote_ident(s) AS CASE WHEN regexp_full_match(s, '[a-z_][a-z0-9_$]*') THEN s ELSE '"' || replace(s, '"', '""') || '"' END`,
 	// reg* casts: a name (possibly public.-qualified or quoted) to its oid,
 	// and an oid to its name.
@@ -427,7 +445,7 @@ var catalogSQL = []string{
 	`CREATE OR REPLACE MACRO {P}.vsql_system_oids() AS MAP {'pg_class': 1259, 'pg_attribute': 1249, 'pg_proc': 1255, 'pg_type': 1247,
 		'pg_namespace': 2615, 'pg_constraint': 2606, 'pg_index': 2610, 'pg_attrdef': 2604, 'pg_depend': 2608, 'pg_description': 2609,
 		'pg_rewrite': 2618, 'pg_trigger': 2620, 'pg_database': 1262, 'pg_am': 2601, 'pg_inherits': 2611, 'pg_roles': 1260}`,
-	`CREATE OR REPLACE MACRO {P}.vsql_system_oid(s) AS CAST({P}.vsql_system_oids()[s] AS BIGINT)`,
+	`CREATE OR REPLACE MACRO {P}.vsql_system_oid(s) AS CAST({P}.vsql_system_oids()[CAST(s AS VARCHAR)] AS BIGINT)`,
 	`CREATE OR REPLACE MACRO {P}.regclass_oid(s) AS coalesce(
 		(SELECT vsql_c.oid FROM {P}.pg_class vsql_c JOIN {P}.pg_namespace vsql_n ON vsql_n.oid = vsql_c.relnamespace
 			WHERE vsql_c.relname = {P}.vsql_unqualify(s) AND vsql_n.nspname = coalesce(nullif(regexp_extract(CAST(s AS VARCHAR), '^"?([^".]+)"?\.', 1), ''), 'public') LIMIT 1),
@@ -481,7 +499,7 @@ var catalogSQL = []string{
 		FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND NOT internal`,
 	`CREATE OR REPLACE VIEW {I}.columns AS
 		SELECT ` + cd + ` AS table_catalog, {P}.vsql_nspname(c.database_name, c.schema_name) AS table_schema,
-			c.table_name, c.column_name, c.column_index AS ordinal_position, c.column_default,
+			c.table_name, c.column_name, c.column_index AS ordinal_position, {P}.vsql_default(c.column_default) AS column_default,
 			CASE WHEN c.is_nullable THEN 'YES' ELSE 'NO' END AS is_nullable,
 			CASE WHEN c.data_type LIKE '%]' THEN 'ARRAY'
 				WHEN c.toid = 25 AND c.data_type <> 'VARCHAR' AND c.data_type NOT LIKE 'JSON%' THEN 'USER-DEFINED'

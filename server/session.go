@@ -285,6 +285,15 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		// theirs this way after CREATE TABLE. Accepted with a warning.
 		return &warningStatement{sess: s, tag: "ALTER TABLE", warning: "foreign keys cannot be added to an existing table (DuckDB); the constraint was not created and is not enforced"}, nil
 	}
+	if rewritten, removed, ok := sqltext.StripForeignKeyActions(st.SQL); ok {
+		offset := st.Offset
+		st = sqltext.Parse(rewritten)
+		st.Offset = offset
+		if len(removed) > 0 {
+			s.notices = append(s.notices, &vsqlerr.Error{Severity: "WARNING", SQLState: "01000",
+				Message: "DuckDB's foreign keys take no actions: " + strings.Join(removed, ", ") + " removed; the key is enforced as NO ACTION"})
+		}
+	}
 	if seqs, rewritten, ok := sqltext.RewriteSerial(st.SQL); ok {
 		// serial / identity columns: their sequences are created first.
 		return &serialStatement{sess: s, sequences: seqs, create: rewritten}, nil

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"sort"
 	"strconv"
@@ -73,11 +74,49 @@ func timeZoneSetting(v string) (string, error) {
 	if strings.EqualFold(v, "utc") || strings.EqualFold(v, "gmt") || v == "Z" {
 		return "UTC", nil
 	}
+	if zone, ok := offsetZone(v); ok {
+		return zone, nil
+	}
 	if _, err := time.LoadLocation(v); err != nil {
 		return "", vsqlerr.New(vsqlerr.InvalidArgument, "invalid value for parameter \"TimeZone\": %q", v).
 			WithHint("Use an IANA time zone name such as 'Europe/Berlin' or 'UTC'.")
 	}
 	return v, nil
+}
+
+// offsetZone reads the fixed-offset forms of SET TIME ZONE — a number of
+// hours east of UTC (SET TIME ZONE -7) or INTERVAL '+05:00' HOUR TO MINUTE,
+// as Sequelize sends it — and names the zone as the tz database does
+// (Etc/GMT-5 is five hours east); only whole hours have such names.
+func offsetZone(v string) (string, bool) {
+	s := strings.TrimSpace(v)
+	if u := strings.ToUpper(s); strings.HasPrefix(u, "INTERVAL") {
+		s = strings.TrimSpace(s[len("INTERVAL"):])
+		if i := strings.IndexAny(strings.ToUpper(s), " HM"); i > 0 && strings.Contains(strings.ToUpper(s[i:]), "HOUR") {
+			s = strings.TrimSpace(s[:i])
+		}
+		s = strings.Trim(s, "'")
+	}
+	sign := 1
+	switch {
+	case strings.HasPrefix(s, "+"):
+		s = s[1:]
+	case strings.HasPrefix(s, "-"):
+		sign, s = -1, s[1:]
+	}
+	hours, minutes, _ := strings.Cut(s, ":")
+	h, err := strconv.Atoi(hours)
+	if err != nil || h > 14 || (minutes != "" && minutes != "00") {
+		return "", false
+	}
+	switch h *= sign; {
+	case h == 0:
+		return "UTC", true
+	case h > 0:
+		return fmt.Sprintf("Etc/GMT-%d", h), true
+	default:
+		return fmt.Sprintf("Etc/GMT+%d", -h), true
+	}
 }
 
 var settings = map[string]setting{

@@ -36,7 +36,7 @@ func init() {
 		pg_tables pg_views pg_matviews pg_indexes pg_collation pg_enum pg_tablespace pg_policy
 		pg_statistic_ext pg_publication pg_publication_rel pg_publication_namespace pg_trigger
 		pg_inherits pg_depend pg_rewrite pg_foreign_table pg_partitioned_table pg_extension
-		pg_auth_members pg_cast pg_settings`) {
+		pg_auth_members pg_cast pg_settings pg_range pg_sequence pg_statio_all_tables pg_stat_all_tables`) {
 		PGRelations[n] = true
 	}
 	for _, n := range strings.Fields(`pg_get_userbyid pg_get_function_result pg_get_function_arguments
@@ -66,6 +66,11 @@ var vectorColumns = map[string]bool{"indkey": true, "indoption": true, "indclass
 	"proargtypes": true, "stxkeys": true, "partattrs": true, "partclass": true, "partcollation": true, "tgattr": true}
 
 // renamedFunctions are PostgreSQL functions DuckDB has under another name.
+// scalarsUsedAsTables are built-in functions clients call in FROM
+// (TypeORM: SELECT * FROM current_database()).
+var scalarsUsedAsTables = map[string]bool{"current_database": true, "current_user": true, "session_user": true,
+	"version": true, "current_catalog": true}
+
 var renamedFunctions = map[string]string{"json_build_object": "json_object", "json_build_array": "json_array",
 	"jsonb_build_object": "json_object", "jsonb_build_array": "json_array"}
 
@@ -269,6 +274,33 @@ func RewritePostgres(src string) (out string, changed bool) {
 			set(i, "")
 			post[match[i+1]] += ")"
 			continue
+		// x.indkey as a whole select item: int2vector prints as "1 2"
+		// (Sequelize splits it), not as the list vsql stores
+		case t.kind == tokWord && vectorColumns[t.word] && dot(i-1) && isName(i-2) && (i+1 >= n || isWord(i+1, "as") ||
+			isText(i+1, ",") || isWord(i+1, "from")) && i-3 >= 0 && (isWord(i-3, "select") || isText(i-3, ",")) && inSelectList(toks, i-3):
+			pre[i-2] = "array_to_string(" + pre[i-2]
+			post[i] += ", ' ')"
+			if !isWord(i+1, "as") {
+				post[i] += " AS " + t.word
+			}
+			changed = true
+			continue
+		// array_agg(a.attname): PostgreSQL's name[] reaches clients as array
+		// text ("{id,name}"): drivers leave it unparsed (Sequelize relies on
+		// it), unlike text[], which vsql's VARCHAR[] would be reported as.
+		case t.kind == tokWord && t.word == "array_agg" && !dot(i-1) && i+4 < n && toks[i+1].kind == tokOpen &&
+			match[i+1] == i+5 && isName(i+2) && dot(i+3) && toks[i+4].word == "attname":
+			pre[i] = PGCatalogSchema + ".vsql_pg_array_text(" + pre[i]
+			post[match[i+1]] += ")"
+			changed = true
+			continue
+		// a built-in scalar function used as a table
+		case t.kind == tokWord && !dot(i-1) && scalarsUsedAsTables[t.word] && i+1 < n && toks[i+1].kind == tokOpen &&
+			match[i+1] > 0 && (isWord(i-1, "from") || isWord(i-1, "join")):
+			pre[i] = "(SELECT " + pre[i]
+			post[match[i+1]] += " AS " + t.word + ")"
+			changed = true
+			continue
 		// functions DuckDB has under other names
 		case t.kind == tokWord && !dot(i-1) && renamedFunctions[t.word] != "" && i+1 < n && toks[i+1].kind == tokOpen:
 			set(i, renamedFunctions[t.word])
@@ -279,6 +311,11 @@ func RewritePostgres(src string) (out string, changed bool) {
 			if i+1 < n && toks[i+1].kind == tokOpen {
 				set(i, PGCatalogSchema+"."+t.word)
 				provided[i] = providedCall{name: t.word, end: match[i+1]}
+				if (isWord(i-1, "from") || isWord(i-1, "join")) && match[i+1] > 0 {
+					// a scalar function used as a table: FROM current_schema()
+					pre[i] = "(SELECT " + pre[i]
+					post[match[i+1]] += " AS " + t.word + ")"
+				}
 			} else if t.word == "current_schema" {
 				set(i, PGCatalogSchema+".current_schema()")
 				provided[i] = providedCall{name: t.word, end: i}
@@ -305,7 +342,7 @@ func RewritePostgres(src string) (out string, changed bool) {
 			}
 			continue
 		// a bare catalog relation after FROM, JOIN or a comma
-		case t.kind == tokWord && PGRelations[t.word] && !dot(i-1) && !dot(i+1) &&
+		case (t.kind == tokWord || t.kind == tokQuoted) && PGRelations[t.word] && !dot(i-1) && !dot(i+1) &&
 			(isWord(i-1, "from") || isWord(i-1, "join") || (isText(i-1, ",") && !inSelectList(toks, i-1))) && !(i+1 < n && toks[i+1].kind == tokOpen):
 			set(i, PGCatalogSchema+"."+t.word)
 			continue
@@ -363,8 +400,21 @@ func RewritePostgres(src string) (out string, changed bool) {
 				base = "regproc"
 			}
 			fn := base + "_name"
-			if k := toks[i-1].kind; k == tokString || k == tokParam {
-				fn = base + "_oid"
+			textual := toks[i-1].kind == tokString || toks[i-1].kind == tokParam
+			if toks[i-1].kind == tokClose && match[i-1] >= 0 {
+				for k := match[i-1]; k < i-1; k++ {
+					if isText(k, "|") && isText(k+1, "|") {
+						textual = true // a concatenation: a name, not an oid
+					}
+				}
+			}
+			castTo := func(w string) bool { return isText(j+1, ":") && isText(j+2, ":") && isWord(j+3, w) }
+			if textual || castTo("oid") {
+				fn = base + "_oid" // a name to its oid
+			}
+			if textual && (castTo("text") || castTo("varchar")) {
+				fn = base + "_name(" + PGCatalogSchema + "." + base + "_oid" // the name, normalized
+				post[i-1] += ")"
 			}
 			pre[first] = PGCatalogSchema + "." + fn + "(" + pre[first]
 			post[i-1] += ")"
@@ -413,10 +463,10 @@ func RewritePostgres(src string) (out string, changed bool) {
 var triggerWords = map[string]bool{}
 
 func fillTriggerWords() {
-	for _, w := range []string{"public", "pg_catalog", "information_schema", "operator", "collate", "any", "generate_series", "pg_temp", "pg_temp_1"} {
+	for _, w := range []string{"public", "pg_catalog", "information_schema", "operator", "collate", "any", "generate_series", "pg_temp", "pg_temp_1", "array_agg"} {
 		triggerWords[w] = true
 	}
-	for _, set := range []map[string]bool{PGRelations, PGFunctions, regCasts, vectorColumns} {
+	for _, set := range []map[string]bool{PGRelations, PGFunctions, regCasts, vectorColumns, scalarsUsedAsTables} {
 		for w := range set {
 			triggerWords[w] = true
 		}
@@ -492,6 +542,12 @@ func regexOperand(src string, toks []rwTok, i int, op string, set func(int, stri
 // operandStart finds the first token of the operand that ends at token i:
 // a literal, a parameter, a (qualified) name, or a parenthesized
 // expression or call. It returns -1 when it cannot tell.
+// operandKeywords may stand before a parenthesized operand without making
+// it a function call: SELECT (a || b)::regclass.
+var operandKeywords = map[string]bool{"select": true, "where": true, "and": true, "or": true, "not": true, "on": true,
+	"by": true, "as": true, "when": true, "then": true, "else": true, "in": true, "from": true, "join": true, "is": true,
+	"case": true, "having": true, "distinct": true, "all": true, "any": true, "values": true, "return": true, "like": true}
+
 func operandStart(toks []rwTok, match []int, i int) int {
 	if i < 0 {
 		return -1
@@ -504,7 +560,7 @@ func operandStart(toks []rwTok, match []int, i int) int {
 		if o < 0 {
 			return -1
 		}
-		if o > 0 && (toks[o-1].kind == tokWord || toks[o-1].kind == tokQuoted) {
+		if o > 0 && (toks[o-1].kind == tokQuoted || (toks[o-1].kind == tokWord && !operandKeywords[toks[o-1].word])) {
 			return nameStart(toks, o-1)
 		}
 		return o

@@ -289,3 +289,49 @@ func GroupByAll(src string) (string, bool) {
 	}
 	return src[:toks[groupStart].start] + "ALL" + src[toks[groupEnd-1].end:], true
 }
+
+// StripForeignKeyActions removes ON DELETE / ON UPDATE actions from the
+// REFERENCES clauses of CREATE TABLE (Sequelize writes ON DELETE SET NULL
+// ON UPDATE CASCADE): DuckDB's foreign keys take none. It returns the
+// actions it removed that change behaviour (CASCADE, SET NULL, SET
+// DEFAULT); the key itself stays and is enforced as NO ACTION.
+func StripForeignKeyActions(src string) (out string, removed []string, ok bool) {
+	lower := strings.ToLower(src)
+	if !strings.Contains(lower, "references") || (!strings.Contains(lower, "on delete") && !strings.Contains(lower, "on update")) {
+		return src, nil, false
+	}
+	toks := tokens(src)
+	if len(toks) < 2 || toks[0].word != "create" {
+		return src, nil, false
+	}
+	var sb strings.Builder
+	last := 0
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i].word != "on" || (toks[i+1].word != "delete" && toks[i+1].word != "update") || toks[i].kind != tokWord {
+			continue
+		}
+		j := i + 2
+		action := ""
+		switch {
+		case toks[j].word == "cascade" || toks[j].word == "restrict":
+			action = toks[j].word
+		case (toks[j].word == "set" || toks[j].word == "no") && j+1 < len(toks) &&
+			(toks[j+1].word == "null" || toks[j+1].word == "default" || toks[j+1].word == "action"):
+			action = toks[j].word + " " + toks[j+1].word
+			j++
+		default:
+			continue
+		}
+		if action != "restrict" && action != "no action" {
+			removed = append(removed, "ON "+strings.ToUpper(toks[i+1].word+" "+action))
+		}
+		sb.WriteString(src[last:toks[i].start])
+		last = toks[j].end
+		i = j
+	}
+	if last == 0 {
+		return src, nil, false
+	}
+	sb.WriteString(src[last:])
+	return sb.String(), removed, true
+}

@@ -60,3 +60,44 @@ func TestGroupByAll(t *testing.T) {
 		t.Error("rewrote a GROUP BY of an unselected column")
 	}
 }
+
+func TestScalarFunctionInFrom(t *testing.T) {
+	got, _ := RewritePostgres("SELECT * FROM current_schema()")
+	if !strings.Contains(got, "(SELECT "+PGCatalogSchema+".current_schema() AS current_schema)") {
+		t.Errorf("RewritePostgres = %s", got)
+	}
+}
+
+func TestArrayAggAttname(t *testing.T) {
+	got, _ := RewritePostgres("SELECT array_agg(a.attname) AS column_names FROM pg_attribute a")
+	if !strings.Contains(got, PGCatalogSchema+".vsql_pg_array_text(array_agg(a.attname))") {
+		t.Errorf("RewritePostgres = %s", got)
+	}
+}
+
+func TestVectorSelectItem(t *testing.T) {
+	got, _ := RewritePostgres("SELECT i.relname AS name, ix.indkey AS indkey, ix.indoption FROM pg_index ix GROUP BY ix.indkey")
+	if !strings.Contains(got, "array_to_string(ix.indkey, ' ') AS indkey") || !strings.Contains(got, "array_to_string(ix.indoption, ' ') AS indoption") ||
+		!strings.Contains(got, "GROUP BY ix.indkey") {
+		t.Errorf("RewritePostgres = %s", got)
+	}
+}
+
+func TestStripForeignKeyActions(t *testing.T) {
+	in := `CREATE TABLE IF NOT EXISTS "Players" ("id" SERIAL, "TeamId" INTEGER REFERENCES "Teams" ("id") ON DELETE SET NULL ON UPDATE CASCADE, PRIMARY KEY ("id"))`
+	out, removed, ok := StripForeignKeyActions(in)
+	want := `CREATE TABLE IF NOT EXISTS "Players" ("id" SERIAL, "TeamId" INTEGER REFERENCES "Teams" ("id")  , PRIMARY KEY ("id"))`
+	if !ok || out != want || strings.Join(removed, ";") != "ON DELETE SET NULL;ON UPDATE CASCADE" {
+		t.Errorf("StripForeignKeyActions = %v %q\n%s", ok, removed, out)
+	}
+	if _, _, ok := StripForeignKeyActions(`SELECT 'on delete cascade references'`); ok {
+		t.Error("rewrote a SELECT")
+	}
+}
+
+func TestQuotedBareCatalogRelation(t *testing.T) {
+	got, _ := RewritePostgres(`SELECT 1 FROM "pg_constraint" "cnst" INNER JOIN "pg_class" "t" ON "t"."oid" = "cnst"."conrelid"`)
+	if !strings.Contains(got, PGCatalogSchema+".pg_constraint") || !strings.Contains(got, PGCatalogSchema+".pg_class") {
+		t.Errorf("RewritePostgres = %s", got)
+	}
+}
