@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	_ "github.com/lib/pq"
+	gormpg "gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	gormlogger "gorm.io/gorm/logger"
 )
 
 // TestPgx: named statements (pgx's statement cache), binary results,
@@ -112,4 +116,62 @@ func TestLibPq(t *testing.T) {
 	_, err = db.Exec("INSERT INTO orders (id, customer) VALUES (1, 'dup')")
 	fmt.Fprintf(&out, "error: %v\n", err != nil && strings.Contains(err.Error(), "23505"))
 	check(t, "libpq", out.String())
+}
+
+// gormProduct is GORM's model for TestGorm.
+type gormProduct struct {
+	ID    uint   `gorm:"primaryKey"`
+	Code  string `gorm:"uniqueIndex;not null"`
+	Price float64
+	Stock *int
+}
+
+// TestGorm: AutoMigrate (twice: the second finds the table as it is), CRUD.
+func TestGorm(t *testing.T) {
+	prepare(t, "c_gorm")
+	db, err := gorm.Open(gormpg.Open(connString("c_gorm/dev")), &gorm.Config{Logger: gormlogger.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	for i := 0; i < 2; i++ {
+		if err := db.AutoMigrate(&gormProduct{}); err != nil {
+			t.Fatalf("AutoMigrate %d: %v", i+1, err)
+		}
+	}
+	m := db.Migrator()
+	fmt.Fprintf(&out, "has table: %v, has column price: %v\n", m.HasTable(&gormProduct{}), m.HasColumn(&gormProduct{}, "Price"))
+	types, err := m.ColumnTypes(&gormProduct{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cols []string
+	for _, ct := range types {
+		nullable, _ := ct.Nullable()
+		pk, _ := ct.PrimaryKey()
+		cols = append(cols, fmt.Sprintf("column: %s %s nullable=%v pk=%v\n", ct.Name(), ct.DatabaseTypeName(), nullable, pk))
+	}
+	sort.Strings(cols)
+	out.WriteString(strings.Join(cols, ""))
+	five := 5
+	if err := db.Create(&[]gormProduct{{Code: "A1", Price: 9.5, Stock: &five}, {Code: "B2", Price: 1.25}}).Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Model(&gormProduct{}).Where("code = ?", "B2").Update("price", 2.5).Error; err != nil {
+		t.Fatal(err)
+	}
+	err = db.Create(&gormProduct{Code: "A1"}).Error
+	fmt.Fprintf(&out, "duplicate code refused: %v\n", err != nil)
+	var products []gormProduct
+	if err := db.Order("id").Find(&products).Error; err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range products {
+		stock := "nil"
+		if p.Stock != nil {
+			stock = fmt.Sprint(*p.Stock)
+		}
+		fmt.Fprintf(&out, "product: %d %s %.2f %s\n", p.ID, p.Code, p.Price, stock)
+	}
+	check(t, "gorm", out.String())
 }

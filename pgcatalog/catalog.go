@@ -533,6 +533,11 @@ var catalogSQL = []string{
 			table_name, unnest(colnames) AS column_name, generate_subscripts(colnames, 1) AS ordinal_position,
 			CASE WHEN contype = 'f' THEN generate_subscripts(colnames, 1) END AS position_in_unique_constraint
 		FROM {P}.vsql_constraints WHERE contype IN ('p', 'u', 'f')`,
+	`CREATE OR REPLACE VIEW {I}.constraint_column_usage AS
+		SELECT ` + cd + ` AS table_catalog, {P}.vsql_nspname(database_name, schema_name) AS table_schema,
+			table_name, unnest(colnames) AS column_name, ` + cd + ` AS constraint_catalog,
+			{P}.vsql_nspname(database_name, schema_name) AS constraint_schema, conname AS constraint_name
+		FROM {P}.vsql_constraints WHERE contype IN ('p', 'u', 'c')`,
 	`CREATE OR REPLACE VIEW {I}.views AS
 		SELECT ` + cd + ` AS table_catalog, {P}.vsql_nspname(database_name, schema_name) AS table_schema,
 			view_name AS table_name, {P}.vsql_viewdef(sql) AS view_definition, 'NONE' AS check_option, 'NO' AS is_updatable,

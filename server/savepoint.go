@@ -125,6 +125,8 @@ type warningStatement struct {
 }
 
 func (st *warningStatement) Execute(context.Context, []any) (pgwire.Rows, error) {
-	st.sess.notices = append(st.sess.notices, &vsqlerr.Error{Severity: "WARNING", SQLState: "01000", Message: st.warning})
+	if st.warning != "" {
+		st.sess.notices = append(st.sess.notices, &vsqlerr.Error{Severity: "WARNING", SQLState: "01000", Message: st.warning})
+	}
 	return &tagRows{tag: st.tag}, nil
 }

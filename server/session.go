@@ -294,6 +294,11 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 				Message: "DuckDB's foreign keys take no actions: " + strings.Join(removed, ", ") + " removed; the key is enforced as NO ACTION"})
 		}
 	}
+	if table, column, typ, ok := sqltext.AlterColumnType(st.SQL); ok && s.sameColumnType(ctx, table, column, typ) {
+		// ORMs "change" a column to the type it has (GORM's text for a
+		// VARCHAR): a no-op here, where DuckDB would refuse an indexed one.
+		return &warningStatement{sess: s, tag: "ALTER TABLE"}, nil
+	}
 	if seqs, rewritten, ok := sqltext.RewriteSerial(st.SQL); ok {
 		// serial / identity columns: their sequences are created first.
 		return &serialStatement{sess: s, sequences: seqs, create: rewritten}, nil
@@ -410,4 +415,30 @@ func (s *Session) gatedExec(ctx context.Context, query string) error {
 func (s *Session) exec(ctx context.Context, query string) error {
 	_, err := s.conn.ExecContext(ctx, query, []driver.NamedValue{})
 	return err
+}
+
+// sameColumnType reports whether a column of the session's database
+// already has the DuckDB type that typ names.
+func (s *Session) sameColumnType(ctx context.Context, table, column, typ string) bool {
+	current := s.queryString(ctx, "SELECT data_type FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = "+
+		sqltext.QuoteString(table)+" AND column_name = "+sqltext.QuoteString(column))
+	// typ comes from the client's own statement and is only cast to here.
+	wanted := s.queryString(ctx, "SELECT typeof(CAST(NULL AS "+typ+"))")
+	return current != "" && current == wanted
+}
+
+// queryString runs a one-value query on the session's connection ("" on
+// any error or no row).
+func (s *Session) queryString(ctx context.Context, q string) string {
+	rows, err := s.conn.QueryContext(ctx, q, []driver.NamedValue{})
+	if err != nil {
+		return ""
+	}
+	defer rows.Close()
+	vals := make([]driver.Value, len(rows.Columns()))
+	if err := rows.Next(vals); err != nil || len(vals) == 0 {
+		return ""
+	}
+	v, _ := vals[0].(string)
+	return v
 }

@@ -53,7 +53,7 @@ func init() {
 		regnamespace_oid regnamespace_name`) {
 		PGFunctions[n] = true
 	}
-	for _, n := range strings.Fields(`schemata tables columns table_constraints key_column_usage
+	for _, n := range strings.Fields(`schemata tables columns table_constraints key_column_usage constraint_column_usage
 		views referential_constraints _pg_expandarray`) {
 		InfoRelations[n] = true
 	}

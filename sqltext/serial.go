@@ -335,3 +335,58 @@ func StripForeignKeyActions(src string) (out string, removed []string, ok bool) 
 	sb.WriteString(src[last:])
 	return sb.String(), removed, true
 }
+
+// AlterColumnType reads ALTER TABLE t ALTER [COLUMN] c [SET DATA] TYPE typ
+// [USING …]: the table and column names (unquoted) and the type as written.
+func AlterColumnType(src string) (table, column, typ string, ok bool) {
+	toks := tokens(src)
+	if len(toks) < 7 || toks[0].word != "alter" || toks[1].word != "table" {
+		return "", "", "", false
+	}
+	i := 2
+	if toks[i].word == "only" && toks[i].kind == tokWord {
+		i++
+	}
+	for i+1 < len(toks) && toks[i+1].text == "." { // a qualified name: its last part
+		i += 2
+	}
+	if i >= len(toks) || (toks[i].kind != tokWord && toks[i].kind != tokQuoted) {
+		return "", "", "", false
+	}
+	table = toks[i].word
+	i++
+	if i >= len(toks) || toks[i].word != "alter" {
+		return "", "", "", false
+	}
+	i++
+	if i < len(toks) && toks[i].word == "column" && toks[i].kind == tokWord {
+		i++
+	}
+	if i >= len(toks) || (toks[i].kind != tokWord && toks[i].kind != tokQuoted) {
+		return "", "", "", false
+	}
+	column = toks[i].word
+	i++
+	if i+1 < len(toks) && toks[i].word == "set" && toks[i+1].word == "data" {
+		i += 2
+	}
+	if i >= len(toks) || toks[i].word != "type" {
+		return "", "", "", false
+	}
+	i++
+	start := i
+	depth := 0
+	for i < len(toks) && !(toks[i].kind == tokWord && (toks[i].word == "using" || toks[i].word == "collate")) && !(toks[i].text == "," && depth == 0) && toks[i].kind != tokSemi {
+		switch toks[i].kind {
+		case tokOpen:
+			depth++
+		case tokClose:
+			depth--
+		}
+		i++
+	}
+	if start == i {
+		return "", "", "", false
+	}
+	return table, column, src[toks[start].start:toks[i-1].end], true
+}

@@ -101,3 +101,16 @@ func TestQuotedBareCatalogRelation(t *testing.T) {
 		t.Errorf("RewritePostgres = %s", got)
 	}
 }
+
+func TestAlterColumnType(t *testing.T) {
+	table, column, typ, ok := AlterColumnType(`ALTER TABLE "gorm_products" ALTER COLUMN "code" TYPE text USING "code"::text`)
+	if !ok || table != "gorm_products" || column != "code" || typ != "text" {
+		t.Errorf("AlterColumnType = %q %q %q %v", table, column, typ, ok)
+	}
+	if _, _, typ, ok := AlterColumnType(`alter table public.t alter c set data type numeric(10, 2)`); !ok || typ != "numeric(10, 2)" {
+		t.Errorf("qualified: %q %v", typ, ok)
+	}
+	if _, _, _, ok := AlterColumnType(`ALTER TABLE t ADD COLUMN x text`); ok {
+		t.Error("ADD COLUMN taken for ALTER TYPE")
+	}
+}
