@@ -244,3 +244,14 @@ func TestIsql(t *testing.T) {
 	}
 	check(t, "isql", string(out))
 }
+
+// TestJdbc: pgjdbc (Debian's libpostgresql-jdbc-java) compiled and run here.
+func TestJdbc(t *testing.T) {
+	prepare(t, "c_jdbc")
+	jar := "/usr/share/java/postgresql.jar"
+	classes := t.TempDir()
+	if out, err := exec.Command("javac", "-d", classes, "java/JdbcClient.java").CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	check(t, "jdbc", runClient(t, "c_jdbc", "jdbc", "java", "-cp", classes+":"+jar, "JdbcClient"))
+}

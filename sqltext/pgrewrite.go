@@ -277,7 +277,8 @@ func RewritePostgres(src string) (out string, changed bool) {
 		// x.indkey as a whole select item: int2vector prints as "1 2"
 		// (Sequelize splits it), not as the list vsql stores
 		case t.kind == tokWord && vectorColumns[t.word] && dot(i-1) && isName(i-2) && (i+1 >= n || isWord(i+1, "as") ||
-			isText(i+1, ",") || isWord(i+1, "from")) && i-3 >= 0 && (isWord(i-3, "select") || isText(i-3, ",")) && inSelectList(toks, i-3):
+			isText(i+1, ",") || isWord(i+1, "from")) && i-3 >= 0 && (isWord(i-3, "select") || isText(i-3, ",")) && inSelectList(toks, i-3) &&
+			parenDepth(toks, i) == 0: // only what reaches the client; subqueries compute with the list
 			pre[i-2] = "array_to_string(" + pre[i-2]
 			post[i] += ", ' ')"
 			if !isWord(i+1, "as") {
@@ -654,4 +655,18 @@ func inSelectList(toks []rwTok, prev int) bool {
 		}
 	}
 	return false
+}
+
+// parenDepth is the parenthesis depth of token i.
+func parenDepth(toks []rwTok, i int) int {
+	d := 0
+	for k := 0; k < i; k++ {
+		switch toks[k].kind {
+		case tokOpen:
+			d++
+		case tokClose:
+			d--
+		}
+	}
+	return d
 }

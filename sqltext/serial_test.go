@@ -114,3 +114,10 @@ func TestAlterColumnType(t *testing.T) {
 		t.Error("ADD COLUMN taken for ALTER TYPE")
 	}
 }
+
+func TestVectorInSubqueryStaysList(t *testing.T) {
+	got, _ := RewritePostgres("SELECT tmp.x FROM (SELECT i.indoption AS I_INDOPTION FROM pg_index i) tmp")
+	if strings.Contains(got, "array_to_string") {
+		t.Errorf("RewritePostgres = %s", got)
+	}
+}
