@@ -168,6 +168,7 @@ func TestClients(t *testing.T) {
 		{"knex", []string{"node", "node/knex_client.js"}},
 		{"sequelize", []string{"node", "node/sequelize_client.js"}},
 		{"typeorm", []string{"node", "node/typeorm_client.js"}},
+		{"dbt_replay", []string{python, "python/dbt_replay.py"}},
 	}
 	for _, c := range clients {
 		t.Run(c.name, func(t *testing.T) {

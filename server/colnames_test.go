@@ -22,3 +22,13 @@ func TestPostgresColumnName(t *testing.T) {
 		}
 	}
 }
+
+func TestStartupOptions(t *testing.T) {
+	got := startupOptions(`-c search_path=analytics -c statement_timeout=5s --application-name=my\ app -cTimeZone=UTC`)
+	want := map[string]string{"search_path": "analytics", "statement_timeout": "5s", "application_name": "my app", "timezone": "UTC"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q (all: %v)", k, got[k], v, got)
+		}
+	}
+}

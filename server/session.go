@@ -294,6 +294,11 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 				Message: "DuckDB's foreign keys take no actions: " + strings.Join(removed, ", ") + " removed; the key is enforced as NO ACTION"})
 		}
 	}
+	if parts, asView, ok := sqltext.AlterTableOnView(st.SQL); ok && s.isView(ctx, parts) {
+		offset := st.Offset
+		st = sqltext.Parse(asView)
+		st.Offset = offset
+	}
 	if table, column, typ, ok := sqltext.AlterColumnType(st.SQL); ok && s.sameColumnType(ctx, table, column, typ) {
 		// ORMs "change" a column to the type it has (GORM's text for a
 		// VARCHAR): a no-op here, where DuckDB would refuse an indexed one.
@@ -441,4 +446,15 @@ func (s *Session) queryString(ctx context.Context, q string) string {
 	}
 	v, _ := vals[0].(string)
 	return v
+}
+
+// isView reports whether a (possibly qualified) name is a view: in the
+// named database for three parts, else in the session's.
+func (s *Session) isView(ctx context.Context, parts []string) bool {
+	db := "current_database()"
+	if len(parts) == 3 {
+		db = sqltext.QuoteString(parts[0])
+	}
+	name := parts[len(parts)-1]
+	return s.queryString(ctx, "SELECT view_name FROM duckdb_views() WHERE database_name = "+db+" AND view_name = "+sqltext.QuoteString(name)) != ""
 }

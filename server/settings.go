@@ -331,6 +331,13 @@ func (s *Session) resetAll() error {
 // initialSetting is a setting's value at session start: what the client
 // sent in its startup packet (if valid), else the default.
 func (s *Session) initialSetting(name string) string {
+	// options: "-c name=value" and "--name=value" (libpq's PGOPTIONS; dbt
+	// sets search_path this way) win over plain startup parameters.
+	if v, ok := startupOptions(s.params["options"])[name]; ok {
+		if n, err := settings[name].normalize(v); err == nil {
+			return n
+		}
+	}
 	for k, v := range s.params {
 		if strings.EqualFold(k, name) {
 			if n, err := settings[name].normalize(v); err == nil {
@@ -414,4 +421,47 @@ func (s *Session) publishSettings(ctx context.Context, query string) error {
 	}
 	s.settingsStale = false
 	return nil
+}
+
+// startupOptions reads the options startup parameter: -c name=value and
+// --name=value pairs separated by spaces (a backslash escapes a space).
+func startupOptions(opts string) map[string]string {
+	out := map[string]string{}
+	var words []string
+	var cur strings.Builder
+	for i := 0; i < len(opts); i++ {
+		switch c := opts[i]; {
+		case c == '\\' && i+1 < len(opts):
+			i++
+			cur.WriteByte(opts[i])
+		case c == ' ' || c == '\t':
+			if cur.Len() > 0 {
+				words = append(words, cur.String())
+				cur.Reset()
+			}
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	if cur.Len() > 0 {
+		words = append(words, cur.String())
+	}
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "-c" && i+1 < len(words):
+			i++
+			w = words[i]
+		case strings.HasPrefix(w, "-c"):
+			w = w[2:]
+		case strings.HasPrefix(w, "--"):
+			w = w[2:]
+		default:
+			continue
+		}
+		if name, value, ok := strings.Cut(w, "="); ok {
+			out[strings.ToLower(strings.ReplaceAll(name, "-", "_"))] = value
+		}
+	}
+	return out
 }

@@ -390,3 +390,29 @@ func AlterColumnType(src string) (table, column, typ string, ok bool) {
 	}
 	return table, column, src[toks[start].start:toks[i-1].end], true
 }
+
+// AlterTableOnView reads ALTER TABLE [IF EXISTS] [db.][schema.]name …: the
+// name's parts (unquoted) and the statement as ALTER VIEW, for when the
+// name is a view (PostgreSQL renames views with ALTER TABLE; dbt does).
+func AlterTableOnView(src string) (parts []string, asView string, ok bool) {
+	toks := tokens(src)
+	if len(toks) < 4 || toks[0].word != "alter" || toks[1].word != "table" || toks[1].kind != tokWord {
+		return nil, "", false
+	}
+	i := 2
+	if toks[i].word == "if" && i+1 < len(toks) && toks[i+1].word == "exists" {
+		i += 2
+	}
+	for i < len(toks) && (toks[i].kind == tokWord || toks[i].kind == tokQuoted) {
+		parts = append(parts, toks[i].word)
+		if i+1 < len(toks) && toks[i+1].text == "." {
+			i += 2
+			continue
+		}
+		break
+	}
+	if len(parts) == 0 || len(parts) > 3 {
+		return nil, "", false
+	}
+	return parts, src[:toks[1].start] + "VIEW" + src[toks[1].end:], true
+}

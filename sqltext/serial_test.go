@@ -121,3 +121,10 @@ func TestVectorInSubqueryStaysList(t *testing.T) {
 		t.Errorf("RewritePostgres = %s", got)
 	}
 }
+
+func TestAlterTableOnView(t *testing.T) {
+	parts, view, ok := AlterTableOnView(`alter table "c_dbt/dev"."public"."labels__dbt_tmp" rename to "labels"`)
+	if !ok || strings.Join(parts, "|") != "c_dbt/dev|public|labels__dbt_tmp" || view != `alter VIEW "c_dbt/dev"."public"."labels__dbt_tmp" rename to "labels"` {
+		t.Errorf("AlterTableOnView = %v %q %v", parts, view, ok)
+	}
+}
