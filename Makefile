@@ -2,7 +2,7 @@
 GO      ?= go
 export CGO_ENABLED = 1
 
-.PHONY: run test build vet clean
+.PHONY: run test deps build vet clean
 
 # Start vsqld on its embedded default: 127.0.0.1:5433, repository ./vsql-data.
 run: build
@@ -11,10 +11,14 @@ run: build
 build:
 	$(GO) build -o bin/vsqld ./cmd/vsqld
 
-# Every test: unit, wire-protocol (pgx, lib/pq) and the psql regress suite.
-test:
+# Every test: unit, wire protocol, the psql regress suite, the client suite
+# and S3 against versitygw. deps installs the clients and versitygw first.
+test: deps
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...
+
+deps:
+	./scripts/test-deps.sh
 
 clean:
 	rm -rf bin regress/results
