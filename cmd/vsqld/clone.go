@@ -57,30 +57,23 @@ func (m *Main) clone(ctx context.Context, args []string) error {
 	if name == "" {
 		name = head.DB
 	}
-	lock, err := branches.LockRepository(*data)
-	if err != nil {
+	var id int64
+	var cm catalog.ChunkMap
+	if err := offline(ctx, *data, func(cat *catalog.Catalog) error {
+		store, err := branches.OpenBlockStore(filepath.Join(*data, "blocks"))
+		if err != nil {
+			return err
+		}
+		remotes, err := openRemotes(*data)
+		if err != nil {
+			return err
+		}
+		if _, cm, err = remotes.FetchHead(ctx, head, store); err != nil {
+			return err
+		}
+		id, err = branches.ImportDatabase(ctx, cat, name, cm, map[string]any{"operation": "clone", "from": head.String(), "content_root": cm.Root})
 		return err
-	}
-	defer lock.Unlock()
-	cat, err := catalog.Open(ctx, filepath.Join(*data, "catalog.db"))
-	if err != nil {
-		return err
-	}
-	defer cat.Close()
-	store, err := branches.OpenBlockStore(filepath.Join(*data, "blocks"))
-	if err != nil {
-		return err
-	}
-	remotes, err := openRemotes(*data)
-	if err != nil {
-		return err
-	}
-	_, cm, err := remotes.FetchHead(ctx, head, store)
-	if err != nil {
-		return err
-	}
-	id, err := branches.ImportDatabase(ctx, cat, name, cm, map[string]any{"operation": "clone", "from": head.String(), "content_root": cm.Root})
-	if err != nil {
+	}); err != nil {
 		return err
 	}
 	fmt.Fprintf(m.Stdout, "vsqld clone: database %s, snapshot %d (content root %s) from %s\n", name, id, cm.Root, head)

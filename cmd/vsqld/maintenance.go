@@ -55,6 +55,20 @@ func (m *Main) gc(ctx context.Context, args []string) error {
 	if err != nil {
 		return ignoreHelp(err)
 	}
+	return offline(ctx, data, func(cat *catalog.Catalog) error {
+		rep, err := branches.GC(ctx, data, cat, grace)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(m.Stdout, "gc: removed %d blocks (%d bytes), %d chunk maps, %d snapshot images, %d live files, %d temporary files; kept %d blocks\n",
+			rep.BlocksRemoved, rep.BytesRemoved, rep.ChunkMapsRemoved, rep.ImagesRemoved, rep.LiveFilesRemoved, rep.TempFilesRemoved, rep.BlocksKept)
+		return nil
+	})
+}
+
+// offline runs fn on the repository's catalog while holding the
+// repository lock (vsqld must not be serving it).
+func offline(ctx context.Context, data string, fn func(cat *catalog.Catalog) error) error {
 	lock, err := branches.LockRepository(data)
 	if err != nil {
 		return err
@@ -65,13 +79,7 @@ func (m *Main) gc(ctx context.Context, args []string) error {
 		return err
 	}
 	defer cat.Close()
-	rep, err := branches.GC(ctx, data, cat, grace)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(m.Stdout, "gc: removed %d blocks (%d bytes), %d chunk maps, %d snapshot images, %d live files, %d temporary files; kept %d blocks\n",
-		rep.BlocksRemoved, rep.BytesRemoved, rep.ChunkMapsRemoved, rep.ImagesRemoved, rep.LiveFilesRemoved, rep.TempFilesRemoved, rep.BlocksKept)
-	return nil
+	return fn(cat)
 }
 
 // verify re-hashes every block and checks every chunk map. It only reads,
@@ -111,26 +119,18 @@ func (m *Main) evict(ctx context.Context, args []string) error {
 	if err != nil {
 		return ignoreHelp(err)
 	}
-	lock, err := branches.LockRepository(data)
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
-	cat, err := catalog.Open(ctx, filepath.Join(data, "catalog.db"))
-	if err != nil {
-		return err
-	}
-	defer cat.Close()
-	remotes, err := openRemotes(data)
-	if err != nil {
-		return err
-	}
-	rep, err := branches.Evict(ctx, data, cat, remotes.ExportedRoots())
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(m.Stdout, "evict: %d blocks and %d images removed, %d bytes freed\n", rep.Blocks, rep.Images, rep.Bytes)
-	return nil
+	return offline(ctx, data, func(cat *catalog.Catalog) error {
+		remotes, err := openRemotes(data)
+		if err != nil {
+			return err
+		}
+		rep, err := branches.Evict(ctx, data, cat, remotes.ExportedRoots())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(m.Stdout, "evict: %d blocks and %d images removed, %d bytes freed\n", rep.Blocks, rep.Images, rep.Bytes)
+		return nil
+	})
 }
 
 func openRemotes(data string) (*s3sync.Remotes, error) {
