@@ -2,7 +2,7 @@
 GO      ?= go
 export CGO_ENABLED = 1
 
-.PHONY: run test build vet clean
+.PHONY: run test build vet clean bench
 
 # Start vsqld on its embedded default: 127.0.0.1:5433, repository ./vsql-data.
 run: build
@@ -18,3 +18,9 @@ test:
 
 clean:
 	rm -rf bin regress/results
+
+# The benchmarks: builds vsqld, runs every measurement (tens of minutes, needs
+# PostgreSQL 15 server binaries for the side-by-side figures) and rewrites
+# docs/BENCHMARKS.md. Not part of `make test` (TestQuick smoke-tests it).
+bench:
+	$(GO) run ./bench -out docs/BENCHMARKS.md
