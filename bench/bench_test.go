@@ -75,7 +75,7 @@ func TestFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !cfg.wants("merge") || cfg.wants("snapshot") || cfg.runs != 5 || !cfg.profile {
+	if !cfg.wants("merge") || cfg.wants("snapshot") || cfg.runs != 7 || !cfg.profile {
 		t.Errorf("unexpected config %+v", cfg)
 	}
 }

@@ -32,7 +32,7 @@
 //     temporary directory, as user nobody when run as root); point queries
 //     by primary key with 1 and 16 clients; COPY FROM STDIN of 1M CSV rows.
 //
-// Every figure is the median of -runs runs (5 by default), and every
+// Every figure is the median of -runs runs (7 by default), and every
 // comparison is measured side by side: the runs of the two systems
 // alternate, and ratios are medians of per-run ratios. Where a goal is
 // missed, a CPU profile of vsqld (perf record on its pid, when perf works)

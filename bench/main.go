@@ -60,7 +60,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	cfg := &config{log: stderr}
 	fs.StringVar(&cfg.out, "out", "docs/BENCHMARKS.md", "markdown `file` to write")
 	fs.BoolVar(&cfg.quick, "quick", false, "small sizes and one run: a smoke test of the command, not a measurement")
-	fs.IntVar(&cfg.runs, "runs", 0, "measured runs per figure (default 5, 1 with -quick)")
+	fs.IntVar(&cfg.runs, "runs", 0, "measured runs per figure (default 7, 1 with -quick)")
 	only := fs.String("only", "", "comma-separated `sections` to run: "+strings.Join(sections, ", ")+" (default all)")
 	prof := fs.String("profile", "auto", "CPU profiles of vsqld with perf where a goal is missed: auto (not with -quick), on, off")
 	fs.StringVar(&cfg.vsqld, "vsqld", "", "use this vsqld `binary` instead of building one from the checkout")
@@ -110,7 +110,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		cfg.pointDuration = 300 * time.Millisecond
 	} else {
 		if cfg.runs == 0 {
-			cfg.runs = 5
+			cfg.runs = 7
 		}
 		cfg.mergeSizes = []mergeSize{{1_000_000, 100}, {3_000_000, 300}}
 		cfg.tableRows = 1_000_000

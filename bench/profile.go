@@ -8,15 +8,39 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 )
 
-// profile records vsqld's CPU with perf while work runs and returns a
-// markdown summary of the top entries (flat: the functions the samples
-// landed in). It returns an explanation instead when perf cannot run.
-func (b *bench) profile(ctx context.Context, pid int, name string, work func() error) string {
+// prof is a summarized CPU profile.
+type prof struct {
+	md   string             // markdown: the tables, or why there is no profile
+	ok   bool               // a profile was taken
+	comp map[string]float64 // component → % of own samples
+	incl map[string]float64 // function → % of samples inclusive
+}
+
+// share is a component's share of own samples, as "12.3%".
+func (p *prof) share(c string) string { return fmt.Sprintf("%.0f%%", p.comp[c]) }
+
+// inclusive is a function's inclusive share, as "12.3%".
+func (p *prof) inclusive(fn string) string { return fmt.Sprintf("%.0f%%", p.incl[fn]) }
+
+// profile records vsqld's CPU with perf (with frame-pointer call graphs)
+// while work runs, and summarizes it: the share of samples by component,
+// the top functions by own samples, and vsql's and the drivers' Go
+// functions by inclusive samples. Without perf, md explains why; with
+// profiles off it is empty.
+func (b *bench) profile(ctx context.Context, pid int, name string, work func() error) *prof {
+	p := &prof{comp: map[string]float64{}, incl: map[string]float64{}}
+	p.md = b.profileInto(ctx, p, pid, name, work)
+	return p
+}
+
+func (b *bench) profileInto(ctx context.Context, p *prof, pid int, name string, work func() error) string {
 	if !b.cfg.profile {
 		return ""
 	}
@@ -25,7 +49,8 @@ func (b *bench) profile(ctx context.Context, pid int, name string, work func() e
 		return "\nNo CPU profile: `perf` is not installed.\n"
 	}
 	out := filepath.Join(b.tmp, name+".perf")
-	cmd := exec.Command(perf, "record", "-F", "999", "-p", fmt.Sprint(pid), "-o", out)
+	defer os.Remove(out)
+	cmd := exec.Command(perf, "record", "-F", "999", "-g", "-p", strconv.Itoa(pid), "-o", out)
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	if err := cmd.Start(); err != nil {
@@ -38,30 +63,149 @@ func (b *bench) profile(ctx context.Context, pid int, name string, work func() e
 	if werr != nil {
 		return fmt.Sprintf("\nNo CPU profile: the profiled run failed: %s\n", oneLine(werr.Error()))
 	}
-	rep, err := exec.CommandContext(ctx, perf, "report", "-i", out, "--stdio", "--no-children", "-q",
-		"--sort", "dso,symbol", "--percent-limit", "1").Output()
-	if err != nil {
-		return fmt.Sprintf("\nNo CPU profile: perf failed (%v): %s\n", err, oneLine(stderr.String()))
+	report := func(args ...string) ([]perfEntry, error) {
+		args = append([]string{"report", "-i", out, "--stdio", "-q", "-g", "none"}, args...)
+		rep, err := exec.CommandContext(ctx, perf, args...).Output()
+		if err != nil {
+			return nil, err
+		}
+		return parsePerf(rep), nil
 	}
+	flat, err := report("--no-children", "--sort", "dso,symbol", "--percent-limit", "0")
+	if err != nil || len(flat) == 0 {
+		return fmt.Sprintf("\nNo CPU profile: perf report failed or found no samples (%v): %s\n", err, oneLine(stderr.String()))
+	}
+	incl, _ := report("--children", "--sort", "symbol", "--percent-limit", "1")
+
+	var w strings.Builder
+	w.WriteString("\nCPU profile of vsqld during one extra run: `perf record -F 999 -g -p <vsqld pid>`, then `perf report` " +
+		"(`--no-children --sort dso,symbol` for own samples, `--children --sort symbol` for inclusive ones).\n\n")
+	p.ok = true
+	for _, e := range incl {
+		p.incl[e.sym] = max(p.incl[e.sym], e.pct)
+	}
+	shares := p.comp
+	for _, e := range flat {
+		shares[component(e)] += e.pct
+	}
+	var comps []string
+	for c := range shares {
+		comps = append(comps, c)
+	}
+	sort.Slice(comps, func(i, j int) bool { return shares[comps[i]] > shares[comps[j]] })
 	var rows [][]string
-	sc := bufio.NewScanner(bytes.NewReader(rep))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() && len(rows) < 15 {
-		f := strings.Fields(sc.Text())
-		if len(f) < 4 || !strings.HasSuffix(f[0], "%") {
+	for _, c := range comps {
+		if shares[c] >= 0.5 {
+			rows = append(rows, []string{c, fmt.Sprintf("%.1f%%", shares[c])})
+		}
+	}
+	w.WriteString("Own samples by component:\n\n" + table([]string{"component", "samples"}, rows))
+	rows = nil
+	for _, e := range flat {
+		if len(rows) == 12 {
+			break
+		}
+		rows = append(rows, []string{fmt.Sprintf("%.1f%%", e.pct), component(e), "`" + shortSym(e.sym) + "`"})
+	}
+	w.WriteString("\nTop functions by own samples:\n\n" + table([]string{"samples", "component", "function"}, rows))
+	rows = nil
+	seen := map[string]bool{}
+	for _, e := range incl {
+		if len(rows) == 14 {
+			break
+		}
+		if seen[e.sym] || !(strings.Contains(e.sym, "github.com/vsql/vsql/") || strings.Contains(e.sym, "duckdb-go") ||
+			strings.HasPrefix(e.sym, "database/sql.") || e.sym == "runtime.gcBgMarkWorker" || e.sym == "runtime.mallocgc" || e.sym == "runtime.cgocall") {
 			continue
 		}
-		sym := strings.Join(f[3:], " ")
-		if len(sym) > 110 {
-			sym = sym[:110] + "…"
+		seen[e.sym] = true
+		rows = append(rows, []string{fmt.Sprintf("%.1f%%", e.pct), "`" + shortSym(e.sym) + "`"})
+	}
+	if len(rows) > 0 {
+		w.WriteString("\nGo functions of vsql, duckdb-go and database/sql (and the garbage collector, malloc and cgo calls) " +
+			"by inclusive samples (Go's frame pointers make these reliable; samples inside DuckDB's C++ code often " +
+			"lose their Go callers, so those are undercounted):\n\n" + table([]string{"inclusive", "function"}, rows))
+	}
+	return w.String()
+}
+
+type perfEntry struct {
+	pct      float64
+	dso, sym string
+}
+
+// parsePerf reads perf report --stdio -q lines: "  12.34%  [self%]  [dso]  [.] symbol  -  -".
+func parsePerf(rep []byte) []perfEntry {
+	var out []perfEntry
+	sc := bufio.NewScanner(bytes.NewReader(rep))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		f := strings.Fields(line)
+		if len(f) < 3 || !strings.HasSuffix(f[0], "%") {
+			continue
 		}
-		rows = append(rows, []string{f[0], "`" + f[1] + "`", "`" + strings.ReplaceAll(sym, "|", "\\|") + "`"})
+		pct, err := strconv.ParseFloat(strings.TrimSuffix(f[0], "%"), 64)
+		if err != nil {
+			continue
+		}
+		mark := strings.Index(line, "[.] ")
+		if mark < 0 {
+			mark = strings.Index(line, "[k] ")
+		}
+		if mark < 0 {
+			continue
+		}
+		head := strings.Fields(line[:mark])
+		var dso string
+		if len(head) > 1 && !strings.HasSuffix(head[len(head)-1], "%") {
+			dso = head[len(head)-1]
+		}
+		if line[mark+1] == 'k' {
+			dso = "[kernel]"
+		}
+		sym := strings.TrimSpace(line[mark+4:])
+		for strings.HasSuffix(sym, " -") {
+			sym = strings.TrimSpace(strings.TrimSuffix(sym, " -"))
+		}
+		out = append(out, perfEntry{pct, dso, sym})
 	}
-	os.Remove(out)
-	if len(rows) == 0 {
-		return "\nNo CPU profile: perf recorded no samples of vsqld (" + oneLine(stderr.String()) + ").\n"
+	return out
+}
+
+// component classifies a sample by where its function lives.
+func component(e perfEntry) string {
+	s := e.sym
+	switch {
+	case strings.Contains(e.dso, "kernel"):
+		return "Linux kernel"
+	case strings.Contains(e.dso, "libc") || strings.Contains(e.dso, "libstdc++") || strings.Contains(e.dso, "libm"):
+		return "libc/libstdc++ (malloc, mutexes)"
+	case strings.HasPrefix(s, "duckdb") || strings.Contains(s, "duckdb::"):
+		return "DuckDB (C++)"
+	case strings.HasPrefix(s, "runtime.") || strings.HasPrefix(s, "internal/runtime") || strings.HasPrefix(s, "gcWriteBarrier"):
+		return "Go runtime (GC, malloc, scheduler)"
+	case strings.HasPrefix(s, "github.com/vsql/vsql/"):
+		return "vsql (Go)"
+	case strings.HasPrefix(s, "github.com/duckdb/duckdb-go"):
+		return "duckdb-go (Go)"
+	case strings.HasPrefix(s, "github.com/jackc/"):
+		return "pgx/pgproto3 (Go)"
+	case strings.Contains(s, "/") || strings.Contains(s, "."):
+		if !strings.Contains(s, "::") && !strings.Contains(s, "(") {
+			return "other Go (stdlib, libraries)"
+		}
 	}
-	return "\nCPU profile of vsqld during one extra run (`perf record -F 999 -p <vsqld pid>`, then `perf report " +
-		"--no-children --sort dso,symbol`; entries of 1% or more of the samples, flat, by the function the sample landed in):\n\n" +
-		table([]string{"samples", "object", "function"}, rows)
+	if e.dso == "vsqld" {
+		return "other C/C++ in vsqld"
+	}
+	return "other (" + e.dso + ")"
+}
+
+func shortSym(s string) string {
+	s = strings.ReplaceAll(s, "|", "\\|")
+	if len(s) > 100 {
+		s = s[:100] + "…"
+	}
+	return s
 }
