@@ -21,6 +21,22 @@ type prof struct {
 	ok   bool               // a profile was taken
 	comp map[string]float64 // component → % of own samples
 	incl map[string]float64 // function → % of samples inclusive
+	flat []perfEntry
+}
+
+// own is the share of own samples in functions whose name contains any of
+// subs, as "12%".
+func (p *prof) own(subs ...string) string {
+	var sum float64
+	for _, e := range p.flat {
+		for _, s := range subs {
+			if strings.Contains(e.sym, s) {
+				sum += e.pct
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%.0f%%", sum)
 }
 
 // share is a component's share of own samples, as "12.3%".
@@ -81,6 +97,7 @@ func (b *bench) profileInto(ctx context.Context, p *prof, pid int, name string, 
 	w.WriteString("\nCPU profile of vsqld during one extra run: `perf record -F 999 -g -p <vsqld pid>`, then `perf report` " +
 		"(`--no-children --sort dso,symbol` for own samples, `--children --sort symbol` for inclusive ones).\n\n")
 	p.ok = true
+	p.flat = flat
 	for _, e := range incl {
 		p.incl[e.sym] = max(p.incl[e.sym], e.pct)
 	}
@@ -111,7 +128,7 @@ func (b *bench) profileInto(ctx context.Context, p *prof, pid int, name string, 
 	rows = nil
 	seen := map[string]bool{}
 	for _, e := range incl {
-		if len(rows) == 14 {
+		if len(rows) == 12 {
 			break
 		}
 		if seen[e.sym] || !(strings.Contains(e.sym, "github.com/vsql/vsql/") || strings.Contains(e.sym, "duckdb-go") ||
@@ -119,7 +136,15 @@ func (b *bench) profileInto(ctx context.Context, p *prof, pid int, name string, 
 			continue
 		}
 		seen[e.sym] = true
-		rows = append(rows, []string{fmt.Sprintf("%.1f%%", e.pct), "`" + shortSym(e.sym) + "`"})
+		pct := fmt.Sprintf("%.1f%%", e.pct)
+		// Functions of one call chain share a figure: one row for them.
+		if n := len(rows); n > 0 && rows[n-1][0] == pct {
+			if strings.Count(rows[n-1][1], "`") < 6 {
+				rows[n-1][1] += ", `" + shortSym(e.sym) + "`"
+			}
+			continue
+		}
+		rows = append(rows, []string{pct, "`" + shortSym(e.sym) + "`"})
 	}
 	if len(rows) > 0 {
 		w.WriteString("\nGo functions of vsql, duckdb-go and database/sql (and the garbage collector, malloc and cgo calls) " +
