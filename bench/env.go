@@ -202,3 +202,54 @@ func table(header []string, rows [][]string) string {
 }
 
 func codeBlock(lang, s string) string { return "```" + lang + "\n" + strings.TrimSpace(s) + "\n```\n" }
+
+// cpuTimes are the machine's busy CPU time and this process's own
+// (with its waited-for children: vsqld, PostgreSQL, perf, go build), in
+// clock ticks.
+type cpuTimes struct{ busy, own float64 }
+
+func readCPU() (cpuTimes, bool) {
+	var t cpuTimes
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return t, false
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 9 || f[0] != "cpu" {
+		return t, false
+	}
+	// user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+	for i, v := range f[1:9] {
+		if i == 3 || i == 4 {
+			continue
+		}
+		x, _ := strconv.ParseFloat(v, 64)
+		t.busy += x
+	}
+	b, err = os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return t, false
+	}
+	s := string(b)
+	rest := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	// Fields after the command: state is rest[0]; utime, stime, cutime, cstime are fields 14-17 of stat.
+	if len(rest) < 15 {
+		return t, false
+	}
+	for _, v := range rest[11:15] {
+		x, _ := strconv.ParseFloat(v, 64)
+		t.own += x
+	}
+	return t, true
+}
+
+// othersCPU is the average number of CPUs that other processes kept busy
+// between a and b, over d (clock ticks are 1/100 s on Linux).
+func othersCPU(a, b cpuTimes, d time.Duration) float64 {
+	others := (b.busy - a.busy) - (b.own - a.own)
+	if d <= 0 || others < 0 {
+		return 0
+	}
+	return others / 100 / d.Seconds()
+}

@@ -72,7 +72,7 @@ func runMerge(ctx context.Context, c *pgx.Conn, dest string) (mergeTimes, error)
 func (b *bench) mergeSection(ctx context.Context) (string, error) {
 	var w strings.Builder
 	w.WriteString("## Merges\n\n")
-	w.WriteString("Command: `go run ./bench -only merge` (part of the full run).\n\n")
+	w.WriteString(b.commandLine("merge"))
 	w.WriteString("Setup, through vsqld: `" + fmt.Sprintf(ordersDDL, "orders") + "`, filled with `" +
 		strings.Replace(ordersInsert("orders", 1), "range(1)", "range(<rows>)", 1) + "`; `vsql_create_snapshot()`; `vsql_create_branch(NULL, 'side')`; on main " +
 		"`UPDATE orders SET status = 'paid' WHERE order_id % (rows/changed) = 0` and a snapshot; on `postgres/side` " +

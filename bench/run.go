@@ -32,6 +32,7 @@ func (b *bench) goal(what, target, measured string, met bool) {
 func run(ctx context.Context, cfg *config) error {
 	start := time.Now()
 	load0 := loadavg()
+	cpu0, cpuOK := readCPU()
 	tmp, err := os.MkdirTemp(cfg.workDir, "vsql-bench-")
 	if err != nil {
 		return err
@@ -82,7 +83,11 @@ func run(ctx context.Context, cfg *config) error {
 		b.pg.stop()
 	}
 	load1 := loadavg()
-	doc := b.render(env, load0, load1, start, time.Since(start), bodies)
+	others := -1.0
+	if cpu1, ok := readCPU(); ok && cpuOK {
+		others = othersCPU(cpu0, cpu1, time.Since(start))
+	}
+	doc := b.render(env, load0, load1, others, start, time.Since(start), bodies)
 	if dir := filepath.Dir(cfg.out); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
@@ -95,7 +100,7 @@ func run(ctx context.Context, cfg *config) error {
 	return errors.Join(errs...)
 }
 
-func (b *bench) render(env machine, load0, load1 string, start time.Time, took time.Duration, bodies []string) string {
+func (b *bench) render(env machine, load0, load1 string, others float64, start time.Time, took time.Duration, bodies []string) string {
 	cfg := b.cfg
 	var w strings.Builder
 	w.WriteString("# Benchmarks\n\n")
@@ -116,11 +121,15 @@ func (b *bench) render(env machine, load0, load1 string, start time.Time, took t
 	w.WriteString("## Machine\n\n")
 	fmt.Fprintf(&w, "| | |\n|---|---|\n| CPU | %s, %d logical CPUs |\n| memory | %s |\n| kernel | %s |\n", env.cpu, env.cpus, env.mem, env.kernel)
 	fmt.Fprintf(&w, "| Go | %s |\n| DuckDB | %s (duckdb-go %s) |\n| PostgreSQL | %s |\n| pgx | %s |\n", env.goVersion, env.duckdb, env.duckdbGo, env.postgres, env.pgx)
-	fmt.Fprintf(&w, "| load average before | %s |\n| load average after | %s |\n\n", load0, load1)
-	if shared(load0) || shared(load1) {
-		fmt.Fprintf(&w, "**The machine was shared during this run**: the 1-minute load average (%s before, %s after, "+
-			"with %d CPUs) shows other work running beside the benchmark. Absolute figures are noisy; the side-by-side "+
-			"ratios are the figures to trust.\n\n", firstField(load0), firstField(load1), env.cpus)
+	fmt.Fprintf(&w, "| load average before | %s |\n| load average after | %s |\n", load0, load1)
+	if others >= 0 {
+		fmt.Fprintf(&w, "| CPU used by other processes during the run | %.2f of %d CPUs on average (busy time in /proc/stat less the benchmark's own processes) |\n", others, env.cpus)
+	}
+	w.WriteString("\n")
+	if shared(load0) || others >= 0.25 {
+		fmt.Fprintf(&w, "**The machine was shared during this run**: other processes kept %.2f of its %d CPUs busy on "+
+			"average while it ran, and the 1-minute load average was %s before it started. Absolute figures are noisy; "+
+			"the side-by-side ratios are the figures to trust.\n\n", max(others, 0), env.cpus, firstField(load0))
 	}
 
 	w.WriteString("## Goals\n\n| goal | target | measured | |\n|---|---|---|---|\n")
@@ -156,4 +165,9 @@ func oneLine(s string) string {
 		s = s[:400] + "…"
 	}
 	return s
+}
+
+// commandLine says which command produced a section's figures.
+func (b *bench) commandLine(section string) string {
+	return fmt.Sprintf("Figures produced by `%s`; this section alone: `go run ./bench -only %s -out /tmp/b.md`.\n\n", b.cfg.command, section)
 }

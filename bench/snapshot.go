@@ -22,7 +22,7 @@ func (b *bench) snapshotSection(ctx context.Context) (string, error) {
 	n := 100
 	stride := rows / n
 	var w strings.Builder
-	w.WriteString("## Snapshots\n\nCommand: `go run ./bench -only snapshot` (part of the full run).\n\n")
+	w.WriteString("## Snapshots\n\n" + b.commandLine("snapshot"))
 	fmt.Fprintf(&w, "A %s-row `orders` table (as in Merges), snapshotted once. Then each run changes %d rows and times "+
 		"`SELECT new_bytes, total_bytes FROM vsql_create_snapshot()` from the client (checkpoint, chunking and hashing "+
 		"the file, storing new blocks, the catalog transaction). New bytes are the blocks the snapshot had to store; the "+
@@ -107,7 +107,7 @@ func (b *bench) branchSection(ctx context.Context) (string, error) {
 	cfg := b.cfg
 	rows := cfg.snapRows
 	var w strings.Builder
-	w.WriteString("## Branches and time travel\n\nCommand: `go run ./bench -only branch` (part of the full run).\n\n")
+	w.WriteString("## Branches and time travel\n\n" + b.commandLine("branch"))
 	fmt.Fprintf(&w, "A %s-row `orders` table (as in Merges) and %d snapshots of it (100 rows updated between them), so that "+
 		"each run reads a snapshot no session has read yet. Each run, timed from the client:\n\n"+
 		"- creation: `SELECT * FROM vsql_create_branch(NULL, 'b<run>')` on an open connection;\n"+
