@@ -34,10 +34,18 @@ func (b *bench) startPostgres(ctx context.Context) (*postgres, error) {
 			return nil, fmt.Errorf("PostgreSQL is not installed here (%v); install postgresql-15 or pass -pg-bin", err)
 		}
 	}
-	dir, err := os.MkdirTemp(b.tmp, "pg-")
+	// In the system's temporary directory, whose parents the server's user
+	// can traverse (b.tmp may sit under a private directory).
+	dir, err := os.MkdirTemp("", "vsql-bench-pg-")
 	if err != nil {
 		return nil, err
 	}
+	ok := false
+	defer func() {
+		if !ok {
+			os.RemoveAll(dir)
+		}
+	}()
 	var prefix []string
 	how := "as the current user"
 	if os.Geteuid() == 0 {
@@ -47,9 +55,6 @@ func (b *bench) startPostgres(ctx context.Context) (*postgres, error) {
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
-		if err := os.Chmod(b.tmp, 0o755); err != nil {
-			return nil, err
-		}
 		if err := os.Chown(dir, uid, gid); err != nil {
 			return nil, err
 		}
@@ -96,6 +101,7 @@ func (b *bench) startPostgres(ctx context.Context) (*postgres, error) {
 		c, err := p.connect(ctx)
 		if err == nil {
 			c.Close(ctx)
+			ok = true
 			return p, nil
 		}
 		select {
@@ -125,6 +131,7 @@ func (p *postgres) stop() {
 		_ = p.cmd.Process.Kill()
 		<-p.done
 	}
+	os.RemoveAll(p.dir)
 }
 
 func tail2(b []byte) string {
