@@ -494,11 +494,21 @@ func (b *bench) mergeAnalysis(r *sizeResult, pr *prof) string {
 		fmt.Fprintf(&w, "In the profile of one whole merge call below, DuckDB's C++ code has %s of vsqld's own samples — its "+
 			"hash joins (`JoinHashTable`, `TemplatedMatch`, partitioning) %s, reading and decompressing columns (`Scan`, FSST, "+
 			"bit-unpacking) %s — the kernel %s, libc (malloc, mutexes) %s, SHA-256 of blocks at publication %s, Go's runtime %s "+
-			"and vsql's Go code %s.\n",
+			"and vsql's Go code %s. ",
 			pr.share("DuckDB (C++)"), pr.own("JoinHashTable", "TemplatedMatch", "Partition", "JoinHT", "HashJoin"),
 			pr.own("Scan", "fsst", "FSST", "unpack", "Decompress", "Bitpacking"), pr.share("Linux kernel"),
 			pr.share("libc/libstdc++ (malloc, mutexes)"), pr.own("sha256"),
 			pr.share("Go runtime (GC, malloc, scheduler)"), pr.share("vsql (Go)"))
+		if mutex := pr.ownPct("pthread_mutex"); mutex >= 10 {
+			fmt.Fprintf(&w, "The %.0f%% in mutex lock and unlock, beside `Executor::ExecuteTask` and "+
+				"`PendingQueryResult::CheckExecutableInternal`, look like a thread waiting for a query's result by polling "+
+				"DuckDB's executor, taking a lock at each poll; on 2 cores shared with other work it takes CPU from the threads "+
+				"doing the join. (A profile of the same merge taken by hand on 2026-12-02 at a load average of 1.4 had about 1%% "+
+				"of its samples there.) Whether that wait "+
+				"can block instead — for example by running the merge's queries outside the DuckDB task that runs "+
+				"`vsql_merge_branch` — is worth measuring.", mutex)
+		}
+		w.WriteString("\n")
 	} else {
 		w.WriteString("\n")
 	}

@@ -26,7 +26,10 @@ type prof struct {
 
 // own is the share of own samples in functions whose name contains any of
 // subs, as "12%".
-func (p *prof) own(subs ...string) string {
+func (p *prof) own(subs ...string) string { return fmt.Sprintf("%.0f%%", p.ownPct(subs...)) }
+
+// ownPct is own as a number.
+func (p *prof) ownPct(subs ...string) float64 {
 	var sum float64
 	for _, e := range p.flat {
 		for _, s := range subs {
@@ -36,7 +39,7 @@ func (p *prof) own(subs ...string) string {
 			}
 		}
 	}
-	return fmt.Sprintf("%.0f%%", sum)
+	return sum
 }
 
 // share is a component's share of own samples, as "12.3%".
