@@ -127,6 +127,23 @@ func median(xs []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
+// spread renders the smallest and largest of xs, e.g. "142–349 ms".
+func spread(xs []float64, format string) string {
+	if len(xs) == 0 {
+		return ""
+	}
+	lo, hi := xs[0], xs[0]
+	for _, x := range xs {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	one := fmt.Sprintf(format, lo)
+	two := fmt.Sprintf(format, hi)
+	if sp := strings.LastIndexByte(one, ' '); sp > 0 && strings.HasSuffix(two, one[sp:]) {
+		one = one[:sp] // the unit once: "142–349 ms"
+	}
+	return one + "–" + two
+}
+
 // ratios returns a[i]/b[i].
 func ratios(a, b []float64) []float64 {
 	out := make([]float64, 0, len(a))
