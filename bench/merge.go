@@ -372,7 +372,8 @@ func (b *bench) mergeTables(ctx context.Context, sig float64, sigRows int) (stri
 		"only `t0` changes (%d rows per side, as above). Merges of `m10` and of `m1` alternate in the same vsqld (the first of "+
 		"each run alternates too). vsql does not compare a table whose storage is byte-identical in all three inputs; the "+
 		"cost of the nine unchanged tables is the difference between the two merges, divided by nine, set against the "+
-		"changed table's own cost (the `m1` merge).\n\n", fmtCount(rows), changed)
+		"changed table's own cost (the `m1` merge). The difference of two noisy figures needs more runs: this table's "+
+		"medians are over %d pairs of merges, and its ratios are medians of the per-pair ratios.\n\n", fmtCount(rows), changed, 3*cfg.runs)
 	s, err := b.startVsqld(ctx)
 	if err != nil {
 		return w.String(), err
@@ -412,7 +413,10 @@ func (b *bench) mergeTables(ctx context.Context, sig float64, sigRows int) (stri
 		return w.String(), err
 	}
 	var r10, r1 []mergeTimes
-	for i := 0; i < cfg.runs; i++ {
+	// The per-table cost is a small difference of two noisy figures: three
+	// times the runs.
+	pairs := 3 * cfg.runs
+	for i := 0; i < pairs; i++ {
 		var m10, m1 mergeTimes
 		var e10, e1 error
 		if i%2 == 0 {
@@ -460,7 +464,7 @@ func (b *bench) mergeTables(ctx context.Context, sig float64, sigRows int) (stri
 	}
 	w.WriteString(table([]string{"phase", "10 tables", "1 table", "per unchanged table", "unchanged ÷ changed table"}, rowsOut))
 	if hwm, err := peak(s.pid()); err == nil {
-		fmt.Fprintf(&w, "\nPeak memory of vsqld (VmHWM) over this setup and %d merges: %s.\n", 2*(cfg.runs+1), fmtBytes(float64(hwm)))
+		fmt.Fprintf(&w, "\nPeak memory of vsqld (VmHWM) over this setup and %d merges: %s.\n", 2*(pairs+1), fmtBytes(float64(hwm)))
 	}
 	w.WriteString("\n(A negative figure means the difference is below the noise between runs.) The goal is stated for the " +
 		"comparison, the phase whose cost follows the data; application copies ours' whole file and publication stores " +
