@@ -22,6 +22,58 @@ type prof struct {
 	comp map[string]float64 // component → % of own samples
 	incl map[string]float64 // function → % of samples inclusive
 	flat []perfEntry
+	// threads, busiest first: each thread's share and its top functions.
+	threads []threadShare
+}
+
+type threadShare struct {
+	tid string
+	pct float64
+	top []perfEntry // sym and pct (of all samples)
+}
+
+// pollSyms are the functions of a thread that waits for a DuckDB query by
+// polling its executor.
+var pollSyms = []string{"pthread_mutex", "Executor::ExecuteTask", "CheckExecutableInternal", "ExecuteTaskInternal",
+	"DequeueFromProducer", "ConcurrentQueue", "GetScheduler"}
+
+// polling is the largest share of all samples one thread spent in pollSyms.
+func (p *prof) polling() float64 {
+	var best float64
+	for _, t := range p.threads {
+		var sum float64
+		for _, e := range t.top {
+			for _, s := range pollSyms {
+				if strings.Contains(e.sym, s) {
+					sum += e.pct
+					break
+				}
+			}
+		}
+		best = max(best, sum)
+	}
+	return best
+}
+
+// threadCell renders thread i: its share and top functions.
+func (p *prof) threadCell(i int) string {
+	if i >= len(p.threads) {
+		return ""
+	}
+	t := p.threads[i]
+	var parts []string
+	for _, e := range t.top {
+		if len(parts) == 3 {
+			break
+		}
+		name := e.sym
+		if k := strings.LastIndex(name, "::"); k >= 0 && !strings.HasSuffix(name, ">") {
+			name = name[k+2:]
+		}
+		name = strings.TrimSuffix(strings.TrimSuffix(name, "@@GLIBC_2.2.5"), "@GLIBC_2.2.5")
+		parts = append(parts, fmt.Sprintf("`%s` %.0f%%", shortSym(name), e.pct))
+	}
+	return fmt.Sprintf("%.0f%%: %s", t.pct, strings.Join(parts, ", "))
 }
 
 // own is the share of own samples in functions whose name contains any of
@@ -95,6 +147,26 @@ func (b *bench) profileInto(ctx context.Context, p *prof, pid int, name string, 
 		return fmt.Sprintf("\nNo CPU profile: perf report failed or found no samples (%v): %s\n", err, oneLine(stderr.String()))
 	}
 	incl, _ := report("--children", "--sort", "symbol", "--percent-limit", "1")
+	if rep, err := exec.CommandContext(ctx, perf, "report", "-i", out, "--stdio", "-q", "-g", "none", "--no-children", "--sort", "pid").Output(); err == nil {
+		for _, line := range strings.Split(string(rep), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 2 || !strings.HasSuffix(f[0], "%") {
+				continue
+			}
+			v, _ := strconv.ParseFloat(strings.TrimSuffix(f[0], "%"), 64)
+			p.threads = append(p.threads, threadShare{tid: f[1], pct: v})
+		}
+		sort.Slice(p.threads, func(i, j int) bool { return p.threads[i].pct > p.threads[j].pct })
+		if byThread, err := report("--no-children", "--sort", "pid,symbol", "--percent-limit", "0.2"); err == nil {
+			for _, e := range byThread {
+				for i := range p.threads {
+					if p.threads[i].tid == e.dso {
+						p.threads[i].top = append(p.threads[i].top, e)
+					}
+				}
+			}
+		}
+	}
 
 	var w strings.Builder
 	w.WriteString("\nCPU profile of vsqld during one extra run: `perf record -F 999 -g -p <vsqld pid>`, then `perf report` " +
@@ -159,7 +231,8 @@ func (b *bench) profileInto(ctx context.Context, p *prof, pid int, name string, 
 
 type perfEntry struct {
 	pct      float64
-	dso, sym string
+	dso, sym string // dso is the thread ("tid:comm") in a --sort pid,symbol report
+	kernel   bool
 }
 
 // parsePerf reads perf report --stdio -q lines: "  12.34%  [self%]  [dso]  [.] symbol  -  -".
@@ -189,14 +262,15 @@ func parsePerf(rep []byte) []perfEntry {
 		if len(head) > 1 && !strings.HasSuffix(head[len(head)-1], "%") {
 			dso = head[len(head)-1]
 		}
-		if line[mark+1] == 'k' {
+		kernel := line[mark+1] == 'k'
+		if kernel && dso == "" {
 			dso = "[kernel]"
 		}
 		sym := strings.TrimSpace(line[mark+4:])
 		for strings.HasSuffix(sym, " -") {
 			sym = strings.TrimSpace(strings.TrimSuffix(sym, " -"))
 		}
-		out = append(out, perfEntry{pct, dso, sym})
+		out = append(out, perfEntry{pct, dso, sym, kernel})
 	}
 	return out
 }
@@ -205,7 +279,7 @@ func parsePerf(rep []byte) []perfEntry {
 func component(e perfEntry) string {
 	s := e.sym
 	switch {
-	case strings.Contains(e.dso, "kernel"):
+	case e.kernel || strings.Contains(e.dso, "kernel"):
 		return "Linux kernel"
 	case strings.Contains(e.dso, "libc") || strings.Contains(e.dso, "libstdc++") || strings.Contains(e.dso, "libm"):
 		return "libc/libstdc++ (malloc, mutexes)"
