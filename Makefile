@@ -2,7 +2,7 @@
 GO      ?= go
 export CGO_ENABLED = 1
 
-.PHONY: run test deps build vet clean
+.PHONY: run test deps build vet clean bench
 
 # Start vsqld on its embedded default: 127.0.0.1:5433, repository ./vsql-data.
 run: build
@@ -22,3 +22,9 @@ deps:
 
 clean:
 	rm -rf bin regress/results
+
+# The benchmarks: builds vsqld, runs every measurement (tens of minutes, needs
+# PostgreSQL 15 server binaries for the side-by-side figures) and rewrites
+# docs/BENCHMARKS.md. Not part of `make test` (TestQuick smoke-tests it).
+bench:
+	$(GO) run ./bench -out docs/BENCHMARKS.md

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestQuick runs the command with -quick into a temporary file and checks
+// that every section ran and the file is well formed. It builds vsqld and,
+// where PostgreSQL 15 is installed, starts one.
+func TestQuick(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts vsqld")
+	}
+	out := filepath.Join(t.TempDir(), "BENCHMARKS.md")
+	var log bytes.Buffer
+	cfg, err := parseFlags([]string{"-quick", "-out", out, "-tmp", t.TempDir()}, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.command = "go run ./bench -quick"
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if err := run(ctx, cfg); err != nil {
+		t.Fatalf("run: %v\nlog:\n%s", err, log.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, want := range []string{
+		"# Benchmarks", "Quick run", "## Machine", "## Goals", "## Merges", "### 10 tables", "## Snapshots",
+		"## Branches and time travel", "## The wire", "### COPY FROM STDIN", "### SELECT of all rows", "### Point queries",
+		"Peak memory of vsqld", "load average before",
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("the file lacks %q", want)
+		}
+	}
+	if strings.Contains(doc, "PostgreSQL could not be started") {
+		t.Log("PostgreSQL did not start; the file says why")
+	}
+	if strings.Contains(doc, "section failed") {
+		t.Errorf("a section failed:\n%s", doc)
+	}
+	// Every table row has as many cells as its header.
+	lines := strings.Split(doc, "\n")
+	cells := 0
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "|") {
+			cells = 0
+			continue
+		}
+		n := strings.Count(strings.ReplaceAll(l, `\|`, ""), "|")
+		if cells == 0 {
+			cells = n
+		} else if n != cells {
+			t.Errorf("line %d has %d cells, its table %d: %s", i+1, n-1, cells-1, l)
+		}
+	}
+	if t.Failed() {
+		t.Logf("file:\n%s\nlog:\n%s", doc, log.String())
+	}
+}
+
+func TestFlags(t *testing.T) {
+	var stderr bytes.Buffer
+	if _, err := parseFlags([]string{"-only", "nope"}, &stderr); err == nil {
+		t.Error("an unknown section was accepted")
+	}
+	cfg, err := parseFlags([]string{"-only", "merge,wire"}, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.wants("merge") || cfg.wants("snapshot") || cfg.runs != 7 || !cfg.profile {
+		t.Errorf("unexpected config %+v", cfg)
+	}
+}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// buildVsqld builds cmd/vsqld of this module into dir.
+func buildVsqld(ctx context.Context, dir string) (string, error) {
+	out := filepath.Join(dir, "vsqld")
+	cmd := exec.CommandContext(ctx, goTool(), "build", "-o", out, "github.com/vsql/vsql/cmd/vsqld")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build vsqld: %v\n%s", err, msg)
+	}
+	return out, nil
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// server is a vsqld process started by the benchmark.
+type server struct {
+	cmd  *exec.Cmd
+	port int
+	data string
+	log  string
+	done chan error
+}
+
+func (b *bench) startVsqld(ctx context.Context) (*server, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.MkdirTemp(b.tmp, "data-")
+	if err != nil {
+		return nil, err
+	}
+	s := &server{port: port, data: data, log: data + ".log", done: make(chan error, 1)}
+	logf, err := os.Create(s.log)
+	if err != nil {
+		return nil, err
+	}
+	s.cmd = exec.Command(b.bin, "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--data", data, "--log-level", "warn")
+	s.cmd.Stdout, s.cmd.Stderr = logf, logf
+	if err := s.cmd.Start(); err != nil {
+		logf.Close()
+		return nil, err
+	}
+	go func() { s.done <- s.cmd.Wait(); logf.Close() }()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		c, err := s.connect(ctx, "postgres")
+		if err == nil {
+			c.Close(ctx)
+			return s, nil
+		}
+		select {
+		case werr := <-s.done:
+			return nil, fmt.Errorf("vsqld exited at start: %v: %s", werr, tail(s.log))
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			s.stop()
+			return nil, fmt.Errorf("vsqld did not accept connections: %v", err)
+		}
+	}
+}
+
+func (s *server) pid() int { return s.cmd.Process.Pid }
+
+func (s *server) dsn(db string) string {
+	return fmt.Sprintf("host=127.0.0.1 port=%d user=bench dbname='%s' sslmode=disable", s.port, db)
+}
+
+func (s *server) connect(ctx context.Context, db string) (*pgx.Conn, error) {
+	return pgx.Connect(ctx, s.dsn(db))
+}
+
+// peak is VmHWM of the process, in bytes.
+func peak(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") {
+			f := strings.Fields(line)
+			kb, err := strconv.ParseInt(f[1], 10, 64)
+			return kb * 1024, err
+		}
+	}
+	return 0, errors.New("no VmHWM in /proc status")
+}
+
+// stop ends vsqld with SIGTERM (a graceful shutdown), then SIGKILL.
+func (s *server) stop() error {
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-s.done:
+		return err
+	case <-time.After(time.Minute):
+		_ = s.cmd.Process.Kill()
+		return fmt.Errorf("vsqld did not stop within a minute: %v", <-s.done)
+	}
+}
+
+// tail is the end of a log file, for error messages.
+func tail(path string) string {
+	b, _ := os.ReadFile(path)
+	if len(b) > 2000 {
+		b = b[len(b)-2000:]
+	}
+	return string(b)
+}
+
+// exec runs statements in order on c.
+func execAll(ctx context.Context, c *pgx.Conn, stmts ...string) error {
+	for _, q := range stmts {
+		if _, err := c.Exec(ctx, q); err != nil {
+			return fmt.Errorf("%s: %w", abbrev(q), err)
+		}
+	}
+	return nil
+}
+
+func abbrev(q string) string {
+	q = strings.Join(strings.Fields(q), " ")
+	if len(q) > 120 {
+		return q[:120] + "…"
+	}
+	return q
+}
+
+// timed runs f and returns its duration.
+func timed(f func() error) (time.Duration, error) {
+	t0 := time.Now()
+	err := f()
+	return time.Since(t0), err
+}
