@@ -401,16 +401,11 @@ func (b *bench) mergeTables(ctx context.Context, sig float64, sigRows int) (stri
 		"cost of the nine unchanged tables is the difference between the two merges, divided by nine, set against the "+
 		"changed table's own cost (the `m1` merge). The difference of two noisy figures needs more runs: this table's "+
 		"medians are over %d pairs of merges, and its ratios are medians of the per-pair ratios.\n\n", fmtCount(rows), changed, 3*cfg.runs)
-	s, err := b.startVsqld(ctx)
+	s, admin, done, err := b.startConnected(ctx)
 	if err != nil {
 		return w.String(), err
 	}
-	defer s.stop()
-	admin, err := s.connect(ctx, "postgres")
-	if err != nil {
-		return w.String(), err
-	}
-	defer admin.Close(ctx)
+	defer done()
 	ten := []string{"t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9"}
 	for _, db := range []struct {
 		name   string

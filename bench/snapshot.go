@@ -28,16 +28,11 @@ func (b *bench) snapshotSection(ctx context.Context) (string, error) {
 		"the file, storing new blocks, the catalog transaction). New bytes are the blocks the snapshot had to store; the "+
 		"fraction is new_bytes ÷ total_bytes, the size of the file. Scattered rows are every %s-th key; clustered rows are "+
 		"%d consecutive keys. Each run uses other rows than the last.\n\n", fmtCount(rows), n, fmtCount(stride), n)
-	s, err := b.startVsqld(ctx)
+	s, c, done, err := b.startConnected(ctx)
 	if err != nil {
 		return w.String(), err
 	}
-	defer s.stop()
-	c, err := s.connect(ctx, "postgres")
-	if err != nil {
-		return w.String(), err
-	}
-	defer c.Close(ctx)
+	defer done()
 	if err := execAll(ctx, c, fmt.Sprintf(ordersDDL, "orders"), ordersInsert("orders", rows), "SELECT * FROM vsql_create_snapshot()"); err != nil {
 		return w.String(), err
 	}
@@ -117,16 +112,11 @@ func (b *bench) branchSection(ctx context.Context) (string, error) {
 		"(builds its image in cache/ from blocks, each verified);\n"+
 		"- time travel, cached: the same again on that snapshot (the image exists);\n"+
 		"- for reference, connect to `postgres` (main, attached) and the same query.\n\n", fmtCount(rows), cfg.runs+2)
-	s, err := b.startVsqld(ctx)
+	s, c, done, err := b.startConnected(ctx)
 	if err != nil {
 		return w.String(), err
 	}
-	defer s.stop()
-	c, err := s.connect(ctx, "postgres")
-	if err != nil {
-		return w.String(), err
-	}
-	defer c.Close(ctx)
+	defer done()
 	if err := execAll(ctx, c, fmt.Sprintf(ordersDDL, "orders"), ordersInsert("orders", rows)); err != nil {
 		return w.String(), err
 	}

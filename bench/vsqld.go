@@ -91,6 +91,21 @@ func (s *server) dsn(db string) string {
 	return fmt.Sprintf("host=127.0.0.1 port=%d user=bench dbname='%s' sslmode=disable", s.port, db)
 }
 
+// startConnected starts a vsqld and connects to its postgres database;
+// done closes the connection and stops the server.
+func (b *bench) startConnected(ctx context.Context) (*server, *pgx.Conn, func(), error) {
+	s, err := b.startVsqld(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	c, err := s.connect(ctx, "postgres")
+	if err != nil {
+		s.stop()
+		return nil, nil, nil, err
+	}
+	return s, c, func() { c.Close(ctx); s.stop() }, nil
+}
+
 func (s *server) connect(ctx context.Context, db string) (*pgx.Conn, error) {
 	return pgx.Connect(ctx, s.dsn(db))
 }

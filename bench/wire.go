@@ -113,16 +113,11 @@ func (b *bench) copySection(ctx context.Context, data []byte, pg *postgres) (str
 	fmt.Fprintf(&w, "### COPY FROM STDIN\n\nEach run: `DROP TABLE IF EXISTS w_copy`, the CREATE TABLE above as `w_copy`, then "+
 		"`COPY w_copy FROM STDIN (FORMAT csv)` of the %s rows through pgx (`PgConn().CopyFrom` with an `io.Reader`), timed "+
 		"from the client; vsqld and PostgreSQL alternate. A vsqld of its own.\n\n", fmtCount(cfg.wireRows))
-	s, err := b.startVsqld(ctx)
+	s, vc, done, err := b.startConnected(ctx)
 	if err != nil {
 		return w.String(), err
 	}
-	defer s.stop()
-	vc, err := s.connect(ctx, "postgres")
-	if err != nil {
-		return w.String(), err
-	}
-	defer vc.Close(ctx)
+	defer done()
 	var pc *pgx.Conn
 	if pg != nil {
 		if pc, err = pg.connect(ctx); err != nil {
@@ -235,16 +230,11 @@ func (b *bench) selectSection(ctx context.Context, data []byte, pg *postgres) (s
 		"(extended protocol) with all result columns in text, then in binary format, reading every row's raw values "+
 		"without decoding them; DuckDB in-process through database/sql, scanning each row into Go values (int32, int64, "+
 		"string, float64).\n\n", selectAll)
-	s, err := b.startVsqld(ctx)
+	s, vc, done, err := b.startConnected(ctx)
 	if err != nil {
 		return w.String(), err
 	}
-	defer s.stop()
-	vc, err := s.connect(ctx, "postgres")
-	if err != nil {
-		return w.String(), err
-	}
-	defer vc.Close(ctx)
+	defer done()
 	if err := execAll(ctx, vc, fmt.Sprintf(vsqlWireDDL, "w")); err != nil {
 		return w.String(), err
 	}

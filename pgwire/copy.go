@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strconv"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 
@@ -57,7 +58,7 @@ func (c *Conn) copyIn(ctx context.Context, cs CopyStatement, spec CopySpec) (str
 		// dropped by the message loop, as PostgreSQL does.
 		return "", err
 	}
-	return "COPY " + itoa64(n), nil
+	return "COPY " + strconv.FormatInt(n, 10), nil
 }
 
 // copyStream is the data of a COPY FROM STDIN: the payloads of CopyData
@@ -165,5 +166,5 @@ func (c *Conn) copyOut(ctx context.Context, cs CopyStatement, spec CopySpec) (st
 		return "", err
 	}
 	c.send(&pgproto3.CopyDone{}, 5)
-	return "COPY " + itoa64(n), nil
+	return "COPY " + strconv.FormatInt(n, 10), nil
 }

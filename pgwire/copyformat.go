@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -303,7 +304,7 @@ func (r *CopyReader) checkHeader(fields [][]byte) error {
 // formatError is a bad_copy_file_format error naming the current line.
 func (r *CopyReader) formatError(format string, args ...any) error {
 	e := vsqlerr.New(vsqlerr.CopyBadFormat, format, args...)
-	where := "COPY " + r.table + ", line " + itoa64(r.line)
+	where := "COPY " + r.table + ", line " + strconv.FormatInt(r.line, 10)
 	e.Message = where + ": " + e.Message
 	e.Where = where
 	if r.cur != nil {
@@ -651,26 +652,4 @@ func (f *CopyFormat) appendCSV(buf, v []byte, quote, single bool) []byte {
 		buf = append(buf, c)
 	}
 	return append(buf, f.Quote)
-}
-
-func itoa64(n int64) string {
-	if n < 10 && n >= 0 {
-		return string(rune('0' + n))
-	}
-	var b [20]byte
-	i := len(b)
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
 }
