@@ -146,7 +146,7 @@ func TestVerifierRoundTripAndUsersFile(t *testing.T) {
 	if u, err := s.Users(); err != nil || len(u) != 0 {
 		t.Fatalf("missing file: %v %v", u, err)
 	}
-	if err := UpdateUsers(path, func(u Users) error { u["alice"] = v; return nil }); err != nil {
+	if err := UpdateUsers(path, func(u Users) error { u["alice"] = User{Verifier: v, Role: RoleWrite}; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(path)
@@ -162,7 +162,7 @@ func TestVerifierRoundTripAndUsersFile(t *testing.T) {
 		t.Fatalf("%v %v", u, err)
 	}
 	// A change is seen at once (a rename makes a new inode).
-	if err := UpdateUsers(path, func(u Users) error { u["bob"] = v; return nil }); err != nil {
+	if err := UpdateUsers(path, func(u Users) error { u["bob"] = User{Verifier: v, Role: RoleRead}; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if u, _ := s.Users(); len(u) != 2 {

@@ -14,8 +14,8 @@ import (
 	"time"
 )
 
-// Users maps user names to their verifiers.
-type Users map[string]Verifier
+// Users maps user names to their verifiers and roles.
+type Users map[string]User
 
 // Names lists the users in sorted order.
 func (u Users) Names() []string {
@@ -50,7 +50,8 @@ func ValidUserName(name string) error {
 }
 
 const fileHeader = `# vsql users: written by "vsqld user add/remove"; one user per line:
-# name SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>
+# name SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey> role
+# (role: admin, write or read; a line without a role is an admin)
 `
 
 // ParseUsers reads a users file's contents; name is used in errors.
@@ -63,8 +64,8 @@ func ParseUsers(name string, data []byte) (Users, error) {
 			continue
 		}
 		fields := strings.Fields(line)
-		if len(fields) != 2 {
-			return nil, fmt.Errorf("%s:%d: expected \"name verifier\"", name, n)
+		if len(fields) != 2 && len(fields) != 3 {
+			return nil, fmt.Errorf("%s:%d: expected \"name verifier role\"", name, n)
 		}
 		if err := ValidUserName(fields[0]); err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", name, n, err)
@@ -76,7 +77,14 @@ func ParseUsers(name string, data []byte) (Users, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", name, n, err)
 		}
-		users[fields[0]] = v
+		u := User{Verifier: v, Role: LegacyRole, Legacy: true}
+		if len(fields) == 3 {
+			if u.Role, err = ParseRole(fields[2]); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", name, n, err)
+			}
+			u.Legacy = false
+		}
+		users[fields[0]] = u
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
@@ -101,7 +109,7 @@ func (u Users) Format() []byte {
 	var b bytes.Buffer
 	b.WriteString(fileHeader)
 	for _, n := range u.Names() {
-		fmt.Fprintf(&b, "%s %s\n", n, u[n])
+		fmt.Fprintf(&b, "%s %s %s\n", n, u[n].Verifier, u[n].Role)
 	}
 	return b.Bytes()
 }
@@ -221,8 +229,8 @@ func (s *Store) Users() (Users, error) {
 // verifier (stable for the name within this process) with known false.
 // Both take the same path through an Exchange.
 func (s *Store) Lookup(users Users, user string) (v Verifier, known bool) {
-	if v, ok := users[user]; ok {
-		return v, true
+	if u, ok := users[user]; ok {
+		return u.Verifier, true
 	}
 	return s.mock(user), false
 }

@@ -99,3 +99,22 @@ func (e *scramExchange) Step(in []byte) ([]byte, bool, error) {
 		return nil, false, err
 	}
 }
+
+// roleOf is the role of a session's login, read when the session starts:
+// with no users configured every session that got in (loopback, or any
+// under --trust-all) is an admin, as local trust is PostgreSQL's superuser.
+func (s *Server) roleOf(user string) (auth.Role, error) {
+	users, err := s.users.Users()
+	if err != nil {
+		return "", vsqlerr.Wrap(err, vsqlerr.UsersFileInvalid, "the server cannot read its users file").Fatal()
+	}
+	if len(users) == 0 {
+		return auth.RoleAdmin, nil
+	}
+	u, ok := users[user]
+	if !ok {
+		// Removed between authentication and startup.
+		return "", vsqlerr.New(vsqlerr.AuthFailed, "password authentication failed for user %q", user).Fatal()
+	}
+	return u.Role, nil
+}

@@ -116,7 +116,7 @@ func addUser(t *testing.T, path, name, password string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := auth.UpdateUsers(path, func(u auth.Users) error { u[name] = v; return nil }); err != nil {
+	if err := auth.UpdateUsers(path, func(u auth.Users) error { u[name] = auth.User{Verifier: v, Role: auth.RoleAdmin}; return nil }); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -198,6 +198,10 @@ func (s *Server) Startup(ctx context.Context, params map[string]string, remote n
 	if dbname == "" {
 		dbname = DefaultDatabase
 	}
+	role, err := s.roleOf(params["user"])
+	if err != nil {
+		return nil, err
+	}
 	var alias string
 	var release func()
 	target, err := ParseDBName(dbname)
@@ -217,7 +221,7 @@ func (s *Server) Startup(ctx context.Context, params map[string]string, remote n
 	if err != nil {
 		return nil, err
 	}
-	sess, err := s.newSession(ctx, target, alias, params)
+	sess, err := s.newSession(ctx, target, alias, role, params)
 	if err != nil {
 		release()
 		return nil, err

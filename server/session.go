@@ -12,6 +12,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/vsql/vsql/auth"
 	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqlfuncs"
@@ -35,6 +36,10 @@ type Session struct {
 	secret  []byte
 	params  map[string]string
 	notices []*vsqlerr.Error
+	// user is the login (current_user); role its server-wide role, read
+	// at startup.
+	user string
+	role auth.Role
 
 	// tx is the transaction state reported in ReadyForQuery ('I', 'T',
 	// 'E'); other goroutines read it (restore checks for open transactions).
@@ -58,6 +63,9 @@ type Session struct {
 	location      *time.Location // TimeZone for timestamptz output (nil = UTC)
 }
 
+// admin reports whether the session's login has the admin role.
+func (s *Session) admin() bool { return s.role == auth.RoleAdmin }
+
 // SetNotifier implements pgwire.NoticeSink.
 func (s *Session) SetNotifier(notify func(*vsqlerr.Error)) { s.notify = notify }
 
@@ -69,7 +77,7 @@ func (s *Session) Notice(message string) {
 	}
 }
 
-func (s *Server) newSession(ctx context.Context, target Target, alias string, params map[string]string) (*Session, error) {
+func (s *Server) newSession(ctx context.Context, target Target, alias string, role auth.Role, params map[string]string) (*Session, error) {
 	dc, err := s.connector.Connect(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("connect to DuckDB: %w", err)
@@ -82,7 +90,7 @@ func (s *Server) newSession(ctx context.Context, target Target, alias string, pa
 		return nil, fmt.Errorf("start session: %w", err)
 	}
 	pid, secret := s.newKey()
-	sess := &Session{srv: s, target: target, alias: alias, conn: conn, pid: pid, secret: secret, params: params}
+	sess := &Session{srv: s, target: target, alias: alias, conn: conn, pid: pid, secret: secret, params: params, user: params["user"], role: role}
 	sess.setTx('I')
 	// Settings the client sent in its startup packet (pgjdbc sends TimeZone,
 	// psql application_name); invalid ones fall back to the defaults.

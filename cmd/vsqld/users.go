@@ -124,7 +124,7 @@ func (m *Main) user(_ context.Context, args []string) error {
 			}
 			changed = true
 		}
-		u[name] = v
+		u[name] = auth.User{Verifier: v, Role: auth.DefaultRole}
 		return nil
 	})
 	if err != nil {

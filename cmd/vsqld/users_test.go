@@ -54,7 +54,7 @@ func TestUserSubcommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, pw := range map[string]string{"alice": "hunter2", "bob": "from-env"} {
-		if !verifies(t, users[name], pw) || verifies(t, users[name], pw+"x") {
+		if !verifies(t, users[name].Verifier, pw) || verifies(t, users[name].Verifier, pw+"x") {
 			t.Errorf("verifier of %s does not match its password", name)
 		}
 	}
@@ -66,7 +66,7 @@ func TestUserSubcommands(t *testing.T) {
 	if out, err := runMain(env, "new-pw\n", "user", "add", "alice", "--password-stdin", "--replace"); err != nil || !strings.Contains(out, "password of user alice changed") {
 		t.Errorf("add --replace: %v %s", err, out)
 	}
-	if u, _ := auth.LoadUsers(path); !verifies(t, u["alice"], "new-pw") {
+	if u, _ := auth.LoadUsers(path); !verifies(t, u["alice"].Verifier, "new-pw") {
 		t.Error("--replace did not change the password")
 	}
 	for _, args := range [][]string{{"user", "add", "carol"}, {"user", "add", "carol", "--password-stdin"}, {"user"}, {"user", "frob"}, {"user", "add"}, {"user", "list", "x"}} {
