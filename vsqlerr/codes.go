@@ -21,6 +21,9 @@ const (
 	UserNotFound     Code = "user_not_found"
 	UserExists       Code = "user_exists"
 
+	// Privileges (roles, grants, protected branches).
+	PermissionDenied Code = "permission_denied"
+
 	// Databases.
 	DatabaseExists Code = "database_exists"
 	DatabaseInUse  Code = "database_in_use"
@@ -104,13 +107,15 @@ var codes = map[Code]codeInfo{
 	UserNotFound:     {"42704", "List users with vsqld user list."},
 	UserExists:       {"42710", "Pass --replace to vsqld user add to change the user's password."},
 
+	PermissionDenied: {"42501", "Ask an admin (or an admin of the database) for a grant: SELECT * FROM vsql_grant('db', 'user', 'read|write|merge|admin', branch => 'pattern'); SELECT * FROM vsql_privileges('db') lists the grants."},
+
 	DatabaseExists: {"42P04", "Choose another name, or DROP DATABASE the existing one first."},
 	DatabaseInUse:  {"55006", "Disconnect the other sessions of that database first (vsql never terminates them for you)."},
 	InvalidName:    {"42602", "Names are 1 to 63 letters, digits, '_' or '-', starting with a letter or '_'."},
 
 	BranchNotFound:    {"3D000", "List branches with SELECT * FROM vsql_branches('db'); create one with vsql_create_branch."},
 	BranchExists:      {"42P04", "Choose another branch name, or delete the existing branch first (vsql_delete_branch)."},
-	BranchProtected:   {"42501", "The main branch cannot be deleted; delete the database instead (DROP DATABASE)."},
+	BranchProtected:   {"42501", "A protected branch moves only by merges (vsql_merge_branch by a user with merge); a database admin can lift the protection with vsql_set_branch_protection(db, branch, protected => false). The main branch can never be deleted: drop the database instead."},
 	BranchInUse:       {"55006", "Disconnect the sessions attached to that branch first."},
 	BranchDirty:       {"55000", "Snapshot the branch first (vsql_create_snapshot), or pass force => true to discard its unsnapshotted writes."},
 	SnapshotNotFound:  {"3D000", "List snapshots with SELECT * FROM vsql_snapshots('db')."},

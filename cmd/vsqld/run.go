@@ -109,6 +109,7 @@ type serveOptions struct {
 	shutdownTimeout                     time.Duration
 	tlsCert, tlsKey, users              string
 	trustAll                            bool
+	createDatabases                     string
 	s3Endpoint, remotes                 string
 	s3PathStyle                         bool
 	remotePoll                          time.Duration
@@ -155,6 +156,7 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 	str(&o.users, "users", "", "users `file` for SCRAM-SHA-256 passwords, managed with vsqld user (default <data>/users) [VSQL_USERS]")
 	trust, _ := strconv.ParseBool(m.env("trust-all"))
 	fs.BoolVar(&o.trustAll, "trust-all", trust, "while the users file is empty, let clients in without a password from any address, not only loopback [VSQL_TRUST_ALL]")
+	str(&o.createDatabases, "create-databases", server.CreateDatabasesAdmin, "who may CREATE DATABASE: admin, or write (write users too; the creator becomes the new database's admin) [VSQL_CREATE_DATABASES]")
 	str(&o.s3Endpoint, "s3-endpoint", "", "S3 endpoint `URL` for remotes (default: AWS_ENDPOINT_URL_S3 or the AWS SDK's default) [VSQL_S3_ENDPOINT]")
 	pathStyle, _ := strconv.ParseBool(m.env("s3-path-style"))
 	fs.BoolVar(&o.s3PathStyle, "s3-path-style", pathStyle, "path-style S3 addressing (always on with an explicit endpoint) [VSQL_S3_PATH_STYLE]")
@@ -216,6 +218,10 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stderr, "vsqld: invalid --log-level %q: use debug, info, warn or error\n", o.logLevel)
 		return errUsage
 	}
+	if o.createDatabases != server.CreateDatabasesAdmin && o.createDatabases != server.CreateDatabasesWrite {
+		fmt.Fprintf(m.Stderr, "vsqld: invalid --create-databases %q: use admin or write\n", o.createDatabases)
+		return errUsage
+	}
 	remotes, err := parseRemotes(o.remotes)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "vsqld: %v\n", err)
@@ -227,7 +233,8 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		MaxConnections: o.maxConnections, MaxMessageSize: o.maxMessageSize,
 		ShutdownTimeout: o.shutdownTimeout, Logger: logger,
 		TLSCert: o.tlsCert, TLSKey: o.tlsKey, UsersFile: o.users, TrustAll: o.trustAll,
-		S3Endpoint: o.s3Endpoint, S3PathStyle: o.s3PathStyle, Remotes: remotes, RemotePoll: o.remotePoll,
+		CreateDatabases: o.createDatabases,
+		S3Endpoint:      o.s3Endpoint, S3PathStyle: o.s3PathStyle, Remotes: remotes, RemotePoll: o.remotePoll,
 	})
 	if err != nil {
 		return err
