@@ -115,7 +115,7 @@ var codes = map[Code]codeInfo{
 
 	BranchNotFound:    {"3D000", "List branches with SELECT * FROM vsql_branches('db'); create one with vsql_create_branch."},
 	BranchExists:      {"42P04", "Choose another branch name, or delete the existing branch first (vsql_delete_branch)."},
-	BranchProtected:   {"42501", "A protected branch moves only by merges (vsql_merge_branch by a user with merge); a database admin can lift the protection with vsql_set_branch_protection(db, branch, protected => false). The main branch can never be deleted: drop the database instead."},
+	BranchProtected:   {"42501", "A protected branch changes only by merges (vsql_merge_branch, with the merge privilege); a database admin lifts the protection with vsql_set_branch_protection(db, branch, protected => false). main itself is never deleted: drop the database instead."},
 	BranchInUse:       {"55006", "Disconnect the sessions attached to that branch first."},
 	BranchDirty:       {"55000", "Snapshot the branch first (vsql_create_snapshot), or pass force => true to discard its unsnapshotted writes."},
 	SnapshotNotFound:  {"3D000", "List snapshots with SELECT * FROM vsql_snapshots('db')."},
