@@ -1,16 +1,25 @@
 // Package auth holds who may connect to vsqld and how they prove it: the
-// users file, the server side of SCRAM-SHA-256 (RFC 5802 and RFC 7677, as
-// PostgreSQL speaks it), the loopback test behind the "no users" policy, and
-// the TLS configuration.
+// users file and its roles, the server side of SCRAM-SHA-256 (RFC 5802 and
+// RFC 7677, as PostgreSQL speaks it), the loopback test behind the "no
+// users" policy, and the TLS configuration.
 //
 // # Files
 //
 //   - scram.go: Verifier (salt, iteration count, StoredKey, ServerKey: what
-//     the server keeps instead of a password) and Exchange, one
-//     SCRAM-SHA-256 conversation. Channel binding is not offered: the gs2
-//     flags "n" and "y" are accepted, "p=…" is refused.
-//   - users.go: the users file, one "name verifier" line per user, written
-//     atomically (temporary file, fsync, rename; mode 0600), and Store,
+//     the server keeps instead of a password, in PostgreSQL's text format)
+//     and Exchange, one SCRAM-SHA-256 conversation. The exchange itself
+//     (message parsing, nonce, proof check, server signature) and the key
+//     derivation are github.com/xdg-go/scram's server and client; passwords
+//     are SASLprepped by github.com/xdg-go/stringprep. Exchange adds what
+//     PostgreSQL adds: the user name inside the SCRAM message is ignored
+//     (the StartupMessage's user is authenticated), authorization
+//     identities (a=…) are refused, the client nonce must be printable, and
+//     errors are sorted into ErrAuthFailed (the proof does not match) and
+//     *ProtocolError (anything malformed).
+//   - roles.go: Role (admin, write, read), ParseRole and User.
+//   - users.go: the users file, one "name verifier role" line per user (a
+//     line without a role, written before roles existed, is an admin),
+//     written atomically (temporary file, fsync, rename; mode 0600), and Store,
 //     which re-reads it when its modification time or size changes, so
 //     `vsqld user add` takes effect on the next connection.
 //   - policy.go: IsLoopback and the mock verifier used for unknown users.
@@ -28,8 +37,19 @@
 //
 // # Caveats
 //
-// Passwords are normalized as SCRAM clients do (SASLprep, by way of PRECIS
-// OpaqueString, falling back to the raw bytes when that fails), so a
-// password with unusual Unicode may only work with clients that normalize
-// the same way; ASCII passwords are unaffected.
+// No channel binding: vsqld offers SCRAM-SHA-256 only, never
+// SCRAM-SHA-256-PLUS, even over TLS. The gs2 flags "n" and "y" are
+// accepted and "p=…" is refused, so a client that demands channel binding
+// (libpq's channel_binding=require) cannot connect; with TLS, certificate
+// verification on the client (sslmode=verify-full) is what protects
+// against a man in the middle.
+//
+// Passwords are normalized as SCRAM clients do: SASLprep (RFC 4013), or the
+// raw bytes when SASLprep refuses the password (as PostgreSQL, libpq and
+// pgx do; emoji, for one, are unassigned in SASLprep's Unicode 3.2). A
+// password with unusual Unicode may therefore only work with clients that
+// normalize the same way; ASCII passwords are unaffected. Verifiers written
+// before the switch to xdg-go/stringprep were normalized by PRECIS
+// OpaqueString, which agrees with SASLprep on every password but rare
+// non-ASCII ones.
 package auth
