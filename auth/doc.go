@@ -19,9 +19,9 @@
 //   - roles.go: Role (admin, write, read), ParseRole and User.
 //   - users.go: the users file, one "name verifier role" line per user (a
 //     line without a role, written before roles existed, is an admin),
-//     written atomically (temporary file, fsync, rename; mode 0600), and Store,
-//     which re-reads it when its modification time or size changes, so
-//     `vsqld user add` takes effect on the next connection.
+//     replaced atomically and durably by internal/atomicfile (mode 0600),
+//     and Store, which re-reads it when its modification time or size
+//     changes, so `vsqld user add` takes effect on the next connection.
 //   - policy.go: IsLoopback and the mock verifier used for unknown users.
 //   - tls.go: LoadTLS reads a PEM certificate chain and key.
 //
