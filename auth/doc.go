@@ -44,12 +44,14 @@
 // verification on the client (sslmode=verify-full) is what protects
 // against a man in the middle.
 //
-// Passwords are normalized as SCRAM clients do: SASLprep (RFC 4013), or the
-// raw bytes when SASLprep refuses the password (as PostgreSQL, libpq and
-// pgx do; emoji, for one, are unassigned in SASLprep's Unicode 3.2). A
-// password with unusual Unicode may therefore only work with clients that
-// normalize the same way; ASCII passwords are unaffected. Verifiers written
-// before the switch to xdg-go/stringprep were normalized by PRECIS
-// OpaqueString, which agrees with SASLprep on every password but rare
-// non-ASCII ones.
+// Passwords are normalized as PostgreSQL and libpq do: SASLprep (RFC 4013,
+// with NFKC), or the raw bytes when SASLprep refuses the password (emoji,
+// for one, are unassigned in SASLprep's Unicode 3.2). ASCII passwords and
+// usual accented letters are unaffected by any of this. pgx normalizes by
+// PRECIS OpaqueString instead (NFC, not NFKC), so a password holding
+// compatibility characters (ligatures such as "ﬁ", Roman numerals,
+// fullwidth forms, a soft hyphen) works from libpq-based clients and not
+// from pgx, as against PostgreSQL itself. Verifiers written before the
+// switch to xdg-go/stringprep were derived with PRECIS OpaqueString: for
+// such a password, set it again with vsqld user add --replace.
 package auth
