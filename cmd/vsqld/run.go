@@ -51,13 +51,16 @@ Usage:
   vsqld evict [--data dir]  remove snapshot images and the blocks that only snapshots
                            exported to S3 use (vsqld stopped); they are fetched
                            back, verified, when a query or merge needs them
-  vsqld user add NAME [--password-stdin] [--replace]
-                           add a user (or with --replace change its password) in
-                           the users file; the password is read from the first
-                           line of standard input with --password-stdin, else
-                           from VSQL_PASSWORD. Takes effect on the next connection.
+  vsqld user add NAME [--role admin|write|read] [--password-stdin] [--replace]
+                           add a user with a role (default write) to the users
+                           file; the password is read from the first line of
+                           standard input with --password-stdin, else from
+                           VSQL_PASSWORD. --replace changes an existing user's
+                           password (keeping its role unless --role is given),
+                           or with --role and no password only its role.
+                           Takes effect on the next connection.
   vsqld user remove NAME   remove a user
-  vsqld user list          list the users, one per line
+  vsqld user list          list the users and their roles, "name role" per line
                            (user subcommands take --data and --users as serve does)
   vsqld help               show this help
 
