@@ -120,7 +120,7 @@ func (f function) authorize(ctx context.Context, c Caller, db string, a args) er
 		if r.arg != "" {
 			name := a.str(r.arg)
 			if name == "" {
-				name = defaultVersion(c, db, r.arg)
+				name = defaultVersion(c, db, r.arg, a)
 			}
 			if name == "" {
 				continue // the argument is absent and has no default (snapshot =>)
@@ -151,8 +151,9 @@ func (f function) authorize(ctx context.Context, c Caller, db string, a args) er
 }
 
 // defaultVersion is what an omitted branch argument means: the session's
-// branch for its own database, else main; from => defaults to main.
-func defaultVersion(c Caller, db, arg string) string {
+// branch for its own database, else main; from => defaults to main unless
+// snapshot => is given.
+func defaultVersion(c Caller, db, arg string, a args) string {
 	switch arg {
 	case "branch":
 		if db == c.Database() && c.Branch() != "" {
@@ -160,6 +161,9 @@ func defaultVersion(c Caller, db, arg string) string {
 		}
 		return "main"
 	case "from":
+		if a.str("snapshot") != "" {
+			return ""
+		}
 		return "main"
 	}
 	return ""
