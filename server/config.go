@@ -55,6 +55,16 @@ type Config struct {
 	// (the default) or CreateDatabasesWrite (write users too; the creator
 	// gets an admin grant on the new database).
 	CreateDatabases string
+	// FileAccess are the directories where admin sessions may read and
+	// write server files (COPY … TO/FROM 'file', read_csv, EXPORT
+	// DATABASE, …); DuckDB opens nothing else but vsql's own directories.
+	// None may overlap the repository, the users file or the TLS key.
+	FileAccess []string
+	// AllowExtensions lets admins INSTALL and LOAD DuckDB extensions and
+	// DuckDB autoload known ones (community extensions included). DuckDB
+	// loads no extension while its external access is off, so with it the
+	// statement classification alone keeps non-admins from server files.
+	AllowExtensions bool
 	// IsLoopback classifies client addresses for the no-users policy (nil
 	// = auth.IsLoopback); tests replace it to act as a remote client.
 	IsLoopback func(net.Addr) bool

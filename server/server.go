@@ -49,6 +49,7 @@ type Server struct {
 	users     *auth.Store
 	remotes   *s3sync.Remotes
 	remote    *remoteState
+	guard     guard       // what clients may reach (guard.go)
 	access    accessRules // grants and protected branches (access.go)
 	// pgAccessMu serializes syncPGAccess; pgUsersSig is the users file's
 	// names and roles it last copied into pg_roles.
@@ -88,6 +89,10 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 		s.close()
 		return nil, err
 	}
+	if err := s.openGuard(); err != nil {
+		s.close()
+		return nil, err
+	}
 	if err := s.open(ctx); err != nil {
 		s.close()
 		return nil, err
@@ -123,15 +128,17 @@ func (s *Server) open(ctx context.Context) error {
 	if cfg.MemoryLimit != "" {
 		q.Set("memory_limit", cfg.MemoryLimit)
 	}
-	dsn := ":memory:"
-	if len(q) > 0 {
-		dsn += "?" + q.Encode()
-	}
+	s.engineOptions(q) // extensions, secrets, temp_directory (guard.go)
+	dsn := ":memory:?" + q.Encode()
 	if s.connector, err = duckdb.NewConnector(dsn, nil); err != nil {
 		return fmt.Errorf("start DuckDB: %w", err)
 	}
 	s.engine = sql.OpenDB(s.connector)
 	s.engine.SetMaxIdleConns(4)
+	// File access and settings are fixed before anything is attached.
+	if err := s.lockEngine(ctx); err != nil {
+		return err
+	}
 	if s.versions, err = branches.NewManager(ctx, cfg.DataDir, s.catalog, engineExec{s.engine}, s.log); err != nil {
 		return err
 	}
@@ -151,7 +158,10 @@ func (s *Server) open(ctx context.Context) error {
 	if err := sqlfuncs.Register(reg, backend{s.versions, s}, s.merger); err != nil {
 		return err
 	}
-	return s.setupPGCatalog(ctx)
+	if err := s.setupPGCatalog(ctx); err != nil {
+		return err
+	}
+	return s.loadFunctionGuard(ctx)
 }
 
 func clearDir(dir string) error {

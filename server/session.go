@@ -230,6 +230,11 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if s.txStatus() == 'E' && kind != sqltext.KindRollback && kind != sqltext.KindCommit {
 		return nil, vsqlerr.New(vsqlerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
+	// What clients may reach (guard.go): judged on the text as the client
+	// wrote it, before vsql or DuckDB prepares anything.
+	if err := s.guard(st); err != nil {
+		return nil, s.failed(err)
+	}
 	switch kind {
 	case sqltext.KindBegin, sqltext.KindCommit, sqltext.KindRollback:
 		return &txStatement{sess: s, st: st}, nil
@@ -345,6 +350,10 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		return nil, err
 	}
 	stype, _ := ds.stmt.StatementType()
+	if err := s.guardPrepared(stype); err != nil {
+		ds.Close()
+		return nil, s.failed(err)
+	}
 	ds.needs = s.statementNeeds(scan, writesData(stype, st))
 	if err := s.checkAll(ctx, ds.needs); err != nil {
 		ds.Close()

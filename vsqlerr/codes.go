@@ -23,6 +23,9 @@ const (
 
 	// Privileges (roles, grants, protected branches).
 	PermissionDenied Code = "permission_denied"
+	// ServerFileAccess refuses reaching the server's files through SQL:
+	// any file for write and read sessions, the repository for everyone.
+	ServerFileAccess Code = "server_file_access"
 
 	// Databases.
 	DatabaseExists Code = "database_exists"
@@ -108,6 +111,7 @@ var codes = map[Code]codeInfo{
 	UserExists:       {"42710", "Pass --replace to vsqld user add to change the user's password."},
 
 	PermissionDenied: {"42501", "Ask an admin (or an admin of the database) for a grant: SELECT * FROM vsql_grant('db', 'user', 'read|write|merge|admin', branch => 'pattern'); SELECT * FROM vsql_privileges('db') lists the grants."},
+	ServerFileAccess: {"42501", "Server files are for the admin role, in --file-access directories only; use COPY … FROM STDIN / TO STDOUT (psql \\copy)."},
 
 	DatabaseExists: {"42P04", "Choose another name, or DROP DATABASE the existing one first."},
 	DatabaseInUse:  {"55006", "Disconnect the other sessions of that database first (vsql never terminates them for you)."},

@@ -123,6 +123,16 @@ func fromDuckDB(err error) *Error {
 	}
 	out := &Error{SQLState: state, Severity: "ERROR", Err: err}
 	out.Message, out.line, out.col = splitLineContext(msg)
+	switch {
+	case de.Type == duckdb.ErrorTypePermission:
+		// DuckDB's own file boundary (enable_external_access off,
+		// allowed_directories): a server file outside what vsqld allows.
+		out.Code, out.SQLState = ServerFileAccess, "42501"
+		out.Hint = "DuckDB opens only vsql's own directories and the --file-access directories (for admins); " + lookup(ServerFileAccess).Hint
+	case de.Type == duckdb.ErrorTypeInvalidInput && strings.Contains(msg, "the configuration has been locked"):
+		out.Code, out.SQLState = PermissionDenied, "42501"
+		out.Hint = "vsqld locks DuckDB's configuration at start; admins may change only memory_limit, threads and the other tuning settings the README lists (Security: server files and settings)."
+	}
 	return out
 }
 

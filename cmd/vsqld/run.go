@@ -8,6 +8,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -116,6 +118,21 @@ type serveOptions struct {
 	s3Endpoint, remotes                 string
 	s3PathStyle                         bool
 	remotePoll                          time.Duration
+	fileAccess                          dirList
+	allowExtensions                     bool
+}
+
+// dirList is a repeatable directory flag (--file-access A --file-access B);
+// its environment variable lists directories like PATH does.
+type dirList []string
+
+func (d *dirList) String() string { return strings.Join(*d, string(os.PathListSeparator)) }
+func (d *dirList) Set(v string) error {
+	if v == "" {
+		return errors.New("empty directory")
+	}
+	*d = append(*d, v)
+	return nil
 }
 
 // envDefault reads VSQL_<NAME> for a flag's default.
@@ -168,6 +185,14 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 	if v, err := time.ParseDuration(m.env("remote-poll")); err == nil {
 		poll = v
 	}
+	for _, d := range filepath.SplitList(m.env("file-access")) {
+		if d != "" {
+			o.fileAccess = append(o.fileAccess, d)
+		}
+	}
+	fs.Var(&o.fileAccess, "file-access", "`directory` where admin sessions may read and write server files (COPY … TO/FROM 'file', read_csv, EXPORT DATABASE); repeatable; DuckDB opens no other files but vsql's own, and write/read sessions none [VSQL_FILE_ACCESS, directories separated by '"+string(os.PathListSeparator)+"']")
+	allowExt, _ := strconv.ParseBool(m.env("allow-extensions"))
+	fs.BoolVar(&o.allowExtensions, "allow-extensions", allowExt, "let admins INSTALL and LOAD DuckDB extensions (community ones too) and DuckDB autoload known ones; leaves DuckDB's external access on, so only vsql's statement checks keep write/read sessions from server files [VSQL_ALLOW_EXTENSIONS]")
 	fs.DurationVar(&o.remotePoll, "remote-poll", poll, "how often attached remote heads are checked for new snapshots [VSQL_REMOTE_POLL]")
 	return fs, o
 }
@@ -238,6 +263,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		TLSCert: o.tlsCert, TLSKey: o.tlsKey, UsersFile: o.users, TrustAll: o.trustAll,
 		CreateDatabases: o.createDatabases,
 		S3Endpoint:      o.s3Endpoint, S3PathStyle: o.s3PathStyle, Remotes: remotes, RemotePoll: o.remotePoll,
+		FileAccess: o.fileAccess, AllowExtensions: o.allowExtensions,
 	})
 	if err != nil {
 		return err
