@@ -293,7 +293,8 @@ func within(path, dir string) bool {
 
 // protectedPath reports whether a literal names a path inside the
 // repository, or one of its protected files, or a glob that could match
-// them. Relative names are resolved as DuckDB resolves them (against the
+// them, or holds the repository's absolute path anywhere (SQL text for
+// query(…)). Relative names are resolved as DuckDB resolves them (against the
 // process's working directory); when that is inside the repository, a
 // relative name counts only if it (or, with a '/', its directory) exists,
 // so that ordinary strings are not paths.
@@ -301,6 +302,20 @@ func (g *guard) protectedPath(lit string) bool {
 	v := lit
 	if v == "" || len(v) > 4096 || strings.ContainsAny(v, "\n\x00") {
 		return false
+	}
+	// The repository's path anywhere in a literal: SQL text handed to
+	// query(…), JSON, a path with a prefix vsql does not parse.
+	for _, root := range g.roots {
+		if i := strings.Index(v, root); i >= 0 {
+			if rest := v[i+len(root):]; rest == "" || rest[0] == filepath.Separator || rest[0] == '\'' || rest[0] == '"' {
+				return true
+			}
+		}
+	}
+	for _, f := range g.files {
+		if strings.Contains(v, f) {
+			return true
+		}
 	}
 	if rest, ok := strings.CutPrefix(v, "file://"); ok {
 		v = rest

