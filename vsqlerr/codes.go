@@ -13,6 +13,10 @@ const (
 	MessageTooLarge    Code = "message_too_large"
 	ServerShutdown     Code = "server_shutdown"
 
+	// Connecting: startup deadline, databases that cannot be attached.
+	AuthenticationTimeout Code = "authentication_timeout"
+	DatabaseUnavailable   Code = "database_unavailable"
+
 	// Authentication and TLS.
 	AuthFailed       Code = "auth_failed"
 	AuthRequired     Code = "auth_required"
@@ -20,6 +24,7 @@ const (
 	TLSConfigInvalid Code = "tls_config_invalid"
 	UserNotFound     Code = "user_not_found"
 	UserExists       Code = "user_exists"
+	PermissionDenied Code = "permission_denied"
 
 	// Databases.
 	DatabaseExists Code = "database_exists"
@@ -97,12 +102,16 @@ var codes = map[Code]codeInfo{
 	MessageTooLarge:    {"54000", "Send smaller messages (split large statements or use COPY), or raise --max-message-size."},
 	ServerShutdown:     {"57P01", "The server is shutting down; reconnect when it is back."},
 
+	AuthenticationTimeout: {"08006", "The client did not finish connecting (SSL negotiation, startup packet, password exchange) within --authentication-timeout; check the network and the client, or raise --authentication-timeout."},
+	DatabaseUnavailable:   {"57P03", "The database exists but its file could not be attached (the message and the server log give DuckDB's reason): check its live file under <data>/live/<db>/ and run vsqld verify, or DROP DATABASE it; other databases are served meanwhile, and each new connection retries."},
+
 	AuthFailed:       {"28P01", "Check the user name and password; an administrator sets them with vsqld user add NAME --password-stdin."},
 	AuthRequired:     {"28000", "No users are configured, so vsqld trusts only loopback clients: add a user on the server with vsqld user add NAME --password-stdin and connect with that name and password, or start vsqld with --trust-all to trust every client."},
 	UsersFileInvalid: {"F0000", "Fix the users file named in the message (one line per user: name SCRAM-SHA-256$iterations:salt$StoredKey:ServerKey), or recreate it with vsqld user add."},
 	TLSConfigInvalid: {"F0000", "Give --tls-cert and --tls-key together, naming a PEM certificate (chain) and its PEM private key."},
 	UserNotFound:     {"42704", "List users with vsqld user list."},
 	UserExists:       {"42710", "Pass --replace to vsqld user add to change the user's password."},
+	PermissionDenied: {"42501", "The server does not allow this for your login; ask an administrator."},
 
 	DatabaseExists: {"42P04", "Choose another name, or DROP DATABASE the existing one first."},
 	DatabaseInUse:  {"55006", "Disconnect the other sessions of that database first (vsql never terminates them for you)."},
