@@ -259,6 +259,14 @@ func (m *Manager) attachBranchLocked(ctx context.Context, db, branch string) (*a
 		return nil, err
 	}
 	a := &attachment{alias: alias, db: db, branch: branch, path: m.abs(b.LiveFile)}
+	if b.Materialized {
+		// ATTACH would create a missing file: an empty database in place
+		// of the lost one.
+		if _, err := os.Stat(a.path); err != nil {
+			m.log.Warn("live file missing", "alias", alias, "file", a.path, "err", err)
+			return nil, vsqlerr.New(vsqlerr.DatabaseUnavailable, "the live file of branch %q of %q is missing (%s)", branch, db, b.LiveFile)
+		}
+	}
 	if !b.Materialized {
 		if b.Head > 0 {
 			if err := m.materialize(ctx, db, head, a.path); err != nil {

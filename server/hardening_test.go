@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -83,15 +84,17 @@ func wantError(t *testing.T, what string, err error, state string, msgs ...strin
 	}
 }
 
-// Six clients that stall at different steps of startup (silent, after
-// SSLRequest, in the middle of the startup packet, in the SASL exchange)
-// are disconnected once --authentication-timeout (2 s) has passed, well
+// Seven clients that stall at different steps of startup (silent, in the
+// TLS handshake, after it, in the middle of the startup packet, in the
+// SASL exchange) are disconnected once --authentication-timeout (2 s) has passed, well
 // within 4 s, with a FATAL 08006 where it can be written; meanwhile they
 // hold no connection slot, and ordinary clients connect.
 func TestAuthenticationTimeout(t *testing.T) {
 	users := filepath.Join(t.TempDir(), "users")
 	addUser(t, users, "alice", "pw-alice")
-	addr, _ := runServer(t, server.Config{DataDir: t.TempDir(), UsersFile: users, AuthenticationTimeout: 2 * time.Second, MaxConnections: 3})
+	p := newPKI(t)
+	addr, _ := runServer(t, server.Config{DataDir: t.TempDir(), UsersFile: users, TLSCert: p.certFile, TLSKey: p.keyFile,
+		AuthenticationTimeout: 2 * time.Second, MaxConnections: 3})
 
 	type stalled struct {
 		name  string
@@ -99,7 +102,8 @@ func TestAuthenticationTimeout(t *testing.T) {
 		fatal bool // a FATAL authentication_timeout is expected
 	}
 	var socks []stalled
-	dial := func(name string, fatal bool, send []byte) {
+	dial := func(name string, fatal bool, send []byte, handshake bool) {
+		var nc net.Conn
 		nc, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
@@ -109,6 +113,17 @@ func TestAuthenticationTimeout(t *testing.T) {
 			if _, err := nc.Write(send); err != nil {
 				t.Fatal(err)
 			}
+		}
+		if handshake {
+			var s [1]byte
+			if _, err := io.ReadFull(nc, s[:]); err != nil || s[0] != 'S' {
+				t.Fatalf("SSLRequest answered %q %v", s, err)
+			}
+			tc := tls.Client(nc, &tls.Config{InsecureSkipVerify: true})
+			if err := tc.Handshake(); err != nil {
+				t.Fatal(err)
+			}
+			nc = tc
 		}
 		socks = append(socks, stalled{name, nc, fatal})
 	}
@@ -120,14 +135,15 @@ func TestAuthenticationTimeout(t *testing.T) {
 	sslRequest := packet(80877103, nil)
 	startup := packet(196608, []byte("user\x00alice\x00database\x00postgres\x00\x00"))
 	start := time.Now()
-	dial("silent 1", true, nil)
-	dial("silent 2", true, nil)
-	dial("after SSLRequest", true, sslRequest)
-	dial("half a startup packet", true, startup[:10])
-	dial("in the SASL exchange 1", true, startup)
-	dial("in the SASL exchange 2", true, startup)
+	dial("silent 1", true, nil, false)
+	dial("silent 2", true, nil, false)
+	dial("in the TLS handshake", false, sslRequest, false) // nothing can be written there
+	dial("silent after the TLS handshake", true, sslRequest, true)
+	dial("half a startup packet", true, startup[:10], false)
+	dial("in the SASL exchange 1", true, startup, false)
+	dial("in the SASL exchange 2", true, startup, false)
 
-	// An ordinary client still gets in while the six wait: the stalled
+	// An ordinary client still gets in while the seven wait: the stalled
 	// ones hold no slot before their startup packet (the two in SASL hold
 	// two of the three).
 	time.Sleep(200 * time.Millisecond)
@@ -269,8 +285,8 @@ func TestStartWithUnattachableDatabases(t *testing.T) {
 	data := t.TempDir()
 	addr, stop := runServer(t, server.Config{DataDir: data})
 	admin := connectPgx(t, addr)
-	mustExec(t, admin, "CREATE DATABASE good", "CREATE DATABASE bad")
-	for _, db := range []string{"good", "bad"} {
+	mustExec(t, admin, "CREATE DATABASE good", "CREATE DATABASE bad", "CREATE DATABASE gone")
+	for _, db := range []string{"good", "bad", "gone"} {
 		mustExec(t, connectDB(t, addr, db), "CREATE TABLE t AS SELECT range AS id FROM range(10)")
 	}
 	stop()
@@ -280,6 +296,10 @@ func TestStartWithUnattachableDatabases(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = os.Remove(live + ".wal")
+	// A live file that is missing is not recreated empty.
+	if err := os.RemoveAll(filepath.Join(data, "live", "gone")); err != nil {
+		t.Fatal(err)
+	}
 	cat, err := catalog.Open(context.Background(), filepath.Join(data, "catalog.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -298,7 +318,7 @@ func TestStartWithUnattachableDatabases(t *testing.T) {
 	if err := connectDB(t, addr, "good").QueryRow(context.Background(), "SELECT count(*) FROM t").Scan(&n); err != nil || n != 10 {
 		t.Fatalf("good after restart: %d %v", n, err)
 	}
-	for _, db := range []string{"bad", "memory"} {
+	for _, db := range []string{"bad", "memory", "gone"} {
 		_, err := pgxConnect(dsn(addr, db))
 		wantError(t, "connect to "+db, err, "57P03", "database_unavailable", db)
 		if strings.Contains(err.Error(), data) {

@@ -171,6 +171,11 @@ func (s *Server) ensureDefaultDatabase(ctx context.Context) error {
 			return nil
 		}
 		_, err := tx.CreateDatabase(ctx, DefaultDatabase)
+		if errors.Is(err, catalog.ErrExists) {
+			// Another case of the name exists ("Postgres"): serve without it.
+			s.log.Warn("default database not created", "db", DefaultDatabase, "err", err)
+			return nil
+		}
 		return err
 	})
 }
