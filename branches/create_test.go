@@ -15,7 +15,8 @@ import (
 	"github.com/vsql/vsql/vsqlerr"
 )
 
-// fakeEngine records statements and fails ATTACH of the aliases in fail.
+// fakeEngine records statements and fails ATTACH of the aliases in fail;
+// a successful ATTACH creates the file, as DuckDB does.
 type fakeEngine struct {
 	mu   sync.Mutex
 	fail map[string]bool
@@ -29,6 +30,13 @@ func (e *fakeEngine) Exec(_ context.Context, q string) error {
 	for alias := range e.fail {
 		if strings.HasPrefix(q, "ATTACH ") && strings.HasSuffix(q, ` AS "`+alias+`"`) {
 			return errors.New("Binder Error: cannot attach " + alias)
+		}
+	}
+	if rest, ok := strings.CutPrefix(q, "ATTACH '"); ok {
+		if path, _, ok := strings.Cut(rest, "' AS "); ok {
+			if f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+				f.Close()
+			}
 		}
 	}
 	return nil
