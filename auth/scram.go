@@ -2,7 +2,6 @@ package auth
 
 import (
 	"crypto/hmac"
-	"crypto/pbkdf2"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
@@ -10,9 +9,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 
-	"golang.org/x/text/secure/precis"
+	"github.com/xdg-go/scram"
+	"github.com/xdg-go/stringprep"
 )
 
 // Mechanism is the one SASL mechanism vsqld offers.
@@ -23,9 +22,8 @@ const Mechanism = "SCRAM-SHA-256"
 const DefaultIterations = 4096
 
 const (
-	saltLen  = 16
-	nonceLen = 18 // random bytes of the server's half of the nonce
-	keyLen   = sha256.Size
+	saltLen = 16
+	keyLen  = sha256.Size
 )
 
 // Verifier is what the server stores for a password: enough to check a
@@ -52,29 +50,32 @@ func NewVerifier(password string, iterations int) (Verifier, error) {
 
 // DeriveVerifier computes the verifier of password with a given salt and
 // iteration count (what a client computes to check the server, and tests).
+// The key derivation is xdg-go/scram's, after SASLprep of the password; a
+// password that SASLprep refuses is used as it is, as PostgreSQL, libpq and
+// pgx do.
 func DeriveVerifier(password string, salt []byte, iterations int) (Verifier, error) {
-	salted, err := pbkdf2.Key(sha256.New, Normalize(password), salt, iterations, keyLen)
+	c, err := scram.SHA256.NewClient("", password, "")
+	if err != nil {
+		if c, err = scram.SHA256.NewClientUnprepped("", password, ""); err != nil {
+			return Verifier{}, err
+		}
+	}
+	cred, err := c.GetStoredCredentialsWithError(scram.KeyFactors{Salt: string(salt), Iters: iterations})
 	if err != nil {
 		return Verifier{}, err
 	}
-	clientKey := mac(salted, "Client Key")
-	stored := sha256.Sum256(clientKey)
-	return Verifier{Salt: salt, Iterations: iterations, StoredKey: stored[:], ServerKey: mac(salted, "Server Key")}, nil
+	return Verifier{Salt: salt, Iterations: iterations, StoredKey: cred.StoredKey, ServerKey: cred.ServerKey}, nil
 }
 
 // Normalize prepares a password the way SCRAM clients (libpq, pgx) do:
-// SASLprep, here by PRECIS OpaqueString, or the raw string when the
-// password is not valid for it (PostgreSQL accepts those too).
+// SASLprep (RFC 4013, xdg-go/stringprep), or the raw string when SASLprep
+// refuses the password (PostgreSQL accepts those too). DeriveVerifier
+// applies the same rule.
 func Normalize(password string) string {
-	for _, r := range password {
-		if r > unicode.MaxASCII {
-			if p, err := precis.OpaqueString.String(password); err == nil {
-				return p
-			}
-			return password
-		}
+	if p, err := stringprep.SASLprep.Prepare(password); err == nil {
+		return p
 	}
-	return password // ASCII: SASLprep changes nothing
+	return password
 }
 
 func mac(key []byte, msg string) []byte {
@@ -139,19 +140,16 @@ func protoErr(format string, args ...any) error {
 	return &ProtocolError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// Exchange is the server side of one SCRAM-SHA-256 authentication. Feed the
-// client's messages to Step in order.
+// Exchange is the server side of one SCRAM-SHA-256 authentication, run by
+// xdg-go/scram's ServerConversation. Feed the client's messages to Step in
+// order.
 type Exchange struct {
 	v    Verifier
 	mock bool // the user is unknown: fail at the proof, like a wrong password
 	step int
+	conv *scram.ServerConversation // nil until the client-first message was accepted
 
 	testNonce string // replaces the random server nonce in tests
-
-	gs2Header       string
-	clientFirstBare string
-	serverFirst     string
-	nonce           string
 }
 
 // NewExchange starts an exchange against v. With mock set, the exchange
@@ -178,53 +176,51 @@ func (e *Exchange) Step(in []byte) (out []byte, done bool, err error) {
 	}
 }
 
-func (e *Exchange) first(msg string) ([]byte, error) {
-	// gs2-header: cbind-flag "," [authzid] ","
-	flag, rest, ok := strings.Cut(msg, ",")
-	if !ok {
-		return nil, protoErr("malformed SCRAM client-first message")
+// conversation builds the library's server for this one exchange. The user
+// name in the client-first message is ignored: the StartupMessage's user is
+// the one authenticated (and looked up before the exchange), as in
+// PostgreSQL, whose clients send an empty name.
+func (e *Exchange) conversation() (*scram.ServerConversation, error) {
+	cred := scram.StoredCredentials{
+		KeyFactors: scram.KeyFactors{Salt: string(e.v.Salt), Iters: e.v.Iterations},
+		StoredKey:  e.v.StoredKey,
+		ServerKey:  e.v.ServerKey,
 	}
-	switch {
-	case flag == "n", flag == "y":
-		// No channel binding; "y" means the client could bind but saw no
-		// SCRAM-SHA-256-PLUS offered, which is true.
-	case strings.HasPrefix(flag, "p="):
-		return nil, protoErr("SCRAM channel binding (%s) is not supported: vsqld offers SCRAM-SHA-256 only", flag[2:])
-	default:
-		return nil, protoErr("malformed SCRAM client-first message: unknown channel binding flag %q", flag)
-	}
-	authzid, bare, ok := strings.Cut(rest, ",")
-	if !ok {
-		return nil, protoErr("malformed SCRAM client-first message")
-	}
-	if authzid != "" {
-		return nil, protoErr("SCRAM authorization identities (a=…) are not supported")
-	}
-	e.gs2Header = flag + "," + authzid + ","
-	e.clientFirstBare = bare
-	attrs := strings.Split(bare, ",")
-	if len(attrs) < 2 || !strings.HasPrefix(attrs[0], "n=") {
-		if strings.HasPrefix(bare, "m=") {
-			return nil, protoErr("SCRAM mandatory extensions (m=…) are not supported")
-		}
-		return nil, protoErr("malformed SCRAM client-first message: expected n=user,r=nonce")
-	}
-	// The user name in the message is ignored: the StartupMessage's user is
-	// the one authenticated, as in PostgreSQL.
-	clientNonce, ok := strings.CutPrefix(attrs[1], "r=")
-	if !ok || !validNonce(clientNonce) {
-		return nil, protoErr("malformed SCRAM client-first message: bad or missing nonce")
-	}
-	raw := make([]byte, nonceLen)
-	if _, err := rand.Read(raw); err != nil {
+	srv, err := scram.SHA256.NewServer(func(string) (scram.StoredCredentials, error) { return cred, nil })
+	if err != nil {
 		return nil, err
 	}
-	e.nonce = clientNonce + base64.RawStdEncoding.EncodeToString(raw)
 	if e.testNonce != "" {
-		e.nonce = clientNonce + e.testNonce
+		nonce := e.testNonce
+		srv = srv.WithNonceGenerator(func() string { return nonce })
 	}
-	e.serverFirst = fmt.Sprintf("r=%s,s=%s,i=%d", e.nonce, b64.EncodeToString(e.v.Salt), e.v.Iterations)
-	return []byte(e.serverFirst), nil
+	// No channel binding is offered (no SCRAM-SHA-256-PLUS): the library
+	// then accepts the gs2 flags "n" and "y" and refuses "p=…".
+	return srv.NewConversation(), nil
+}
+
+func (e *Exchange) first(msg string) ([]byte, error) {
+	if flag, _, _ := strings.Cut(msg, ","); strings.HasPrefix(flag, "p=") {
+		return nil, protoErr("SCRAM channel binding (%s) is not supported: vsqld offers SCRAM-SHA-256 only", flag[2:])
+	}
+	conv, err := e.conversation()
+	if err != nil {
+		return nil, err
+	}
+	out, err := conv.Step(msg)
+	if err != nil {
+		return nil, protoErr("malformed SCRAM client-first message: %v", err)
+	}
+	// Stricter than the library: no authorization identity (PostgreSQL
+	// refuses one too), and a client nonce of printable characters.
+	if conv.AuthzID() != "" {
+		return nil, protoErr("SCRAM authorization identities (a=…) are not supported")
+	}
+	if fields := strings.Split(msg, ","); len(fields) < 4 || !validNonce(strings.TrimPrefix(fields[3], "r=")) {
+		return nil, protoErr("malformed SCRAM client-first message: bad or missing nonce")
+	}
+	e.conv = conv
+	return []byte(out), nil
 }
 
 // validNonce: printable ASCII except ','.
@@ -241,41 +237,16 @@ func validNonce(s string) bool {
 }
 
 func (e *Exchange) final(msg string) ([]byte, error) {
-	cut := strings.LastIndex(msg, ",p=")
-	if cut < 0 {
-		return nil, protoErr("malformed SCRAM client-final message: no proof")
+	if e.conv == nil {
+		return nil, protoErr("unexpected SCRAM client-final message: the client-first message was refused")
 	}
-	withoutProof, proofB64 := msg[:cut], msg[cut+3:]
-	attrs := strings.Split(withoutProof, ",")
-	if len(attrs) < 2 {
-		return nil, protoErr("malformed SCRAM client-final message")
-	}
-	cbind, ok := strings.CutPrefix(attrs[0], "c=")
-	if !ok {
-		return nil, protoErr("malformed SCRAM client-final message: expected c=")
-	}
-	if got, err := b64.DecodeString(cbind); err != nil || string(got) != e.gs2Header {
-		return nil, protoErr("SCRAM channel binding data does not match the client-first message")
-	}
-	nonce, ok := strings.CutPrefix(attrs[1], "r=")
-	if !ok || nonce != e.nonce {
-		return nil, protoErr("SCRAM nonce does not match")
-	}
-	proof, err := b64.DecodeString(proofB64)
-	if err != nil || len(proof) != keyLen {
-		return nil, protoErr("malformed SCRAM client proof")
-	}
-	authMessage := e.clientFirstBare + "," + e.serverFirst + "," + withoutProof
-	clientSignature := mac(e.v.StoredKey, authMessage)
-	clientKey := make([]byte, keyLen)
-	for i := range clientKey {
-		clientKey[i] = proof[i] ^ clientSignature[i]
-	}
-	computed := sha256.Sum256(clientKey)
-	match := hmac.Equal(computed[:], e.v.StoredKey)
-	serverSignature := mac(e.v.ServerKey, authMessage)
-	if !match || e.mock {
+	out, err := e.conv.Step(msg)
+	switch {
+	case err == nil && !e.mock:
+		return []byte(out), nil
+	case err == nil, out == scram.ErrInvalidProof:
 		return nil, ErrAuthFailed
+	default:
+		return nil, protoErr("malformed SCRAM client-final message: %v", err)
 	}
-	return []byte("v=" + b64.EncodeToString(serverSignature)), nil
 }

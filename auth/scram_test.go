@@ -204,3 +204,80 @@ func pbkdf2Key(t *testing.T, password string, salt []byte) []byte {
 	}
 	return k
 }
+
+// Malformed client-final messages are protocol errors, not wrong passwords,
+// and nothing goes on after a refused client-first message.
+func TestExchangeFinalMalformed(t *testing.T) {
+	v, err := NewVerifier("s3cret", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pe *ProtocolError
+	for _, bad := range []string{"", "c=biws", "c=biws,r=abc" + "N", "c=bm90LWdzMg==,r=abcN,p=AAAA", "c=biws,r=abcN,p=AAAA", "c=biws,r=abcN,p=!!"} {
+		e := NewExchange(v, false)
+		e.testNonce = "N"
+		if _, _, err := e.Step([]byte("n,,n=,r=abc")); err != nil {
+			t.Fatal(err)
+		}
+		if _, done, err := e.Step([]byte(bad)); done || !errors.As(err, &pe) {
+			t.Errorf("client-final %q: done %v, %v", bad, done, err)
+		}
+	}
+	e := NewExchange(v, false)
+	if _, _, err := e.Step([]byte("n,a=bob,n=,r=abc")); !errors.As(err, &pe) {
+		t.Fatalf("authzid: %v", err)
+	}
+	if _, done, err := e.Step([]byte("c=biws,r=abc,p=AAAA")); done || !errors.As(err, &pe) {
+		t.Errorf("client-final after a refused client-first: done %v, %v", done, err)
+	}
+	if _, _, err := e.Step([]byte("x")); !errors.As(err, &pe) {
+		t.Errorf("third message: %v", err)
+	}
+}
+
+// Passwords are SASLprepped (RFC 4013) as libpq and pgx do, and used raw
+// when SASLprep refuses them.
+func TestDeriveVerifierSASLprep(t *testing.T) {
+	salt := []byte("0123456789abcdef")
+	same := func(a, b string) bool {
+		va, err := DeriveVerifier(a, salt, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vb, err := DeriveVerifier(b, salt, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return va.String() == vb.String()
+	}
+	if !same("pass\u00a0word", "pass word") { // non-ASCII space maps to space
+		t.Error("U+00A0 is not mapped to a space")
+	}
+	if !same("I\u00adX", "IX") { // soft hyphen maps to nothing
+		t.Error("U+00AD is not removed")
+	}
+	if !same("\u2168", "IX") { // NFKC
+		t.Error("U+2168 is not normalized to IX")
+	}
+	if same("Pencil", "pencil") {
+		t.Error("case is folded")
+	}
+	// U+1F511 is unassigned in Unicode 3.2: SASLprep refuses it, the raw
+	// bytes are used.
+	if got := Normalize("key\U0001F511"); got != "key\U0001F511" {
+		t.Errorf("Normalize of a refused password = %q", got)
+	}
+	v, err := DeriveVerifier("key\U0001F511", salt, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := pbkdf2.Key(sha256.New, "key\U0001F511", salt, 16, keyLen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hmac.New(sha256.New, raw)
+	h.Write([]byte("Server Key"))
+	if !hmac.Equal(v.ServerKey, h.Sum(nil)) {
+		t.Error("a password SASLprep refuses is not used raw")
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/vsql/vsql/internal/atomicfile"
 )
 
 // Users maps user names to their verifiers and roles.
@@ -114,43 +116,14 @@ func (u Users) Format() []byte {
 	return b.Bytes()
 }
 
-// SaveUsers replaces the users file atomically: the new contents go to a
-// temporary file in the same directory (mode 0600), which is synced and
-// renamed over path.
+// SaveUsers replaces the users file atomically and durably with mode 0600
+// (internal/atomicfile: a temporary file beside it, fsync, rename, fsync of
+// the directory), so a crash leaves the old file or the new one, whole.
 func SaveUsers(path string, u Users) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	// The ".tmp-" prefix lets vsqld gc remove what a crash leaves behind.
-	tmp, err := os.CreateTemp(dir, ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(u.Format()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
+	return atomicfile.WriteFile(path, u.Format(), 0o600)
 }
 
 // UpdateUsers loads the users file, applies fn and saves the result, holding

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/vsql/vsql/internal/atomicfile"
 )
 
 // Hash is the content address of a block: its SHA-256.
@@ -48,38 +50,21 @@ func (s *BlockStore) Has(h Hash) bool {
 	return err == nil
 }
 
-// Put stores data under its hash h, durably: the bytes are written to a
-// temporary file, fsynced, renamed into place and the directory fsynced, so
+// Put stores data under its hash h, durably and atomically
+// (internal/atomicfile: temporary file, fsync, rename, directory fsync), so
 // a block that exists is whole. Storing an existing block writes nothing.
 func (s *BlockStore) Put(h Hash, data []byte) (written bool, err error) {
 	path := s.Path(h)
 	if _, err := os.Stat(path); err == nil {
 		return false, nil
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return false, fmt.Errorf("store block: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o600); err != nil {
 		return false, fmt.Errorf("store block: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return false, fmt.Errorf("store block: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return false, fmt.Errorf("store block: fsync: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return false, fmt.Errorf("store block: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return false, fmt.Errorf("store block: %w", err)
-	}
-	return true, syncDir(dir)
+	return true, nil
 }
 
 // Get reads a block and checks its hash (ErrCorrupt on mismatch).
@@ -94,15 +79,15 @@ func (s *BlockStore) Get(h Hash) ([]byte, error) {
 	return data, nil
 }
 
-// Walk calls fn for every stored block (leftover temporary files are
-// skipped).
+// Walk calls fn for every stored block (leftover temporary files, which
+// are never 64 hex digits, are skipped).
 func (s *BlockStore) Walk(fn func(h Hash, path string, info fs.FileInfo) error) error {
 	return filepath.WalkDir(s.dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		name := d.Name()
-		if strings.HasPrefix(name, ".tmp-") || len(name) != 64 {
+		if len(name) != 64 || atomicfile.IsTemp(name) || strings.HasPrefix(name, ".tmp-") {
 			return nil
 		}
 		raw, err := hex.DecodeString(name)
@@ -126,16 +111,4 @@ func (s *BlockStore) Remove(h Hash) error {
 		return nil
 	}
 	return err
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("fsync %s: %w", dir, err)
-	}
-	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/internal/atomicfile"
 )
 
 // The layout of a DuckDB file: a 12 KiB header (one main and two database
@@ -96,7 +97,8 @@ func chunkFile(path string, store *BlockStore, afterBlock func()) (catalog.Chunk
 }
 
 // materialize writes the file a chunk map describes to dst, verifying every
-// block, through a temporary file that is fsynced and renamed into place.
+// block, atomically and durably (internal/atomicfile): dst is replaced only
+// once every block was read, checked and written, and fsynced.
 func materialize(store *BlockStore, m catalog.ChunkMap, dst string) error {
 	if contentRoot(m.FileSize, m.Chunks) != m.Root {
 		return fmt.Errorf("materialize %s: chunk map does not match its root: %w", m.Root, ErrCorrupt)
@@ -104,41 +106,27 @@ func materialize(store *BlockStore, m catalog.ChunkMap, dst string) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".tmp-*")
+	tmp, err := atomicfile.Create(dst, 0o600)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
+	defer tmp.Cleanup() // no-op after Commit
 	var written int64
 	for i, h := range m.Chunks {
 		data, err := store.Get(h)
 		if err != nil {
-			tmp.Close()
 			return fmt.Errorf("materialize %s: %w", m.Root, err)
 		}
 		if int64(len(data)) != chunkSize(i, m.FileSize) {
-			tmp.Close()
 			return fmt.Errorf("materialize %s: block %d has %d bytes: %w", m.Root, i, len(data), ErrCorrupt)
 		}
 		if _, err := tmp.Write(data); err != nil {
-			tmp.Close()
 			return err
 		}
 		written += int64(len(data))
 	}
 	if written != m.FileSize {
-		tmp.Close()
 		return fmt.Errorf("materialize %s: wrote %d of %d bytes: %w", m.Root, written, m.FileSize, errors.New("short chunk map"))
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), dst); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(dst))
+	return tmp.Commit()
 }

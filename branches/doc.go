@@ -24,10 +24,12 @@
 //
 // Blocks live one per file in a two-level fan-out (65,536 directories), so
 // millions of blocks mean a few dozen files per directory and a block's
-// existence is one stat. A block is written to a temporary file, fsynced,
-// renamed into place and its directory fsynced before any catalog row can
-// reference it; a block that exists is therefore whole, and a crash leaves
-// at most unreferenced blocks, which gc removes.
+// existence is one stat. A block is written through internal/atomicfile
+// (a temporary file beside it, fsynced, renamed into place, its directory
+// fsynced) before any catalog row can reference it, and so is every file
+// materialized from a chunk map; a block that exists is therefore whole,
+// and a crash leaves at most unreferenced blocks and temporary files
+// (atomicfile.IsTemp names), which gc removes.
 //
 // # Snapshots
 //

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/internal/atomicfile"
 )
 
 // GCReport says what gc removed.
@@ -99,9 +100,10 @@ func GC(ctx context.Context, dataDir string, cat *catalog.Catalog, grace time.Du
 	if err != nil {
 		return rep, err
 	}
-	// Temporary files of interrupted writes, anywhere in the repository.
+	// Temporary files of interrupted writes, anywhere in the repository:
+	// internal/atomicfile's, and the ".tmp-" ones of versions before it.
 	_ = filepath.WalkDir(dataDir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasPrefix(d.Name(), ".tmp-") {
+		if err == nil && !d.IsDir() && (atomicfile.IsTemp(d.Name()) || strings.HasPrefix(d.Name(), ".tmp-")) {
 			if os.Remove(path) == nil {
 				rep.TempFilesRemoved++
 			}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/internal/atomicfile"
 	"github.com/vsql/vsql/internal/faults"
 	"github.com/vsql/vsql/vsqlerr"
 )
@@ -170,7 +171,7 @@ func (m *Manager) Publish(ctx context.Context, p Publication) (PublishResult, er
 		if err := os.Rename(p.File, m.abs(newRel)); err != nil {
 			return res, fmt.Errorf("move merged file into place: %w", err)
 		}
-		if err := syncDir(filepath.Dir(m.abs(newRel))); err != nil {
+		if err := atomicfile.SyncDir(filepath.Dir(m.abs(newRel))); err != nil {
 			return res, err
 		}
 		faults.Point("publish.before_commit")

@@ -171,6 +171,8 @@ func (t *Tx) DropDatabase(ctx context.Context, name string) error {
 		`DELETE FROM snapshot_parents WHERE database_id = (SELECT id FROM databases WHERE name = ?)`,
 		`DELETE FROM snapshots WHERE database_id = (SELECT id FROM databases WHERE name = ?)`,
 		`DELETE FROM reader_pins WHERE database_id = (SELECT id FROM databases WHERE name = ?)`,
+		`DELETE FROM grants WHERE database_id = (SELECT id FROM databases WHERE name = ?)`,
+		`DELETE FROM protected_branches WHERE database_id = (SELECT id FROM databases WHERE name = ?)`,
 	} {
 		if _, err := t.tx.ExecContext(t.ctx, q, name); err != nil {
 			return fmt.Errorf("drop database %q: %w", name, err)

@@ -11,6 +11,11 @@
 // the branch's new head — is one such transaction. The catalog never
 // touches DuckDB files.
 //
+// Privileges (access.go, migration 6): grants give a user a privilege
+// (read < write < merge < admin) on a database's branches matching a glob,
+// one grant per user and pattern; protected_branches lists branches that
+// move only by merges. Dropping a database drops both.
+//
 // Schema changes are versioned migrations (migrations.go): each runs once,
 // in order, inside a transaction that also records its version in
 // schema_version. A catalog written by a newer vsqld (a higher version than

@@ -97,6 +97,23 @@ var migrations = []string{
 	// 5: S3 publication steps of a merge request (content root, token and
 	// descriptor of its export; JSON, '' until the request is prepared).
 	`ALTER TABLE merge_requests ADD COLUMN publication TEXT NOT NULL DEFAULT ''`,
+	// 6: privileges — grants per database and branch pattern, protected branches.
+	`CREATE TABLE grants (
+		database_id    INTEGER NOT NULL REFERENCES databases(id) ON DELETE CASCADE,
+		user_name      TEXT NOT NULL,
+		branch_pattern TEXT NOT NULL,  -- a glob over branch names; '*' is every branch
+		privilege      TEXT NOT NULL CHECK (privilege IN ('read', 'write', 'merge', 'admin')),
+		granted_by     TEXT NOT NULL,
+		created_at     TEXT NOT NULL,
+		PRIMARY KEY (database_id, user_name, branch_pattern)
+	);
+	CREATE TABLE protected_branches (
+		database_id  INTEGER NOT NULL REFERENCES databases(id) ON DELETE CASCADE,
+		branch       TEXT NOT NULL,
+		protected_by TEXT NOT NULL,
+		created_at   TEXT NOT NULL,
+		PRIMARY KEY (database_id, branch)
+	)`,
 }
 
 func (c *Catalog) migrate(ctx context.Context) error {

@@ -92,10 +92,12 @@ func Statements(opts Options) []string {
 		"{SETTINGS}", settingsMap,
 		"{SETVAR}", sqltext.QuoteString(SettingsVariable),
 		"{OWNER}", sqltext.QuoteString(Owner),
+		"{USERVAR}", UserVariable,
+		"{ROLEVAR}", RoleVariable,
 		"{VERSION}", sqltext.QuoteString("PostgreSQL "+opts.ServerVersion+" on x86_64-pc-linux-gnu, vsql over DuckDB, 64-bit"),
 	)
 	var out []string
-	for _, s := range catalogSQL {
+	for _, s := range append(append([]string{}, catalogSQL...), rolesSQL...) {
 		out = append(out, r.Replace(s))
 	}
 	return out
@@ -153,12 +155,6 @@ var catalogSQL = []string{
 		FROM duckdb_schemas() WHERE database_name IN (` + cd + `, 'temp') AND schema_name NOT IN ('pg_catalog', 'information_schema')
 		UNION ALL SELECT 11, 'pg_catalog', 10, NULL
 		UNION ALL SELECT 13000, 'information_schema', 10, NULL`,
-	`CREATE OR REPLACE VIEW {P}.pg_roles AS SELECT {OWNER} AS rolname, true AS rolsuper, true AS rolinherit, true AS rolcreaterole,
-		true AS rolcreatedb, true AS rolcanlogin, false AS rolreplication, -1 AS rolconnlimit, '********' AS rolpassword,
-		CAST(NULL AS TIMESTAMPTZ) AS rolvaliduntil, true AS rolbypassrls, CAST(NULL AS VARCHAR[]) AS rolconfig, CAST(10 AS BIGINT) AS oid`,
-	`CREATE OR REPLACE VIEW {P}.pg_user AS SELECT {OWNER} AS usename, CAST(10 AS BIGINT) AS usesysid, true AS usecreatedb,
-		true AS usesuper, false AS userepl, true AS usebypassrls, '********' AS passwd, CAST(NULL AS TIMESTAMPTZ) AS valuntil,
-		CAST(NULL AS VARCHAR[]) AS useconfig`,
 	`CREATE OR REPLACE VIEW {P}.pg_database AS SELECT oid, datname, CAST(10 AS BIGINT) AS datdba, 6 AS encoding, 'c' AS datlocprovider,
 		false AS datistemplate, true AS datallowconn, -1 AS datconnlimit, CAST(0 AS BIGINT) AS datfrozenxid, CAST(0 AS BIGINT) AS datminmxid,
 		CAST(1663 AS BIGINT) AS dattablespace, 'C' AS datcollate, 'C' AS datctype, CAST(NULL AS VARCHAR) AS daticulocale,
@@ -414,10 +410,6 @@ var catalogSQL = []string{
 		{SETTINGS}[name] AS boot_val, {SETTINGS}[name] AS reset_val, CAST(NULL AS VARCHAR) AS sourcefile,
 		CAST(NULL AS INTEGER) AS sourceline, false AS pending_restart
 		FROM (SELECT unnest(map_keys({SETTINGS})) AS name)`,
-	`CREATE OR REPLACE MACRO {P}.has_table_privilege(a, b) AS true, (a, b, c) AS true`,
-	`CREATE OR REPLACE MACRO {P}.has_schema_privilege(a, b) AS true, (a, b, c) AS true`,
-	`CREATE OR REPLACE MACRO {P}.has_database_privilege(a, b) AS true, (a, b, c) AS true`,
-	`CREATE OR REPLACE MACRO {P}.pg_has_role(a, b) AS true, (a, b, c) AS true`,
 	`CREATE OR REPLACE MACRO {P}.pg_is_in_recovery() AS false`,
 	`CREATE OR REPLACE MACRO {P}.vsql_any_eq(x, l) AS list_contains(l, x)`,
 	`CREATE OR REPLACE MACRO {P}.pg_table_size(r) AS CAST(NULL AS BIGINT)`,

@@ -46,6 +46,7 @@
 //
 // remotes.json in the repository holds this writer's random id, each
 // database's remote URL and, per branch, the last head ETag, descriptor and
-// token this writer saw. Merge requests record their publication steps in
+// token this writer saw; it is replaced atomically and durably
+// (internal/atomicfile, mode 0600) on every change. Merge requests record their publication steps in
 // the catalog (see package merge, s3merge.go).
 package s3sync

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/internal/atomicfile"
 	"github.com/vsql/vsql/vsqlerr"
 )
 
@@ -121,29 +122,13 @@ func OpenRemotes(dataDir string, open func(ctx context.Context, bucket string) (
 	return r, nil
 }
 
-// save writes remotes.json atomically.
+// save replaces remotes.json atomically and durably (mode 0600).
 func (r *Remotes) save() error {
 	data, err := json.MarshalIndent(r.state, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp := r.path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, r.path)
+	return atomicfile.WriteFile(r.path, data, 0o600)
 }
 
 func randomToken() string {

@@ -23,11 +23,16 @@ func (s *Server) openSecurity() error {
 	if err != nil {
 		return vsqlerr.Wrap(err, vsqlerr.UsersFileInvalid, "users file: %v", err)
 	}
-	policy := "SCRAM-SHA-256 for every client"
+	policy := "SCRAM-SHA-256 for every client; privileges from roles and grants"
 	if len(users) == 0 {
-		policy = "no users: loopback clients are trusted, others refused"
+		policy = "no users: loopback clients are trusted as admins (superusers), others refused"
 		if s.cfg.TrustAll {
-			policy = "no users: every client is trusted (--trust-all)"
+			policy = "no users: every client is trusted as an admin (superuser) (--trust-all)"
+		}
+	}
+	for _, name := range users.Names() {
+		if users[name].Legacy {
+			s.log.Warn("users file line without a role: the user is an admin, as before roles existed; set a role with vsqld user add NAME --replace --role write|read|admin", "user", name)
 		}
 	}
 	s.log.Info("authentication", "users_file", s.cfg.UsersFile, "users", len(users), "policy", policy, "tls", cfg != nil)

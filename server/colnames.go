@@ -26,6 +26,10 @@ func postgresColumnName(duck string) string {
 		switch name {
 		case "count_star":
 			return "count"
+		case "vsql_current_user":
+			return "current_user"
+		case "vsql_session_user":
+			return "session_user"
 		case "cast", "try_cast":
 			return "?column?"
 		}

@@ -61,10 +61,20 @@ type Config struct {
 	// TrustAll lets clients in without a password from any address while
 	// the users file is empty (otherwise only loopback clients are).
 	TrustAll bool
+	// CreateDatabases says who may CREATE DATABASE: CreateDatabasesAdmin
+	// (the default) or CreateDatabasesWrite (write users too; the creator
+	// gets an admin grant on the new database).
+	CreateDatabases string
 	// IsLoopback classifies client addresses for the no-users policy (nil
 	// = auth.IsLoopback); tests replace it to act as a remote client.
 	IsLoopback func(net.Addr) bool
 }
+
+// The values of Config.CreateDatabases.
+const (
+	CreateDatabasesAdmin = "admin"
+	CreateDatabasesWrite = "write"
+)
 
 // Defaults for Config fields left zero.
 const (
@@ -112,6 +122,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.AuthenticationTimeout <= 0 {
 		c.AuthenticationTimeout = DefaultAuthenticationTimeout
+	}
+	if c.CreateDatabases == "" {
+		c.CreateDatabases = CreateDatabasesAdmin
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

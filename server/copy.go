@@ -34,6 +34,7 @@ type copyStatement struct {
 	names []string // target columns
 	types []string // their DuckDB types, as DESCRIBE shows them
 	gates []string
+	needs []accessNeed // write on the target's branch, checked again when the data comes
 
 	// COPY TO
 	query pgwire.Statement
@@ -76,12 +77,16 @@ func (s *Session) prepareCopy(ctx context.Context, st sqltext.Statement) (pgwire
 	if scan.Reserved {
 		return nil, true, vsqlerr.New(vsqlerr.ReservedName, "names starting with __vsql are reserved")
 	}
+	needs := s.statementNeeds(scan, true)
+	if err := s.checkAll(ctx, needs); err != nil {
+		return nil, true, err
+	}
 	for _, alias := range scan.Catalogs {
 		if err := s.srv.versions.EnsureAttached(ctx, alias); err != nil {
 			return nil, true, err
 		}
 	}
-	cs := &copyStatement{sess: s, table: sqltext.QualifiedName(cp.Table), gates: s.gatesOf(scan)}
+	cs := &copyStatement{sess: s, table: sqltext.QualifiedName(cp.Table), gates: s.gatesOf(scan), needs: needs}
 	list := "*"
 	if cp.Columns != nil {
 		seen := map[string]bool{}
@@ -182,6 +187,9 @@ func (c *copyStatement) CopyOut(ctx context.Context) (pgwire.Rows, []pgwire.Colu
 // moves them into the target: all rows or none.
 func (c *copyStatement) CopyIn(ctx context.Context, src *pgwire.CopyReader) (int64, error) {
 	s := c.sess
+	if err := s.checkAll(ctx, c.needs); err != nil {
+		return 0, s.failed(err)
+	}
 	ctx, done := s.running(sqlfuncs.WithCaller(ctx, s))
 	defer done()
 	n, err := c.load(ctx, src)

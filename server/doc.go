@@ -57,6 +57,26 @@
 // statements calling vsql_* functions get their keyword-named arguments
 // quoted (from => becomes "from" =>) and run without the branch gate.
 //
+// # Privileges (access.go)
+//
+// A session acts as its login (principal: user and role, read at
+// startup; with no users every trusted session is an admin). Grants and
+// protected branches live in the catalog and are cached in memory
+// (accessRules), reloaded by the same process after every change. Checks:
+// at Startup (read on the version connected to; FATAL 42501); at Prepare,
+// read on every version the statement names — the session's own, quoted
+// "db/branch" and "db@n" catalogs, and any first part of a dotted name
+// that is a database's name (sqltext.Scan.Qualifiers) — before anything is
+// attached, then write on every branch it names if DuckDB's statement
+// type writes (writesData); COPY FROM STDIN needs write; the needs are
+// kept on the statement and checked again at every Execute, so a revoke
+// or a new protection stops prepared statements. Protected branches refuse
+// direct writes to everyone; vsql_* functions check their own needs
+// (sqlfuncs/access.go) through the Session's Authorizer methods.
+// pg_roles, current_user and has_*_privilege read tables that
+// syncPGAccess fills from the users file and the grants, and the session
+// variables __vsql_user and __vsql_role set at session start.
+//
 // # PostgreSQL catalogs and the schema public
 //
 // Clients' catalog queries are answered by views and macros that package

@@ -49,6 +49,11 @@ type Server struct {
 	users     *auth.Store
 	remotes   *s3sync.Remotes
 	remote    *remoteState
+	access    accessRules // grants and protected branches (access.go)
+	// pgAccessMu serializes syncPGAccess; pgUsersSig is the users file's
+	// names and roles it last copied into pg_roles.
+	pgAccessMu sync.Mutex
+	pgUsersSig string
 	// allowRemotes are Config.AllowRemotes, parsed.
 	allowRemotes []s3sync.Location
 
@@ -112,6 +117,9 @@ func (s *Server) open(ctx context.Context) error {
 		return err
 	}
 	if err := s.ensureDefaultDatabase(ctx); err != nil {
+		return err
+	}
+	if err := s.loadAccess(ctx); err != nil {
 		return err
 	}
 	q := url.Values{}
@@ -216,6 +224,18 @@ func (s *Server) Startup(ctx context.Context, params map[string]string, remote n
 	var alias string
 	var release func()
 	target, err := ParseDBName(dbname)
+	if role != auth.RoleAdmin {
+		// Connecting needs read on the version connected to; remote heads
+		// are read with the server's S3 credentials, so only by admins.
+		if strings.HasPrefix(dbname, "s3://") {
+			return nil, vsqlerr.New(vsqlerr.PermissionDenied, "permission denied for %s: remote heads are for the admin role", dbname).Fatal()
+		}
+		if err == nil && s.databaseNamed(target.Database) != "" { // else 3D000, as for anyone
+			if cerr := s.check(ctx, principal{params["user"], role}, targetNeed(target, catalog.Read)); cerr != nil {
+				return nil, vsqlerr.From(cerr).Fatal()
+			}
+		}
+	}
 	if strings.HasPrefix(dbname, "s3://") {
 		// A remote head, read-only, followed while attached.
 		h, herr := s3sync.ParseHeadURL(dbname)

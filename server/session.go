@@ -14,6 +14,7 @@ import (
 
 	"github.com/vsql/vsql/auth"
 	"github.com/vsql/vsql/branches"
+	"github.com/vsql/vsql/pgcatalog"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqlfuncs"
 	"github.com/vsql/vsql/sqltext"
@@ -36,10 +37,9 @@ type Session struct {
 	secret  []byte
 	params  map[string]string
 	notices []*vsqlerr.Error
-	// user is the login (current_user); role its server-wide role, read
+	// principal is the login (current_user) and its server-wide role, read
 	// at startup.
-	user string
-	role auth.Role
+	principal
 
 	// tx is the transaction state reported in ReadyForQuery ('I', 'T',
 	// 'E'); other goroutines read it (restore checks for open transactions).
@@ -84,13 +84,16 @@ func (s *Server) newSession(ctx context.Context, target Target, alias string, ro
 	}
 	conn := dc.(*duckdb.Conn)
 	// One string: DuckDB runs the statements in order, in one call.
-	setup := append([]string{"USE " + sqltext.QuoteIdent(alias), "SET TimeZone = 'UTC'"}, sqlfuncs.Macros()...)
+	s.syncPGAccessIfUsersChanged(ctx)
+	setup := append([]string{"USE " + sqltext.QuoteIdent(alias), "SET TimeZone = 'UTC'",
+		"SET VARIABLE " + pgcatalog.UserVariable + " = " + sqltext.QuoteString(params["user"]),
+		"SET VARIABLE " + pgcatalog.RoleVariable + " = " + sqltext.QuoteString(string(role))}, sqlfuncs.Macros()...)
 	if _, err := conn.ExecContext(ctx, strings.Join(setup, ";\n"), nil); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("start session: %w", err)
 	}
 	pid, secret := s.newKey()
-	sess := &Session{srv: s, target: target, alias: alias, conn: conn, pid: pid, secret: secret, params: params, user: params["user"], role: role}
+	sess := &Session{srv: s, target: target, alias: alias, conn: conn, pid: pid, secret: secret, params: params, principal: principal{user: params["user"], role: role}}
 	sess.setTx('I')
 	// Settings the client sent in its startup packet (pgjdbc sends TimeZone,
 	// psql application_name); invalid ones fall back to the defaults.
@@ -258,6 +261,12 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if scan.Reserved {
 		return nil, s.failed(vsqlerr.New(vsqlerr.ReservedName, "names starting with __vsql are reserved"))
 	}
+	// Privileges: read on every version the statement names, before
+	// anything is attached; write is checked once DuckDB has classified
+	// the statement.
+	if err := s.checkAll(ctx, s.statementNeeds(scan, false)); err != nil {
+		return nil, s.failed(err)
+	}
 	for _, alias := range scan.Catalogs {
 		// "retail/dev".t and "retail@4".t: attach on first use.
 		if err := s.srv.versions.EnsureAttached(ctx, alias); err != nil {
@@ -313,6 +322,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		return &warningStatement{sess: s, tag: "ALTER TABLE"}, nil
 	}
 	if seqs, rewritten, ok := sqltext.RewriteSerial(st.SQL); ok {
+		if err := s.checkAll(ctx, s.statementNeeds(scan, true)); err != nil {
+			return nil, s.failed(err)
+		}
 		// serial / identity columns: their sequences are created first.
 		return &serialStatement{sess: s, sequences: seqs, create: rewritten}, nil
 	}
@@ -331,6 +343,12 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	}
 	if err != nil {
 		return nil, err
+	}
+	stype, _ := ds.stmt.StatementType()
+	ds.needs = s.statementNeeds(scan, writesData(stype, st))
+	if err := s.checkAll(ctx, ds.needs); err != nil {
+		ds.Close()
+		return nil, s.failed(err)
 	}
 	// Statements hold the gates of the branches they touch: the session's
 	// own, and branches named by qualified name ("retail/dev".t). Statements

@@ -12,6 +12,8 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/vsql/vsql/auth"
+	"github.com/vsql/vsql/catalog"
 	"github.com/vsql/vsql/merge"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqlfuncs"
@@ -29,6 +31,9 @@ type duckStatement struct {
 	// gates are the branch aliases whose gates the statement holds (shared)
 	// while it runs, in sorted order.
 	gates []string
+	// needs are the privileges it needs, checked again at every Execute (a
+	// revoke or a protection stops prepared statements too).
+	needs []accessNeed
 
 	mu   sync.Mutex
 	busy bool // stmt has an open result (a suspended portal)
@@ -43,6 +48,9 @@ func (d *duckStatement) Close()                   { _ = d.stmt.Close() }
 func (d *duckStatement) Execute(ctx context.Context, args []any) (pgwire.Rows, error) {
 	s := d.sess
 	s.stmtSeq.Add(1)
+	if err := s.checkAll(ctx, d.needs); err != nil {
+		return nil, s.failed(err)
+	}
 	stmt, release := d.stmt, func() { d.mu.Lock(); d.busy = false; d.mu.Unlock() }
 	d.mu.Lock()
 	if d.busy {
@@ -268,13 +276,27 @@ func (d *databaseStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, 
 		return nil, s.failed(vsqlerr.New(vsqlerr.TransactionBlock, "%s cannot run inside a transaction block", verb))
 	}
 	if d.create {
+		if !s.admin() && !(s.srv.cfg.CreateDatabases == CreateDatabasesWrite && s.role == auth.RoleWrite) {
+			return nil, s.failed(vsqlerr.New(vsqlerr.PermissionDenied, "permission denied to create database: user %q has the %s role", s.user, s.role).
+				WithHint("CREATE DATABASE is for admins; a server started with --create-databases write lets write users create databases (they become their admins)."))
+		}
 		if err := s.srv.versions.CreateDatabase(ctx, d.name); err != nil {
 			return nil, err
 		}
+		if !s.admin() {
+			// The creator administers what it created.
+			if err := (backend{s.srv.versions, s.srv}).Grant(ctx, s.user, d.name, s.user, catalog.Admin, catalog.AllBranches); err != nil {
+				return nil, err
+			}
+		}
+		s.srv.reloadAccess(ctx)
 		if err := s.srv.syncPGDatabases(ctx); err != nil {
 			s.srv.log.Warn("pg_database not updated", "err", err)
 		}
 		return &tagRows{tag: verb}, nil
+	}
+	if s.srv.databaseNamed(d.name) != "" && !s.IsDatabaseAdmin(s.srv.databaseNamed(d.name)) {
+		return nil, s.failed(vsqlerr.New(vsqlerr.PermissionDenied, "permission denied to drop database %q: only its admins may", d.name))
 	}
 	if d.name == s.target.Database {
 		return nil, vsqlerr.New(vsqlerr.DatabaseInUse, "cannot drop the currently open database %q", d.name).
@@ -287,6 +309,7 @@ func (d *databaseStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, 
 	if notice != nil {
 		s.notices = append(s.notices, notice)
 	}
+	s.srv.reloadAccess(ctx)
 	if err := s.srv.syncPGDatabases(ctx); err != nil {
 		s.srv.log.Warn("pg_database not updated", "err", err)
 	}
@@ -306,6 +329,9 @@ var (
 func (s *Session) prepareVsqlSetting(st sqltext.Statement) (pgwire.Statement, bool, error) {
 	if !anyMergeConcurrency.MatchString(st.SQL) || (st.Keyword(0) != "SET" && st.Keyword(0) != "SHOW" && st.Keyword(0) != "RESET") {
 		return nil, false, nil
+	}
+	if st.Keyword(0) != "SHOW" && !s.admin() {
+		return nil, true, vsqlerr.New(vsqlerr.PermissionDenied, "permission denied to set vsql_merge_max_concurrent: it is process-wide, for the admin role")
 	}
 	if st.Keyword(0) == "RESET" {
 		return &settingStatement{apply: func() error { return s.srv.merger.SetMaxConcurrent(merge.MaxConcurrent) }}, true, nil

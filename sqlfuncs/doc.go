@@ -18,6 +18,18 @@
 // run nothing. The work runs when the statement executes (the first row is
 // requested), once per execution.
 //
+// # Privileges
+//
+// Before a function runs (at every execution, not at bind), the session
+// checks what it needs: needsOf in access.go is the one table, an entry
+// per function, naming the argument that names the branch or version and
+// the privilege there (read, write, merge, admin), or the admin role, or
+// database admin; a test checks every function has an entry. The checks
+// themselves are the Caller's (the server's grants); listing functions
+// (vsql_branches, vsql_snapshots, vsql_merge_status, vsql_privileges)
+// filter their rows through it. access.go also holds vsql_grant,
+// vsql_revoke, vsql_privileges and vsql_set_branch_protection.
+//
 // # Decisions
 //
 // Functions run inside the caller's query, on DuckDB's thread. They never

@@ -31,6 +31,7 @@ type Caller interface {
 	StatementContext() context.Context
 	// Notice sends a NOTICE to the client while the statement runs.
 	Notice(message string)
+	Authorizer
 }
 
 type callerKey struct{}
@@ -54,6 +55,18 @@ type Backend interface {
 	SetRemote(ctx context.Context, db, url string) (string, error)
 	// AttachRemote attaches a remote S3 head read-only under alias.
 	AttachRemote(ctx context.Context, url, alias string) (attached, contentRoot string, err error)
+
+	// Grant gives user privilege p on db's branches matching pattern
+	// (replacing the user's grant on that pattern); by is the granting
+	// login.
+	Grant(ctx context.Context, by, db, user string, p catalog.Privilege, pattern string) error
+	// Revoke takes p (and what is above it) from the user's grant on the
+	// pattern and returns what is left of it.
+	Revoke(ctx context.Context, db, user string, p catalog.Privilege, pattern string) (catalog.Privilege, error)
+	// Grants lists db's grants.
+	Grants(ctx context.Context, db string) ([]GrantInfo, error)
+	// SetBranchProtection protects or unprotects a branch.
+	SetBranchProtection(ctx context.Context, by, db, branch string, protected bool) error
 }
 
 type colType int
@@ -127,6 +140,9 @@ type function struct {
 	// merges: the function runs on the merge half of the backend.
 	merges   bool
 	runMerge func(ctx context.Context, b Merges, db string, a args) ([][]any, error)
+	// branchPattern: the branch argument is a pattern of branch names
+	// (grants), never defaulted to the session's branch.
+	branchPattern bool
 }
 
 func bigint(v int64) any {
@@ -233,15 +249,18 @@ var functions = []function{
 	{
 		name:    "vsql_branches",
 		params:  []param{{"db", true}},
-		columns: []column{{"branch_name", tVarchar}, {"head_snapshot_id", tBigint}, {"dirty", tBoolean}, {"sessions", tBigint}, {"created_at", tTimestamptz}, {"created_from", tVarchar}},
+		columns: []column{{"branch_name", tVarchar}, {"head_snapshot_id", tBigint}, {"dirty", tBoolean}, {"sessions", tBigint}, {"created_at", tTimestamptz}, {"created_from", tVarchar}, {"protected", tBoolean}},
 		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
 			list, err := b.Branches(ctx, db)
 			if err != nil {
 				return nil, err
 			}
-			out := make([][]any, len(list))
-			for i, br := range list {
-				out[i] = []any{br.Name, bigint(br.Head), br.Dirty, int64(br.Sessions), br.CreatedAt, nullable(br.CreatedFrom)}
+			c := callerOf(ctx)
+			var out [][]any
+			for _, br := range list {
+				if c.CanRead(db, br.Name) {
+					out = append(out, []any{br.Name, bigint(br.Head), br.Dirty, int64(br.Sessions), br.CreatedAt, nullable(br.CreatedFrom), c.IsProtected(db, br.Name)})
+				}
 			}
 			return out, nil
 		},
@@ -256,13 +275,17 @@ var functions = []function{
 			if err != nil {
 				return nil, err
 			}
-			out := make([][]any, len(list))
-			for i, s := range list {
+			c := callerOf(ctx)
+			var out [][]any
+			for _, s := range list {
+				if !c.CanRead(db, s.Branch) {
+					continue // taken on a branch the caller may not read
+				}
 				parents := make([]any, len(s.Parents))
 				for j, p := range s.Parents {
 					parents[j] = p
 				}
-				out[i] = []any{s.ID, nullable(s.Name), parents, s.Kind, s.Branch, s.CreatedAt, s.ContentRoot, s.TotalBytes, s.NewBytes, s.Provenance}
+				out = append(out, []any{s.ID, nullable(s.Name), parents, s.Kind, s.Branch, s.CreatedAt, s.ContentRoot, s.TotalBytes, s.NewBytes, s.Provenance})
 			}
 			return out, nil
 		},
@@ -406,7 +429,7 @@ func (s *source) resolve() (string, args, error) {
 	if db == "" {
 		db = s.caller.Database()
 	}
-	if _, ok := a["branch"]; ok && a.str("branch") == "" {
+	if _, ok := a["branch"]; ok && a.str("branch") == "" && !s.f.branchPattern {
 		for _, p := range s.f.params {
 			if p.name == "branch" && p.positional {
 				return "", nil, vsqlerr.New(vsqlerr.InvalidArgument, "%s needs a branch name", s.f.name)
@@ -458,6 +481,9 @@ func (s *source) FillRow(row duckdb.Row) (bool, error) {
 		if err != nil {
 			return false, err
 		}
+		if err := s.f.authorize(s.ctx, s.caller, db, a); err != nil {
+			return false, err
+		}
 		if s.f.mutates && s.caller.InTransaction() {
 			return false, vsqlerr.New(vsqlerr.TransactionBlock, "%s cannot run inside a transaction block", s.f.name)
 		}
@@ -465,6 +491,7 @@ func (s *source) FillRow(row duckdb.Row) (bool, error) {
 		if ctx == nil {
 			ctx = s.ctx
 		}
+		ctx = WithCaller(ctx, s.caller)
 		var rows [][]any
 		if s.f.merges {
 			rows, err = s.f.runMerge(ctx, s.merges, db, a)

@@ -250,6 +250,7 @@ func conflictsType() duckdb.TypeInfo {
 func init() {
 	functions = append(functions, requestFunctions()...)
 	functions = append(functions, statusFunction())
+	functions = append(functions, privilegeFunctions()...)
 	functions = append(functions,
 		function{
 			name:    "vsql_merge_branch",
@@ -452,9 +453,13 @@ func statusFunction() function {
 		merges: true,
 		runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
 			list := b.Running()
-			out := make([][]any, len(list))
-			for i, s := range list {
-				out[i] = []any{s.OperationID, nullable(s.RequestID), s.Database, nullable(s.Destination), s.Phase, nullable(s.Table), s.RowsCompared, s.RowsApplied, s.Started}
+			c := callerOf(ctx)
+			var out [][]any
+			for _, s := range list {
+				if !c.CanRead(s.Database, "") {
+					continue
+				}
+				out = append(out, []any{s.OperationID, nullable(s.RequestID), s.Database, nullable(s.Destination), s.Phase, nullable(s.Table), s.RowsCompared, s.RowsApplied, s.Started})
 			}
 			return out, nil
 		},

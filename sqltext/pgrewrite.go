@@ -71,6 +71,10 @@ var vectorColumns = map[string]bool{"indkey": true, "indoption": true, "indclass
 var scalarsUsedAsTables = map[string]bool{"current_database": true, "current_user": true, "session_user": true,
 	"version": true, "current_catalog": true}
 
+// loginWords are PostgreSQL's names of the session's login, and the
+// provided function that answers each.
+var loginWords = map[string]string{"current_user": "vsql_current_user", "session_user": "vsql_session_user", "current_role": "vsql_current_user"}
+
 var renamedFunctions = map[string]string{"json_build_object": "json_object", "json_build_array": "json_array",
 	"jsonb_build_object": "json_object", "jsonb_build_array": "json_array"}
 
@@ -295,6 +299,15 @@ func RewritePostgres(src string) (out string, changed bool) {
 			post[match[i+1]] += ")"
 			changed = true
 			continue
+		// current_user, session_user, current_role: the login, not DuckDB's
+		// "duckdb" (PostgreSQL writes them without parentheses)
+		case t.kind == tokWord && !dot(i-1) && !dot(i+1) && loginWords[t.word] != "" && !(i+1 < n && toks[i+1].kind == tokOpen):
+			set(i, PGCatalogSchema+"."+loginWords[t.word]+"()")
+			if isWord(i-1, "from") || isWord(i-1, "join") {
+				pre[i] = "(SELECT " + pre[i]
+				post[i] += " AS " + t.word + ")"
+			}
+			continue
 		// a built-in scalar function used as a table
 		case t.kind == tokWord && !dot(i-1) && scalarsUsedAsTables[t.word] && i+1 < n && toks[i+1].kind == tokOpen &&
 			match[i+1] > 0 && (isWord(i-1, "from") || isWord(i-1, "join")):
@@ -473,6 +486,9 @@ func fillTriggerWords() {
 		}
 	}
 	for w := range renamedFunctions {
+		triggerWords[w] = true
+	}
+	for w := range loginWords {
 		triggerWords[w] = true
 	}
 	for w := range castTypes {

@@ -1,6 +1,7 @@
 package sqltext_test
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -131,5 +132,16 @@ func TestScanStatement(t *testing.T) {
 	}
 	if got := sqltext.QuoteNamedArguments(`SELECT * FROM vsql_create_branch('r', 'dev', FROM => 'main', snapshot=>3) WHERE a >= 1`); got != `SELECT * FROM vsql_create_branch('r', 'dev', "from" => 'main', "snapshot"=>3) WHERE a >= 1` {
 		t.Errorf("QuoteNamedArguments = %s", got)
+	}
+}
+
+func TestScanQualifiers(t *testing.T) {
+	sc := sqltext.ScanStatement(`SELECT a.x, "Retail".main.t.c FROM retail.orders a JOIN "db/dev".t ON 1.5 = b.c WHERE s.t.u = 'x.y'`)
+	got := fmt.Sprint(sc.Qualifiers)
+	if got != "[a Retail retail db/dev b s]" {
+		t.Errorf("qualifiers %q", got)
+	}
+	if len(sc.Catalogs) != 1 || sc.Catalogs[0] != "db/dev" {
+		t.Errorf("catalogs %v", sc.Catalogs)
 	}
 }

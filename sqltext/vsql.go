@@ -12,6 +12,11 @@ type Scan struct {
 	// Catalogs lists quoted catalog names that route to other branches or
 	// snapshots: "retail/dev".t, "retail@4".t.
 	Catalogs []string
+	// Qualifiers lists the first name of every dotted name (x in x.y and
+	// x.y.z), unquoted, words in lower case: the server checks which of
+	// them name a database (retail.orders reaches database retail's main
+	// branch).
+	Qualifiers []string
 }
 
 // ScanStatement collects what Scan describes.
@@ -20,6 +25,7 @@ func ScanStatement(src string) Scan {
 	l := lexer{src: src}
 	var prev token
 	havePrev := false
+	chainStart := false // prev begins a dotted name (no "." before it)
 	for {
 		tok, ok := l.next()
 		if !ok {
@@ -38,6 +44,16 @@ func ScanStatement(src string) Scan {
 				sc.Catalogs = append(sc.Catalogs, name)
 			}
 		}
+		if chainStart && text == "." {
+			q := src[prev.start:prev.end]
+			if prev.kind == tokQuoted {
+				q = UnquoteIdent(q)
+			} else {
+				q = strings.ToLower(q)
+			}
+			sc.Qualifiers = append(sc.Qualifiers, q)
+		}
+		chainStart = (tok.kind == tokWord || tok.kind == tokQuoted) && !(havePrev && src[prev.start:prev.end] == ".")
 		prev, havePrev = tok, true
 	}
 	return sc

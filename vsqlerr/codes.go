@@ -24,6 +24,8 @@ const (
 	TLSConfigInvalid Code = "tls_config_invalid"
 	UserNotFound     Code = "user_not_found"
 	UserExists       Code = "user_exists"
+
+	// Privileges (roles, grants, protected branches).
 	PermissionDenied Code = "permission_denied"
 
 	// Databases.
@@ -111,7 +113,8 @@ var codes = map[Code]codeInfo{
 	TLSConfigInvalid: {"F0000", "Give --tls-cert and --tls-key together, naming a PEM certificate (chain) and its PEM private key."},
 	UserNotFound:     {"42704", "List users with vsqld user list."},
 	UserExists:       {"42710", "Pass --replace to vsqld user add to change the user's password."},
-	PermissionDenied: {"42501", "The server does not allow this for your login; ask an administrator."},
+
+	PermissionDenied: {"42501", "Ask an admin (or an admin of the database) for a grant: SELECT * FROM vsql_grant('db', 'user', 'read|write|merge|admin', branch => 'pattern'); SELECT * FROM vsql_privileges('db') lists the grants."},
 
 	DatabaseExists: {"42P04", "Choose another name, or DROP DATABASE the existing one first."},
 	DatabaseInUse:  {"55006", "Disconnect the other sessions of that database first (vsql never terminates them for you)."},
@@ -119,7 +122,7 @@ var codes = map[Code]codeInfo{
 
 	BranchNotFound:    {"3D000", "List branches with SELECT * FROM vsql_branches('db'); create one with vsql_create_branch."},
 	BranchExists:      {"42P04", "Choose another branch name, or delete the existing branch first (vsql_delete_branch)."},
-	BranchProtected:   {"42501", "The main branch cannot be deleted; delete the database instead (DROP DATABASE)."},
+	BranchProtected:   {"42501", "A protected branch changes only by merges (vsql_merge_branch, with the merge privilege); a database admin lifts the protection with vsql_set_branch_protection(db, branch, protected => false). main itself is never deleted: drop the database instead."},
 	BranchInUse:       {"55006", "Disconnect the sessions attached to that branch first."},
 	BranchDirty:       {"55000", "Snapshot the branch first (vsql_create_snapshot), or pass force => true to discard its unsnapshotted writes."},
 	SnapshotNotFound:  {"3D000", "List snapshots with SELECT * FROM vsql_snapshots('db')."},

@@ -2,7 +2,9 @@
 //
 // `vsqld serve` (the default) starts the server; `vsqld --help` explains
 // every flag. `vsqld user add|remove|list` manage the users file of
-// SCRAM-SHA-256 verifiers (users.go); gc and verify are in maintenance.go.
+// SCRAM-SHA-256 verifiers and roles (users.go: add --role, --replace to
+// change a password or, with --role and no password, only the role); gc
+// and verify are in maintenance.go.
 // All wiring lives in Main.Run so that tests can start a server in-process;
 // main only connects it to os.Args, standard input, the environment and
 // SIGINT/SIGTERM, which start a graceful shutdown.

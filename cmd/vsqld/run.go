@@ -51,13 +51,16 @@ Usage:
   vsqld evict [--data dir]  remove snapshot images and the blocks that only snapshots
                            exported to S3 use (vsqld stopped); they are fetched
                            back, verified, when a query or merge needs them
-  vsqld user add NAME [--password-stdin] [--replace]
-                           add a user (or with --replace change its password) in
-                           the users file; the password is read from the first
-                           line of standard input with --password-stdin, else
-                           from VSQL_PASSWORD. Takes effect on the next connection.
+  vsqld user add NAME [--role admin|write|read] [--password-stdin] [--replace]
+                           add a user with a role (default write) to the users
+                           file; the password is read from the first line of
+                           standard input with --password-stdin, else from
+                           VSQL_PASSWORD. --replace changes an existing user's
+                           password (keeping its role unless --role is given),
+                           or with --role and no password only its role.
+                           Takes effect on the next connection.
   vsqld user remove NAME   remove a user
-  vsqld user list          list the users, one per line
+  vsqld user list          list the users and their roles, "name role" per line
                            (user subcommands take --data and --users as serve does)
   vsqld help               show this help
 
@@ -110,6 +113,7 @@ type serveOptions struct {
 	allowRemotes                        listFlag
 	tlsCert, tlsKey, users              string
 	trustAll                            bool
+	createDatabases                     string
 	s3Endpoint, remotes                 string
 	s3PathStyle                         bool
 	remotePoll                          time.Duration
@@ -161,6 +165,7 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 	str(&o.users, "users", "", "users `file` for SCRAM-SHA-256 passwords, managed with vsqld user (default <data>/users) [VSQL_USERS]")
 	trust, _ := strconv.ParseBool(m.env("trust-all"))
 	fs.BoolVar(&o.trustAll, "trust-all", trust, "while the users file is empty, let clients in without a password from any address, not only loopback [VSQL_TRUST_ALL]")
+	str(&o.createDatabases, "create-databases", server.CreateDatabasesAdmin, "who may CREATE DATABASE: admin, or write (write users too; the creator becomes the new database's admin) [VSQL_CREATE_DATABASES]")
 	str(&o.s3Endpoint, "s3-endpoint", "", "S3 endpoint `URL` for remotes (default: AWS_ENDPOINT_URL_S3 or the AWS SDK's default) [VSQL_S3_ENDPOINT]")
 	pathStyle, _ := strconv.ParseBool(m.env("s3-path-style"))
 	fs.BoolVar(&o.s3PathStyle, "s3-path-style", pathStyle, "path-style S3 addressing (always on with an explicit endpoint) [VSQL_S3_PATH_STYLE]")
@@ -250,6 +255,10 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stderr, "vsqld: invalid --log-level %q: use debug, info, warn or error\n", o.logLevel)
 		return errUsage
 	}
+	if o.createDatabases != server.CreateDatabasesAdmin && o.createDatabases != server.CreateDatabasesWrite {
+		fmt.Fprintf(m.Stderr, "vsqld: invalid --create-databases %q: use admin or write\n", o.createDatabases)
+		return errUsage
+	}
 	remotes, err := parseRemotes(o.remotes)
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "vsqld: %v\n", err)
@@ -267,7 +276,8 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		MaxConnections: o.maxConnections, MaxMessageSize: o.maxMessageSize,
 		ShutdownTimeout: o.shutdownTimeout, AuthenticationTimeout: o.authTimeout, Logger: logger,
 		TLSCert: o.tlsCert, TLSKey: o.tlsKey, UsersFile: o.users, TrustAll: o.trustAll,
-		S3Endpoint: o.s3Endpoint, S3PathStyle: o.s3PathStyle, Remotes: remotes, AllowRemotes: o.allowRemotes.items, RemotePoll: o.remotePoll,
+		CreateDatabases: o.createDatabases, AllowRemotes: o.allowRemotes.items,
+		S3Endpoint: o.s3Endpoint, S3PathStyle: o.s3PathStyle, Remotes: remotes, RemotePoll: o.remotePoll,
 	})
 	if err != nil {
 		return err

@@ -15,15 +15,30 @@ import (
 )
 
 const userUsage = `Usage:
-  vsqld user add NAME [--password-stdin] [--replace] [--data dir] [--users file]
+  vsqld user add NAME [--role admin|write|read] [--password-stdin] [--data dir] [--users file]
+  vsqld user add NAME --replace [--role admin|write|read] [--password-stdin]
   vsqld user remove NAME [--data dir] [--users file]
   vsqld user list [--data dir] [--users file]
 
-add reads the password from the first line of standard input with
---password-stdin, else from the VSQL_PASSWORD environment variable. The
-users file keeps only a SCRAM-SHA-256 verifier (salt, iteration count,
-StoredKey, ServerKey), never the password; it is replaced atomically with
-mode 0600, and a running vsqld uses the change on the next connection.
+add creates a user with the role given by --role (default write): admin
+may do everything (PostgreSQL's superuser), write may read and write the
+databases it was granted, read may only read them. The password is the
+first line of standard input with --password-stdin, else the VSQL_PASSWORD
+environment variable; add never prompts.
+
+add --replace changes an existing user: with a password it sets a new one
+(and keeps the role unless --role is given); with --role and no password
+(neither --password-stdin nor VSQL_PASSWORD) it changes only the role and
+keeps the password.
+
+list prints "name role" per user; a line written before roles existed is
+an admin and is marked "(legacy line without a role: admin)" until the
+user is next changed.
+
+The users file keeps only a SCRAM-SHA-256 verifier (salt, iteration count,
+StoredKey, ServerKey) and the role, never the password; it is replaced
+atomically with mode 0600, and a running vsqld uses the change on the next
+connection.
 
 Flags:
 `
@@ -43,7 +58,8 @@ func (m *Main) user(_ context.Context, args []string) error {
 	fs.StringVar(&data, "data", data, "repository `directory` whose users file is meant [VSQL_DATA]")
 	users := fs.String("users", m.env("users"), "users `file` (default <data>/users) [VSQL_USERS]")
 	stdin := fs.Bool("password-stdin", false, "add: read the password from the first line of standard input (else VSQL_PASSWORD)")
-	replace := fs.Bool("replace", false, "add: change the password of an existing user")
+	replace := fs.Bool("replace", false, "add: change the password and/or role of an existing user")
+	roleFlag := fs.String("role", "", "add: the user's `role`, admin, write or read (default write; with --replace, the user's current role)")
 	// Flags may come before or after NAME.
 	var pos []string
 	for {
@@ -68,6 +84,19 @@ func (m *Main) user(_ context.Context, args []string) error {
 		fmt.Fprintf(m.Stderr, "vsqld user: "+format+" (try vsqld user --help)\n", a...)
 		return errUsage
 	}
+	roleSet := false
+	fs.Visit(func(f *flag.Flag) { roleSet = roleSet || f.Name == "role" })
+	var role auth.Role
+	if roleSet {
+		if action != "add" {
+			return usage("--role applies to user add only")
+		}
+		r, err := auth.ParseRole(*roleFlag)
+		if err != nil {
+			return usage("--role %q: the valid roles are admin, write and read", *roleFlag)
+		}
+		role = r
+	}
 	switch action {
 	case "list":
 		if len(pos) > 0 {
@@ -78,7 +107,11 @@ func (m *Main) user(_ context.Context, args []string) error {
 			return vsqlerr.Wrap(err, vsqlerr.UsersFileInvalid, "%v", err)
 		}
 		for _, n := range u.Names() {
-			fmt.Fprintln(m.Stdout, n)
+			if u[n].Legacy {
+				fmt.Fprintf(m.Stdout, "%s %s (legacy line without a role: %s)\n", n, u[n].Role, auth.LegacyRole)
+			} else {
+				fmt.Fprintf(m.Stdout, "%s %s\n", n, u[n].Role)
+			}
 		}
 		return nil
 	case "add", "remove":
@@ -108,32 +141,56 @@ func (m *Main) user(_ context.Context, args []string) error {
 		fmt.Fprintf(m.Stdout, "user %s removed from %s\n", name, path)
 		return nil
 	}
-	password, err := m.readPassword(*stdin)
-	if err != nil {
-		return err
-	}
-	v, err := auth.NewVerifier(password, auth.DefaultIterations)
-	if err != nil {
-		return err
-	}
-	changed := false
-	err = auth.UpdateUsers(path, func(u auth.Users) error {
-		if _, ok := u[name]; ok {
-			if !*replace {
-				return vsqlerr.New(vsqlerr.UserExists, "user %q already exists in %s", name, path)
-			}
-			changed = true
+	// --replace --role without any password changes the role alone.
+	roleOnly := *replace && roleSet && !*stdin && m.env("password") == ""
+	var v auth.Verifier
+	if !roleOnly {
+		password, err := m.readPassword(*stdin)
+		if err != nil {
+			return err
 		}
-		u[name] = auth.User{Verifier: v, Role: auth.DefaultRole}
+		if v, err = auth.NewVerifier(password, auth.DefaultIterations); err != nil {
+			return err
+		}
+	}
+	var old auth.User
+	existed := false
+	err := auth.UpdateUsers(path, func(u auth.Users) error {
+		old, existed = u[name]
+		switch {
+		case existed && !*replace:
+			return vsqlerr.New(vsqlerr.UserExists, "user %q already exists in %s", name, path).
+				WithHint("Use vsqld user add --replace to change its password or role.")
+		case !existed && roleOnly:
+			return vsqlerr.New(vsqlerr.UserNotFound, "user %q does not exist in %s", name, path).
+				WithHint("Adding a user needs a password: --password-stdin or VSQL_PASSWORD.")
+		}
+		nu := auth.User{Verifier: v, Role: auth.DefaultRole}
+		if existed {
+			nu.Role = old.Role // a legacy line keeps its admin role, now written out
+		}
+		if roleOnly {
+			nu.Verifier = old.Verifier
+		}
+		if roleSet {
+			nu.Role = role
+		}
+		u[name] = nu
+		role = nu.Role
 		return nil
 	})
 	if err != nil {
 		return fileErr(err)
 	}
-	if changed {
-		fmt.Fprintf(m.Stdout, "password of user %s changed in %s\n", name, path)
-	} else {
-		fmt.Fprintf(m.Stdout, "user %s added to %s\n", name, path)
+	switch {
+	case !existed:
+		fmt.Fprintf(m.Stdout, "user %s added to %s with role %s\n", name, path, role)
+	case roleOnly:
+		fmt.Fprintf(m.Stdout, "role of user %s changed from %s to %s in %s (password kept)\n", name, old.Role, role, path)
+	case roleSet && role != old.Role:
+		fmt.Fprintf(m.Stdout, "password of user %s changed and role changed from %s to %s in %s\n", name, old.Role, role, path)
+	default:
+		fmt.Fprintf(m.Stdout, "password of user %s changed in %s (role %s)\n", name, path, role)
 	}
 	return nil
 }
@@ -165,7 +222,7 @@ func (m *Main) readPassword(fromStdin bool) (string, error) {
 	case m.env("password") != "":
 		pw = m.env("password")
 	default:
-		fmt.Fprintln(m.Stderr, "vsqld user add: give the password on standard input with --password-stdin, or in VSQL_PASSWORD")
+		fmt.Fprintln(m.Stderr, "vsqld user add: give the password on standard input with --password-stdin, or in VSQL_PASSWORD (to change only an existing user's role: --replace --role admin|write|read)")
 		return "", errUsage
 	}
 	if pw == "" {

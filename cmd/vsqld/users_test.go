@@ -37,7 +37,7 @@ func TestUserSubcommands(t *testing.T) {
 	}
 	delete(env, "VSQL_PASSWORD")
 	out, err := runMain(env, "", "user", "list")
-	if err != nil || out != "alice\nbob\n" {
+	if err != nil || out != "alice write\nbob write\n" {
 		t.Fatalf("list: %v %q", err, out)
 	}
 	fi, err := os.Stat(path)
@@ -83,7 +83,7 @@ func TestUserSubcommands(t *testing.T) {
 	if out, err := runMain(env, "", "user", "remove", "bob"); err != nil || !strings.Contains(out, "user bob removed") {
 		t.Errorf("remove bob: %v %s", err, out)
 	}
-	if out, _ := runMain(env, "", "user", "list"); out != "alice\n" {
+	if out, _ := runMain(env, "", "user", "list"); out != "alice write\n" {
 		t.Errorf("list after remove: %q", out)
 	}
 
@@ -92,11 +92,138 @@ func TestUserSubcommands(t *testing.T) {
 	if _, err := runMain(map[string]string{"VSQL_USERS": other, "VSQL_PASSWORD": "pw"}, "", "user", "add", "erin"); err != nil {
 		t.Fatal(err)
 	}
-	if out, _ := runMain(nil, "", "user", "list", "--users", other); out != "erin\n" {
+	if out, _ := runMain(nil, "", "user", "list", "--users", other); out != "erin write\n" {
 		t.Errorf("list --users: %q", out)
 	}
 	if out, err := runMain(nil, "", "user", "--help"); err != nil || !strings.Contains(out, "--password-stdin") {
 		t.Errorf("user --help: %v %s", err, out)
+	}
+}
+
+// Roles: --role on add (default write), a bad role refused with the valid
+// ones named, --replace with and without a password and --role, and legacy
+// two-field lines in list.
+func TestUserRoles(t *testing.T) {
+	data := t.TempDir()
+	env := map[string]string{"VSQL_DATA": data}
+	path := filepath.Join(data, "users")
+	load := func() auth.Users {
+		t.Helper()
+		u, err := auth.LoadUsers(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+
+	if out, err := runMain(env, "pw-w\n", "user", "add", "walt", "--password-stdin"); err != nil || !strings.Contains(out, "with role write") {
+		t.Fatalf("add without --role: %v\n%s", err, out)
+	}
+	if out, err := runMain(env, "pw-r\n", "user", "add", "--role", "read", "rita", "--password-stdin"); err != nil || !strings.Contains(out, "with role read") {
+		t.Fatalf("add --role read: %v\n%s", err, out)
+	}
+	if out, err := runMain(env, "pw-a\n", "user", "add", "ada", "--role=ADMIN", "--password-stdin"); err != nil {
+		t.Fatalf("add --role=ADMIN: %v\n%s", err, out)
+	}
+	if out, err := runMain(env, "", "user", "list"); err != nil || out != "ada admin\nrita read\nwalt write\n" {
+		t.Fatalf("list: %v %q", err, out)
+	}
+
+	// A bad role is a usage error naming the valid roles, and writes nothing.
+	before, _ := os.ReadFile(path)
+	for _, args := range [][]string{
+		{"user", "add", "bad", "--role", "superuser", "--password-stdin"},
+		{"user", "add", "walt", "--replace", "--role", "owner"},
+		{"user", "add", "bad", "--role=", "--password-stdin"},
+	} {
+		out, err := runMain(env, "pw\n", args...)
+		if !errors.Is(err, errUsage) || !strings.Contains(out, "admin, write and read") {
+			t.Errorf("%v: %v %q", args, err, out)
+		}
+	}
+	for _, args := range [][]string{{"user", "list", "--role", "read"}, {"user", "remove", "rita", "--role", "read"}} {
+		if out, err := runMain(env, "", args...); !errors.Is(err, errUsage) || !strings.Contains(out, "--role applies to user add only") {
+			t.Errorf("%v: %v %q", args, err, out)
+		}
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Error("a refused command changed the users file")
+	}
+	// An existing user needs --replace, with or without --role.
+	if _, err := runMain(env, "pw\n", "user", "add", "rita", "--role", "write", "--password-stdin"); !vsqlerr.IsCode(err, vsqlerr.UserExists) {
+		t.Errorf("add existing with --role: %v", err)
+	}
+
+	// --replace --role without a password: only the role changes.
+	if out, err := runMain(env, "", "user", "add", "rita", "--replace", "--role", "write"); err != nil || !strings.Contains(out, "role of user rita changed from read to write") {
+		t.Fatalf("--replace --role, no password: %v\n%s", err, out)
+	}
+	u := load()
+	if u["rita"].Role != auth.RoleWrite || !verifies(t, u["rita"].Verifier, "pw-r") {
+		t.Errorf("after --replace --role write: role %s, old password kept: %v", u["rita"].Role, verifies(t, u["rita"].Verifier, "pw-r"))
+	}
+	// ... and does not add a user that does not exist.
+	if _, err := runMain(env, "", "user", "add", "nobody", "--replace", "--role", "read"); !vsqlerr.IsCode(err, vsqlerr.UserNotFound) {
+		t.Errorf("--replace --role of an unknown user without a password: %v", err)
+	}
+	if _, ok := load()["nobody"]; ok {
+		t.Error("nobody was added without a password")
+	}
+	// --replace with neither a password nor --role has nothing to do.
+	if _, err := runMain(env, "", "user", "add", "rita", "--replace"); !errors.Is(err, errUsage) {
+		t.Errorf("--replace with nothing: %v", err)
+	}
+
+	// --replace with a password and no --role keeps the role.
+	if out, err := runMain(env, "pw-r2\n", "user", "add", "rita", "--replace", "--password-stdin"); err != nil || !strings.Contains(out, "password of user rita changed") {
+		t.Fatalf("--replace, password: %v\n%s", err, out)
+	}
+	u = load()
+	if u["rita"].Role != auth.RoleWrite || !verifies(t, u["rita"].Verifier, "pw-r2") {
+		t.Errorf("after --replace with a password: role %s", u["rita"].Role)
+	}
+	// VSQL_PASSWORD counts as a password too: the role is kept.
+	if _, err := runMain(map[string]string{"VSQL_DATA": data, "VSQL_PASSWORD": "pw-a2"}, "", "user", "add", "ada", "--replace"); err != nil {
+		t.Fatal(err)
+	}
+	if u = load(); u["ada"].Role != auth.RoleAdmin || !verifies(t, u["ada"].Verifier, "pw-a2") {
+		t.Errorf("after --replace with VSQL_PASSWORD: role %s", u["ada"].Role)
+	}
+	// With a password and --role, both change.
+	if out, err := runMain(env, "pw-w2\n", "user", "add", "walt", "--replace", "--role", "read", "--password-stdin"); err != nil || !strings.Contains(out, "role changed from write to read") {
+		t.Fatalf("--replace --role with a password: %v\n%s", err, out)
+	}
+	if u = load(); u["walt"].Role != auth.RoleRead || !verifies(t, u["walt"].Verifier, "pw-w2") {
+		t.Errorf("after --replace --role read with a password: role %s", u["walt"].Role)
+	}
+	if out, _ := runMain(env, "", "user", "list"); out != "ada admin\nrita write\nwalt read\n" {
+		t.Errorf("list: %q", out)
+	}
+
+	// A two-field line from before roles is an admin, marked in list,
+	// and keeps admin when its password is replaced.
+	legacy := filepath.Join(t.TempDir(), "users")
+	v, err := auth.NewVerifier("old-pw", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(legacy, []byte("alice "+v.String()+"\nbob "+v.String()+" read\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := runMain(nil, "", "user", "list", "--users", legacy); err != nil || out != "alice admin (legacy line without a role: admin)\nbob read\n" {
+		t.Errorf("list with a legacy line: %v %q", err, out)
+	}
+	if _, err := runMain(nil, "new-pw\n", "user", "add", "alice", "--replace", "--password-stdin", "--users", legacy); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := runMain(nil, "", "user", "list", "--users", legacy); out != "alice admin\nbob read\n" {
+		t.Errorf("list after replacing a legacy user's password: %q", out)
+	}
+	if out, err := runMain(nil, "", "user", "--help"); err != nil || !strings.Contains(out, "--role") || !strings.Contains(out, "admin|write|read") {
+		t.Errorf("user --help: %v %s", err, out)
+	}
+	if out, _ := runMain(nil, "", "--help"); !strings.Contains(out, "--role admin|write|read") {
+		t.Errorf("--help does not mention --role")
 	}
 }
 
