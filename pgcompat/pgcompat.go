@@ -20,6 +20,7 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_divisor(x) AS CASE WHEN x = 0 THEN error('[vsql:division_by_zero] division by zero') ELSE x END`,
 	// jsonb's containment, @> and <@ (also lists, as JSON arrays).
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_contains(a, b) AS json_contains(CAST(a AS JSON), CAST(b AS JSON))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_contained(a, b) AS json_contains(CAST(b AS JSON), CAST(a AS JSON))`,
 }
 
 // Setup creates the macros rewritten statements call; exec runs one
@@ -457,19 +458,22 @@ func containsRight(p *pass, i int) {
 	}
 }
 
-// contains turns the operator at tokens op..op2 into pg_contains(a, b).
+// contains turns a @> b into pg_contains(a, b) and a <@ b into
+// pg_contained(a, b), by insertions only, so that the rules applying
+// inside either operand (a jsonb cast) still apply.
 func contains(p *pass, op, op2 int, reversed bool) {
 	first := p.operandStart(op - 1)
 	last := p.operandEnd(op2 + 1)
 	if first < 0 || last < 0 {
 		return
 	}
-	left := p.src[p.toks[first].Start:p.toks[op-1].End]
-	right := p.src[p.toks[op2+1].Start:p.toks[last].End]
+	fn := ".pg_contains("
 	if reversed {
-		left, right = right, left
+		fn = ".pg_contained("
 	}
-	p.replace(p.toks[first].Start, p.toks[last].End, schema+".pg_contains("+left+", "+right+")")
+	p.insert(p.toks[first].Start, schema+fn)
+	p.replace(p.toks[op].Start, p.toks[op2].End, ",")
+	p.insert(p.toks[last].End, ")")
 }
 
 // reservedWord quotes at, by and show where PostgreSQL reads them as

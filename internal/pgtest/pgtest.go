@@ -32,8 +32,8 @@ import (
 )
 
 var (
-	once    sync.Once
-	started *server
+	once     sync.Once
+	started  *server
 	startErr error
 	missing  bool
 )
