@@ -494,8 +494,9 @@ func reservedWord(p *pass, i int) {
 			return // GROUP BY, ORDER BY, PARTITION BY, …
 		}
 	case "show":
-		if i == 0 || p.kind(i-1) == sqltext.Semi || p.isWord(i-1, "explain") {
-			return // SHOW …
+		if i == 0 || p.kind(i-1) == sqltext.Semi || p.isWord(i-1, "explain") ||
+			p.kind(i-1) == sqltext.Open && p.kind(i+1) == sqltext.Word {
+			return // SHOW …, DuckDB's FROM (SHOW TABLES)
 		}
 	}
 	p.quote(i)

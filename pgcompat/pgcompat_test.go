@@ -22,6 +22,8 @@ func TestRewrite(t *testing.T) {
 		{"SELECT at AT TIME ZONE 'UTC' FROM px", `SELECT "at" AT TIME ZONE 'UTC' FROM px`},
 		{"SELECT by FROM t GROUP BY by ORDER BY by", `SELECT "by" FROM t GROUP BY "by" ORDER BY "by"`},
 		{"SHOW search_path", "SHOW search_path"},
+		{"SELECT name FROM (SHOW TABLES)", "SELECT name FROM (SHOW TABLES)"},
+		{"SELECT (show) FROM t", `SELECT ("show") FROM t`},
 		{"SELECT t.show FROM t", `SELECT t."show" FROM t`},
 		{"CREATE TABLE j(d jsonb, e jsonb[])", "CREATE TABLE j(d JSON, e JSON[])"},
 		{"SELECT jsonb_build_object('a', 1)", "SELECT jsonb_build_object('a', 1)"},
