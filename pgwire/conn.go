@@ -312,7 +312,14 @@ func (c *Conn) readyForQuery() {
 
 func (c *Conn) handle(ctx context.Context, msg pgproto3.FrontendMessage) {
 	if c.ignoreTillSync {
-		if _, ok := msg.(*pgproto3.Sync); !ok {
+		switch msg.(type) {
+		case *pgproto3.Sync:
+		case *pgproto3.Flush:
+			// Skipping until Sync still honours Flush: asyncpg's prepare()
+			// sends Parse, Describe, Flush and waits for the answer.
+			c.flush()
+			return
+		default:
 			return
 		}
 	}
@@ -346,12 +353,14 @@ func (c *Conn) handle(ctx context.Context, msg pgproto3.FrontendMessage) {
 }
 
 // extended finishes an extended-protocol message: on error it sends the
-// ErrorResponse and discards messages until Sync.
+// ErrorResponse at once (PostgreSQL flushes every ErrorResponse, so a
+// client waiting without a Sync sees it) and discards messages until Sync.
 func (c *Conn) extended(err error) {
 	if err == nil {
 		return
 	}
 	c.sendError(vsqlerr.From(err))
+	c.flush()
 	c.ignoreTillSync = true
 }
 

@@ -88,6 +88,12 @@
 // pg_catalog.pg_class, information_schema.tables and calls of the provided
 // functions (bare or pg_catalog.f) there, and reads public.x as main.x.
 //
+// Then package pgcompat (one token pass, called once from Prepare through
+// pgCompat) gives the statement PostgreSQL's semantics where DuckDB's
+// differ: integer division, division by zero, at/by/show as names, jsonb,
+// spaced timestamptz offsets. CREATE TABLE … AS reads DuckDB's count row
+// for its SELECT n tag.
+//
 // Why a rewrite and not per-session objects or a schema named public:
 // DuckDB resolves pg_catalog.x and information_schema.x to its own system
 // schemas (with answers across every attached database, and DuckDB's type

@@ -292,6 +292,7 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 			return nil, s.failed(err)
 		}
 	}
+	st = pgCompat(st) // PostgreSQL's semantics (package pgcompat)
 	if rewritten, ok := sqltext.RewriteIndexOpclass(st.SQL); ok {
 		offset := st.Offset
 		st = sqltext.Parse(rewritten)

@@ -77,6 +77,7 @@ const (
 	DuplicateStatement      Code = "duplicate_statement"
 	DuplicatePortal         Code = "duplicate_portal"
 	InvalidParameter        Code = "invalid_parameter"
+	DivisionByZero          Code = "division_by_zero"
 	InvalidParameterFormat  Code = "invalid_parameter_format"
 	UnsupportedResultFormat Code = "unsupported_result_format"
 
@@ -161,6 +162,7 @@ var codes = map[Code]codeInfo{
 	DuplicateStatement:      {"42P05", "Close (or DEALLOCATE) the prepared statement first, or use another name."},
 	DuplicatePortal:         {"42P03", "Close the portal first, or use another name."},
 	InvalidParameter:        {"22P02", "Check the parameter value against the parameter's type."},
+	DivisionByZero:          {"22012", "A divisor (of / or %) was zero, which PostgreSQL refuses; guard it, e.g. x / NULLIF(y, 0)."},
 	InvalidParameterFormat:  {"08P01", "Send one format code, or one per parameter, each 0 (text) or 1 (binary)."},
 	UnsupportedResultFormat: {"0A000", "Request this column in text format (format code 0)."},
 
