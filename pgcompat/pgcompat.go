@@ -575,3 +575,29 @@ func TimestampParam(s string) string {
 	fixed, _ := fixOffset(s)
 	return fixed
 }
+
+// FixOffsetLiterals removes the space before a numeric offset in every
+// plain string literal shaped exactly like a timestamp with a spaced
+// offset ('2026-12-02 21:55:36.153 +00:00'). The server applies it to
+// DML statements: Sequelize writes its timestamps so into timestamptz
+// columns and compares them so in WHERE (DuckDB reads the offset as a zone
+// name). The trade-off: such a literal meant as text loses that space.
+func FixOffsetLiterals(src string) (string, bool) {
+	var b strings.Builder
+	last, changed := 0, false
+	for _, t := range sqltext.Tokens(src) {
+		if t.Kind != sqltext.String || src[t.Start] != '\'' || t.End-t.Start < 2 {
+			continue
+		}
+		if fixed, ok := fixOffset(src[t.Start+1 : t.End-1]); ok {
+			b.WriteString(src[last:t.Start])
+			b.WriteString("'" + fixed + "'")
+			last, changed = t.End, true
+		}
+	}
+	if !changed {
+		return src, false
+	}
+	b.WriteString(src[last:])
+	return b.String(), true
+}

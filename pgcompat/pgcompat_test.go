@@ -93,3 +93,14 @@ func BenchmarkRewrite(b *testing.B) {
 		})
 	}
 }
+
+func TestFixOffsetLiterals(t *testing.T) {
+	got, ok := FixOffsetLiterals(`INSERT INTO p VALUES ('2026-12-03 13:17:57.722 +00:00', 'x +00:00', '2026-12-03 13:17 -08', E'2026-12-03 13:17 +01')`)
+	want := `INSERT INTO p VALUES ('2026-12-03 13:17:57.722+00:00', 'x +00:00', '2026-12-03 13:17-08', E'2026-12-03 13:17 +01')`
+	if !ok || got != want {
+		t.Errorf("got %v %s", ok, got)
+	}
+	if _, ok := FixOffsetLiterals(`SELECT '2026-12-03 13:17:57'`); ok {
+		t.Error("a timestamp without an offset changed")
+	}
+}
