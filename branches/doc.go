@@ -46,6 +46,22 @@
 // attached READ_ONLY under the name the user wrote ("db@4",
 // "db@baseline"). They are disposable: gc deletes them unless pinned.
 //
+// # Databases and names
+//
+// DuckDB compares catalog names without case, and every database, branch
+// and snapshot image is attached under a catalog name ("db", "db/branch",
+// "db@name"). So the catalog refuses a new database, branch or snapshot
+// name that differs from an existing one only in case (catalog.NameTaken,
+// reported naming the existing one), and ValidDatabaseName refuses names
+// DuckDB or vsql use themselves (memory, system, temp, main,
+// information_schema, pg_catalog, public, __vsql…). CreateDatabase attaches
+// the new file inside the catalog transaction that records it: a failed
+// attach rolls the row back and removes the directory. NewManager attaches
+// every main branch but skips (and logs) one that fails, so one damaged
+// file does not keep the others from being served; attach errors are
+// database_unavailable, with the repository's path left out of the
+// message.
+//
 // # Branches
 //
 // CreateBranch writes one catalog row and nothing else. The first session

@@ -75,6 +75,9 @@ type rootEntry struct {
 
 // NewManager opens the block store under dataDir and attaches the main
 // branch of every database, so qualified names reach them from any session.
+// A database that cannot be attached (a damaged live file, a bad catalog
+// row) is logged and left detached: the others are served, and each
+// session or query that names it tries again (and gets the error).
 func NewManager(ctx context.Context, dataDir string, cat *catalog.Catalog, eng Engine, log *slog.Logger) (*Manager, error) {
 	store, err := OpenBlockStore(filepath.Join(dataDir, "blocks"))
 	if err != nil {
@@ -93,7 +96,10 @@ func NewManager(ctx context.Context, dataDir string, cat *catalog.Catalog, eng E
 	defer m.mu.Unlock()
 	for _, d := range dbs {
 		if _, err := m.attachBranchLocked(ctx, d.Name, "main"); err != nil {
-			return nil, err
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			log.Error("database not attached: its sessions are refused until it can be", "db", d.Name, "err", err)
 		}
 	}
 	return m, nil
@@ -190,7 +196,19 @@ func (m *Manager) attach(ctx context.Context, a *attachment) error {
 		q += " (READ_ONLY)"
 	}
 	if err := m.eng.Exec(ctx, q); err != nil {
-		return fmt.Errorf("attach %s: %w", a.alias, err)
+		if ctx.Err() != nil {
+			return fmt.Errorf("attach %s: %w", a.alias, err)
+		}
+		m.log.Warn("attach failed", "alias", a.alias, "file", a.path, "err", err)
+		// Clients see the reason with the repository's path left out.
+		msg := err.Error()
+		abs, _ := filepath.Abs(m.dataDir)
+		for _, dir := range []string{abs, filepath.Clean(m.dataDir)} {
+			if len(dir) > 1 {
+				msg = strings.ReplaceAll(msg, dir, "<data>")
+			}
+		}
+		return vsqlerr.Wrap(err, vsqlerr.DatabaseUnavailable, "%q cannot be attached: %s", a.alias, msg)
 	}
 	m.attached[a.alias] = a
 	return nil
@@ -210,6 +228,9 @@ func (m *Manager) detachLocked(ctx context.Context, alias string) error {
 // attachBranchLocked attaches a branch's live file, materializing it from
 // the branch's head the first time.
 func (m *Manager) attachBranchLocked(ctx context.Context, db, branch string) (*attachment, error) {
+	if branch == "" {
+		branch = "main"
+	}
 	alias := BranchAlias(db, branch)
 	if a := m.attached[alias]; a != nil {
 		return a, nil
@@ -238,6 +259,14 @@ func (m *Manager) attachBranchLocked(ctx context.Context, db, branch string) (*a
 		return nil, err
 	}
 	a := &attachment{alias: alias, db: db, branch: branch, path: m.abs(b.LiveFile)}
+	if b.Materialized {
+		// ATTACH would create a missing file: an empty database in place
+		// of the lost one.
+		if _, err := os.Stat(a.path); err != nil {
+			m.log.Warn("live file missing", "alias", alias, "file", a.path, "err", err)
+			return nil, vsqlerr.New(vsqlerr.DatabaseUnavailable, "the live file of branch %q of %q is missing (%s)", branch, db, b.LiveFile)
+		}
+	}
 	if !b.Materialized {
 		if b.Head > 0 {
 			if err := m.materialize(ctx, db, head, a.path); err != nil {
@@ -384,25 +413,79 @@ func (m *Manager) waitForSessions(ctx context.Context, alias string) int {
 	}
 }
 
-// CreateDatabase records a new database and attaches its (empty) main branch.
-func (m *Manager) CreateDatabase(ctx context.Context, name string) error {
+// reservedDatabaseNames are catalog names DuckDB keeps for itself (memory
+// is the engine's own database, system/temp/main cannot be attached under),
+// or that DuckDB or vsql resolve as schemas (information_schema and
+// pg_catalog would become ambiguous, public is read as main). They are
+// compared without case, as DuckDB compares catalog names.
+var reservedDatabaseNames = []string{"memory", "system", "temp", "main", "information_schema", "pg_catalog", "public"}
+
+// ValidDatabaseName checks a new database's name: the name rules, no name
+// reserved by DuckDB or vsql (in any case), no __vsql prefix.
+func ValidDatabaseName(name string) error {
 	if err := sqltext.ValidName("database", name); err != nil {
 		return vsqlerr.New(vsqlerr.InvalidName, "%v", err)
 	}
+	for _, r := range reservedDatabaseNames {
+		if strings.EqualFold(name, r) {
+			return vsqlerr.New(vsqlerr.ReservedName, "database name %q is reserved: DuckDB (or vsql) uses %q itself", name, r).
+				WithHint("Choose another name; %s are reserved in any case.", strings.Join(reservedDatabaseNames, ", "))
+		}
+	}
+	if strings.HasPrefix(strings.ToLower(name), "__vsql") {
+		return vsqlerr.New(vsqlerr.ReservedName, "database name %q is reserved: names starting with __vsql belong to vsql's internals", name).
+			WithHint("Choose a name that does not start with __vsql.")
+	}
+	return nil
+}
+
+// CreateDatabase records a new database and attaches its (empty) main
+// branch, atomically: the catalog row is committed only once the file is
+// attached, so a failure leaves neither a row nor a file.
+func (m *Manager) CreateDatabase(ctx context.Context, name string) error {
+	if err := ValidDatabaseName(name); err != nil {
+		return err
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	rel := catalog.MainLiveFile(name)
+	dir := filepath.Dir(m.abs(rel))
+	var a *attachment
 	err := m.cat.Tx(ctx, func(tx *catalog.Tx) error {
-		_, err := tx.CreateDatabase(ctx, name)
-		return err
+		d, err := tx.CreateDatabase(ctx, name)
+		if errors.Is(err, catalog.ErrExists) {
+			return nameTaken(err, vsqlerr.DatabaseExists, "database", name, "")
+		}
+		if err != nil {
+			return err
+		}
+		// No database of this name exists (in any case), so whatever is in
+		// its directory is left over from an interrupted create or drop.
+		if err := os.RemoveAll(dir); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		if err := tx.SetBranchLiveFile(ctx, d.ID, "main", rel); err != nil {
+			return err
+		}
+		a = &attachment{alias: name, db: name, branch: "main", path: m.abs(rel)}
+		return m.attach(ctx, a)
 	})
-	if errors.Is(err, catalog.ErrExists) {
-		return vsqlerr.New(vsqlerr.DatabaseExists, "database %q already exists", name)
-	}
 	if err != nil {
+		if a != nil && m.attached[name] == a {
+			// Attached, but the catalog commit failed.
+			if derr := m.detachLocked(ctx, name); derr != nil {
+				m.log.Warn("detach after failed create database", "db", name, "err", derr)
+			}
+		}
+		if !vsqlerr.IsCode(err, vsqlerr.DatabaseExists) {
+			_ = os.RemoveAll(dir)
+		}
 		return err
 	}
-	_, err = m.attachBranchLocked(ctx, name, "main")
-	return err
+	return nil
 }
 
 // dropWait is how long DROP DATABASE waits for other sessions to end.
@@ -545,6 +628,20 @@ func (m *Manager) dirty(b catalog.Branch, headRoot string) (bool, error) {
 func provenance(fields map[string]any) string {
 	b, _ := json.Marshal(fields)
 	return string(b)
+}
+
+// nameTaken is the error of code for creating kind name (suffix completes
+// the message, e.g. ` of database "sales"`) when the catalog reports the
+// name taken: "already exists", or, when the existing name differs only in
+// case, an error naming it (DuckDB's catalog names are case-insensitive, so
+// both could not be attached).
+func nameTaken(err error, code vsqlerr.Code, kind, name, suffix string) *vsqlerr.Error {
+	var t *catalog.NameTaken
+	if errors.As(err, &t) && t.Existing != name {
+		return vsqlerr.New(code, "%s %q%s conflicts with the existing %s %q: names that differ only in case are the same name to DuckDB", kind, name, suffix, kind, t.Existing).
+			WithHint("Choose a name that differs in more than case, or use the existing %s %q.", kind, t.Existing)
+	}
+	return vsqlerr.New(code, "%s %q%s already exists", kind, name, suffix)
 }
 
 // inTx runs fn in a catalog transaction after resolving the database.

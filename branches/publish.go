@@ -270,7 +270,7 @@ func (m *Manager) Publish(ctx context.Context, p Publication) (PublishResult, er
 			}
 			err := tx.CreateBranch(ctx, b)
 			if errors.Is(err, catalog.ErrExists) {
-				return vsqlerr.New(vsqlerr.BranchExists, "branch %q of database %q already exists", p.Branch, p.DB)
+				return nameTaken(err, vsqlerr.BranchExists, "branch", p.Branch, " of database "+strconv.Quote(p.DB))
 			}
 			return err
 		}

@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/vsql/vsql/catalog"
-	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
 )
 
@@ -93,14 +92,14 @@ func (m *Manager) AcquireAttached(alias string) (release func(), err error) {
 // with no parents, so the copy starts its own history (vsqld clone). The
 // branch's file is materialized when a session first attaches it.
 func ImportDatabase(ctx context.Context, cat *catalog.Catalog, name string, cm catalog.ChunkMap, origin map[string]any) (int64, error) {
-	if err := sqltext.ValidName("database", name); err != nil {
-		return 0, vsqlerr.New(vsqlerr.InvalidName, "%v", err)
+	if err := ValidDatabaseName(name); err != nil {
+		return 0, err
 	}
 	var id int64
 	err := cat.Tx(ctx, func(tx *catalog.Tx) error {
 		d, err := tx.CreateDatabase(ctx, name)
 		if errors.Is(err, catalog.ErrExists) {
-			return vsqlerr.New(vsqlerr.DatabaseExists, "database %q already exists", name)
+			return nameTaken(err, vsqlerr.DatabaseExists, "database", name, "")
 		}
 		if err != nil {
 			return err

@@ -62,8 +62,10 @@ func (m *Manager) CreateSnapshot(ctx context.Context, db, branch, name string) (
 			return err
 		}
 		if name != "" {
-			if _, err := tx.Snapshot(ctx, d.ID, name); err == nil {
-				return vsqlerr.New(vsqlerr.SnapshotExists, "snapshot %q of database %q already exists", name, db)
+			if err := tx.SnapshotNameFree(ctx, d.ID, name); errors.Is(err, catalog.ErrExists) {
+				return nameTaken(err, vsqlerr.SnapshotExists, "snapshot", name, " of database "+strconv.Quote(db))
+			} else if err != nil {
+				return err
 			}
 		}
 		if !b.Materialized && b.Head > 0 {
@@ -133,7 +135,7 @@ func (m *Manager) CreateSnapshot(ctx context.Context, db, branch, name string) (
 		}
 		id, err := tx.CreateSnapshot(ctx, s)
 		if errors.Is(err, catalog.ErrExists) {
-			return vsqlerr.New(vsqlerr.SnapshotExists, "snapshot %q of database %q already exists", name, db)
+			return nameTaken(err, vsqlerr.SnapshotExists, "snapshot", name, " of database "+strconv.Quote(db))
 		}
 		if err != nil {
 			return err
@@ -196,7 +198,7 @@ func (m *Manager) CreateBranch(ctx context.Context, db, name, snapshotRef, from 
 		err := tx.CreateBranch(ctx, catalog.Branch{DatabaseID: d.ID, Name: name, Head: res.Head,
 			LiveFile: liveFileFor(db, name), CreatedFrom: res.CreatedFrom})
 		if errors.Is(err, catalog.ErrExists) {
-			return vsqlerr.New(vsqlerr.BranchExists, "branch %q of database %q already exists", name, db)
+			return nameTaken(err, vsqlerr.BranchExists, "branch", name, " of database "+strconv.Quote(db))
 		}
 		return err
 	})

@@ -16,6 +16,20 @@ var ErrNotFound = errors.New("not found")
 // ErrExists is returned when creating an object whose name is taken.
 var ErrExists = errors.New("already exists")
 
+// NameTaken is the error of creating a database, branch or snapshot whose
+// name is taken. Existing is the recorded name: it equals the requested one
+// or differs from it only in case, since DuckDB's catalog names (and so
+// vsql's aliases) are case-insensitive. errors.Is(err, ErrExists) holds.
+type NameTaken struct {
+	Kind     string // "database", "branch" or "snapshot"
+	Existing string
+}
+
+func (e *NameTaken) Error() string { return fmt.Sprintf("%s %q: %v", e.Kind, e.Existing, ErrExists) }
+
+// Is makes a NameTaken match ErrExists.
+func (e *NameTaken) Is(target error) bool { return target == ErrExists }
+
 // Catalog is an open metadata store.
 type Catalog struct {
 	db *sql.DB
@@ -118,8 +132,17 @@ func (t *Tx) Database(ctx context.Context, name string) (Database, error) {
 	return d, nil
 }
 
-// CreateDatabase records a new database (ErrExists if the name is taken).
+// CreateDatabase records a new database (a *NameTaken, which is ErrExists,
+// if the name is taken in any case).
 func (t *Tx) CreateDatabase(ctx context.Context, name string) (Database, error) {
+	var existing string
+	err := t.tx.QueryRowContext(t.ctx, `SELECT name FROM databases WHERE lower(name) = lower(?)`, name).Scan(&existing)
+	if err == nil {
+		return Database{}, &NameTaken{Kind: "database", Existing: existing}
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return Database{}, fmt.Errorf("create database %q: %w", name, err)
+	}
 	now := time.Now().UTC()
 	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO databases(name, created_at) VALUES (?, ?) ON CONFLICT(name) DO NOTHING`, name, now.Format(time.RFC3339Nano))
 	if err != nil {

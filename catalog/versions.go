@@ -96,8 +96,17 @@ func (t *Tx) Branch(ctx context.Context, dbID int64, name string) (Branch, error
 	return b, nil
 }
 
-// CreateBranch records a new branch (ErrExists if the name is taken).
+// CreateBranch records a new branch (a *NameTaken, which is ErrExists, if
+// the database has a branch of that name in any case).
 func (t *Tx) CreateBranch(ctx context.Context, b Branch) error {
+	var existing string
+	err := t.tx.QueryRowContext(t.ctx, `SELECT name FROM branches WHERE database_id = ? AND lower(name) = lower(?)`, b.DatabaseID, b.Name).Scan(&existing)
+	if err == nil {
+		return &NameTaken{Kind: "branch", Existing: existing}
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("create branch %q: %w", b.Name, err)
+	}
 	var head any
 	if b.Head > 0 {
 		head = b.Head
@@ -209,17 +218,27 @@ func (t *Tx) Snapshot(ctx context.Context, dbID int64, ref string) (Snapshot, er
 	return s, nil
 }
 
+// SnapshotNameFree returns a *NameTaken (ErrExists) if the database has a
+// snapshot named name in any case, else nil.
+func (t *Tx) SnapshotNameFree(ctx context.Context, dbID int64, name string) error {
+	var existing string
+	err := t.tx.QueryRowContext(t.ctx, `SELECT name FROM snapshots WHERE database_id = ? AND lower(name) = lower(?)`, dbID, name).Scan(&existing)
+	if err == nil {
+		return &NameTaken{Kind: "snapshot", Existing: existing}
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("look up snapshot name %q: %w", name, err)
+	}
+	return nil
+}
+
 // CreateSnapshot records a snapshot with the next id of its database and
 // returns that id. Its chunk map must already be recorded. A taken name is
 // ErrExists.
 func (t *Tx) CreateSnapshot(ctx context.Context, s Snapshot) (int64, error) {
 	if s.Name != "" {
-		var n int
-		if err := t.tx.QueryRowContext(t.ctx, `SELECT count(*) FROM snapshots WHERE database_id = ? AND name = ?`, s.DatabaseID, s.Name).Scan(&n); err != nil {
+		if err := t.SnapshotNameFree(ctx, s.DatabaseID, s.Name); err != nil {
 			return 0, err
-		}
-		if n > 0 {
-			return 0, fmt.Errorf("snapshot name %q: %w", s.Name, ErrExists)
 		}
 	}
 	var id int64

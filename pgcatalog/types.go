@@ -32,7 +32,7 @@ var types = []pgType{
 	{24, "regproc", "regproc", nil, 4, "N", 1008},
 	{25, "text", "text", nil, -1, "S", 1009},
 	{26, "oid", "oid", nil, 4, "N", 1028},
-	{114, "json", "json", []string{"JSON"}, -1, "U", 199},
+	{114, "json", "json", nil, -1, "U", 199},
 	{700, "float4", "real", []string{"FLOAT"}, 4, "N", 1021},
 	{701, "float8", "double precision", []string{"DOUBLE"}, 8, "N", 1022},
 	{1042, "bpchar", "character", nil, -1, "S", 1014},
@@ -47,7 +47,7 @@ var types = []pgType{
 	{2205, "regclass", "regclass", nil, 4, "N", 2210},
 	{2206, "regtype", "regtype", nil, 4, "N", 2211},
 	{2950, "uuid", "uuid", []string{"UUID"}, 16, "U", 2951},
-	{3802, "jsonb", "jsonb", nil, -1, "U", 3807},
+	{3802, "jsonb", "jsonb", []string{"JSON"}, -1, "U", 3807}, // DuckDB's JSON, as pgwire reports it
 	{2249, "record", "record", nil, -1, "P", 0},
 	{2278, "void", "void", nil, 4, "P", 0},
 	{2283, "anyelement", "anyelement", nil, 4, "P", 0},

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 
@@ -32,10 +31,6 @@ type SASLExchange interface {
 	Step(in []byte) (out []byte, done bool, err error)
 }
 
-// startupTimeout bounds the TLS handshake and authentication, so that a
-// client that goes silent during startup does not hold a connection slot.
-const startupTimeout = time.Minute
-
 // answerSSLRequest answers an SSLRequest: 'S' and a TLS handshake when TLS
 // is configured (the backend is then re-created over the TLS stream, and
 // the real StartupMessage, or a CancelRequest, comes through it), else 'N'.
@@ -52,10 +47,10 @@ func (c *Conn) answerSSLRequest(ctx context.Context) bool {
 	if _, err := c.netConn.Write([]byte{'S'}); err != nil {
 		return false
 	}
+	// The handshake runs under the connection's startup deadline (see
+	// Conn.Serve); tls.Conn passes deadlines on to the TCP connection.
 	tc := tls.Server(c.netConn, c.opts.TLS)
-	hctx, cancel := context.WithTimeout(ctx, startupTimeout)
-	defer cancel()
-	if err := tc.HandshakeContext(hctx); err != nil {
+	if err := tc.HandshakeContext(ctx); err != nil {
 		c.log.Info("TLS handshake failed", "err", err)
 		return false
 	}
@@ -87,8 +82,6 @@ func (c *Conn) authenticate(m *pgproto3.StartupMessage) bool {
 	if ex == nil {
 		return true
 	}
-	_ = c.netConn.SetDeadline(time.Now().Add(startupTimeout))
-	defer func() { _ = c.netConn.SetDeadline(time.Time{}) }()
 	defer func() { _ = c.be.SetAuthType(pgproto3.AuthTypeOk) }()
 
 	c.out(&pgproto3.AuthenticationSASL{AuthMechanisms: []string{ex.Mechanism()}})
@@ -143,7 +136,10 @@ func (c *Conn) authenticate(m *pgproto3.StartupMessage) bool {
 func (c *Conn) receiveAuth() (pgproto3.FrontendMessage, bool) {
 	msg, err := c.be.Receive()
 	if err != nil {
-		if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, net.ErrClosed) {
+		switch {
+		case isTimeout(err):
+			c.authTimedOut()
+		case !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, net.ErrClosed):
 			c.fatal(vsqlerr.New(vsqlerr.ProtocolViolation, "invalid authentication message: %v", err))
 		}
 		return nil, false

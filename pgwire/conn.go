@@ -26,7 +26,21 @@ type Options struct {
 	// Auth, if set, decides who must authenticate (see auth.go); nil
 	// trusts every client.
 	Auth Authenticator
+	// AuthenticationTimeout bounds the whole startup: SSL negotiation, the
+	// TLS handshake, the startup packet and the SASL exchange (0 =
+	// DefaultAuthenticationTimeout). A client that has not finished by
+	// then gets a FATAL authentication_timeout, if it can still be
+	// written, and is disconnected.
+	AuthenticationTimeout time.Duration
+	// Admit, if set, is asked for a connection slot once a StartupMessage
+	// has been read, before authentication (a CancelRequest needs none, so
+	// it is honoured when every slot is taken). An error refuses the
+	// client with a FATAL; release is called when the connection ends.
+	Admit func() (release func(), err error)
 }
+
+// DefaultAuthenticationTimeout is PostgreSQL's default authentication_timeout.
+const DefaultAuthenticationTimeout = time.Minute
 
 // flushThreshold is how many bytes of DataRows are buffered before they are
 // written out in the middle of a result.
@@ -42,6 +56,7 @@ type Conn struct {
 	tls     bool // the connection was upgraded to TLS
 
 	sess    Session
+	release func() // from Options.Admit
 	stmts   map[string]*prepared
 	portals map[string]*portal
 	// ignoreTillSync is set after an error in the extended protocol: every
@@ -77,6 +92,9 @@ func NewConn(netConn net.Conn, handler Handler, opts Options) *Conn {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	if opts.AuthenticationTimeout <= 0 {
+		opts.AuthenticationTimeout = DefaultAuthenticationTimeout
+	}
 	return &Conn{
 		netConn: netConn,
 		be:      pgproto3.NewBackend(netConn, netConn),
@@ -93,9 +111,17 @@ func NewConn(netConn net.Conn, handler Handler, opts Options) *Conn {
 // and, where the stream cannot be trusted any more, a closed connection.
 func (c *Conn) Serve(ctx context.Context) {
 	defer c.netConn.Close()
+	defer func() {
+		if c.release != nil {
+			c.release()
+		}
+	}()
 	if c.opts.MaxMessageSize > 0 {
 		c.be.SetMaxBodyLen(c.opts.MaxMessageSize)
 	}
+	// One deadline for everything before the session exists; cleared once
+	// the client is authenticated.
+	_ = c.netConn.SetDeadline(time.Now().Add(c.opts.AuthenticationTimeout))
 	if !c.startup(ctx) {
 		return
 	}
@@ -167,7 +193,10 @@ func (c *Conn) startup(ctx context.Context) bool {
 	for {
 		msg, err := c.be.ReceiveStartupMessage()
 		if err != nil {
-			if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			switch {
+			case isTimeout(err):
+				c.authTimedOut()
+			case !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, net.ErrClosed):
 				c.fatal(vsqlerr.New(vsqlerr.ProtocolViolation, "invalid startup packet: %v", err))
 			}
 			return false
@@ -187,9 +216,18 @@ func (c *Conn) startup(ctx context.Context) bool {
 			c.handler.Cancel(m.ProcessID, m.SecretKey)
 			return false
 		case *pgproto3.StartupMessage:
+			if c.opts.Admit != nil {
+				release, err := c.opts.Admit()
+				if err != nil {
+					c.fatal(vsqlerr.From(err))
+					return false
+				}
+				c.release = release
+			}
 			if !c.authenticate(m) {
 				return false
 			}
+			_ = c.netConn.SetDeadline(time.Time{})
 			sess, err := c.handler.Startup(ctx, m.Parameters, c.netConn.RemoteAddr())
 			if err != nil {
 				c.fatal(vsqlerr.From(err))
@@ -274,7 +312,14 @@ func (c *Conn) readyForQuery() {
 
 func (c *Conn) handle(ctx context.Context, msg pgproto3.FrontendMessage) {
 	if c.ignoreTillSync {
-		if _, ok := msg.(*pgproto3.Sync); !ok {
+		switch msg.(type) {
+		case *pgproto3.Sync:
+		case *pgproto3.Flush:
+			// Skipping until Sync still honours Flush: asyncpg's prepare()
+			// sends Parse, Describe, Flush and waits for the answer.
+			c.flush()
+			return
+		default:
 			return
 		}
 	}
@@ -308,41 +353,30 @@ func (c *Conn) handle(ctx context.Context, msg pgproto3.FrontendMessage) {
 }
 
 // extended finishes an extended-protocol message: on error it sends the
-// ErrorResponse and discards messages until Sync.
+// ErrorResponse at once (PostgreSQL flushes every ErrorResponse, so a
+// client waiting without a Sync sees it) and discards messages until Sync.
 func (c *Conn) extended(err error) {
 	if err == nil {
 		return
 	}
 	c.sendError(vsqlerr.From(err))
+	c.flush()
 	c.ignoreTillSync = true
 }
 
-// Refuse answers the client's startup with a FATAL error and closes the
-// connection (used when the server is full).
-func (c *Conn) Refuse(e *vsqlerr.Error) {
-	defer c.netConn.Close()
-	_ = c.netConn.SetDeadline(time.Now().Add(5 * time.Second))
-	for {
-		msg, err := c.be.ReceiveStartupMessage()
-		if err != nil {
-			return
-		}
-		switch msg.(type) {
-		case *pgproto3.SSLRequest:
-			if !c.answerSSLRequest(context.Background()) {
-				return
-			}
-		case *pgproto3.GSSEncRequest:
-			if _, err := c.netConn.Write([]byte{'N'}); err != nil {
-				return
-			}
-		case *pgproto3.CancelRequest:
-			return
-		default:
-			c.fatal(e)
-			return
-		}
-	}
+// isTimeout reports a deadline that passed.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// authTimedOut ends a connection whose startup outlived
+// Options.AuthenticationTimeout: a FATAL if it can still be written within
+// a second, then the close.
+func (c *Conn) authTimedOut() {
+	c.log.Info("client did not finish startup in time; disconnected", "timeout", c.opts.AuthenticationTimeout)
+	_ = c.netConn.SetWriteDeadline(time.Now().Add(time.Second))
+	c.fatal(vsqlerr.New(vsqlerr.AuthenticationTimeout, "canceling authentication due to timeout (%s)", c.opts.AuthenticationTimeout))
 }
 
 // out buffers one message.

@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/vsql/vsql/pgcompat"
 	"github.com/vsql/vsql/vsqlerr"
 )
 
@@ -29,6 +30,11 @@ func DecodeParam(oid uint32, format int16, raw []byte) (any, error) {
 		}
 		if textArrayOIDs[oid] {
 			return arrayTextToList(string(raw))
+		}
+		if oid == pgtype.TimestamptzOID || oid == pgtype.TimestampOID {
+			// '2026-12-02 21:55:36.153 +00:00' (Sequelize): PostgreSQL's
+			// spaced offset, which DuckDB would read as a zone name.
+			return pgcompat.TimestampParam(string(raw)), nil
 		}
 		return string(raw), nil
 	}
@@ -68,6 +74,11 @@ func DecodeParam(oid uint32, format int16, raw []byte) (any, error) {
 		return math.Float64frombits(binary.BigEndian.Uint64(raw)), nil
 	case pgtype.TextOID, pgtype.VarcharOID, pgtype.JSONOID, pgtype.BPCharOID, pgtype.NameOID, pgtype.UnknownOID:
 		return string(raw), nil
+	case pgtype.JSONBOID:
+		if len(raw) == 0 || raw[0] != 1 {
+			return nil, bad("jsonb")
+		}
+		return string(raw[1:]), nil
 	case pgtype.ByteaOID:
 		return append([]byte(nil), raw...), nil
 	case pgtype.UUIDOID:

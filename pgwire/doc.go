@@ -6,7 +6,14 @@
 //
 //   - conn.go: startup (SSLRequest, GSSENCRequest answered 'N',
 //     StartupMessage, CancelRequest), the message loop, ErrorResponse and
-//     NoticeResponse, FATAL endings, graceful Shutdown.
+//     NoticeResponse, FATAL endings, graceful Shutdown. One deadline,
+//     Options.AuthenticationTimeout (default 60s), covers everything
+//     before the session exists (SSL negotiation, TLS handshake, startup
+//     packet, SASL exchange); a client that misses it gets a FATAL 08006
+//     authentication_timeout when that can still be written, and is
+//     closed. Options.Admit takes a connection slot only when a
+//     StartupMessage arrives, so a CancelRequest is honoured even when
+//     every slot is taken.
 //   - auth.go: the startup's security: SSLRequest is answered 'S' and the
 //     connection upgraded with crypto/tls when Options.TLS is set ('N'
 //     otherwise), after which the backend reads the StartupMessage (or a
@@ -14,7 +21,7 @@
 //     then trusts the client, refuses it, or runs a SASL exchange
 //     (AuthenticationSASL, SASLInitialResponse, AuthenticationSASLContinue,
 //     SASLResponse, AuthenticationSASLFinal) before AuthenticationOk. The
-//     TLS handshake and the exchange are bounded by a one-minute deadline.
+//     TLS handshake and the exchange run under the startup deadline.
 //   - query.go: the simple and extended query flows and the per-connection
 //     statement and portal tables.
 //   - types.go: DuckDB types → PostgreSQL OIDs, sizes and type modifiers.

@@ -23,7 +23,7 @@ var binaryOIDs = map[uint32]bool{
 	pgtype.Float4OID: true, pgtype.Float8OID: true, pgtype.NumericOID: true,
 	pgtype.DateOID: true, pgtype.TimeOID: true, pgtype.TimestampOID: true, pgtype.TimestamptzOID: true,
 	pgtype.IntervalOID: true, pgtype.UUIDOID: true, pgtype.TextOID: true, pgtype.VarcharOID: true,
-	pgtype.ByteaOID: true, pgtype.JSONOID: true,
+	pgtype.ByteaOID: true, pgtype.JSONOID: true, pgtype.JSONBOID: true,
 }
 
 // CanEncodeBinary reports whether a column can be sent in binary format:
@@ -47,6 +47,8 @@ func AppendValue(buf []byte, oid uint32, format int16, v any) ([]byte, error) {
 	switch oid {
 	case pgtype.TextOID, pgtype.VarcharOID, pgtype.JSONOID:
 		return appendText(buf, oid, v), nil
+	case pgtype.JSONBOID:
+		return appendText(append(buf, 1), oid, v), nil // jsonb's binary form: version 1, then the text
 	case pgtype.ByteaOID:
 		if b, ok := v.([]byte); ok {
 			return append(buf, b...), nil
@@ -64,7 +66,7 @@ func AppendValue(buf []byte, oid uint32, format int16, v any) ([]byte, error) {
 				continue
 			}
 			switch elem {
-			case pgtype.TextOID, pgtype.VarcharOID, pgtype.JSONOID:
+			case pgtype.TextOID, pgtype.VarcharOID, pgtype.JSONOID, pgtype.JSONBOID:
 				conv[i] = string(appendText(nil, elem, x))
 			case pgtype.ByteaOID:
 				conv[i] = x
@@ -187,7 +189,7 @@ func toInt64(v any) (int64, bool) {
 
 // appendText appends the PostgreSQL text form of v as a value of type oid.
 func appendText(buf []byte, oid uint32, v any) []byte {
-	if oid == pgtype.JSONOID {
+	if oid == pgtype.JSONOID || oid == pgtype.JSONBOID {
 		if _, ok := v.(string); !ok {
 			return appendJSON(buf, v)
 		}

@@ -63,7 +63,9 @@ func scalarOf(info duckdb.TypeInfo) scalarType {
 	}
 	t := info.InternalType()
 	if t == duckdb.TYPE_VARCHAR && info.Alias() == "JSON" {
-		return scalarType{pgtype.JSONOID, pgtype.JSONArrayOID, -1}
+		// DuckDB's JSON is both json and jsonb (pgcompat turns jsonb into
+		// JSON); it is reported as jsonb, the type ORMs create and decode.
+		return scalarType{pgtype.JSONBOID, pgtype.JSONBArrayOID, -1}
 	}
 	if st, ok := duckdbScalars[t]; ok {
 		return st
@@ -131,7 +133,7 @@ func ParamOID(t duckdb.Type, info duckdb.TypeInfo) uint32 {
 
 // elemOIDs maps array OIDs to their element OIDs.
 var elemOIDs = func() map[uint32]uint32 {
-	m := map[uint32]uint32{pgtype.JSONArrayOID: pgtype.JSONOID, pgtype.VarcharArrayOID: pgtype.VarcharOID}
+	m := map[uint32]uint32{pgtype.JSONArrayOID: pgtype.JSONOID, pgtype.JSONBArrayOID: pgtype.JSONBOID, pgtype.VarcharArrayOID: pgtype.VarcharOID}
 	for _, st := range duckdbScalars {
 		m[st.arrayOID] = st.oid
 	}

@@ -159,6 +159,17 @@ func (r *Remotes) Remote(db string) string {
 	return ""
 }
 
+// URLs lists every database's remote location (s3://bucket/prefix/).
+func (r *Remotes) URLs() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]string, 0, len(r.state.Databases))
+	for _, d := range r.state.Databases {
+		out = append(out, d.URL)
+	}
+	return out
+}
+
 // SetRemote makes db export every later snapshot to url, after checking
 // that the bucket answers.
 func (r *Remotes) SetRemote(ctx context.Context, db, rawURL string) error {

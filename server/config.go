@@ -24,6 +24,11 @@ type Config struct {
 	S3PathStyle bool
 	// Remotes are set at start like vsql_set_remote: database → s3:// URL.
 	Remotes map[string]string
+	// AllowRemotes are the s3://bucket/prefix/ locations, besides the
+	// databases' own remotes, whose heads clients may read (dbname
+	// s3://…/heads/db/branch, vsql_attach_remote); every other location
+	// is refused before any S3 request (42501 permission_denied).
+	AllowRemotes []string
 	// OpenBucket opens a bucket's object store (default: aws-sdk-go-v2 with
 	// the SDK's default credential chain; tests inject faults here).
 	OpenBucket func(ctx context.Context, bucket string) (s3sync.ObjectStore, error)
@@ -33,8 +38,13 @@ type Config struct {
 	Threads int
 	// MemoryLimit is DuckDB's memory_limit, e.g. "4GB" ("" = DuckDB's default, 80% of RAM).
 	MemoryLimit string
-	// MaxConnections bounds concurrent client sessions.
+	// MaxConnections bounds concurrent client sessions. A slot is taken
+	// when the startup packet arrives; cancel requests need none.
 	MaxConnections int
+	// AuthenticationTimeout bounds a client's startup (SSL negotiation,
+	// startup packet, password exchange), as PostgreSQL's
+	// authentication_timeout does (default 60s).
+	AuthenticationTimeout time.Duration
 	// MaxMessageSize bounds one protocol message, in bytes.
 	MaxMessageSize int
 	// ShutdownTimeout is how long running statements may take to finish
@@ -83,6 +93,8 @@ const (
 	DefaultMaxConnections  = 100
 	DefaultMaxMessageSize  = 64 << 20
 	DefaultShutdownTimeout = 30 * time.Second
+	// DefaultAuthenticationTimeout is PostgreSQL's default.
+	DefaultAuthenticationTimeout = time.Minute
 	// DefaultUsersFile is the users file's name inside the repository.
 	DefaultUsersFile = "users"
 )
@@ -117,6 +129,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.ShutdownTimeout <= 0 {
 		c.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if c.AuthenticationTimeout <= 0 {
+		c.AuthenticationTimeout = DefaultAuthenticationTimeout
 	}
 	if c.CreateDatabases == "" {
 		c.CreateDatabases = CreateDatabasesAdmin

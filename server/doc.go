@@ -6,7 +6,12 @@
 //
 //   - server.go: Open prepares the repository and the engine (an in-memory
 //     DuckDB instance into which every database file is ATTACHed under its
-//     own name); Serve accepts clients and shuts down gracefully.
+//     own name; one that cannot be attached is logged and skipped, and its
+//     sessions get database_unavailable); Serve accepts clients (retrying
+//     after accept errors such as running out of file descriptors) and
+//     shuts down gracefully. A client takes one of MaxConnections slots
+//     when its startup packet arrives (admit, via pgwire.Options.Admit),
+//     never for a CancelRequest; AuthenticationTimeout bounds its startup.
 //   - routing.go: ParseDBName reads "db", "db/branch", "db@snapshot"; the
 //     branches.Manager attaches what it names (materializing a branch or a
 //     snapshot image on first use) and counts the session on it.
@@ -21,7 +26,12 @@
 //   - statement.go: statements prepared in DuckDB, and the few statements
 //     vsql executes itself: BEGIN/COMMIT/ROLLBACK (PostgreSQL's warnings and
 //     failed-transaction rules on top of DuckDB's transactions) and
-//     CREATE/DROP DATABASE.
+//     CREATE/DROP DATABASE (names checked by branches.ValidDatabaseName;
+//     the catalog row commits only after the file is attached).
+//   - remote.go: S3 remotes and remote heads. A head (dbname s3://…,
+//     vsql_attach_remote) is read only from a location an administrator
+//     configured: a database's remote or an AllowRemotes prefix; anything
+//     else is permission_denied before any S3 request.
 //   - copy.go: COPY … FROM STDIN and COPY … TO STDOUT. COPY FROM appends
 //     the rows, as text, to a session temp table (__vsql_copy) with DuckDB's
 //     appender, finds the first value its column type rejects (TRY of the
@@ -201,6 +211,12 @@
 // server passes it through sqltext.RewritePostgres, which sends
 // pg_catalog.pg_class, information_schema.tables and calls of the provided
 // functions (bare or pg_catalog.f) there, and reads public.x as main.x.
+//
+// Then package pgcompat (one token pass, called once from Prepare through
+// pgCompat) gives the statement PostgreSQL's semantics where DuckDB's
+// differ: integer division, division by zero, at/by/show as names, jsonb,
+// spaced timestamptz offsets. CREATE TABLE … AS reads DuckDB's count row
+// for its SELECT n tag.
 //
 // Why a rewrite and not per-session objects or a schema named public:
 // DuckDB resolves pg_catalog.x and information_schema.x to its own system

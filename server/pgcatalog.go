@@ -7,6 +7,7 @@ import (
 
 	"github.com/vsql/vsql/catalog"
 	"github.com/vsql/vsql/pgcatalog"
+	"github.com/vsql/vsql/pgcompat"
 )
 
 // setupPGCatalog creates vsql's PostgreSQL catalogs in the engine (once
@@ -17,6 +18,9 @@ func (s *Server) setupPGCatalog(ctx context.Context) error {
 		defaults[name] = st.def
 	}
 	if err := pgcatalog.Setup(ctx, engineExec{s.engine}.Exec, pgcatalog.Options{ServerVersion: ServerVersion, Settings: defaults}); err != nil {
+		return err
+	}
+	if err := pgcompat.Setup(ctx, engineExec{s.engine}.Exec); err != nil {
 		return err
 	}
 	if err := s.syncPGDatabases(ctx); err != nil {

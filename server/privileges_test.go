@@ -69,6 +69,19 @@ func wantRefused(t *testing.T, c *pgx.Conn, q, state, code string) {
 	}
 }
 
+// shopDatabase has alice (an admin) create database shop with a table t
+// of one row, snapshot it and branch dev from it; it returns alice's
+// session on shop.
+func shopDatabase(t *testing.T, addr string) *pgx.Conn {
+	t.Helper()
+	admin := mustLogin(t, addr, "alice", "postgres")
+	mustExec(t, admin, "CREATE DATABASE shop")
+	shop := mustLogin(t, addr, "alice", "shop")
+	mustExec(t, shop, "CREATE TABLE t (id int PRIMARY KEY, v text)", "INSERT INTO t VALUES (1, 'a')",
+		"SELECT * FROM vsql_create_snapshot()", "SELECT * FROM vsql_create_branch('shop', 'dev')")
+	return shop
+}
+
 func qstr(t *testing.T, c *pgx.Conn, q string) string {
 	t.Helper()
 	var s string
@@ -89,13 +102,7 @@ func TestGrants(t *testing.T) {
 	_, err := loginTo(addr, "bob", "postgres")
 	wantSQLState(t, "bob without a grant", err, "42501", "permission denied")
 
-	admin := mustLogin(t, addr, "alice", "postgres")
-	mustExec(t, admin, "CREATE DATABASE shop")
-	shop := mustLogin(t, addr, "alice", "shop")
-	mustExec(t, shop, "CREATE TABLE t (id int PRIMARY KEY, v text)")
-	mustExec(t, shop, "INSERT INTO t VALUES (1, 'a')")
-	mustExec(t, shop, "SELECT * FROM vsql_create_snapshot()")
-	mustExec(t, shop, "SELECT * FROM vsql_create_branch('shop', 'dev')")
+	shop := shopDatabase(t, addr)
 	mustExec(t, shop, "SELECT * FROM vsql_grant('shop', 'bob', 'write', branch => 'dev')")
 	mustExec(t, shop, "SELECT * FROM vsql_grant('shop', 'rita', 'read')")
 	wantRefused(t, shop, "SELECT * FROM vsql_grant('shop', 'nobody', 'read')", "42704", "user_not_found")
@@ -196,13 +203,7 @@ func TestGrants(t *testing.T) {
 func TestProtectedBranch(t *testing.T) {
 	addr := privServer(t, map[string]auth.Role{"alice": auth.RoleAdmin, "bob": auth.RoleWrite, "mia": auth.RoleWrite}, nil)
 	ctx := context.Background()
-	admin := mustLogin(t, addr, "alice", "postgres")
-	mustExec(t, admin, "CREATE DATABASE shop")
-	shop := mustLogin(t, addr, "alice", "shop")
-	mustExec(t, shop, "CREATE TABLE t (id int PRIMARY KEY, v text)")
-	mustExec(t, shop, "INSERT INTO t VALUES (1, 'a')")
-	mustExec(t, shop, "SELECT * FROM vsql_create_snapshot()")
-	mustExec(t, shop, "SELECT * FROM vsql_create_branch('shop', 'dev')")
+	shop := shopDatabase(t, addr)
 	mustExec(t, shop, "SELECT * FROM vsql_grant('shop', 'bob', 'write')")
 	mustExec(t, shop, "SELECT * FROM vsql_grant('shop', 'mia', 'merge')")
 	mustExec(t, shop, "SELECT * FROM vsql_set_branch_protection('shop', 'main', protected => true)")

@@ -97,6 +97,10 @@ func (s *Server) AttachRemote(ctx context.Context, rawURL, alias string) (string
 	if strings.HasPrefix(strings.ToLower(alias), "__vsql") {
 		return "", "", vsqlerr.New(vsqlerr.ReservedName, "%q is reserved", alias)
 	}
+	if !s.remoteAllowed(h.Location) {
+		return "", "", vsqlerr.New(vsqlerr.PermissionDenied, "remote %s is not configured on this server; vsqld reads S3 heads only from locations an administrator allowed", h.Location).
+			WithHint("An administrator allows a location with --allow-remote s3://bucket/prefix/ (VSQL_ALLOW_REMOTE), or by making it a database's remote (--remote db=s3://bucket/prefix/ or vsql_set_remote).")
+	}
 	etag, cm, err := s.remotes.FetchHead(ctx, h, s.versions.Store())
 	if err != nil {
 		return "", "", err
@@ -108,6 +112,58 @@ func (s *Server) AttachRemote(ctx context.Context, rawURL, alias string) (string
 	s.remote.followers[alias] = &follower{head: h, alias: alias, etag: etag}
 	s.remote.mu.Unlock()
 	return alias, cm.Root, nil
+}
+
+// parseAllowRemotes reads Config.AllowRemotes.
+func parseAllowRemotes(list []string) ([]s3sync.Location, error) {
+	var out []s3sync.Location
+	for _, raw := range list {
+		loc, err := s3sync.ParseLocation(raw)
+		if err == nil && !cleanPrefix(loc.Prefix) {
+			err = fmt.Errorf("%q has empty, . or .. path segments", raw)
+		}
+		if err != nil {
+			return nil, vsqlerr.New(vsqlerr.InvalidArgument, "--allow-remote %s: %v", raw, err).
+				WithHint("Give S3 locations as s3://bucket/prefix/ (comma-separated, or the flag repeated).")
+		}
+		out = append(out, loc)
+	}
+	return out, nil
+}
+
+// cleanPrefix reports a key prefix without empty, "." or ".." segments,
+// which could otherwise reach outside an allowed prefix.
+func cleanPrefix(prefix string) bool {
+	if prefix == "" {
+		return true
+	}
+	for _, seg := range strings.Split(strings.TrimSuffix(prefix, "/"), "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// remoteAllowed reports whether clients may make the server read heads at
+// loc: it is a database's remote (remotes.json, --remote) or lies under an
+// --allow-remote location. Nothing is asked of S3.
+func (s *Server) remoteAllowed(loc s3sync.Location) bool {
+	if !cleanPrefix(loc.Prefix) {
+		return false
+	}
+	allowed := s.allowRemotes
+	for _, u := range s.remotes.URLs() {
+		if l, err := s3sync.ParseLocation(u); err == nil {
+			allowed = append(allowed[:len(allowed):len(allowed)], l)
+		}
+	}
+	for _, a := range allowed {
+		if a.Bucket == loc.Bucket && strings.HasPrefix(loc.Prefix, a.Prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // followHeads polls the followed heads and attaches each new snapshot.

@@ -61,7 +61,10 @@ func TestS3Replica(t *testing.T) {
 	createBucket(t, "replica")
 	ctx := context.Background()
 	a := startServer(t, nil)
-	b := startServer(t, func(c *server.Config) { c.RemotePoll = 200 * time.Millisecond })
+	b := startServer(t, func(c *server.Config) {
+		c.RemotePoll = 200 * time.Millisecond
+		c.AllowRemotes = []string{"s3://replica/lake/"}
+	})
 
 	admin := connectPgx(t, a)
 	mustExec(t, admin, "CREATE DATABASE sales")
@@ -226,7 +229,7 @@ func TestS3CorruptBlock(t *testing.T) {
 	if _, err := st.Put(ctx, "p/"+pack, body); err != nil {
 		t.Fatal(err)
 	}
-	b := startServer(t, nil)
+	b := startServer(t, func(c *server.Config) { c.AllowRemotes = []string{"s3://damaged/"} })
 	reader := connectPgx(t, b)
 	_, err = reader.Exec(ctx, "SELECT * FROM vsql_attach_remote('s3://damaged/p/heads/inv/main', as => 'inv_copy')")
 	var pgErr *pgconn.PgError

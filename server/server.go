@@ -55,6 +55,8 @@ type Server struct {
 	// names and roles it last copied into pg_roles.
 	pgAccessMu sync.Mutex
 	pgUsersSig string
+	// allowRemotes are Config.AllowRemotes, parsed.
+	allowRemotes []s3sync.Location
 
 	sessMu   sync.Mutex
 	sessions map[uint32]*Session
@@ -85,6 +87,10 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, lock: lock, sessions: map[uint32]*Session{}, conns: map[*pgwire.Conn]struct{}{}}
+	if s.allowRemotes, err = parseAllowRemotes(cfg.AllowRemotes); err != nil {
+		s.close()
+		return nil, err
+	}
 	if err := s.openSecurity(); err != nil {
 		s.close()
 		return nil, err
@@ -183,6 +189,11 @@ func (s *Server) ensureDefaultDatabase(ctx context.Context) error {
 			return nil
 		}
 		_, err := tx.CreateDatabase(ctx, DefaultDatabase)
+		if errors.Is(err, catalog.ErrExists) {
+			// Another case of the name exists ("Postgres"): serve without it.
+			s.log.Warn("default database not created", "db", DefaultDatabase, "err", err)
+			return nil
+		}
 		return err
 	})
 }
@@ -290,20 +301,21 @@ func (s *Server) Serve(ctx context.Context, ready func(addr net.Addr)) error {
 		<-ctx.Done()
 		ln.Close()
 	}()
+	var backoff time.Duration
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
-			if ctx.Err() != nil {
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
 				break
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				time.Sleep(10 * time.Millisecond)
-				continue
-			}
-			s.log.Error("accept", "err", err)
-			break
+			// Out of file descriptors (a flood of connections) and the
+			// like pass: wait and accept again rather than stop serving.
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			s.log.Warn("accept failed; retrying", "err", err, "after", backoff)
+			time.Sleep(backoff)
+			continue
 		}
+		backoff = 0
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -318,13 +330,11 @@ func (s *Server) serveConn(ctx context.Context, nc net.Conn) {
 	if tc, ok := nc.(*net.TCPConn); ok {
 		_ = tc.SetNoDelay(true)
 	}
-	conn := pgwire.NewConn(nc, s, pgwire.Options{MaxMessageSize: s.cfg.MaxMessageSize, Logger: s.log, TLS: s.tls, Auth: s})
-	if n := s.active.Add(1); int(n) > s.cfg.MaxConnections {
-		s.active.Add(-1)
-		conn.Refuse(vsqlerr.New(vsqlerr.TooManyConnections, "sorry, too many clients already (limit %d)", s.cfg.MaxConnections))
-		return
-	}
-	defer s.active.Add(-1)
+	// The slot is taken once the startup packet is read (Admit): a
+	// CancelRequest needs none, and a client that stays silent is dropped
+	// after AuthenticationTimeout.
+	conn := pgwire.NewConn(nc, s, pgwire.Options{MaxMessageSize: s.cfg.MaxMessageSize, Logger: s.log, TLS: s.tls, Auth: s,
+		AuthenticationTimeout: s.cfg.AuthenticationTimeout, Admit: s.admit})
 	s.sessMu.Lock()
 	s.conns[conn] = struct{}{}
 	s.sessMu.Unlock()
@@ -336,6 +346,16 @@ func (s *Server) serveConn(ctx context.Context, nc net.Conn) {
 	// Sessions run on their own context: shutdown ends them explicitly,
 	// after their running statement, rather than by cancelling it at once.
 	conn.Serve(context.WithoutCancel(ctx))
+}
+
+// admit takes a connection slot (pgwire.Options.Admit).
+func (s *Server) admit() (func(), error) {
+	if n := s.active.Add(1); int(n) > s.cfg.MaxConnections {
+		s.active.Add(-1)
+		return nil, vsqlerr.New(vsqlerr.TooManyConnections, "sorry, too many clients already (limit %d)", s.cfg.MaxConnections)
+	}
+	var once sync.Once
+	return func() { once.Do(func() { s.active.Add(-1) }) }, nil
 }
 
 func (s *Server) shutdown(wg *sync.WaitGroup) {

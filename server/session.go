@@ -15,6 +15,7 @@ import (
 	"github.com/vsql/vsql/auth"
 	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/pgcatalog"
+	"github.com/vsql/vsql/pgcompat"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqlfuncs"
 	"github.com/vsql/vsql/sqltext"
@@ -297,6 +298,7 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 			return nil, s.failed(err)
 		}
 	}
+	st = pgCompat(st) // PostgreSQL's semantics (package pgcompat)
 	if rewritten, ok := sqltext.RewriteIndexOpclass(st.SQL); ok {
 		offset := st.Offset
 		st = sqltext.Parse(rewritten)
@@ -332,6 +334,17 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		}
 		// serial / identity columns: their sequences are created first.
 		return &serialStatement{sess: s, sequences: seqs, create: rewritten}, nil
+	}
+	switch st.Keyword(0) {
+	case "INSERT", "UPDATE", "DELETE", "SELECT", "WITH":
+		// Timestamps with a spaced offset, as Sequelize writes them for
+		// timestamptz columns and compares them in WHERE; DuckDB would read
+		// the offset as a zone name.
+		if rewritten, ok := pgcompat.FixOffsetLiterals(st.SQL); ok {
+			offset := st.Offset
+			st = sqltext.Parse(rewritten)
+			st.Offset = offset
+		}
 	}
 	ds, err := s.prepareDuckDB(sqlfuncs.WithCaller(ctx, s), st, paramOIDs)
 	if err != nil && strings.Contains(err.Error(), "must appear in the GROUP BY clause") {

@@ -78,6 +78,20 @@ func (d *duckStatement) Execute(ctx context.Context, args []any) (pgwire.Rows, e
 		}
 		defer leave() // results are materialized by DuckDB: the gates are not needed while they stream
 	}
+	if d.cols == nil && d.st.IsCreateTableAs() {
+		// CREATE TABLE … AS answers SELECT n: DuckDB's result holds the
+		// count as one row, which RowsAffected does not report.
+		n, err := ctasCount(ctx, stmt, nargs)
+		if err != nil {
+			err = s.readOnly(canceled(ctx, err))
+		}
+		done()
+		release()
+		if err != nil {
+			return nil, s.failed(err)
+		}
+		return &tagRows{tag: d.st.Tag(n)}, nil
+	}
 	if d.cols == nil {
 		res, err := stmt.ExecContext(ctx, nargs)
 		if err != nil {
@@ -408,3 +422,24 @@ func (r *valueRows) Next(dst []any) bool {
 func (r *valueRows) Err() error       { return nil }
 func (r *valueRows) Tag(int64) string { return r.tag }
 func (r *valueRows) Close()           {}
+
+// ctasCount runs a CREATE TABLE … AS and returns the number of rows it
+// inserted (the Count row of DuckDB's result; 0 when there is none).
+func ctasCount(ctx context.Context, stmt *duckdb.Stmt, args []driver.NamedValue) (int64, error) {
+	rows, err := stmt.QueryContext(ctx, args)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var n int64
+	buf := make([]driver.Value, len(rows.Columns()))
+	if len(buf) > 0 && rows.Next(buf) == nil {
+		switch v := buf[0].(type) {
+		case int64:
+			n = v
+		case int32:
+			n = int64(v)
+		}
+	}
+	return n, nil
+}

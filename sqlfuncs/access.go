@@ -179,16 +179,9 @@ func privilegeFunctions() []function {
 			params:        []param{{"db", true}, {"user", true}, {"privilege", true}, {"branch", false}},
 			columns:       grantCols,
 			mutates:       true,
-			run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
-				p, pattern, err := grantArgs(a)
-				if err != nil {
-					return nil, err
-				}
-				if err := b.Grant(ctx, callerOf(ctx).User(), db, a.str("user"), p, pattern); err != nil {
-					return nil, err
-				}
-				return [][]any{{db, a.str("user"), pattern, p.String()}}, nil
-			},
+			run: withGrantArgs(func(ctx context.Context, b Backend, db, user string, p catalog.Privilege, pattern string) (any, error) {
+				return p.String(), b.Grant(ctx, callerOf(ctx).User(), db, user, p, pattern)
+			}),
 		},
 		{
 			name:          "vsql_revoke",
@@ -196,21 +189,13 @@ func privilegeFunctions() []function {
 			params:        []param{{"db", true}, {"user", true}, {"privilege", true}, {"branch", false}},
 			columns:       grantCols,
 			mutates:       true,
-			run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
-				p, pattern, err := grantArgs(a)
-				if err != nil {
-					return nil, err
+			run: withGrantArgs(func(ctx context.Context, b Backend, db, user string, p catalog.Privilege, pattern string) (any, error) {
+				left, err := b.Revoke(ctx, db, user, p, pattern)
+				if left == catalog.NoPrivilege {
+					return nil, err // nothing left: NULL
 				}
-				left, err := b.Revoke(ctx, db, a.str("user"), p, pattern)
-				if err != nil {
-					return nil, err
-				}
-				var shown any
-				if left != catalog.NoPrivilege {
-					shown = left.String()
-				}
-				return [][]any{{db, a.str("user"), pattern, shown}}, nil
-			},
+				return left.String(), err
+			}),
 		},
 		{
 			name:   "vsql_privileges",
@@ -259,6 +244,22 @@ func privilegeFunctions() []function {
 type GrantInfo struct {
 	catalog.Grant
 	Role string // the user's role now ("" if the user no longer exists)
+}
+
+// withGrantArgs parses vsql_grant's and vsql_revoke's arguments, runs fn
+// and shapes its row: the grant's database, user, pattern and privilege.
+func withGrantArgs(fn func(ctx context.Context, b Backend, db, user string, p catalog.Privilege, pattern string) (any, error)) func(context.Context, Backend, string, args) ([][]any, error) {
+	return func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
+		p, pattern, err := grantArgs(a)
+		if err != nil {
+			return nil, err
+		}
+		privilege, err := fn(ctx, b, db, a.str("user"), p, pattern)
+		if err != nil {
+			return nil, err
+		}
+		return [][]any{{db, a.str("user"), pattern, privilege}}, nil
+	}
 }
 
 func grantArgs(a args) (catalog.Privilege, string, error) {

@@ -19,6 +19,9 @@
 //     may put a name (database, branch, table, column) into SQL text
 //     (ARCHITECTURE invariant 4).
 //
+//   - Tokens lexes a statement once into typed tokens for package
+//     pgcompat's single rewrite pass (the same lexer as Split).
+//
 //   - RewriteByteaLiterals turns hex bytea literals ('\x00ff'::bytea) into
 //     from_hex('00ff'): DuckDB reads \x00 in a BLOB literal as an escape.
 //

@@ -13,6 +13,10 @@ const (
 	MessageTooLarge    Code = "message_too_large"
 	ServerShutdown     Code = "server_shutdown"
 
+	// Connecting: startup deadline, databases that cannot be attached.
+	AuthenticationTimeout Code = "authentication_timeout"
+	DatabaseUnavailable   Code = "database_unavailable"
+
 	// Authentication and TLS.
 	AuthFailed       Code = "auth_failed"
 	AuthRequired     Code = "auth_required"
@@ -76,6 +80,7 @@ const (
 	DuplicateStatement      Code = "duplicate_statement"
 	DuplicatePortal         Code = "duplicate_portal"
 	InvalidParameter        Code = "invalid_parameter"
+	DivisionByZero          Code = "division_by_zero"
 	InvalidParameterFormat  Code = "invalid_parameter_format"
 	UnsupportedResultFormat Code = "unsupported_result_format"
 
@@ -102,6 +107,9 @@ var codes = map[Code]codeInfo{
 	ProtocolViolation:  {"08P01", "The client sent a message the PostgreSQL protocol (version 3) does not allow here; reconnect."},
 	MessageTooLarge:    {"54000", "Send smaller messages (split large statements or use COPY), or raise --max-message-size."},
 	ServerShutdown:     {"57P01", "The server is shutting down; reconnect when it is back."},
+
+	AuthenticationTimeout: {"08006", "The client did not finish connecting (SSL negotiation, startup packet, password exchange) within --authentication-timeout; check the network and the client, or raise --authentication-timeout."},
+	DatabaseUnavailable:   {"57P03", "The database exists but its file could not be attached (the message and the server log give DuckDB's reason): check its live file under <data>/live/<db>/ and run vsqld verify, or DROP DATABASE it; other databases are served meanwhile, and each new connection retries."},
 
 	AuthFailed:       {"28P01", "Check the user name and password; an administrator sets them with vsqld user add NAME --password-stdin."},
 	AuthRequired:     {"28000", "No users are configured, so vsqld trusts only loopback clients: add a user on the server with vsqld user add NAME --password-stdin and connect with that name and password, or start vsqld with --trust-all to trust every client."},
@@ -158,6 +166,7 @@ var codes = map[Code]codeInfo{
 	DuplicateStatement:      {"42P05", "Close (or DEALLOCATE) the prepared statement first, or use another name."},
 	DuplicatePortal:         {"42P03", "Close the portal first, or use another name."},
 	InvalidParameter:        {"22P02", "Check the parameter value against the parameter's type."},
+	DivisionByZero:          {"22012", "A divisor (of / or %) was zero, which PostgreSQL refuses; guard it, e.g. x / NULLIF(y, 0)."},
 	InvalidParameterFormat:  {"08P01", "Send one format code, or one per parameter, each 0 (text) or 1 (binary)."},
 	UnsupportedResultFormat: {"0A000", "Request this column in text format (format code 0)."},
 

@@ -1,15 +1,15 @@
-// sequelize: sync (CREATE TABLE IF NOT EXISTS with SERIAL, describe), models, associations, transactions.
+// sequelize with its defaults (timestamps on: createdAt/updatedAt timestamptz parameters like '2026-12-02 21:55:36.153 +00:00'): sync (CREATE TABLE IF NOT EXISTS with SERIAL, describe), models, associations, transactions, update.
 const { Sequelize, DataTypes } = require('sequelize');
 
 const sequelize = new Sequelize(process.env.VSQL_DB + '/dev', process.env.PGUSER, '', {
   host: process.env.PGHOST, port: +process.env.PGPORT, dialect: 'postgres', logging: false,
 });
-const Team = sequelize.define('Team', { name: { type: DataTypes.STRING(60), allowNull: false } }, { timestamps: false });
+const Team = sequelize.define('Team', { name: { type: DataTypes.STRING(60), allowNull: false } });
 const Player = sequelize.define('Player', {
   nick: { type: DataTypes.STRING, allowNull: false },
   rating: DataTypes.DECIMAL(6, 1),
   joined: DataTypes.DATEONLY,
-}, { timestamps: false });
+});
 Team.hasMany(Player);
 Player.belongsTo(Team);
 
@@ -30,5 +30,14 @@ Player.belongsTo(Team);
   const team = await Team.findOne({ where: { name: 'reds' }, include: Player, order: [[Player, 'id', 'ASC']] });
   console.log('team:', team.id, team.name, JSON.stringify(team.Players.map((p) => [p.id, p.nick, p.rating, p.joined])));
   console.log('count:', await Player.count());
+  // The stored timestamps are the ones Sequelize sent, read back as Dates.
+  const before = new Date(Date.now() - 60000);
+  const ann = await Player.findOne({ where: { nick: 'ann' } });
+  console.log('timestamps:', ann.createdAt instanceof Date && ann.createdAt > before && ann.createdAt <= new Date(), ann.updatedAt.getTime() === ann.createdAt.getTime());
+  await new Promise((r) => setTimeout(r, 20));
+  ann.rating = '1600.0';
+  await ann.save();
+  const saved = await Player.findOne({ where: { nick: 'ann', createdAt: { [require('sequelize').Op.lt]: new Date() } } });
+  console.log('updated:', saved.rating, saved.updatedAt > saved.createdAt);
   await sequelize.close();
 })().catch(async (e) => { console.error(e); await sequelize.close(); process.exit(1); });

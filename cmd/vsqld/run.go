@@ -111,7 +111,8 @@ type serveOptions struct {
 	listen, data, memoryLimit, logLevel string
 	threads, maxConnections             int
 	maxMessageSize                      int
-	shutdownTimeout                     time.Duration
+	shutdownTimeout, authTimeout        time.Duration
+	allowRemotes                        listFlag
 	tlsCert, tlsKey, users              string
 	trustAll                            bool
 	createDatabases                     string
@@ -170,6 +171,11 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 		dur = v
 	}
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", dur, "on SIGINT/SIGTERM, how long running statements may finish before they are cancelled [VSQL_SHUTDOWN_TIMEOUT]")
+	authDur := server.DefaultAuthenticationTimeout
+	if v, err := time.ParseDuration(m.env("authentication-timeout")); err == nil {
+		authDur = v
+	}
+	fs.DurationVar(&o.authTimeout, "authentication-timeout", authDur, "how long a client may take to connect and log in (SSL negotiation, startup packet, password exchange) before it is disconnected [VSQL_AUTHENTICATION_TIMEOUT]")
 	str(&o.logLevel, "log-level", "info", "log `level`: debug, info, warn or error (logs are structured, on stderr) [VSQL_LOG_LEVEL]")
 	str(&o.tlsCert, "tls-cert", "", "PEM certificate (chain) `file` for TLS; with --tls-key, clients asking for SSL get TLS [VSQL_TLS_CERT]")
 	str(&o.tlsKey, "tls-key", "", "PEM private key `file` of --tls-cert [VSQL_TLS_KEY]")
@@ -181,6 +187,9 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 	pathStyle, _ := strconv.ParseBool(m.env("s3-path-style"))
 	fs.BoolVar(&o.s3PathStyle, "s3-path-style", pathStyle, "path-style S3 addressing (always on with an explicit endpoint) [VSQL_S3_PATH_STYLE]")
 	str(&o.remotes, "remote", "", "S3 remotes as `db=s3://bucket/prefix/[,db2=…]`, set at start like vsql_set_remote [VSQL_REMOTE]")
+	o.allowRemotes.set(m.env("allow-remote"))
+	o.allowRemotes.fromEnv = true
+	fs.Var(&o.allowRemotes, "allow-remote", "S3 `location` s3://bucket/prefix/ whose heads clients may read (dbname s3://…/heads/db/branch, vsql_attach_remote), besides the databases' own remotes; repeat the flag or separate with commas [VSQL_ALLOW_REMOTE]")
 	poll := 2 * time.Second
 	if v, err := time.ParseDuration(m.env("remote-poll")); err == nil {
 		poll = v
@@ -195,6 +204,31 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 	fs.BoolVar(&o.allowExtensions, "allow-extensions", allowExt, "let admins INSTALL and LOAD DuckDB extensions (community ones too) and DuckDB autoload known ones; leaves DuckDB's external access on, so only vsql's statement checks keep write/read sessions from server files [VSQL_ALLOW_EXTENSIONS]")
 	fs.DurationVar(&o.remotePoll, "remote-poll", poll, "how often attached remote heads are checked for new snapshots [VSQL_REMOTE_POLL]")
 	return fs, o
+}
+
+// listFlag is a repeatable, comma-separated flag. Values from the
+// environment are replaced by the first one given on the command line.
+type listFlag struct {
+	items   []string
+	fromEnv bool
+}
+
+func (l *listFlag) String() string { return strings.Join(l.items, ",") }
+
+func (l *listFlag) Set(v string) error {
+	if l.fromEnv {
+		l.items, l.fromEnv = nil, false
+	}
+	l.set(v)
+	return nil
+}
+
+func (l *listFlag) set(v string) {
+	for _, part := range strings.Split(v, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			l.items = append(l.items, part)
+		}
+	}
 }
 
 // parseRemotes reads --remote: db=s3://bucket/prefix/ pairs, comma-separated.
@@ -255,14 +289,20 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stderr, "vsqld: %v\n", err)
 		return errUsage
 	}
+	for _, a := range o.allowRemotes.items {
+		if !strings.HasPrefix(a, "s3://") {
+			fmt.Fprintf(m.Stderr, "vsqld: invalid --allow-remote %q: use s3://bucket/prefix/\n", a)
+			return errUsage
+		}
+	}
 	logger := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
 	srv, err := server.Open(ctx, server.Config{
 		Listen: o.listen, DataDir: o.data, Threads: o.threads, MemoryLimit: o.memoryLimit,
 		MaxConnections: o.maxConnections, MaxMessageSize: o.maxMessageSize,
-		ShutdownTimeout: o.shutdownTimeout, Logger: logger,
+		ShutdownTimeout: o.shutdownTimeout, AuthenticationTimeout: o.authTimeout, Logger: logger,
 		TLSCert: o.tlsCert, TLSKey: o.tlsKey, UsersFile: o.users, TrustAll: o.trustAll,
-		CreateDatabases: o.createDatabases,
-		S3Endpoint:      o.s3Endpoint, S3PathStyle: o.s3PathStyle, Remotes: remotes, RemotePoll: o.remotePoll,
+		CreateDatabases: o.createDatabases, AllowRemotes: o.allowRemotes.items,
+		S3Endpoint: o.s3Endpoint, S3PathStyle: o.s3PathStyle, Remotes: remotes, RemotePoll: o.remotePoll,
 		FileAccess: o.fileAccess, AllowExtensions: o.allowExtensions,
 	})
 	if err != nil {

@@ -19,7 +19,7 @@ func TestHelpExplainsEveryFlag(t *testing.T) {
 	if err := m.Run(context.Background(), []string{"--help"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, flag := range []string{"-listen", "-data", "-threads", "-memory-limit", "-max-connections", "-log-level", "-file-access", "-allow-extensions", "VSQL_LISTEN", "VSQL_DATA", "VSQL_FILE_ACCESS"} {
+	for _, flag := range []string{"-listen", "-data", "-threads", "-memory-limit", "-max-connections", "-log-level", "-authentication-timeout", "-allow-remote", "-file-access", "-allow-extensions", "VSQL_LISTEN", "VSQL_DATA", "VSQL_AUTHENTICATION_TIMEOUT", "VSQL_ALLOW_REMOTE", "VSQL_FILE_ACCESS"} {
 		if !strings.Contains(out.String(), flag) {
 			t.Errorf("--help does not mention %s", flag)
 		}
@@ -40,13 +40,33 @@ func TestFileAccessFlag(t *testing.T) {
 }
 
 func TestBadArguments(t *testing.T) {
-	for _, args := range [][]string{{"--no-such-flag"}, {"frobnicate"}, {"serve", "extra"}, {"--log-level", "loud"}} {
+	for _, args := range [][]string{{"--no-such-flag"}, {"frobnicate"}, {"serve", "extra"}, {"--log-level", "loud"}, {"--allow-remote", "bucket/prefix/"}, {"--authentication-timeout", "soon"}} {
 		var out bytes.Buffer
 		m := &Main{Stdout: &out, Stderr: &out}
 		err := m.Run(context.Background(), args)
 		if !errors.Is(err, errUsage) || out.Len() == 0 {
 			t.Errorf("%v: err=%v output=%q", args, err, out.String())
 		}
+	}
+}
+
+// --allow-remote: repeated, comma-separated, and replacing the environment.
+func TestAllowRemoteList(t *testing.T) {
+	env := map[string]string{"VSQL_ALLOW_REMOTE": "s3://env/a/, s3://env/b/"}
+	m := &Main{Getenv: func(k string) string { return env[k] }}
+	fs, o := m.serveFlags()
+	if err := fs.Parse(nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := o.allowRemotes.String(); got != "s3://env/a/,s3://env/b/" {
+		t.Errorf("from the environment: %q", got)
+	}
+	fs, o = m.serveFlags()
+	if err := fs.Parse([]string{"--allow-remote", "s3://x/1/,s3://x/2/", "--allow-remote", "s3://y/"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := o.allowRemotes.String(); got != "s3://x/1/,s3://x/2/,s3://y/" {
+		t.Errorf("from flags: %q", got)
 	}
 }
 

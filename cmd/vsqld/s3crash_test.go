@@ -299,7 +299,7 @@ func TestS3ReplicaProcesses(t *testing.T) {
 	exec1(t, sales, "SELECT * FROM vsql_create_snapshot()")
 
 	const poll = 300 * time.Millisecond
-	b := startChild(t, bin, t.TempDir(), "", "--remote-poll", poll.String())
+	b := startChild(t, bin, t.TempDir(), "", "--remote-poll", poll.String(), "--allow-remote", "s3://replicas/lake/")
 	defer b.stop(t)
 	replica := b.connect(t, "s3://replicas/lake/heads/sales/main")
 	defer replica.Close(ctx)

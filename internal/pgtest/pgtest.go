@@ -1,0 +1,195 @@
+// Package pgtest starts a real PostgreSQL 15 for tests that compare vsqld's
+// answers with PostgreSQL's own.
+//
+// The server is started once per test binary, on first use (DSN), from the
+// Debian package's binaries (/usr/lib/postgresql/15/bin, or the directory
+// in VSQL_PG_BIN): initdb into a temporary directory, then postgres on a
+// free loopback port with trust authentication. PostgreSQL refuses to run
+// as root, so as root both run as user nobody through setpriv or runuser.
+// A package that uses it calls Main from its TestMain, which stops the
+// server when the tests are done (PostgreSQL also stops by itself within a
+// minute once its data directory is removed).
+//
+// When the binaries are absent a test is skipped, unless VSQL_REQUIRE_PG is
+// set (CI sets it), in which case it fails: CI cannot pass by skipping.
+package pgtest
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+var (
+	once     sync.Once
+	started  *server
+	startErr error
+	missing  bool
+)
+
+type server struct {
+	cmd  *exec.Cmd
+	dir  string
+	port int
+	done chan error
+}
+
+// Main runs the package's tests and stops PostgreSQL afterwards if a test
+// started it. Call it from TestMain: func TestMain(m *testing.M) { pgtest.Main(m) }.
+func Main(m *testing.M) {
+	code := m.Run()
+	if started != nil {
+		started.stop()
+	}
+	os.Exit(code)
+}
+
+// DSN starts PostgreSQL 15 (once per test binary) and returns a connection
+// string for its database postgres as the superuser postgres. It skips the
+// test when PostgreSQL is not installed and VSQL_REQUIRE_PG is unset.
+func DSN(t testing.TB) string {
+	t.Helper()
+	once.Do(func() { started, startErr = start() })
+	if startErr != nil {
+		if missing && os.Getenv("VSQL_REQUIRE_PG") == "" {
+			t.Skipf("PostgreSQL 15 is not installed (%v); set VSQL_REQUIRE_PG=1 to make this a failure", startErr)
+		}
+		t.Fatalf("PostgreSQL 15: %v", startErr)
+	}
+	return fmt.Sprintf("host=127.0.0.1 port=%d user=postgres dbname=postgres sslmode=disable", started.port)
+}
+
+// Connect opens a pgx connection to the test PostgreSQL, closed when the
+// test ends.
+func Connect(t testing.TB) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), DSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+func binDir() string {
+	if d := os.Getenv("VSQL_PG_BIN"); d != "" {
+		return d
+	}
+	return "/usr/lib/postgresql/15/bin"
+}
+
+func start() (*server, error) {
+	initdb, postgres := filepath.Join(binDir(), "initdb"), filepath.Join(binDir(), "postgres")
+	for _, p := range []string{initdb, postgres} {
+		if _, err := os.Stat(p); err != nil {
+			missing = true
+			return nil, err
+		}
+	}
+	dir, err := os.MkdirTemp("", "vsql-pgtest-")
+	if err != nil {
+		return nil, err
+	}
+	var prefix []string
+	if os.Geteuid() == 0 {
+		u, err := user.Lookup("nobody")
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("running as root and there is no user nobody to run PostgreSQL as: %v", err)
+		}
+		uid, _ := strconv.Atoi(u.Uid)
+		gid, _ := strconv.Atoi(u.Gid)
+		if err := os.Chown(dir, uid, gid); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+		if p, err := exec.LookPath("setpriv"); err == nil {
+			prefix = []string{p, "--reuid=" + u.Uid, "--regid=" + u.Gid, "--clear-groups", "--"}
+		} else if p, err := exec.LookPath("runuser"); err == nil {
+			prefix = []string{p, "-u", "nobody", "--"}
+		} else {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("running as root and neither setpriv nor runuser is installed")
+		}
+	}
+	command := func(args ...string) *exec.Cmd {
+		all := append(append([]string{}, prefix...), args...)
+		cmd := exec.Command(all[0], all[1:]...)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=" + dir}
+		return cmd
+	}
+	data := filepath.Join(dir, "data")
+	if out, err := command(initdb, "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync").CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("initdb: %v: %s", err, out)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	s := &server{dir: dir, port: port, done: make(chan error, 1)}
+	s.cmd = command(postgres, "-D", data, "-p", strconv.Itoa(port), "-k", dir,
+		"-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "TimeZone=UTC")
+	logPath := filepath.Join(dir, "postgres.log")
+	logf, err := os.Create(logPath)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	s.cmd.Stdout, s.cmd.Stderr = logf, logf
+	if err := s.cmd.Start(); err != nil {
+		logf.Close()
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	go func() { s.done <- s.cmd.Wait(); logf.Close() }()
+	dsn := fmt.Sprintf("host=127.0.0.1 port=%d user=postgres dbname=postgres sslmode=disable", port)
+	deadline := time.Now().Add(time.Minute)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		c, err := pgx.Connect(ctx, dsn)
+		cancel()
+		if err == nil {
+			c.Close(context.Background())
+			return s, nil
+		}
+		select {
+		case werr := <-s.done:
+			log, _ := os.ReadFile(logPath)
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("postgres exited at start: %v: %s", werr, log)
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			s.stop()
+			return nil, fmt.Errorf("postgres did not accept connections: %v", err)
+		}
+	}
+}
+
+// stop shuts PostgreSQL down (SIGINT: fast shutdown) and removes its files.
+func (s *server) stop() {
+	_ = s.cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case <-s.done:
+	case <-time.After(30 * time.Second):
+		_ = s.cmd.Process.Kill()
+		<-s.done
+	}
+	os.RemoveAll(s.dir)
+}

@@ -1,0 +1,63 @@
+// Package pgcompat gives PostgreSQL's SQL PostgreSQL's semantics on DuckDB
+// where the two dialects read the same text differently.
+//
+// # Design
+//
+// One pass per statement: Rewrite lexes the statement once with package
+// sqltext's lexer (sqltext.Tokens: the lexer Split and Classify use, with
+// numbers as one token), then walks the tokens once. Each token that is a
+// trigger — a lower-cased word or one operator character — runs the rule
+// the table rules maps it to. A rule looks at its neighbours in the same
+// token slice and records edits (byte ranges of the source and their
+// replacement, mostly insertions); nothing is re-lexed between rules, and
+// edits are applied once at the end in source order. Because rules insert
+// around operands rather than replacing them, rules compose: the jsonb in
+// '{"a":1}'::jsonb @> x is renamed while @> wraps its operands. A statement
+// with none of the trigger bytes is returned untouched before lexing.
+//
+// The server calls Rewrite from one place (server.Session.Prepare, after
+// the catalog-name rewrite of sqltext.RewritePostgres). Rewritten
+// statements call two macros in memory.__vsql_pg that Setup creates once
+// per process; client SQL cannot name them (names starting with __vsql are
+// refused before the rewrite).
+//
+// sqltext is a lexer, not a parser: an operand is recognised by the shape
+// of its tokens (a literal, a name, a parenthesised expression, a function
+// call with FILTER/OVER, CASE … END, ARRAY[…], then ::type, [subscript],
+// .field and ^). Where a rule cannot tell, it leaves the text as written:
+// DuckDB's semantics, never an error of its own making. PostgreSQL's own
+// grammar (pg_query_go) would remove the guessing at the price of a cgo
+// parse per statement and a fallback for DuckDB-only syntax; the token pass
+// costs about 1 µs for a point query (BenchmarkRewrite).
+//
+// # The rules
+//
+//   - a / b: integer division for integer operands, as DuckDB's //, which
+//     divides every other numeric type as / does. Not for a left operand
+//     that is visibly an interval (interval '…' / 2), which // cannot
+//     divide; an interval computed by an expression ((t1 - t0) / 2) fails
+//     with "No function matches '//(INTERVAL, …)'": write it * 0.5.
+//   - a / b and a % b: a divisor that is not a nonzero literal goes through
+//     pg_divisor, which raises [vsql:division_by_zero] (SQLSTATE 22012) for
+//     zero, as PostgreSQL does for integers, numerics and floats alike
+//     (DuckDB returns NULL or Infinity). Overflow needs no rule: DuckDB's
+//     "Out of Range Error" is 22003 already (package vsqlerr).
+//   - at, by, show: unreserved in PostgreSQL, keywords in DuckDB; quoted
+//     where they are names (not AT TIME ZONE, GROUP/ORDER/PARTITION BY,
+//     SHOW at the start of a statement).
+//   - jsonb: DuckDB's JSON (pgwire reports JSON as jsonb, OID 3802, the type
+//     ORMs declare; json columns are JSON too and are reported as jsonb).
+//   - a @> b, a <@ b: pg_contains / pg_contained, DuckDB's json_contains on
+//     both sides cast to JSON (lists become JSON arrays).
+//   - '… +00:00'::timestamptz, timestamptz '…', CAST('…' AS timestamp with
+//     time zone): the space before a numeric offset is removed (DuckDB
+//     reads "+00:00" after a space as a zone name). TimestampParam does the
+//     same for text parameters bound as timestamp or timestamptz (Sequelize
+//     sends its dates this way); an untyped literal is left alone.
+//
+// # Caveats
+//
+// json_contains also finds a nested needle (PostgreSQL's @> compares from
+// the top: '{"a":{"b":1}}' @> '{"b":1}' is false there, true here). jsonb
+// values are shown as stored, not normalized ({"a":1}, not {"a": 1}).
+package pgcompat

@@ -1,0 +1,603 @@
+package pgcompat
+
+import (
+	"context"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/vsql/vsql/sqltext"
+)
+
+// schema holds the macros the rewritten statements call (created once per
+// process by Setup, beside package pgcatalog's objects).
+const schema = sqltext.PGCatalogSchema
+
+// setup is what Setup creates.
+var setup = []string{
+	// A divisor of / or %: zero is an error, as in PostgreSQL (DuckDB
+	// returns NULL or Infinity). The error travels as a vsql code.
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_divisor(x) AS CASE WHEN x = 0 THEN error('[vsql:division_by_zero] division by zero') ELSE x END`,
+	// jsonb's containment, @> and <@ (also lists, as JSON arrays).
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_contains(a, b) AS json_contains(CAST(a AS JSON), CAST(b AS JSON))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_contained(a, b) AS json_contains(CAST(b AS JSON), CAST(a AS JSON))`,
+}
+
+// Setup creates the macros rewritten statements call; exec runs one
+// statement on the engine.
+func Setup(ctx context.Context, exec func(context.Context, string) error) error {
+	for _, q := range setup {
+		if err := exec(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rule rewrites around token i, which matched its trigger; it records its
+// changes as edits of the pass.
+type rule func(p *pass, i int)
+
+// rules maps a trigger (a lower-cased word, or one operator character) to
+// its rule. Every rule sees the same token slice.
+var rules = map[string]rule{
+	"/":           divide,
+	"%":           modulo,
+	"@":           containsLeft,  // a @> b
+	"<":           containsRight, // a <@ b
+	"at":          reservedWord,
+	"by":          reservedWord,
+	"show":        reservedWord,
+	"jsonb":       jsonbType,
+	"timestamptz": timestamptzLiteral,
+	"zone":        timestamptzLiteral, // timestamp with time zone
+}
+
+// triggerBytes is a cheap first test: a statement containing none of these
+// bytes (case-insensitively) cannot match a rule.
+const triggerBytes = "/%@<aAbBsSjJzZ"
+
+// Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
+// changed is false when it is returned as it was.
+func Rewrite(sql string) (out string, changed bool) {
+	if !strings.ContainsAny(sql, triggerBytes) {
+		return sql, false
+	}
+	p := pass{src: sql, toks: sqltext.Tokens(sql)}
+	var buf [16]byte
+	for i, t := range p.toks {
+		var r rule
+		switch t.Kind {
+		case sqltext.Op:
+			r = rules[sql[t.Start:t.End]]
+		case sqltext.Word:
+			if t.End-t.Start <= len(buf) {
+				r = rules[string(lower(buf[:0], sql[t.Start:t.End]))] // no allocation for a map index
+			}
+		}
+		if r != nil {
+			r(&p, i)
+		}
+	}
+	if len(p.edits) == 0 {
+		return sql, false
+	}
+	return p.apply(), true
+}
+
+// lower lower-cases an ASCII word into buf.
+func lower(buf []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf = append(buf, c)
+	}
+	return buf
+}
+
+type edit struct {
+	start, end int // replaced bytes (start == end: an insertion)
+	text       string
+	seq        int
+}
+
+type pass struct {
+	src   string
+	toks  []sqltext.Token
+	edits []edit
+}
+
+func (p *pass) replace(start, end int, text string) {
+	p.edits = append(p.edits, edit{start, end, text, len(p.edits)})
+}
+
+func (p *pass) insert(at int, text string) { p.replace(at, at, text) }
+
+// apply builds the rewritten statement: edits in source order, insertions
+// before a replacement at the same offset, otherwise in the order made.
+func (p *pass) apply() string {
+	sort.SliceStable(p.edits, func(a, b int) bool {
+		ea, eb := p.edits[a], p.edits[b]
+		if ea.start != eb.start {
+			return ea.start < eb.start
+		}
+		if (ea.start == ea.end) != (eb.start == eb.end) {
+			return ea.start == ea.end
+		}
+		return ea.seq < eb.seq
+	})
+	var b strings.Builder
+	b.Grow(len(p.src) + 64)
+	pos := 0
+	for _, e := range p.edits {
+		if e.start < pos {
+			continue // overlapping edits: the first one wins
+		}
+		b.WriteString(p.src[pos:e.start])
+		b.WriteString(e.text)
+		pos = e.end
+	}
+	b.WriteString(p.src[pos:])
+	return b.String()
+}
+
+// text is token i's source text ("" out of range).
+func (p *pass) text(i int) string {
+	if i < 0 || i >= len(p.toks) {
+		return ""
+	}
+	return p.src[p.toks[i].Start:p.toks[i].End]
+}
+
+func (p *pass) kind(i int) sqltext.TokenKind {
+	if i < 0 || i >= len(p.toks) {
+		return -1
+	}
+	return p.toks[i].Kind
+}
+
+// isWord reports whether token i is the word w (w lower-case).
+func (p *pass) isWord(i int, w string) bool {
+	return p.kind(i) == sqltext.Word && strings.EqualFold(p.text(i), w)
+}
+
+// isOp reports whether token i is the operator character c.
+func (p *pass) isOp(i int, c string) bool {
+	return p.kind(i) == sqltext.Op && p.text(i) == c
+}
+
+// adjacent reports whether tokens i and i+1 touch (one operator "->").
+func (p *pass) adjacent(i int) bool {
+	return i >= 0 && i+1 < len(p.toks) && p.toks[i].End == p.toks[i+1].Start
+}
+
+// matchForward returns the index of the token closing the bracket at i
+// (a parenthesis, or [ ]), -1 if unbalanced.
+func (p *pass) matchForward(i int) int {
+	openOp := p.kind(i) == sqltext.Op
+	depth := 0
+	for j := i; j < len(p.toks); j++ {
+		switch {
+		case !openOp && p.toks[j].Kind == sqltext.Open, openOp && p.isOp(j, "["):
+			depth++
+		case !openOp && p.toks[j].Kind == sqltext.Close, openOp && p.isOp(j, "]"):
+			depth--
+			if depth == 0 {
+				return j
+			}
+		case p.toks[j].Kind == sqltext.Semi:
+			return -1
+		}
+	}
+	return -1
+}
+
+// matchBackward returns the index of the token opening the bracket that
+// closes at i, -1 if unbalanced.
+func (p *pass) matchBackward(i int) int {
+	closeOp := p.kind(i) == sqltext.Op
+	depth := 0
+	for j := i; j >= 0; j-- {
+		switch {
+		case !closeOp && p.toks[j].Kind == sqltext.Close, closeOp && p.isOp(j, "]"):
+			depth++
+		case !closeOp && p.toks[j].Kind == sqltext.Open, closeOp && p.isOp(j, "["):
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// notNames are words that never start or continue an operand.
+var notNames = map[string]bool{"select": true, "where": true, "and": true, "or": true, "not": true, "on": true,
+	"when": true, "then": true, "else": true, "end": true, "from": true, "having": true, "as": true, "in": true,
+	"is": true, "by": true, "like": true, "between": true, "return": true, "returning": true, "set": true,
+	"values": true, "limit": true, "offset": true, "distinct": true, "all": true, "any": true, "some": true,
+	"case": true, "order": true, "group": true, "join": true, "using": true, "with": true, "into": true}
+
+// operandEnd returns the last token of the operand that starts at token i
+// and binds tighter than * / %: signs, a primary, then postfix ::type,
+// [subscript], .field and ^ power. -1 when the operand is not recognised.
+func (p *pass) operandEnd(i int) int {
+	for p.isOp(i, "-") || p.isOp(i, "+") {
+		i++
+	}
+	j := p.primaryEnd(i)
+	if j < 0 {
+		return -1
+	}
+	for {
+		switch {
+		case p.isOp(j+1, ":") && p.isOp(j+2, ":") && p.adjacent(j+1):
+			k := p.typeEnd(j + 3)
+			if k < 0 {
+				return -1
+			}
+			j = k
+		case p.isOp(j+1, "["):
+			k := p.matchForward(j + 1)
+			if k < 0 {
+				return -1
+			}
+			j = k
+		case p.isOp(j+1, ".") && (p.kind(j+2) == sqltext.Word || p.kind(j+2) == sqltext.Quoted || p.isOp(j+2, "*")):
+			j += 2
+			if p.kind(j+1) == sqltext.Open { // schema.f(…)
+				if j = p.matchForward(j + 1); j < 0 {
+					return -1
+				}
+			}
+		case p.isOp(j+1, "^"):
+			k := p.operandEnd(j + 2)
+			if k < 0 {
+				return -1
+			}
+			j = k
+		default:
+			return j
+		}
+	}
+}
+
+// primaryEnd returns the last token of the primary expression at token i.
+func (p *pass) primaryEnd(i int) int {
+	switch p.kind(i) {
+	case sqltext.Number, sqltext.String, sqltext.Param, sqltext.Quoted:
+		if p.kind(i) == sqltext.Quoted && p.kind(i+1) == sqltext.Open {
+			return p.matchForward(i + 1) // "f"(…)
+		}
+		return i
+	case sqltext.Open:
+		return p.matchForward(i)
+	case sqltext.Op:
+		if p.isOp(i, "[") {
+			return p.matchForward(i)
+		}
+		return -1
+	case sqltext.Word:
+		w := strings.ToLower(p.text(i))
+		switch {
+		case w == "case":
+			depth := 0
+			for j := i; j < len(p.toks); j++ {
+				if p.isWord(j, "case") {
+					depth++
+				} else if p.isWord(j, "end") {
+					if depth--; depth == 0 {
+						return j
+					}
+				}
+			}
+			return -1
+		case w == "array" && p.isOp(i+1, "["):
+			return p.matchForward(i + 1)
+		case notNames[w]:
+			return -1
+		}
+		if p.kind(i+1) == sqltext.String { // interval '1 day', date '…'
+			return i + 1
+		}
+		if p.kind(i+1) != sqltext.Open {
+			return i
+		}
+		j := p.matchForward(i + 1)
+		if j < 0 {
+			return -1
+		}
+		if p.isWord(j+1, "filter") && p.kind(j+2) == sqltext.Open {
+			if j = p.matchForward(j + 2); j < 0 {
+				return -1
+			}
+		}
+		if p.isWord(j+1, "over") {
+			if p.kind(j+2) == sqltext.Open {
+				return p.matchForward(j + 2)
+			}
+			return j + 2
+		}
+		return j
+	}
+	return -1
+}
+
+// typeEnd returns the last token of the type name starting at token i:
+// words (double precision, timestamp with time zone), an optional (n[,m])
+// and [] suffixes.
+func (p *pass) typeEnd(i int) int {
+	if p.kind(i) != sqltext.Word && p.kind(i) != sqltext.Quoted {
+		return -1
+	}
+	j := i
+	for p.kind(j+1) == sqltext.Word && typeWords[strings.ToLower(p.text(j+1))] {
+		j++
+	}
+	if p.kind(j+1) == sqltext.Open {
+		if j = p.matchForward(j + 1); j < 0 {
+			return -1
+		}
+	}
+	for p.isOp(j+1, "[") {
+		if j = p.matchForward(j + 1); j < 0 {
+			return -1
+		}
+	}
+	return j
+}
+
+// typeWords continue a multi-word type name.
+var typeWords = map[string]bool{"precision": true, "varying": true, "with": true, "without": true, "time": true, "zone": true}
+
+// divide: integer division for integer operands (DuckDB's //, which
+// divides other types as / does) and 22012 for a zero divisor.
+func divide(p *pass, i int) {
+	if p.isOp(i+1, "/") && p.adjacent(i) || p.isOp(i-1, "/") && p.adjacent(i-1) {
+		return // DuckDB's own //, written by the client
+	}
+	if p.intervalOperand(i - 1) {
+		return // interval / n: DuckDB has no // for intervals
+	}
+	if wrapDivisor(p, i) {
+		p.replace(p.toks[i].Start, p.toks[i].End, "//")
+	}
+}
+
+// modulo: 22012 for a zero divisor.
+func modulo(p *pass, i int) { wrapDivisor(p, i) }
+
+// wrapDivisor sends the operand after the operator at token i through
+// pg_divisor; false when that operand is not recognised.
+func wrapDivisor(p *pass, i int) bool {
+	end := p.operandEnd(i + 1)
+	if end < 0 {
+		return false
+	}
+	if p.kind(i+1) == sqltext.Number && end == i+1 && strings.Trim(p.text(i+1), "0._") != "" {
+		return true // a nonzero literal divisor needs no check
+	}
+	p.insert(p.toks[i+1].Start, schema+".pg_divisor(")
+	p.insert(p.toks[end].End, ")")
+	return true
+}
+
+// intervalOperand reports whether the operand ending at token i is
+// visibly an interval (interval '…', ::interval, INTERVAL n unit).
+func (p *pass) intervalOperand(i int) bool {
+	for j := i; j >= 0 && j > i-4; j-- {
+		if p.isWord(j, "interval") {
+			return true
+		}
+		if p.kind(j) == sqltext.Open || p.kind(j) == sqltext.Close || p.isOp(j, ",") {
+			return false
+		}
+	}
+	return false
+}
+
+// operandStart returns the first token of the operand that ends at token
+// i, for the operators of containment: a primary with its postfix
+// ::type, [subscript] and dotted names. -1 when not recognised.
+func (p *pass) operandStart(i int) int {
+	j := i
+	for {
+		switch {
+		case p.kind(j) == sqltext.Close:
+			k := p.matchBackward(j)
+			if k < 0 {
+				return -1
+			}
+			if p.kind(k-1) == sqltext.Word && !notNames[strings.ToLower(p.text(k-1))] {
+				k-- // f(…)
+			}
+			j = k
+		case p.isOp(j, "]"):
+			k := p.matchBackward(j)
+			if k < 0 {
+				return -1
+			}
+			j = k - 1 // subscript: its operand precedes it
+			if p.isWord(j, "array") {
+				return j
+			}
+			continue
+		case p.kind(j) == sqltext.Word || p.kind(j) == sqltext.Quoted:
+			if p.kind(j) == sqltext.Word && notNames[strings.ToLower(p.text(j))] {
+				return -1
+			}
+			if p.isOp(j-1, ":") && p.isOp(j-2, ":") { // x::jsonb
+				j -= 3
+				continue
+			}
+		case p.kind(j) == sqltext.String || p.kind(j) == sqltext.Number || p.kind(j) == sqltext.Param:
+		default:
+			return -1
+		}
+		if p.isOp(j-1, ".") && (p.kind(j-2) == sqltext.Word || p.kind(j-2) == sqltext.Quoted) {
+			j -= 2
+			continue
+		}
+		return j
+	}
+}
+
+// containsLeft rewrites a @> b (token i is @ of @>).
+func containsLeft(p *pass, i int) {
+	if p.isOp(i+1, ">") && p.adjacent(i) {
+		contains(p, i, i+1, false)
+	}
+}
+
+// containsRight rewrites a <@ b (token i is < of <@).
+func containsRight(p *pass, i int) {
+	if p.isOp(i+1, "@") && p.adjacent(i) {
+		contains(p, i, i+1, true)
+	}
+}
+
+// contains turns a @> b into pg_contains(a, b) and a <@ b into
+// pg_contained(a, b), by insertions only, so that the rules applying
+// inside either operand (a jsonb cast) still apply.
+func contains(p *pass, op, op2 int, reversed bool) {
+	first := p.operandStart(op - 1)
+	last := p.operandEnd(op2 + 1)
+	if first < 0 || last < 0 {
+		return
+	}
+	fn := ".pg_contains("
+	if reversed {
+		fn = ".pg_contained("
+	}
+	p.insert(p.toks[first].Start, schema+fn)
+	p.replace(p.toks[op].Start, p.toks[op2].End, ",")
+	p.insert(p.toks[last].End, ")")
+}
+
+// reservedWord quotes at, by and show where PostgreSQL reads them as
+// names (they are unreserved there) and DuckDB as keywords.
+func reservedWord(p *pass, i int) {
+	if p.isOp(i-1, ".") {
+		p.quote(i) // t.at
+		return
+	}
+	switch strings.ToLower(p.text(i)) {
+	case "at":
+		if p.isWord(i+1, "time") || p.isWord(i+1, "local") || p.kind(i+1) == sqltext.Open {
+			return // AT TIME ZONE, AT LOCAL, DuckDB's AT (VERSION => …)
+		}
+	case "by":
+		prev := strings.ToLower(p.text(i - 1))
+		if p.kind(i-1) == sqltext.Word && byWords[prev] {
+			return // GROUP BY, ORDER BY, PARTITION BY, …
+		}
+	case "show":
+		if i == 0 || p.kind(i-1) == sqltext.Semi || p.isWord(i-1, "explain") ||
+			p.kind(i-1) == sqltext.Open && p.kind(i+1) == sqltext.Word {
+			return // SHOW …, DuckDB's FROM (SHOW TABLES)
+		}
+	}
+	p.quote(i)
+}
+
+// byWords are the words BY follows as a keyword.
+var byWords = map[string]bool{"group": true, "order": true, "partition": true, "increment": true, "generated": true,
+	"all": true, "union": true, "except": true, "intersect": true, "distinct": true, "cluster": true,
+	"distribute": true, "sort": true, "sorted": true}
+
+func (p *pass) quote(i int) {
+	p.replace(p.toks[i].Start, p.toks[i].End, `"`+strings.ToLower(p.text(i))+`"`)
+}
+
+// jsonbType: the type jsonb is DuckDB's JSON (reported as jsonb, 3802).
+func jsonbType(p *pass, i int) {
+	if p.isOp(i-1, ".") || p.kind(i+1) == sqltext.Open {
+		return // a name t.jsonb, or a function
+	}
+	p.replace(p.toks[i].Start, p.toks[i].End, "JSON")
+}
+
+// timestamptzLiteral fixes a numeric offset written after a space
+// ('2026-12-02 21:55:36.153 +00:00', Sequelize's form) in a literal typed
+// timestamptz: '…'::timestamptz, timestamptz '…', CAST('…' AS
+// timestamptz), and the same with timestamp with time zone.
+func timestamptzLiteral(p *pass, i int) {
+	first := i
+	if p.isWord(i, "zone") {
+		if !(p.isWord(i-1, "time") && p.isWord(i-2, "with") && p.isWord(i-3, "timestamp")) {
+			return
+		}
+		first = i - 3
+	}
+	lit := -1
+	switch {
+	case p.kind(i+1) == sqltext.String:
+		lit = i + 1
+	case p.isOp(first-1, ":") && p.isOp(first-2, ":") && p.kind(first-3) == sqltext.String:
+		lit = first - 3
+	case p.isWord(first-1, "as") && p.kind(first-2) == sqltext.String:
+		lit = first - 2
+	}
+	if lit < 0 {
+		return
+	}
+	s := p.text(lit)
+	if len(s) < 2 || s[0] != '\'' {
+		return
+	}
+	if fixed, ok := fixOffset(s[1 : len(s)-1]); ok {
+		p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+fixed+"'")
+	}
+}
+
+var spacedOffset = regexp.MustCompile(`^(\d{4}-\d\d-\d\d[ T]\d\d?:\d\d(?::\d\d(?:\.\d+)?)?) +([+-]\d\d?(?::?\d\d){0,2})$`)
+
+// fixOffset removes the space before a numeric UTC offset in a timestamp
+// ("2026-12-02 21:55:36.153 +00:00" → "…36.153+00:00"), which PostgreSQL
+// accepts and DuckDB reads as a time zone name.
+func fixOffset(s string) (string, bool) {
+	if len(s) < 17 || strings.IndexByte(s, ' ') < 0 {
+		return s, false
+	}
+	m := spacedOffset.FindStringSubmatch(s)
+	if m == nil {
+		return s, false
+	}
+	return m[1] + m[2], true
+}
+
+// TimestampParam is fixOffset for a parameter value bound as timestamptz
+// or timestamp (text format): PostgreSQL's input with a spaced offset
+// becomes one DuckDB casts.
+func TimestampParam(s string) string {
+	fixed, _ := fixOffset(s)
+	return fixed
+}
+
+// FixOffsetLiterals removes the space before a numeric offset in every
+// plain string literal shaped exactly like a timestamp with a spaced
+// offset ('2026-12-02 21:55:36.153 +00:00'). The server applies it to
+// DML statements: Sequelize writes its timestamps so into timestamptz
+// columns and compares them so in WHERE (DuckDB reads the offset as a zone
+// name). The trade-off: such a literal meant as text loses that space.
+func FixOffsetLiterals(src string) (string, bool) {
+	var b strings.Builder
+	last, changed := 0, false
+	for _, t := range sqltext.Tokens(src) {
+		if t.Kind != sqltext.String || src[t.Start] != '\'' || t.End-t.Start < 2 {
+			continue
+		}
+		if fixed, ok := fixOffset(src[t.Start+1 : t.End-1]); ok {
+			b.WriteString(src[last:t.Start])
+			b.WriteString("'" + fixed + "'")
+			last, changed = t.End, true
+		}
+	}
+	if !changed {
+		return src, false
+	}
+	b.WriteString(src[last:])
+	return b.String(), true
+}
