@@ -147,7 +147,8 @@
 //   - a statement that is not a read and names __vsql, or DDL whose target
 //     vsql's PostgreSQL rewrite sends to memory.__vsql_pg or
 //     memory.__vsql_is (DROP VIEW pg_catalog.pg_class), is refused; reads
-//     naming __vsql stay reserved_name.
+//     naming __vsql, and CREATE/DROP DATABASE (vsql's own, which check
+//     their names), stay reserved_name.
 //   - INSTALL, LOAD, FORCE INSTALL and UPDATE EXTENSIONS are refused unless
 //     --allow-extensions (then admins only).
 //

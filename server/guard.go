@@ -435,7 +435,8 @@ func (s *Session) guard(st sqltext.Statement) error {
 				WithHint("Create the tables and load them through the connection (COPY … FROM STDIN, psql \\copy).")
 		}
 	}
-	if !readStatements[kw] {
+	if k := st.Kind(); !readStatements[kw] && k != sqltext.KindCreateDatabase && k != sqltext.KindDropDatabase {
+		// (CREATE/DROP DATABASE are vsql's own and check their names.)
 		if err := s.guardInternal(st); err != nil {
 			return err
 		}
