@@ -62,7 +62,12 @@ func (c *Conn) runSimple(ctx context.Context, st sqltext.Statement) error {
 		return nil
 	}
 	cols := stmt.Columns()
-	rows, err := stmt.Execute(ctx, nil)
+	var rows Rows
+	if ws, ok := stmt.(WholeStatement); ok {
+		rows, err = ws.ExecuteWhole(ctx, nil)
+	} else {
+		rows, err = stmt.Execute(ctx, nil)
+	}
 	if err != nil {
 		return err
 	}
@@ -103,10 +108,17 @@ func (c *Conn) sendRows(rows Rows, cols []Column, formats []int16, limit int64) 
 		}
 		return 0, false, rows.Err()
 	}
+	if cr, ok := rows.(ChunkRows); ok && limit == 0 {
+		if res, loc := cr.Chunks(); res != nil {
+			n, err := c.sendChunks(cr, res, loc, cols, formats)
+			return n, false, err
+		}
+	}
 	vals := make([]any, len(cols))
 	cells := make([][]byte, len(cols))
 	starts, ends := make([]int, len(cols)), make([]int, len(cols))
-	var buf []byte
+	// Never nil: an empty value is an empty cell, not NULL (a nil slice).
+	buf := make([]byte, 0, 256)
 	for {
 		if limit > 0 && n >= limit {
 			return n, true, nil
@@ -307,7 +319,13 @@ func (c *Conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 		return nil
 	}
 	if p.rows == nil {
-		rows, err := p.ps.stmt.Execute(ctx, p.args)
+		var rows Rows
+		var err error
+		if ws, ok := p.ps.stmt.(WholeStatement); ok && m.MaxRows == 0 {
+			rows, err = ws.ExecuteWhole(ctx, p.args)
+		} else {
+			rows, err = p.ps.stmt.Execute(ctx, p.args)
+		}
 		if err != nil {
 			c.sendNotices()
 			e := vsqlerr.From(err)

@@ -49,6 +49,14 @@ type Statement interface {
 	Close()
 }
 
+// WholeStatement is implemented by statements that run differently when
+// every row will be read in one go (a simple query, an Execute without a
+// row limit): ExecuteWhole may then return ChunkRows that stream from
+// DuckDB, during which nothing else runs on the session.
+type WholeStatement interface {
+	ExecuteWhole(ctx context.Context, args []any) (Rows, error)
+}
+
 // Rows is the result of one execution.
 type Rows interface {
 	// Next fills dst (one value per column) with the next row; it returns

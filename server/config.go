@@ -61,6 +61,10 @@ type Config struct {
 	// TrustAll lets clients in without a password from any address while
 	// the users file is empty (otherwise only loopback clients are).
 	TrustAll bool
+	// RowResults sends every result through the row path (duckdb-go's
+	// materialized driver rows, one value at a time) instead of streaming
+	// DuckDB's chunks; it is process-wide (see SetStreamResults).
+	RowResults bool
 	// CreateDatabases says who may CREATE DATABASE: CreateDatabasesAdmin
 	// (the default) or CreateDatabasesWrite (write users too; the creator
 	// gets an admin grant on the new database).

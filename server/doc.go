@@ -238,10 +238,38 @@
 // transaction block makes it failed (25P02 for everything but ROLLBACK and
 // COMMIT, which then rolls back), as in PostgreSQL.
 //
-// Results are read through duckdb-go's driver rows, which DuckDB
-// materializes; a suspended portal keeps its result open and its statement
-// busy, and another portal of the same statement gets a fresh DuckDB
-// statement.
+// Results take one of two paths, chosen per statement from its column
+// types when it is prepared (Describe time) and per run:
+//
+//   - The chunk path (default): a run whose rows are all read in one go
+//     (a simple query, an Execute without a row limit:
+//     pgwire.WholeStatement) of a SELECT whose columns are all of a type
+//     pgwire encodes from chunks (bool, int2/4/8 and DuckDB's smaller and
+//     unsigned integers, float4/8, text, bytea, date, timestamp,
+//     timestamptz, numeric from DECIMAL, uuid) streams from DuckDB a
+//     chunk at a time (internal/duckstream) and pgwire encodes it column
+//     by column (pgwire.ChunkRows). Nothing is materialized: DuckDB runs
+//     only as fast as the client reads, so a connection's memory is a few
+//     chunks and a 64 KiB output buffer; a client that disconnects fails
+//     the next write, which closes the result and stops the query. The
+//     statement's branch gates are held until the result is closed
+//     (DuckDB is still reading the tables). Statements calling vsql_*
+//     functions, and results whose types differ at run time from the
+//     prepared ones, take the row path.
+//   - The row path: duckdb-go's driver rows, which DuckDB materializes,
+//     one value at a time through pgwire.AppendValue. It serves every
+//     other type (lists, structs, intervals, json, time, …), EXPLAIN and
+//     the like, COPY TO STDOUT, and portals run with a row limit: a
+//     suspended portal keeps its materialized result open and its
+//     statement busy (another portal of the same statement gets a fresh
+//     DuckDB statement), and other statements may run meanwhile, which a
+//     streaming DuckDB result does not allow.
+//
+// Config.RowResults (--row-results) sends everything through the row
+// path; SetStreamResults switches it for tests. Both paths send the same
+// bytes (TestStreamSameBytes). Measured over pgx, 1M rows × (int, text,
+// decimal, text), both paths in one run (BenchmarkWireSelect): see
+// pgwire's package documentation.
 //
 // # Caveats
 //

@@ -82,6 +82,9 @@ func (e engineExec) Query(ctx context.Context, q string, fn func(row []any) erro
 // first start) and the DuckDB engine. It does not listen yet.
 func Open(ctx context.Context, cfg Config) (*Server, error) {
 	cfg.setDefaults()
+	if cfg.RowResults {
+		streamResults.Store(false)
+	}
 	lock, err := branches.LockRepository(cfg.DataDir)
 	if err != nil {
 		return nil, err

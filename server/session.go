@@ -378,6 +378,8 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	// (a snapshot takes its branch's exclusively).
 	if !scan.CallsVsql {
 		ds.gates = s.gatesOf(scan)
+	} else {
+		ds.chunky = false // vsql_* calls take gates and run statements of their own
 	}
 	return ds, nil
 }
@@ -421,6 +423,7 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 	if st.ReturnsRows() || returnsRows(stype) {
 		ncol, _ := stmt.ColumnCount()
 		ds.cols = make([]pgwire.Column, ncol)
+		ds.chunky = stype == duckdb.STATEMENT_TYPE_SELECT && ncol > 0
 		for i := 0; i < ncol; i++ {
 			name, _ := stmt.ColumnName(i)
 			name = postgresColumnName(name)
@@ -429,6 +432,7 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 				info = nil // unresolved until parameters are bound: text
 			}
 			ds.cols[i] = pgwire.ColumnOf(name, info)
+			ds.chunky = ds.chunky && pgwire.ChunkType(info)
 		}
 	}
 	return ds, nil

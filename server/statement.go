@@ -8,12 +8,14 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/vsql/vsql/auth"
 	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/internal/duckstream"
 	"github.com/vsql/vsql/merge"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqlfuncs"
@@ -35,8 +37,28 @@ type duckStatement struct {
 	// revoke or a protection stops prepared statements too).
 	needs []accessNeed
 
+	// chunky: every column is of a type pgwire encodes from DuckDB's
+	// chunks, so a whole run (ExecuteWhole) streams (see duckstream).
+	chunky bool
+
 	mu   sync.Mutex
 	busy bool // stmt has an open result (a suspended portal)
+}
+
+// streamResults switches the chunk path of ExecuteWhole (on by default;
+// Config.RowResults turns it off).
+var streamResults atomic.Bool
+
+// chunkRuns counts the results sent through the chunk path.
+var chunkRuns atomic.Int64
+
+func init() { streamResults.Store(true) }
+
+// ExecuteWhole implements pgwire.WholeStatement: a run whose rows are all
+// read at once streams from DuckDB a chunk at a time when every column
+// has a chunk encoder; otherwise it is Execute.
+func (d *duckStatement) ExecuteWhole(ctx context.Context, args []any) (pgwire.Rows, error) {
+	return d.execute(ctx, args, d.chunky && streamResults.Load())
 }
 
 func (d *duckStatement) ParamOIDs() []uint32      { return d.params }
@@ -46,6 +68,10 @@ func (d *duckStatement) Close()                   { _ = d.stmt.Close() }
 // Execute implements pgwire.Statement. A DuckDB statement can hold one open
 // result at a time; a second portal on a busy statement gets a fresh copy.
 func (d *duckStatement) Execute(ctx context.Context, args []any) (pgwire.Rows, error) {
+	return d.execute(ctx, args, false)
+}
+
+func (d *duckStatement) execute(ctx context.Context, args []any, stream bool) (pgwire.Rows, error) {
 	s := d.sess
 	s.stmtSeq.Add(1)
 	if err := s.checkAll(ctx, d.needs); err != nil {
@@ -69,6 +95,14 @@ func (d *duckStatement) Execute(ctx context.Context, args []any) (pgwire.Rows, e
 		nargs[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
 	}
 	ctx, done := s.running(sqlfuncs.WithCaller(ctx, s))
+	var leaves []func()
+	leaveAll := func() {
+		for i := len(leaves) - 1; i >= 0; i-- {
+			leaves[i]()
+		}
+		leaves = nil
+	}
+	defer func() { leaveAll() }()
 	for _, alias := range d.gates {
 		leave, err := s.srv.versions.Gate(alias).Shared(ctx)
 		if err != nil {
@@ -76,7 +110,31 @@ func (d *duckStatement) Execute(ctx context.Context, args []any) (pgwire.Rows, e
 			release()
 			return nil, s.failed(canceled(ctx, err))
 		}
-		defer leave() // results are materialized by DuckDB: the gates are not needed while they stream
+		// Materialized results do not need the gates while they are read;
+		// a streaming one keeps them until it is closed.
+		leaves = append(leaves, leave)
+	}
+	if stream {
+		res, err := duckstream.Query(ctx, s.conn, stmt, nargs, true)
+		if err != nil {
+			err = s.readOnly(canceled(ctx, err))
+			done()
+			release()
+			return nil, s.failed(err)
+		}
+		if pgwire.ChunkEncodable(d.cols, res.Columns) {
+			held := leaves
+			leaves = nil
+			chunkRuns.Add(1)
+			return &duckRows{sess: s, st: d.st, res: res, ctx: ctx, loc: s.location, done: func() {
+				done()
+				release()
+				for i := len(held) - 1; i >= 0; i-- {
+					held[i]()
+				}
+			}}, nil
+		}
+		res.Close() // types resolved differently at run time: the row path
 	}
 	if d.cols == nil && d.st.IsCreateTableAs() {
 		// CREATE TABLE … AS answers SELECT n: DuckDB's result holds the
@@ -154,10 +212,26 @@ type duckRows struct {
 	err    error
 	closed bool
 	zoned  []bool // columns shown in the session's TimeZone (nil: UTC)
+	// res is set for a result read a chunk at a time (pgwire.ChunkRows);
+	// rows is nil then.
+	res *duckstream.Result
+	loc *time.Location
+}
+
+// Chunks implements pgwire.ChunkRows.
+func (r *duckRows) Chunks() (*duckstream.Result, *time.Location) {
+	if r.res == nil {
+		return nil, nil
+	}
+	loc := r.loc
+	if loc == time.UTC {
+		loc = nil
+	}
+	return r.res, loc
 }
 
 func (r *duckRows) Next(dst []any) bool {
-	if r.closed || r.err != nil {
+	if r.closed || r.err != nil || r.res != nil {
 		return false
 	}
 	r.n++
@@ -180,14 +254,23 @@ func (r *duckRows) Next(dst []any) bool {
 	return true
 }
 
-func (r *duckRows) Err() error            { return r.err }
+func (r *duckRows) Err() error {
+	if r.err == nil && r.res != nil && r.res.Err() != nil {
+		r.err = r.sess.failed(canceled(r.ctx, r.res.Err()))
+	}
+	return r.err
+}
 func (r *duckRows) Tag(rows int64) string { return r.st.Tag(rows) }
 func (r *duckRows) Close() {
 	if r.closed {
 		return
 	}
 	r.closed = true
-	_ = r.rows.Close()
+	if r.res != nil {
+		r.res.Close()
+	} else {
+		_ = r.rows.Close()
+	}
 	r.done()
 }
 

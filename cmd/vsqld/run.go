@@ -115,6 +115,7 @@ type serveOptions struct {
 	allowRemotes                        listFlag
 	tlsCert, tlsKey, users              string
 	trustAll                            bool
+	rowResults                          bool
 	createDatabases                     string
 	s3Endpoint, remotes                 string
 	s3PathStyle                         bool
@@ -182,6 +183,8 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 	str(&o.users, "users", "", "users `file` for SCRAM-SHA-256 passwords, managed with vsqld user (default <data>/users) [VSQL_USERS]")
 	trust, _ := strconv.ParseBool(m.env("trust-all"))
 	fs.BoolVar(&o.trustAll, "trust-all", trust, "while the users file is empty, let clients in without a password from any address, not only loopback [VSQL_TRUST_ALL]")
+	rowRes, _ := strconv.ParseBool(m.env("row-results"))
+	fs.BoolVar(&o.rowResults, "row-results", rowRes, "send every result through the row-by-row path instead of streaming DuckDB's chunks (a switch for comparing the two; see internal/duckstream) [VSQL_ROW_RESULTS]")
 	str(&o.createDatabases, "create-databases", server.CreateDatabasesAdmin, "who may CREATE DATABASE: admin, or write (write users too; the creator becomes the new database's admin) [VSQL_CREATE_DATABASES]")
 	str(&o.s3Endpoint, "s3-endpoint", "", "S3 endpoint `URL` for remotes (default: AWS_ENDPOINT_URL_S3 or the AWS SDK's default) [VSQL_S3_ENDPOINT]")
 	pathStyle, _ := strconv.ParseBool(m.env("s3-path-style"))
@@ -300,7 +303,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		Listen: o.listen, DataDir: o.data, Threads: o.threads, MemoryLimit: o.memoryLimit,
 		MaxConnections: o.maxConnections, MaxMessageSize: o.maxMessageSize,
 		ShutdownTimeout: o.shutdownTimeout, AuthenticationTimeout: o.authTimeout, Logger: logger,
-		TLSCert: o.tlsCert, TLSKey: o.tlsKey, UsersFile: o.users, TrustAll: o.trustAll,
+		TLSCert: o.tlsCert, TLSKey: o.tlsKey, UsersFile: o.users, TrustAll: o.trustAll, RowResults: o.rowResults,
 		CreateDatabases: o.createDatabases, AllowRemotes: o.allowRemotes.items,
 		S3Endpoint: o.s3Endpoint, S3PathStyle: o.s3PathStyle, Remotes: remotes, RemotePoll: o.remotePoll,
 		FileAccess: o.fileAccess, AllowExtensions: o.allowExtensions,

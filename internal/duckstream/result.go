@@ -1,0 +1,182 @@
+package duckstream
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"sync"
+	"unsafe"
+
+	bindings "github.com/duckdb/duckdb-go-bindings"
+	duckdb "github.com/duckdb/duckdb-go/v2"
+)
+
+// Column is the physical type of one result column.
+type Column struct {
+	Type duckdb.Type
+	// Internal is the storage type of a DECIMAL (SMALLINT, INTEGER,
+	// BIGINT or HUGEINT); Width and Scale are its precision and scale.
+	Internal     duckdb.Type
+	Width, Scale uint8
+	// Alias is the logical type's alias ("JSON" for json), "" if none.
+	Alias string
+}
+
+// Vector is one column of a chunk: Data points at Size values of the
+// column's physical type; Valid is DuckDB's validity mask (nil: no NULLs).
+type Vector struct {
+	Data  unsafe.Pointer
+	Valid *uint64
+}
+
+// Null reports whether row i is NULL.
+func (v *Vector) Null(i int) bool {
+	if v.Valid == nil {
+		return false
+	}
+	w := *(*uint64)(unsafe.Add(unsafe.Pointer(v.Valid), (i>>6)*8))
+	return w&(1<<(uint(i)&63)) == 0
+}
+
+// Result is a DuckDB result read a data chunk at a time. It is not safe
+// for concurrent use.
+type Result struct {
+	res       bindings.Result
+	conn      bindings.Connection
+	ctx       context.Context
+	stop      func() bool
+	Columns   []Column
+	chunk     bindings.DataChunk
+	size      int
+	vecs      []Vector
+	streaming bool
+	err       error
+	mu        sync.Mutex // closed, against the interrupt of a canceled ctx
+	closed    bool
+}
+
+// Query binds args to stmt and runs it on conn (the connection stmt was
+// prepared on). With streaming, DuckDB produces the result as it is read
+// (duckdb_pending_prepared_streaming): nothing runs ahead of Next, and no
+// other statement may run on conn until the Result is closed. Without it,
+// DuckDB materializes the result first, as duckdb-go does. Canceling ctx
+// interrupts the query, also between chunks.
+func Query(ctx context.Context, conn driver.Conn, stmt *duckdb.Stmt, args []driver.NamedValue, streaming bool) (*Result, error) {
+	ch, err := connHandle(conn)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := stmtHandle(stmt)
+	if err != nil {
+		return nil, err
+	}
+	if err := stmt.BindWithCtx(ctx, args); err != nil {
+		return nil, err
+	}
+	var pending bindings.PendingResult
+	var state bindings.State
+	if streaming {
+		state = bindings.PendingPreparedStreaming(ps, &pending)
+	} else {
+		state = bindings.PendingPrepared(ps, &pending)
+	}
+	if state == bindings.StateError {
+		msg := bindings.PendingError(pending)
+		bindings.DestroyPending(&pending)
+		return nil, &duckdb.Error{Type: duckdb.ErrorTypeInvalid, Msg: msg}
+	}
+	r := &Result{conn: ch, ctx: ctx, streaming: streaming}
+	// The interrupt must not land after the result is destroyed: DuckDB
+	// would keep it for the connection's next query.
+	r.stop = context.AfterFunc(ctx, func() {
+		r.mu.Lock()
+		if !r.closed {
+			bindings.Interrupt(ch)
+		}
+		r.mu.Unlock()
+	})
+	state = bindings.ExecutePending(pending, &r.res)
+	bindings.DestroyPending(&pending)
+	if state == bindings.StateError {
+		err := r.resultError()
+		r.Close()
+		return nil, errors.Join(ctx.Err(), err)
+	}
+	n := int(bindings.ColumnCount(&r.res))
+	r.Columns = make([]Column, n)
+	r.vecs = make([]Vector, n)
+	for i := range n {
+		lt := bindings.ColumnLogicalType(&r.res, bindings.IdxT(i))
+		c := Column{Type: duckdb.Type(bindings.GetTypeId(lt)), Alias: bindings.LogicalTypeGetAlias(lt)}
+		if c.Type == duckdb.TYPE_DECIMAL {
+			c.Internal = duckdb.Type(bindings.DecimalInternalType(lt))
+			c.Width, c.Scale = bindings.DecimalWidth(lt), bindings.DecimalScale(lt)
+		}
+		bindings.DestroyLogicalType(&lt)
+		r.Columns[i] = c
+	}
+	return r, nil
+}
+
+func (r *Result) resultError() error {
+	return &duckdb.Error{Type: duckdb.ErrorType(bindings.ResultErrorType(&r.res)), Msg: bindings.ResultError(&r.res)}
+}
+
+// Next fetches the next chunk and returns its row count; 0 at the end or
+// on error (see Err). The vectors of the previous chunk are released.
+func (r *Result) Next() int {
+	if r.closed || r.err != nil {
+		return 0
+	}
+	r.release()
+	if err := r.ctx.Err(); err != nil {
+		r.err = err
+		return 0
+	}
+	r.chunk = bindings.FetchChunk(r.res)
+	if r.chunk.Ptr == nil {
+		if msg := bindings.ResultError(&r.res); msg != "" {
+			r.err = errors.Join(r.ctx.Err(), r.resultError())
+		} else if err := r.ctx.Err(); err != nil {
+			r.err = err
+		}
+		return 0
+	}
+	r.size = int(bindings.DataChunkGetSize(r.chunk))
+	for i := range r.vecs {
+		v := bindings.DataChunkGetVector(r.chunk, bindings.IdxT(i))
+		r.vecs[i] = Vector{Data: bindings.VectorGetData(v), Valid: (*uint64)(bindings.VectorGetValidity(v))}
+	}
+	if r.size == 0 {
+		r.release()
+	}
+	return r.size
+}
+
+// Vector returns column i of the current chunk.
+func (r *Result) Vector(i int) *Vector { return &r.vecs[i] }
+
+// Err is the error that ended Next, if any.
+func (r *Result) Err() error { return r.err }
+
+func (r *Result) release() {
+	if r.chunk.Ptr != nil {
+		bindings.DestroyDataChunk(&r.chunk)
+		r.chunk.Ptr = nil
+	}
+	r.size = 0
+}
+
+// Close releases the result (a streaming query still running stops). It
+// may be called more than once.
+func (r *Result) Close() {
+	if r.closed {
+		return
+	}
+	r.stop()
+	r.mu.Lock()
+	r.closed = true
+	r.mu.Unlock()
+	r.release()
+	bindings.DestroyResult(&r.res)
+}

@@ -1,0 +1,448 @@
+package pgwire
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"math"
+	"math/big"
+	"math/bits"
+	"strconv"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/vsql/vsql/internal/duckstream"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// ChunkRows is implemented by Rows read from DuckDB a data chunk at a time
+// (see internal/duckstream). pgwire then encodes DataRows column by column
+// straight from the chunk's vectors (sendChunks) instead of calling Next.
+// Rows.Err reports the error that ended the chunks.
+type ChunkRows interface {
+	Rows
+	// Chunks is the result to read; loc is the TimeZone timestamptz
+	// values are shown in (nil: UTC).
+	Chunks() (res *duckstream.Result, loc *time.Location)
+}
+
+// chunkFlush is the size of the DataRow buffer written to the socket.
+const chunkFlush = 64 << 10
+
+type colKind uint8
+
+const (
+	kBool colKind = iota + 1
+	kI8
+	kU8
+	kI16
+	kU16
+	kI32
+	kU32
+	kI64
+	kF32
+	kF64
+	kText
+	kBlob
+	kDate
+	kTimestamp
+	kTimestampTZ
+	kDecimal64
+	kDecimal128
+	kUUID
+)
+
+// chunkKind is the encoder of a DuckDB result column sent as oid; 0 when
+// the column must go through the row path (AppendValue).
+func chunkKind(c duckstream.Column, oid uint32) colKind {
+	want := map[duckdb.Type]struct {
+		oid  uint32
+		kind colKind
+	}{
+		duckdb.TYPE_BOOLEAN:      {pgtype.BoolOID, kBool},
+		duckdb.TYPE_TINYINT:      {pgtype.Int2OID, kI8},
+		duckdb.TYPE_UTINYINT:     {pgtype.Int2OID, kU8},
+		duckdb.TYPE_SMALLINT:     {pgtype.Int2OID, kI16},
+		duckdb.TYPE_USMALLINT:    {pgtype.Int4OID, kU16},
+		duckdb.TYPE_INTEGER:      {pgtype.Int4OID, kI32},
+		duckdb.TYPE_UINTEGER:     {pgtype.Int8OID, kU32},
+		duckdb.TYPE_BIGINT:       {pgtype.Int8OID, kI64},
+		duckdb.TYPE_FLOAT:        {pgtype.Float4OID, kF32},
+		duckdb.TYPE_DOUBLE:       {pgtype.Float8OID, kF64},
+		duckdb.TYPE_VARCHAR:      {pgtype.TextOID, kText},
+		duckdb.TYPE_BLOB:         {pgtype.ByteaOID, kBlob},
+		duckdb.TYPE_DATE:         {pgtype.DateOID, kDate},
+		duckdb.TYPE_TIMESTAMP:    {pgtype.TimestampOID, kTimestamp},
+		duckdb.TYPE_TIMESTAMP_TZ: {pgtype.TimestamptzOID, kTimestampTZ},
+		duckdb.TYPE_DECIMAL:      {pgtype.NumericOID, kDecimal64},
+		duckdb.TYPE_UUID:         {pgtype.UUIDOID, kUUID},
+	}[c.Type]
+	if want.kind == 0 || want.oid != oid || c.Alias != "" {
+		return 0
+	}
+	if want.kind == kDecimal64 {
+		switch c.Internal {
+		case duckdb.TYPE_SMALLINT, duckdb.TYPE_INTEGER, duckdb.TYPE_BIGINT:
+		case duckdb.TYPE_HUGEINT:
+			return kDecimal128
+		default:
+			return 0
+		}
+	}
+	return want.kind
+}
+
+// ChunkEncodable reports whether every column of a result can be encoded
+// from its chunks (the types of chunks.go, with the OIDs cols announced).
+func ChunkEncodable(cols []Column, res []duckstream.Column) bool {
+	if len(cols) != len(res) {
+		return false
+	}
+	for i := range cols {
+		if cols[i].Elem != 0 || chunkKind(res[i], cols[i].OID) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// ChunkType reports whether a column of DuckDB type info is one the chunk
+// encoder handles (a prepared statement whose columns all are can be run
+// through ChunkRows).
+func ChunkType(info duckdb.TypeInfo) bool {
+	if info == nil {
+		return false
+	}
+	c := duckstream.Column{Type: info.InternalType(), Alias: info.Alias()}
+	if d, ok := info.Details().(*duckdb.DecimalDetails); ok {
+		c.Internal = duckdb.TYPE_BIGINT
+		if d.Width > 18 {
+			c.Internal = duckdb.TYPE_HUGEINT
+		}
+	}
+	return chunkKind(c, scalarOf(info).oid) != 0
+}
+
+// colEncoder encodes one column of a chunk into data, value by value; ends
+// holds each value's end offset, -1 for NULL.
+type colEncoder struct {
+	kind   colKind
+	binary bool
+	scale  int
+	width  int // bytes of a DECIMAL's internal integer
+	loc    *time.Location
+	data   []byte
+	starts []int
+	ends   []int
+}
+
+func (e *colEncoder) encode(v *duckstream.Vector, n int) {
+	e.data, e.starts, e.ends = e.data[:0], e.starts[:0], e.ends[:0]
+	for i := range n {
+		if v.Null(i) {
+			e.starts = append(e.starts, 0)
+			e.ends = append(e.ends, -1)
+			continue
+		}
+		e.starts = append(e.starts, len(e.data))
+		e.data = e.appendValue(e.data, v, i)
+		e.ends = append(e.ends, len(e.data))
+	}
+}
+
+func (e *colEncoder) appendValue(b []byte, v *duckstream.Vector, i int) []byte {
+	switch e.kind {
+	case kBool:
+		x := duckstream.Bool(v, i)
+		if e.binary {
+			if x {
+				return append(b, 1)
+			}
+			return append(b, 0)
+		}
+		if x {
+			return append(b, 't')
+		}
+		return append(b, 'f')
+	case kI8:
+		return e.appendInt(b, int64(duckstream.Int8(v, i)), 2)
+	case kU8:
+		return e.appendInt(b, int64(duckstream.Uint8(v, i)), 2)
+	case kI16:
+		return e.appendInt(b, int64(duckstream.Int16(v, i)), 2)
+	case kU16:
+		return e.appendInt(b, int64(duckstream.Uint16(v, i)), 4)
+	case kI32:
+		return e.appendInt(b, int64(duckstream.Int32(v, i)), 4)
+	case kU32:
+		return e.appendInt(b, int64(duckstream.Uint32(v, i)), 8)
+	case kI64:
+		return e.appendInt(b, duckstream.Int64(v, i), 8)
+	case kF32:
+		x := duckstream.Float32(v, i)
+		if e.binary {
+			return binary.BigEndian.AppendUint32(b, math.Float32bits(x))
+		}
+		return appendFloat(b, float64(x), 32)
+	case kF64:
+		x := duckstream.Float64(v, i)
+		if e.binary {
+			return binary.BigEndian.AppendUint64(b, math.Float64bits(x))
+		}
+		return appendFloat(b, x, 64)
+	case kText:
+		return append(b, duckstream.Bytes(v, i)...)
+	case kBlob:
+		x := duckstream.Bytes(v, i)
+		if e.binary {
+			return append(b, x...)
+		}
+		return hex.AppendEncode(append(b, `\x`...), x)
+	case kDate:
+		days := duckstream.Int32(v, i)
+		t := dateOf(days)
+		if e.binary {
+			if days > -1e8 && days < 1e8 {
+				return binary.BigEndian.AppendUint32(b, uint32(days-10957))
+			}
+			return binary.BigEndian.AppendUint32(b, uint32(int32((time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC).Unix()-946684800)/86400)))
+		}
+		return appendTime(b, pgtype.DateOID, t)
+	case kTimestamp, kTimestampTZ:
+		us := duckstream.Int64(v, i)
+		if e.binary {
+			t := time.UnixMicro(us)
+			return binary.BigEndian.AppendUint64(b, uint64(t.Unix()*1_000_000+int64(t.Nanosecond())/1000-946684800_000_000))
+		}
+		t := time.UnixMicro(us).UTC()
+		if e.kind == kTimestamp {
+			return appendTime(b, pgtype.TimestampOID, t)
+		}
+		if e.loc != nil {
+			t = t.In(e.loc)
+		}
+		return appendTime(b, pgtype.TimestamptzOID, t)
+	case kDecimal64:
+		return e.appendDecimal(b, v, i)
+	case kDecimal128:
+		lo, hi := duckstream.HugeInt(v, i)
+		x := new(big.Int).SetInt64(hi)
+		x.Lsh(x, 64).Or(x, new(big.Int).SetUint64(lo))
+		d := duckdb.Decimal{Width: 38, Scale: uint8(e.scale), Value: x}
+		if !e.binary {
+			return appendDecimal(b, d)
+		}
+		out, err := AppendValue(b, pgtype.NumericOID, 1, d)
+		if err != nil {
+			return b
+		}
+		return out
+	case kUUID:
+		lo, hi := duckstream.HugeInt(v, i)
+		var u [16]byte
+		binary.BigEndian.PutUint64(u[:8], uint64(hi)^1<<63)
+		binary.BigEndian.PutUint64(u[8:], lo)
+		if e.binary {
+			return append(b, u[:]...)
+		}
+		b = hex.AppendEncode(b, u[0:4])
+		b = hex.AppendEncode(append(b, '-'), u[4:6])
+		b = hex.AppendEncode(append(b, '-'), u[6:8])
+		b = hex.AppendEncode(append(b, '-'), u[8:10])
+		return hex.AppendEncode(append(b, '-'), u[10:16])
+	}
+	return b
+}
+
+// dateOf is the time.Time duckdb-go makes of a DATE.
+func dateOf(days int32) time.Time {
+	if days > -1e8 && days < 1e8 {
+		return time.Unix(int64(days)*86400, 0).UTC()
+	}
+	return time.Date(1970, 1, 1+int(days), 0, 0, 0, 0, time.UTC)
+}
+
+func (e *colEncoder) appendInt(b []byte, x int64, size int) []byte {
+	if !e.binary {
+		return strconv.AppendInt(b, x, 10)
+	}
+	switch size {
+	case 2:
+		return binary.BigEndian.AppendUint16(b, uint16(x))
+	case 4:
+		return binary.BigEndian.AppendUint32(b, uint32(x))
+	}
+	return binary.BigEndian.AppendUint64(b, uint64(x))
+}
+
+var pow10 = [...]uint64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+
+// appendDecimal encodes a DECIMAL of width ≤ 18 as appendDecimal (text)
+// and pgtype's numeric encoder (binary) do, without big.Int.
+func (e *colEncoder) appendDecimal(b []byte, v *duckstream.Vector, i int) []byte {
+	var x int64
+	switch e.width {
+	case 2:
+		x = int64(duckstream.Int16(v, i))
+	case 4:
+		x = int64(duckstream.Int32(v, i))
+	default:
+		x = duckstream.Int64(v, i)
+	}
+	scale := e.scale
+	neg := x < 0
+	abs := uint64(x)
+	if neg {
+		abs = uint64(-x)
+	}
+	if !e.binary {
+		if neg {
+			b = append(b, '-')
+		}
+		var tmp [24]byte
+		s := strconv.AppendUint(tmp[:0], abs, 10)
+		if scale == 0 {
+			return append(b, s...)
+		}
+		if len(s) <= scale {
+			b = append(b, '0')
+			b = append(b, '.')
+			for k := len(s); k < scale; k++ {
+				b = append(b, '0')
+			}
+			return append(b, s...)
+		}
+		b = append(b, s[:len(s)-scale]...)
+		b = append(b, '.')
+		return append(b, s[len(s)-scale:]...)
+	}
+	whole, frac := abs/pow10[scale], abs%pow10[scale]
+	var wd [8]uint16
+	nw := 0
+	for w := whole; w != 0; w /= 10000 {
+		wd[nw] = uint16(w % 10000)
+		nw++
+	}
+	k := (scale + 3) / 4 // base-10000 fraction digits
+	var fd [8]uint16
+	if k > 0 {
+		hi, lo := bits.Mul64(frac, pow10[4*k-scale])
+		for j := 0; j < k; j++ {
+			var r uint64
+			hi, r = hi/10000, hi%10000
+			lo, r = bits.Div64(r, lo, 10000)
+			fd[j] = uint16(r)
+		}
+	}
+	b = binary.BigEndian.AppendUint16(b, uint16(nw+k))
+	weight := -1
+	if nw > 0 {
+		weight = nw - 1
+	}
+	b = binary.BigEndian.AppendUint16(b, uint16(int16(weight)))
+	var sign uint16
+	if neg {
+		sign = 16384
+	}
+	b = binary.BigEndian.AppendUint16(b, sign)
+	b = binary.BigEndian.AppendUint16(b, uint16(scale))
+	for j := nw - 1; j >= 0; j-- {
+		b = binary.BigEndian.AppendUint16(b, wd[j])
+	}
+	for j := k - 1; j >= 0; j-- {
+		b = binary.BigEndian.AppendUint16(b, fd[j])
+	}
+	return b
+}
+
+// sendChunks streams every row of a ChunkRows result as DataRows, encoded
+// column by column, appended to a 64 KiB buffer written straight to the
+// socket. The write blocks while the client does not read, and no chunk
+// is fetched meanwhile (backpressure); a failed write (the client left)
+// ends the result, which stops the query.
+func (c *Conn) sendChunks(rows ChunkRows, res *duckstream.Result, loc *time.Location, cols []Column, formats []int16) (int64, error) {
+	encs := make([]colEncoder, len(cols))
+	for i := range cols {
+		rc := res.Columns[i]
+		encs[i] = colEncoder{kind: chunkKind(rc, cols[i].OID), scale: int(rc.Scale), loc: loc}
+		if formats != nil && formats[i] == 1 {
+			encs[i].binary = true
+		}
+		switch rc.Internal {
+		case duckdb.TYPE_SMALLINT:
+			encs[i].width = 2
+		case duckdb.TYPE_INTEGER:
+			encs[i].width = 4
+		default:
+			encs[i].width = 8
+		}
+	}
+	// Everything buffered so far (RowDescription) goes first.
+	if err := c.flushOut(); err != nil {
+		c.lost()
+		return 0, err
+	}
+	out := make([]byte, 0, chunkFlush+4096)
+	var n int64
+	for {
+		size := res.Next()
+		if size == 0 {
+			break
+		}
+		for i := range encs {
+			encs[i].encode(res.Vector(i), size)
+		}
+		for r := 0; r < size; r++ {
+			start := len(out)
+			out = append(out, 'D', 0, 0, 0, 0)
+			out = binary.BigEndian.AppendUint16(out, uint16(len(encs)))
+			for i := range encs {
+				e := &encs[i]
+				end := e.ends[r]
+				if end < 0 {
+					out = append(out, 0xff, 0xff, 0xff, 0xff)
+					continue
+				}
+				from := e.starts[r]
+				out = binary.BigEndian.AppendUint32(out, uint32(end-from))
+				out = append(out, e.data[from:end]...)
+			}
+			binary.BigEndian.PutUint32(out[start+1:], uint32(len(out)-start-1))
+			n++
+			if len(out) >= chunkFlush {
+				if err := c.writeRaw(out); err != nil {
+					return n, err
+				}
+				out = out[:0]
+			}
+		}
+	}
+	if len(out) > 0 {
+		if err := c.writeRaw(out); err != nil {
+			return n, err
+		}
+	}
+	return n, rows.Err()
+}
+
+// writeRaw writes encoded messages to the socket, after anything buffered.
+func (c *Conn) writeRaw(b []byte) error {
+	c.sendMu.Lock()
+	err := c.be.Flush()
+	if err == nil {
+		_, err = c.netConn.Write(b)
+	}
+	c.sendMu.Unlock()
+	if err != nil {
+		c.lost()
+		return vsqlerr.Wrap(err, vsqlerr.QueryCanceled, "canceling statement: the client connection was lost")
+	}
+	return nil
+}
+
+// lost marks a connection whose socket failed.
+func (c *Conn) lost() {
+	c.closed = true
+	_ = c.netConn.Close()
+}

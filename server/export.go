@@ -1,0 +1,9 @@
+package server
+
+// SetStreamResults turns the chunk path of whole runs on or off for the
+// process (on by default; Config.RowResults turns it off at Open). Tests
+// use it to compare both paths.
+func SetStreamResults(on bool) { streamResults.Store(on) }
+
+// ChunkRuns counts the results sent through the chunk path since start.
+func ChunkRuns() int64 { return chunkRuns.Load() }
