@@ -1,6 +1,7 @@
 package pgwire
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -258,12 +259,24 @@ func appendFloat(buf []byte, f float64, bits int) []byte {
 	if bits == 32 {
 		digits = 6
 	}
-	exp := int(math.Floor(math.Log10(math.Abs(f))))
-	// Log10 can be off by one near powers of ten; take the exponent from the
-	// formatted value instead.
-	e := strconv.FormatFloat(f, 'e', -1, bits)
-	if i := strings.LastIndexByte(e, 'e'); i >= 0 {
-		exp, _ = strconv.Atoi(e[i+1:])
+	// The exponent is taken from the formatted value (Log10 can be off by
+	// one near powers of ten); a stack buffer keeps this allocation-free.
+	var tmp [40]byte
+	e := strconv.AppendFloat(tmp[:0], f, 'e', -1, bits)
+	exp := 0
+	if i := bytes.LastIndexByte(e, 'e'); i >= 0 {
+		neg := false
+		for _, ch := range e[i+1:] {
+			switch {
+			case ch == '-':
+				neg = true
+			case ch >= '0' && ch <= '9':
+				exp = exp*10 + int(ch-'0')
+			}
+		}
+		if neg {
+			exp = -exp
+		}
 	}
 	if exp < -4 || exp >= digits {
 		return append(buf, e...)

@@ -253,7 +253,10 @@
 //     chunks and a 64 KiB output buffer; a client that disconnects fails
 //     the next write, which closes the result and stops the query. The
 //     statement's branch gates are held until the result is closed
-//     (DuckDB is still reading the tables). Statements calling vsql_*
+//     (DuckDB is still reading the tables), so a client that reads
+//     slowly makes a snapshot, restore or delete of that branch wait as a
+//     long-running statement does (statement_timeout bounds both).
+//     Statements calling vsql_*
 //     functions, and results whose types differ at run time from the
 //     prepared ones, take the row path.
 //   - The row path: duckdb-go's driver rows, which DuckDB materializes,

@@ -182,3 +182,36 @@ func TestStreamDisconnect(t *testing.T) {
 	}
 	t.Logf("slot free %v after the disconnect", time.Since(start))
 }
+
+// TestStreamErrorMidway: an error raised by DuckDB after rows were sent
+// ends the result with its ErrorResponse (SQLSTATE kept), and the session
+// goes on.
+func TestStreamErrorMidway(t *testing.T) {
+	addr := startServer(t, nil)
+	c := dialRaw(t, addr)
+	c.startup("postgres")
+	before := server.ChunkRuns()
+	c.send(&pgproto3.Query{String: "SELECT CAST(CASE WHEN i = 300000 THEN 'x' ELSE '1' END AS INTEGER) FROM range(0, 400000) r(i)"})
+	var code string
+	for _, m := range c.until(isReady) {
+		if e, ok := m.(*pgproto3.ErrorResponse); ok {
+			code = e.Code
+		}
+	}
+	if code != "22P02" {
+		t.Fatalf("SQLSTATE %q, want 22P02", code)
+	}
+	if server.ChunkRuns() == before {
+		t.Fatal("the chunk path was not used")
+	}
+	c.send(&pgproto3.Query{String: "SELECT 41 + 1"})
+	var got string
+	for _, m := range c.until(isReady) {
+		if d, ok := m.(*pgproto3.DataRow); ok {
+			got = string(d.Values[0])
+		}
+	}
+	if got != "42" {
+		t.Fatalf("after the error: %q", got)
+	}
+}
