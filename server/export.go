@@ -1,5 +1,7 @@
 package server
 
+import "github.com/vsql/vsql/internal/duckstream"
+
 // SetStreamResults turns the chunk path of whole runs on or off for the
 // process (on by default; Config.RowResults turns it off at Open). Tests
 // use it to compare both paths.
@@ -7,3 +9,6 @@ func SetStreamResults(on bool) { streamResults.Store(on) }
 
 // ChunkRuns counts the results sent through the chunk path since start.
 func ChunkRuns() int64 { return chunkRuns.Load() }
+
+// ChunksFetched counts the DuckDB chunks the chunk path has fetched.
+func ChunksFetched() int64 { return duckstream.Fetched() }

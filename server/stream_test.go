@@ -215,3 +215,41 @@ func TestStreamErrorMidway(t *testing.T) {
 		t.Fatalf("after the error: %q", got)
 	}
 }
+
+// TestStreamBackpressure: while the client does not read, no more chunks
+// are fetched once the socket buffers are full.
+func TestStreamBackpressure(t *testing.T) {
+	addr := startServer(t, nil)
+	c := dialRaw(t, addr)
+	c.startup("postgres")
+	c.send(&pgproto3.Query{String: "SELECT i, repeat('x', 100) FROM range(0, 1000000000000) r(i)"})
+	if _, ok := c.receive().(*pgproto3.RowDescription); !ok {
+		t.Fatal("no RowDescription")
+	}
+	// Stop reading; the server fills the socket buffers and must stop.
+	var last int64 = -1
+	for i := 0; ; i++ {
+		time.Sleep(300 * time.Millisecond)
+		now := server.ChunksFetched()
+		if now == last {
+			break
+		}
+		if i > 30 {
+			t.Fatalf("chunks are still fetched while the client does not read (%d)", now)
+		}
+		last = now
+	}
+	time.Sleep(time.Second)
+	if now := server.ChunksFetched(); now != last {
+		t.Fatalf("fetching resumed without a reader: %d → %d", last, now)
+	}
+	// Reading again resumes the stream.
+	for range 50000 {
+		if _, ok := c.receive().(*pgproto3.DataRow); !ok {
+			t.Fatal("expected DataRows")
+		}
+	}
+	if server.ChunksFetched() == last {
+		t.Fatal("reading did not resume fetching")
+	}
+}

@@ -5,11 +5,19 @@ import (
 	"database/sql/driver"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	bindings "github.com/duckdb/duckdb-go-bindings"
 	duckdb "github.com/duckdb/duckdb-go/v2"
 )
+
+// fetched counts the chunks fetched by every Result of the process.
+var fetched atomic.Int64
+
+// Fetched is how many chunks Results have fetched since the process
+// started (tests watch it to see backpressure).
+func Fetched() int64 { return fetched.Load() }
 
 // Column is the physical type of one result column.
 type Column struct {
@@ -134,6 +142,7 @@ func (r *Result) Next() int {
 		return 0
 	}
 	r.chunk = bindings.FetchChunk(r.res)
+	fetched.Add(1)
 	if r.chunk.Ptr == nil {
 		if msg := bindings.ResultError(&r.res); msg != "" {
 			r.err = errors.Join(r.ctx.Err(), r.resultError())
