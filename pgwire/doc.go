@@ -104,8 +104,12 @@
 // CPUs): text 1.69 s → 0.33 s (5.2×), binary 3.14 s → 0.36 s (8.7×) in
 // a quiet run; 4.2–5.6× and 5.6–9.9× in a second one, with other
 // processes on the CPUs. Allocations for the whole query, client
-// included: 10.0M → 737 (text), 20.0M → 738 (binary). Not yet measured
-// against PostgreSQL with go run ./bench.
+// included: 10.0M → 737 (text), 20.0M → 738 (binary). Fetching the next
+// chunk in the background while one is encoded (duckstream.QueryPrefetch,
+// server.SetPrefetchChunks) measured within noise of fetching in line
+// (text 0.37 s vs 0.40 s, binary 0.32 s vs 0.29 s) with pgx on the same
+// two CPUs, so it is off. Not yet measured against PostgreSQL with go run
+// ./bench.
 // Binary format is offered for the types pgx and pgjdbc ask for
 // (CanEncodeBinary); other columns must be read as text. duckdb-go parses
 // JSON values before vsql sees them, so json columns are re-serialized:

@@ -12,3 +12,7 @@ func ChunkRuns() int64 { return chunkRuns.Load() }
 
 // ChunksFetched counts the DuckDB chunks the chunk path has fetched.
 func ChunksFetched() int64 { return duckstream.Fetched() }
+
+// SetPrefetchChunks switches the chunk path's background fetch of the next
+// chunk (off by default), for benchmarks.
+func SetPrefetchChunks(on bool) { prefetchChunks.Store(on) }

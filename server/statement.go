@@ -52,6 +52,11 @@ var streamResults atomic.Bool
 // chunkRuns counts the results sent through the chunk path.
 var chunkRuns atomic.Int64
 
+// prefetchChunks: the chunk path fetches the next chunk in the background
+// while the current one is encoded and written. Off: over pgx on 2 shared
+// CPUs it measured within noise of fetching in line (BenchmarkWireSelect).
+var prefetchChunks atomic.Bool
+
 func init() { streamResults.Store(true) }
 
 // ExecuteWhole implements pgwire.WholeStatement: a run whose rows are all
@@ -115,7 +120,11 @@ func (d *duckStatement) execute(ctx context.Context, args []any, stream bool) (p
 		leaves = append(leaves, leave)
 	}
 	if stream {
-		res, err := duckstream.Query(ctx, s.conn, stmt, nargs, true)
+		query := duckstream.QueryPrefetch
+		if !prefetchChunks.Load() {
+			query = duckstream.Query
+		}
+		res, err := query(ctx, s.conn, stmt, nargs, true)
 		if err != nil {
 			err = s.readOnly(canceled(ctx, err))
 			done()

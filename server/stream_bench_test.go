@@ -21,16 +21,18 @@ func BenchmarkWireSelect(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer server.SetStreamResults(true)
+	defer server.SetPrefetchChunks(false)
 	for _, format := range []struct {
 		name string
 		code int16
 	}{{"text", pgx.TextFormatCode}, {"binary", pgx.BinaryFormatCode}} {
 		for _, path := range []struct {
-			name   string
-			stream bool
-		}{{"rows", false}, {"chunks", true}} {
+			name             string
+			stream, prefetch bool
+		}{{"rows", false, false}, {"chunks", true, false}, {"chunks-prefetch", true, true}} {
 			b.Run(format.name+"/"+path.name, func(b *testing.B) {
 				server.SetStreamResults(path.stream)
+				server.SetPrefetchChunks(path.prefetch)
 				for b.Loop() {
 					rows, err := conn.Query(ctx, "SELECT id, name, amount, note FROM bench", pgx.QueryResultFormats{format.code})
 					if err != nil {

@@ -20,6 +20,11 @@
 // (duckdb_interrupt), never after the Result is closed: DuckDB would keep
 // the interrupt for the connection's next query.
 //
+// QueryPrefetch adds a goroutine that fetches the next chunk while the
+// caller works on the current one (at most one chunk waits ahead, so
+// backpressure holds; Close waits for a fetch in progress). vsqld leaves
+// it off: it measured within noise over pgx on two shared CPUs.
+//
 // While a streaming Result is open nothing else may run on its
 // connection (DuckDB would invalidate it); vsqld streams only runs that
 // are read to the end in one go (a simple query, an Execute without a row

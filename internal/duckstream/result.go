@@ -61,6 +61,12 @@ type Result struct {
 	err       error
 	mu        sync.Mutex // closed, against the interrupt of a canceled ctx
 	closed    bool
+
+	// With prefetch, a goroutine fetches the next chunk while the caller
+	// encodes the current one (at most one waits in ahead).
+	ahead   chan bindings.DataChunk
+	quit    chan struct{}
+	fetcher sync.WaitGroup
 }
 
 // Query binds args to stmt and runs it on conn (the connection stmt was
@@ -70,6 +76,17 @@ type Result struct {
 // DuckDB materializes the result first, as duckdb-go does. Canceling ctx
 // interrupts the query, also between chunks.
 func Query(ctx context.Context, conn driver.Conn, stmt *duckdb.Stmt, args []driver.NamedValue, streaming bool) (*Result, error) {
+	return query(ctx, conn, stmt, args, streaming, false)
+}
+
+// QueryPrefetch is Query whose Result fetches the next chunk in the
+// background while the current one is used: both cores work, and no more
+// than two chunks are held ahead of the reader (backpressure holds).
+func QueryPrefetch(ctx context.Context, conn driver.Conn, stmt *duckdb.Stmt, args []driver.NamedValue, streaming bool) (*Result, error) {
+	return query(ctx, conn, stmt, args, streaming, true)
+}
+
+func query(ctx context.Context, conn driver.Conn, stmt *duckdb.Stmt, args []driver.NamedValue, streaming, prefetch bool) (*Result, error) {
 	ch, err := connHandle(conn)
 	if err != nil {
 		return nil, err
@@ -123,7 +140,30 @@ func Query(ctx context.Context, conn driver.Conn, stmt *duckdb.Stmt, args []driv
 		bindings.DestroyLogicalType(&lt)
 		r.Columns[i] = c
 	}
+	if prefetch {
+		r.ahead, r.quit = make(chan bindings.DataChunk, 1), make(chan struct{})
+		r.fetcher.Add(1)
+		go r.prefetch()
+	}
 	return r, nil
+}
+
+func (r *Result) prefetch() {
+	defer r.fetcher.Done()
+	defer close(r.ahead)
+	for r.ctx.Err() == nil {
+		chunk := bindings.FetchChunk(r.res)
+		fetched.Add(1)
+		if chunk.Ptr == nil {
+			return
+		}
+		select {
+		case r.ahead <- chunk:
+		case <-r.quit:
+			bindings.DestroyDataChunk(&chunk)
+			return
+		}
+	}
 }
 
 func (r *Result) resultError() error {
@@ -141,8 +181,12 @@ func (r *Result) Next() int {
 		r.err = err
 		return 0
 	}
-	r.chunk = bindings.FetchChunk(r.res)
-	fetched.Add(1)
+	if r.ahead != nil {
+		r.chunk = <-r.ahead // zero once the fetcher has ended: it no longer touches res
+	} else {
+		r.chunk = bindings.FetchChunk(r.res)
+		fetched.Add(1)
+	}
 	if r.chunk.Ptr == nil {
 		if msg := bindings.ResultError(&r.res); msg != "" {
 			r.err = errors.Join(r.ctx.Err(), r.resultError())
@@ -181,6 +225,13 @@ func (r *Result) release() {
 func (r *Result) Close() {
 	if r.closed {
 		return
+	}
+	if r.ahead != nil {
+		close(r.quit)
+		for chunk := range r.ahead { // also waits for a fetch in progress to end
+			bindings.DestroyDataChunk(&chunk)
+		}
+		r.fetcher.Wait()
 	}
 	r.stop()
 	r.mu.Lock()
