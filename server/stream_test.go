@@ -253,3 +253,32 @@ func TestStreamBackpressure(t *testing.T) {
 		t.Fatal("reading did not resume fetching")
 	}
 }
+
+// TestStreamPrefetch: with the background fetch on, the bytes are the row
+// path's and a disconnect still frees the connection.
+func TestStreamPrefetch(t *testing.T) {
+	server.SetPrefetchChunks(true)
+	defer server.SetPrefetchChunks(false)
+	addr := startServer(t, nil)
+	c := dialRaw(t, addr)
+	c.startup("postgres")
+	c.send(&pgproto3.Query{String: streamTable})
+	c.until(isReady)
+	defer server.SetStreamResults(true)
+	for _, q := range streamQueries {
+		for _, format := range []int16{0, 1} {
+			run := func(c *rawConn) {
+				c.send(&pgproto3.Parse{Query: q}, &pgproto3.Bind{ResultFormatCodes: []int16{format}},
+					&pgproto3.Describe{ObjectType: 'P'}, &pgproto3.Execute{}, &pgproto3.Sync{})
+			}
+			server.SetStreamResults(false)
+			old := wireBytes(t, addr, nil, run)
+			server.SetStreamResults(true)
+			if got := wireBytes(t, addr, nil, run); !bytes.Equal(old, got) {
+				t.Fatalf("%q format %d: the bytes differ", q, format)
+			}
+		}
+	}
+	TestStreamDisconnect(t)
+	TestStreamBackpressure(t)
+}
