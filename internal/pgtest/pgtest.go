@@ -1,7 +1,9 @@
 // Package pgtest starts a real PostgreSQL 15 for tests that compare vsqld's
 // answers with PostgreSQL's own.
 //
-// The server is started once per test binary, on first use (DSN), from the
+// Start runs one with given settings (the bench uses it with PostgreSQL's
+// defaults, for fair figures). For tests, the server is started once per
+// test binary, on first use (DSN, with fsync off and TimeZone UTC), from the
 // Debian package's binaries (/usr/lib/postgresql/15/bin, or the directory
 // in VSQL_PG_BIN): initdb into a temporary directory, then postgres on a
 // free loopback port with trust authentication. PostgreSQL refuses to run
@@ -16,6 +18,7 @@ package pgtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -33,24 +36,43 @@ import (
 
 var (
 	once     sync.Once
-	started  *server
+	started  *Server
 	startErr error
-	missing  bool
 )
 
-type server struct {
+// Server is a running PostgreSQL that Start made.
+type Server struct {
 	cmd  *exec.Cmd
 	dir  string
 	port int
 	done chan error
+	// How says how it runs (as the current user, or as nobody through
+	// setpriv or runuser), for reports.
+	How string
 }
+
+// Options say how Start runs PostgreSQL.
+type Options struct {
+	// BinDir holds initdb and postgres ("" = VSQL_PG_BIN, else
+	// /usr/lib/postgresql/15/bin).
+	BinDir string
+	// Settings are postgres -c name=value settings on top of PostgreSQL's
+	// defaults.
+	Settings []string
+	// LogPath receives the server's log ("" = inside its directory).
+	LogPath string
+}
+
+// ErrNotInstalled is returned (wrapped) by Start when the binaries are
+// absent.
+var ErrNotInstalled = errors.New("PostgreSQL is not installed")
 
 // Main runs the package's tests and stops PostgreSQL afterwards if a test
 // started it. Call it from TestMain: func TestMain(m *testing.M) { pgtest.Main(m) }.
 func Main(m *testing.M) {
 	code := m.Run()
 	if started != nil {
-		started.stop()
+		started.Stop()
 	}
 	os.Exit(code)
 }
@@ -60,14 +82,23 @@ func Main(m *testing.M) {
 // test when PostgreSQL is not installed and VSQL_REQUIRE_PG is unset.
 func DSN(t testing.TB) string {
 	t.Helper()
-	once.Do(func() { started, startErr = start() })
+	once.Do(func() {
+		// Tests want speed, not durability, and answers in UTC.
+		started, startErr = Start(context.Background(), Options{Settings: []string{"fsync=off", "TimeZone=UTC"}})
+	})
 	if startErr != nil {
-		if missing && os.Getenv("VSQL_REQUIRE_PG") == "" {
+		if errors.Is(startErr, ErrNotInstalled) && os.Getenv("VSQL_REQUIRE_PG") == "" {
 			t.Skipf("PostgreSQL 15 is not installed (%v); set VSQL_REQUIRE_PG=1 to make this a failure", startErr)
 		}
 		t.Fatalf("PostgreSQL 15: %v", startErr)
 	}
-	return fmt.Sprintf("host=127.0.0.1 port=%d user=postgres dbname=postgres sslmode=disable", started.port)
+	return started.DSN()
+}
+
+// DSN is a connection string for the database postgres as the superuser
+// postgres.
+func (s *Server) DSN() string {
+	return fmt.Sprintf("host=127.0.0.1 port=%d user=postgres dbname=postgres sslmode=disable", s.port)
 }
 
 // Connect opens a pgx connection to the test PostgreSQL, closed when the
@@ -82,19 +113,24 @@ func Connect(t testing.TB) *pgx.Conn {
 	return conn
 }
 
-func binDir() string {
+func binDir(dir string) string {
+	if dir != "" {
+		return dir
+	}
 	if d := os.Getenv("VSQL_PG_BIN"); d != "" {
 		return d
 	}
 	return "/usr/lib/postgresql/15/bin"
 }
 
-func start() (*server, error) {
-	initdb, postgres := filepath.Join(binDir(), "initdb"), filepath.Join(binDir(), "postgres")
+// Start runs initdb into a new temporary directory and postgres on a free
+// loopback port, and waits until it accepts connections. Stop ends it.
+func Start(ctx context.Context, opts Options) (*Server, error) {
+	bin := binDir(opts.BinDir)
+	initdb, postgres := filepath.Join(bin, "initdb"), filepath.Join(bin, "postgres")
 	for _, p := range []string{initdb, postgres} {
 		if _, err := os.Stat(p); err != nil {
-			missing = true
-			return nil, err
+			return nil, fmt.Errorf("%w (%v); install postgresql-15 or set VSQL_PG_BIN", ErrNotInstalled, err)
 		}
 	}
 	dir, err := os.MkdirTemp("", "vsql-pgtest-")
@@ -102,6 +138,7 @@ func start() (*server, error) {
 		return nil, err
 	}
 	var prefix []string
+	how := "as the current user"
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("nobody")
 		if err != nil {
@@ -116,8 +153,10 @@ func start() (*server, error) {
 		}
 		if p, err := exec.LookPath("setpriv"); err == nil {
 			prefix = []string{p, "--reuid=" + u.Uid, "--regid=" + u.Gid, "--clear-groups", "--"}
+			how = "as user nobody (run as root; through setpriv)"
 		} else if p, err := exec.LookPath("runuser"); err == nil {
 			prefix = []string{p, "-u", "nobody", "--"}
+			how = "as user nobody (run as root; through runuser)"
 		} else {
 			os.RemoveAll(dir)
 			return nil, fmt.Errorf("running as root and neither setpriv nor runuser is installed")
@@ -142,10 +181,16 @@ func start() (*server, error) {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	s := &server{dir: dir, port: port, done: make(chan error, 1)}
-	s.cmd = command(postgres, "-D", data, "-p", strconv.Itoa(port), "-k", dir,
-		"-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "TimeZone=UTC")
-	logPath := filepath.Join(dir, "postgres.log")
+	s := &Server{dir: dir, port: port, done: make(chan error, 1), How: how}
+	args := []string{postgres, "-D", data, "-p", strconv.Itoa(port), "-k", dir, "-c", "listen_addresses=127.0.0.1"}
+	for _, setting := range opts.Settings {
+		args = append(args, "-c", setting)
+	}
+	s.cmd = command(args...)
+	logPath := opts.LogPath
+	if logPath == "" {
+		logPath = filepath.Join(dir, "postgres.log")
+	}
 	logf, err := os.Create(logPath)
 	if err != nil {
 		os.RemoveAll(dir)
@@ -158,11 +203,10 @@ func start() (*server, error) {
 		return nil, err
 	}
 	go func() { s.done <- s.cmd.Wait(); logf.Close() }()
-	dsn := fmt.Sprintf("host=127.0.0.1 port=%d user=postgres dbname=postgres sslmode=disable", port)
 	deadline := time.Now().Add(time.Minute)
 	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		c, err := pgx.Connect(ctx, dsn)
+		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		c, err := pgx.Connect(cctx, s.DSN())
 		cancel()
 		if err == nil {
 			c.Close(context.Background())
@@ -175,15 +219,15 @@ func start() (*server, error) {
 			return nil, fmt.Errorf("postgres exited at start: %v: %s", werr, log)
 		case <-time.After(100 * time.Millisecond):
 		}
-		if time.Now().After(deadline) {
-			s.stop()
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			s.Stop()
 			return nil, fmt.Errorf("postgres did not accept connections: %v", err)
 		}
 	}
 }
 
-// stop shuts PostgreSQL down (SIGINT: fast shutdown) and removes its files.
-func (s *server) stop() {
+// Stop shuts PostgreSQL down (SIGINT: fast shutdown) and removes its files.
+func (s *Server) Stop() {
 	_ = s.cmd.Process.Signal(syscall.SIGINT)
 	select {
 	case <-s.done:
