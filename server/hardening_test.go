@@ -23,45 +23,6 @@ import (
 	"github.com/vsql/vsql/server"
 )
 
-// runServer opens a server on cfg (its DataDir kept by the caller, so a
-// test can restart on it) and returns its address and a stop function.
-func runServer(t *testing.T, cfg server.Config) (string, func()) {
-	t.Helper()
-	cfg.Listen = "127.0.0.1:0"
-	cfg.Threads = 2
-	cfg.ShutdownTimeout = 5 * time.Second
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := server.Open(ctx, cfg)
-	if err != nil {
-		cancel()
-		t.Fatalf("open: %v", err)
-	}
-	addrCh := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, func(a net.Addr) { addrCh <- a.String() }) }()
-	var addr string
-	select {
-	case addr = <-addrCh:
-	case err := <-done:
-		cancel()
-		t.Fatalf("server did not start: %v", err)
-	}
-	var once sync.Once
-	stop := func() {
-		once.Do(func() {
-			cancel()
-			if err := <-done; err != nil {
-				t.Errorf("server: %v", err)
-			}
-		})
-	}
-	t.Cleanup(stop)
-	return addr, stop
-}
-
 // wantError checks a statement's (or connection's) error: SQLSTATE, and
 // text the message contains.
 func wantError(t *testing.T, what string, err error, state string, msgs ...string) {

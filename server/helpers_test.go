@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,20 +21,37 @@ import (
 // repository and returns its address. The server stops when the test ends.
 func startServer(t testing.TB, tweak func(*server.Config)) string {
 	t.Helper()
-	cfg := server.Config{
-		Listen:          "127.0.0.1:0",
-		DataDir:         t.TempDir(),
-		Threads:         2,
-		ShutdownTimeout: 5 * time.Second,
-		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
-	}
+	cfg := server.Config{DataDir: t.TempDir()}
 	if tweak != nil {
 		tweak(&cfg)
+	}
+	addr, _ := runServer(t, cfg)
+	return addr
+}
+
+// runServer opens a server on cfg (its DataDir kept by the caller, so a
+// test can restart on it) and returns its address and a stop function,
+// also run when the test ends. Listen, Threads, ShutdownTimeout and Logger
+// get test defaults where cfg leaves them zero.
+func runServer(t testing.TB, cfg server.Config) (string, func()) {
+	t.Helper()
+	if cfg.Listen == "" {
+		cfg.Listen = "127.0.0.1:0"
+	}
+	if cfg.Threads == 0 {
+		cfg.Threads = 2
+	}
+	if cfg.ShutdownTimeout == 0 {
+		cfg.ShutdownTimeout = 5 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	srv, err := server.Open(ctx, cfg)
 	if err != nil {
-		t.Fatal(err)
+		cancel()
+		t.Fatalf("open: %v", err)
 	}
 	addrCh := make(chan string, 1)
 	done := make(chan error, 1)
@@ -42,15 +60,20 @@ func startServer(t testing.TB, tweak func(*server.Config)) string {
 	select {
 	case addr = <-addrCh:
 	case err := <-done:
+		cancel()
 		t.Fatalf("server did not start: %v", err)
 	}
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("server: %v", err)
-		}
-	})
-	return addr
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("server: %v", err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return addr, stop
 }
 
 func dsn(addr, db string) string {
