@@ -19,6 +19,13 @@
 //     may put a name (database, branch, table, column) into SQL text
 //     (ARCHITECTURE invariant 4).
 //
+//   - ScanStatement (vsql.go) collects what the server checks before it
+//     prepares a statement: vsql_* calls, __vsql names, quoted
+//     "db/branch" and "db@n" catalogs, and the first name of every dotted
+//     name (Qualifiers), which the privilege checks match against database
+//     names. ReachOf (reach.go) lists what a statement reaches (called
+//     names, table positions, literals) for the server's guard.
+//
 //   - Tokens lexes a statement once into typed tokens for package
 //     pgcompat's single rewrite pass (the same lexer as Split).
 //
