@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/vsql/vsql/auth"
+	"github.com/vsql/vsql/internal/pgtest"
 	"github.com/vsql/vsql/server"
 )
 
@@ -256,4 +258,49 @@ func TestCreateDatabasesPolicy(t *testing.T) {
 	wantRefused(t, rita, "CREATE DATABASE ritas", "42501", "permission_denied")
 	wantRefused(t, rita, "DROP DATABASE bobs", "42501", "permission_denied")
 	wantRefused(t, bob, "SELECT * FROM vsql_grant('postgres', 'bob', 'write')", "42501", "permission_denied")
+}
+
+// What a read-only login sees of itself — current_user, session_user,
+// pg_roles.rolsuper, has_table_privilege, has_database_privilege — is what
+// PostgreSQL 15 answers for a role granted only SELECT (and CONNECT).
+func TestPrivilegeAnswersMatchPostgres(t *testing.T) {
+	ctx := context.Background()
+	const probe = `SELECT current_user::text, session_user::text,
+		(SELECT rolsuper FROM pg_roles WHERE rolname = current_user)::text,
+		has_table_privilege('t', 'SELECT')::text, has_table_privilege('t', 'INSERT')::text,
+		has_table_privilege('t', 'UPDATE')::text, has_database_privilege('shop', 'CONNECT')::text`
+
+	// PostgreSQL: rita may connect to shop and read t.
+	admin := pgtest.Connect(t)
+	for _, q := range []string{"DROP DATABASE IF EXISTS shop", "DROP ROLE IF EXISTS rita", "CREATE ROLE rita LOGIN", "CREATE DATABASE shop"} {
+		if _, err := admin.Exec(ctx, q); err != nil {
+			t.Fatalf("PostgreSQL: %s: %v", q, err)
+		}
+	}
+	shopDSN := strings.Replace(pgtest.DSN(t), "dbname=postgres", "dbname=shop", 1)
+	owner, err := pgx.Connect(ctx, shopDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close(ctx)
+	for _, q := range []string{"CREATE TABLE t (id int PRIMARY KEY, v text)", "GRANT SELECT ON t TO rita"} {
+		if _, err := owner.Exec(ctx, q); err != nil {
+			t.Fatalf("PostgreSQL: %s: %v", q, err)
+		}
+	}
+	pgRita, err := pgx.Connect(ctx, strings.Replace(shopDSN, "user=postgres", "user=rita", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pgRita.Close(ctx)
+	want := rows(t, pgRita, probe)
+
+	// vsqld: rita has the read role and a read grant on shop.
+	addr := privServer(t, map[string]auth.Role{"alice": auth.RoleAdmin, "rita": auth.RoleRead}, nil)
+	shop := shopDatabase(t, addr)
+	mustExec(t, shop, "SELECT * FROM vsql_grant('shop', 'rita', 'read')")
+	got := rows(t, mustLogin(t, addr, "rita", "shop"), probe)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("vsqld answers %v, PostgreSQL 15 %v", got, want)
+	}
 }
