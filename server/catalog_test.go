@@ -212,17 +212,3 @@ func TestPostgresCatalogNamesExist(t *testing.T) {
 		t.Errorf("functions the rewrite names but the catalogs lack: %v", missing)
 	}
 }
-
-// BenchmarkConnect measures one connection: startup, session setup, close.
-func BenchmarkConnect(b *testing.B) {
-	addr := startServer(b, nil)
-	ctx := context.Background()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		c, err := pgx.Connect(ctx, dsn(addr, "postgres"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		c.Close(ctx)
-	}
-}

@@ -8,6 +8,8 @@ import (
 	"github.com/vsql/vsql/catalog"
 	"github.com/vsql/vsql/pgcatalog"
 	"github.com/vsql/vsql/pgcompat"
+	"github.com/vsql/vsql/sqlfuncs"
+	"github.com/vsql/vsql/sqltext"
 )
 
 // setupPGCatalog creates vsql's PostgreSQL catalogs in the engine (once
@@ -22,6 +24,13 @@ func (s *Server) setupPGCatalog(ctx context.Context) error {
 	}
 	if err := pgcompat.Setup(ctx, engineExec{s.engine}.Exec); err != nil {
 		return err
+	}
+	// The vsql_* functions: table macros created once per process, which
+	// every session's bare calls reach through the rewrite.
+	for _, q := range sqlfuncs.Macros(sqltext.PGCatalogSchema) {
+		if err := (engineExec{s.engine}).Exec(ctx, q); err != nil {
+			return fmt.Errorf("create the vsql functions: %w", err)
+		}
 	}
 	if err := s.syncPGDatabases(ctx); err != nil {
 		return err

@@ -86,9 +86,9 @@ func (s *Server) newSession(ctx context.Context, target Target, alias string, ro
 	conn := dc.(*duckdb.Conn)
 	// One string: DuckDB runs the statements in order, in one call.
 	s.syncPGAccessIfUsersChanged(ctx)
-	setup := append([]string{"USE " + sqltext.QuoteIdent(alias), "SET TimeZone = 'UTC'",
+	setup := []string{"USE " + sqltext.QuoteIdent(alias), "SET TimeZone = 'UTC'",
 		"SET VARIABLE " + pgcatalog.UserVariable + " = " + sqltext.QuoteString(params["user"]),
-		"SET VARIABLE " + pgcatalog.RoleVariable + " = " + sqltext.QuoteString(string(role))}, sqlfuncs.Macros()...)
+		"SET VARIABLE " + pgcatalog.RoleVariable + " = " + sqltext.QuoteString(string(role))}
 	if _, err := conn.ExecContext(ctx, strings.Join(setup, ";\n"), nil); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("start session: %w", err)

@@ -2,8 +2,15 @@ package server_test
 
 import (
 	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/duckdb/duckdb-go/v2"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/vsql/vsql/server"
@@ -55,5 +62,171 @@ func BenchmarkWireSelect(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkConnect is a new connection and its first query over pgx:
+// go test -run XXX -bench Connect ./server
+func BenchmarkConnect(b *testing.B) {
+	addr := startServer(b, nil)
+	ctx := context.Background()
+	setup := connectPgx(b, addr)
+	if _, err := setup.Exec(ctx, "CREATE TABLE p AS SELECT i::INTEGER AS i FROM range(0, 1000) r(i)"); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		c := connectPgx(b, addr)
+		var n int
+		if err := c.QueryRow(ctx, "SELECT i FROM p WHERE i = $1", 7).Scan(&n); err != nil {
+			b.Fatal(err)
+		}
+		c.Close(ctx)
+	}
+}
+
+// BenchmarkPointQuery is a prepared point query on a 1M-row table from
+// one and from 16 connections:
+// go test -run XXX -bench PointQuery ./server
+func BenchmarkPointQuery(b *testing.B) {
+	addr := startServer(b, nil)
+	ctx := context.Background()
+	setup := connectPgx(b, addr)
+	if _, err := setup.Exec(ctx, `CREATE TABLE w (i INTEGER PRIMARY KEY, b BIGINT, t VARCHAR, d DOUBLE);
+		INSERT INTO w SELECT i, i * 7, 'text-' || i::VARCHAR, i / 3.0 FROM range(0, 1000000) r(i)`); err != nil {
+		b.Fatal(err)
+	}
+	defer server.SetStreamResults(true)
+	for _, clients := range []int{1, 16} {
+		conns := make([]*pgx.Conn, clients)
+		for i := range conns {
+			conns[i] = connectPgx(b, addr)
+		}
+		for _, stream := range []bool{true, false} {
+			b.Run(fmt.Sprintf("clients=%d/stream=%v", clients, stream), func(b *testing.B) {
+				server.SetStreamResults(stream)
+				var next atomic.Int64
+				var wg sync.WaitGroup
+				for ci, c := range conns {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						k := ci
+						for next.Add(1) <= int64(b.N) {
+							k = (k + 7919) % 1000000
+							var i, bb int64
+							var t string
+							var d float64
+							if err := c.QueryRow(ctx, "SELECT i, b, t, d FROM w WHERE i = $1", k).Scan(&i, &bb, &t, &d); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					}()
+				}
+				wg.Wait()
+			})
+		}
+	}
+}
+
+// BenchmarkPointQueryInProcess is BenchmarkPointQuery's query on DuckDB in
+// this process through database/sql, the floor of the server's figure.
+func BenchmarkPointQueryInProcess(b *testing.B) {
+	// A file, as vsqld's databases are (its blocks compressed on checkpoint).
+	db, err := sql.Open("duckdb", filepath.Join(b.TempDir(), "w.duckdb"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(16)
+	db.SetMaxIdleConns(16)
+	if _, err := db.Exec(`CREATE TABLE w (i INTEGER PRIMARY KEY, b BIGINT, t VARCHAR, d DOUBLE);
+		INSERT INTO w SELECT i, i * 7, 'text-' || i::VARCHAR, i / 3.0 FROM range(0, 1000000) r(i); CHECKPOINT`); err != nil {
+		b.Fatal(err)
+	}
+	stmt, err := db.Prepare("SELECT i, b, t, d FROM w WHERE i = $1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, clients := range []int{1, 16} {
+		for _, int32Key := range []bool{false, true} {
+			b.Run(fmt.Sprintf("clients=%d/int32=%v", clients, int32Key), func(b *testing.B) {
+				var next atomic.Int64
+				var wg sync.WaitGroup
+				for ci := 0; ci < clients; ci++ {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						k := ci
+						for next.Add(1) <= int64(b.N) {
+							k = (k + 7919) % 1000000
+							var i, bb int64
+							var t string
+							var d float64
+							var key any = k
+							if int32Key {
+								key = int32(k)
+							}
+							if err := stmt.QueryRow(key).Scan(&i, &bb, &t, &d); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					}()
+				}
+				wg.Wait()
+			})
+		}
+	}
+}
+
+// BenchmarkPointQueryRaw is the in-process query through duckdb-go's
+// driver.Stmt directly, the key bound as INTEGER (int32) or BIGINT.
+func BenchmarkPointQueryRaw(b *testing.B) {
+	db, err := sql.Open("duckdb", filepath.Join(b.TempDir(), "w.duckdb"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TABLE w (i INTEGER PRIMARY KEY, b BIGINT, t VARCHAR, d DOUBLE);
+		INSERT INTO w SELECT i, i * 7, 'text-' || i::VARCHAR, i / 3.0 FROM range(0, 1000000) r(i); CHECKPOINT`); err != nil {
+		b.Fatal(err)
+	}
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	for _, int32Key := range []bool{false, true} {
+		b.Run(fmt.Sprintf("int32=%v", int32Key), func(b *testing.B) {
+			err := conn.Raw(func(dc any) error {
+				st, err := dc.(*duckdb.Conn).PrepareContext(context.Background(), "SELECT i, b, t, d FROM w WHERE i = $1")
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				ds := st.(*duckdb.Stmt)
+				k := 0
+				dst := make([]driver.Value, 4)
+				for b.Loop() {
+					k = (k + 7919) % 1000000
+					var key any = int64(k)
+					if int32Key {
+						key = int32(k)
+					}
+					r, err := ds.QueryContext(context.Background(), []driver.NamedValue{{Ordinal: 1, Value: key}})
+					if err != nil {
+						return err
+					}
+					for r.Next(dst) == nil {
+					}
+					r.Close()
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		})
 	}
 }

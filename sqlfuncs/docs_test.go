@@ -1,6 +1,7 @@
 package sqlfuncs_test
 
 import (
+	"github.com/vsql/vsql/sqltext"
 	"os"
 	"strings"
 	"testing"
@@ -35,16 +36,26 @@ func TestEveryFunctionDocumented(t *testing.T) {
 	}
 }
 
-// The macros that sessions create name each function once, with the
-// internal function behind it.
+// The macros the server creates name each function once, in the schema
+// given, with the internal function behind it.
 func TestMacros(t *testing.T) {
-	macros := sqlfuncs.Macros()
+	macros := sqlfuncs.Macros("memory.s")
 	if len(macros) != len(sqlfuncs.Names()) {
 		t.Fatalf("%d macros for %d functions", len(macros), len(sqlfuncs.Names()))
 	}
 	for i, n := range sqlfuncs.Names() {
-		if !strings.Contains(macros[i], "MACRO "+n+"(") || !strings.Contains(macros[i], "__"+n+"(") {
+		if !strings.Contains(macros[i], "MACRO memory.s."+n+"(") || !strings.Contains(macros[i], "__"+n+"(") {
 			t.Errorf("macro %d: %s", i, macros[i])
+		}
+	}
+}
+
+// A bare call of every function is sent to the macros' schema.
+func TestCallsRewritten(t *testing.T) {
+	for _, n := range sqlfuncs.Names() {
+		out, _ := sqltext.RewritePostgres("SELECT * FROM " + n + "(branch => 'x')")
+		if want := "SELECT * FROM " + sqltext.PGCatalogSchema + "." + n + "(branch => 'x')"; out != want {
+			t.Errorf("%s: rewritten as %q, want %q", n, out, want)
 		}
 	}
 }

@@ -317,9 +317,10 @@ func Names() []string {
 	return out
 }
 
-// Macros returns the statements that define the public functions in a
-// session (temporary macros, one per function).
-func Macros() []string {
+// Macros returns the statements that define the public functions, one
+// table macro per function in schema (created once per process; the
+// server's rewrite sends bare calls there).
+func Macros(schema string) []string {
 	out := make([]string, len(functions))
 	for i, f := range functions {
 		var decl, fields []string
@@ -332,7 +333,7 @@ func Macros() []string {
 		if len(fields) == 0 {
 			argsJSON = "'{}'"
 		}
-		out[i] = "CREATE OR REPLACE TEMP MACRO " + f.name + "(" + strings.Join(decl, ", ") + ") AS TABLE SELECT * FROM " +
+		out[i] = "CREATE OR REPLACE MACRO " + schema + "." + f.name + "(" + strings.Join(decl, ", ") + ") AS TABLE SELECT * FROM " +
 			internalName(f.name) + "(" + argsJSON + ")"
 	}
 	return out

@@ -27,6 +27,21 @@ var PGRelations = map[string]bool{}
 // is sent there.
 var PGFunctions = map[string]bool{}
 
+// tableFunctions are the table functions (vsql's own vsql_* functions)
+// created once per process in PGCatalogSchema: a bare call of one is sent
+// there. ProvideTableFunctions fills it.
+var tableFunctions = map[string]bool{}
+
+// ProvideTableFunctions names table functions that live in
+// PGCatalogSchema; call it from an init function only (the rewrite reads
+// the set without a lock).
+func ProvideTableFunctions(names ...string) {
+	for _, n := range names {
+		tableFunctions[n] = true
+		triggerWords[n] = true
+	}
+}
+
 // InfoRelations are the information_schema relations vsql answers itself.
 var InfoRelations = map[string]bool{}
 
@@ -318,6 +333,11 @@ func RewritePostgres(src string) (out string, changed bool) {
 		// functions DuckDB has under other names
 		case t.kind == tokWord && !dot(i-1) && renamedFunctions[t.word] != "" && i+1 < n && toks[i+1].kind == tokOpen:
 			set(i, renamedFunctions[t.word])
+			continue
+		// a bare call of a provided table function: vsql_branches(…)
+		case t.kind == tokWord && !dot(i-1) && tableFunctions[t.word] && i+1 < n && toks[i+1].kind == tokOpen &&
+			!isWord(i-1, "macro") && !isWord(i-1, "function"):
+			set(i, PGCatalogSchema+"."+t.word)
 			continue
 		// a bare call of a provided function; current_schema without ()
 		case t.kind == tokWord && !dot(i-1) && !dot(i+1) && PGFunctions[t.word] &&
