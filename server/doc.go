@@ -77,7 +77,8 @@
 // (sqlfuncs/access.go) through the Session's Authorizer methods.
 // pg_roles, current_user and has_*_privilege read tables that
 // syncPGAccess fills from the users file and the grants, and the session
-// variables __vsql_user and __vsql_role set at session start.
+// variables __vsql_user and __vsql_role, set before the first statement
+// that reaches memory.__vsql_pg (publishLogin).
 //
 // # What clients may reach (guard.go)
 //
@@ -225,7 +226,10 @@
 // names), and a TEMP macro cannot be called as pg_catalog.f(…); a real
 // schema public beside main would split a database's tables in two, and
 // renaming main is not possible. Creating the catalogs once keeps a new
-// session's cost where it was (one USE and the vsql_* TEMP macros).
+// session's cost at one statement (USE): the vsql_* functions are table macros
+// in memory.__vsql_pg too, TimeZone is set once for the engine (SET GLOBAL),
+// and the login's variables (__vsql_user, __vsql_role) are set by the first
+// statement that reaches memory.__vsql_pg (publishLogin).
 // current_setting() reads the session's settings from a DuckDB session
 // variable that the server sets only when a statement calls it after a
 // setting changed; SELECT set_config(…) is run by the server like SET.

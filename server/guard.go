@@ -208,7 +208,9 @@ func (s *Server) lockEngine(ctx context.Context) error {
 			allowed = append(allowed, sqltext.QuoteString(name))
 		}
 	}
-	stmts := []string{"SET GLOBAL allowed_directories = [" + strings.Join(quoted, ", ") + "]"}
+	// TimeZone UTC for every connection (a session's SET TimeZone changes
+	// its own): set once here rather than by each new session.
+	stmts := []string{"SET GLOBAL TimeZone = 'UTC'", "SET GLOBAL allowed_directories = [" + strings.Join(quoted, ", ") + "]"}
 	if s.cfg.AllowExtensions {
 		// DuckDB loads no extension while external access is off
 		// (measured: "Loading external extensions is disabled through

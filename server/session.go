@@ -14,7 +14,6 @@ import (
 
 	"github.com/vsql/vsql/auth"
 	"github.com/vsql/vsql/branches"
-	"github.com/vsql/vsql/pgcatalog"
 	"github.com/vsql/vsql/pgcompat"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqlfuncs"
@@ -60,6 +59,8 @@ type Session struct {
 	// settingsStale is true when settings changed since they were last
 	// copied into the DuckDB variable that current_setting() reads.
 	settingsStale bool
+	// loginPublished is true once the login's DuckDB variables are set.
+	loginPublished bool
 	reports       [][2]string    // ParameterStatus to send after the statement
 	location      *time.Location // TimeZone for timestamptz output (nil = UTC)
 }
@@ -86,10 +87,10 @@ func (s *Server) newSession(ctx context.Context, target Target, alias string, ro
 	conn := dc.(*duckdb.Conn)
 	// One string: DuckDB runs the statements in order, in one call.
 	s.syncPGAccessIfUsersChanged(ctx)
-	setup := []string{"USE " + sqltext.QuoteIdent(alias), "SET TimeZone = 'UTC'",
-		"SET VARIABLE " + pgcatalog.UserVariable + " = " + sqltext.QuoteString(params["user"]),
-		"SET VARIABLE " + pgcatalog.RoleVariable + " = " + sqltext.QuoteString(string(role))}
-	if _, err := conn.ExecContext(ctx, strings.Join(setup, ";\n"), nil); err != nil {
+	// One statement: TimeZone is the engine's global UTC, and the login's
+	// variables are set by the first statement that needs them
+	// (publishLogin).
+	if _, err := conn.ExecContext(ctx, "USE "+sqltext.QuoteIdent(alias), nil); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("start session: %w", err)
 	}
@@ -295,6 +296,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		st = sqltext.Parse(rewritten)
 		st.Offset = offset
 		if err := s.publishSettings(ctx, rewritten); err != nil {
+			return nil, s.failed(err)
+		}
+		if err := s.publishLogin(ctx, rewritten); err != nil {
 			return nil, s.failed(err)
 		}
 	}

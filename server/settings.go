@@ -399,6 +399,24 @@ func (s *Session) setConfigStatement(name, value string) (pgwire.Statement, bool
 		apply: func() error { return s.applySetting(name, v) }, tag: "SELECT 1"}, true, nil
 }
 
+// publishLogin sets the DuckDB variables that vsql's catalogs read for
+// the session's login (current_user, pg_roles, has_*_privilege), before
+// the first statement that reaches those catalogs: a statement that
+// names nothing there never pays for them, and a new session runs one
+// statement (USE) instead of three.
+func (s *Session) publishLogin(ctx context.Context, query string) error {
+	if s.loginPublished || !strings.Contains(query, sqltext.PGCatalogSchema) {
+		return nil
+	}
+	q := "SET VARIABLE " + pgcatalog.UserVariable + " = " + sqltext.QuoteString(s.principal.user) + ";\n" +
+		"SET VARIABLE " + pgcatalog.RoleVariable + " = " + sqltext.QuoteString(string(s.principal.role))
+	if err := s.exec(ctx, q); err != nil {
+		return err
+	}
+	s.loginPublished = true
+	return nil
+}
+
 // publishSettings copies the session's changed settings into the DuckDB
 // variable that current_setting() reads, when a statement calls it and
 // they changed since the last copy.

@@ -5,8 +5,12 @@
 //
 // # How a call runs
 //
-// Each public function is a table macro created in every session
-// (CREATE TEMP MACRO vsql_snapshots(db := NULL) AS TABLE …). The macro
+// Each public function is a table macro that the server creates once per
+// process in memory.__vsql_pg (Macros: CREATE MACRO
+// memory.__vsql_pg.vsql_snapshots(db := NULL) AS TABLE …); the server's
+// rewrite (sqltext.RewritePostgres, from the names registered here with
+// sqltext.ProvideTableFunctions) sends every bare call there, so a new
+// session creates nothing. The macro
 // packs its arguments into one JSON string and calls the internal table
 // function __vsql_snapshots(json), registered once through duckdb-go. This
 // indirection exists because duckdb-go aborts the process when a table
