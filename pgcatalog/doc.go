@@ -20,7 +20,8 @@
 // current_database() and temp: the session's own database or branch and its
 // temporary objects, never another attached database. DuckDB's schema main
 // is shown as public, the catalog temp as the schema pg_temp_1. pg_proc
-// lists the database's own macros, not vsql's own vsql_* table macros (which live in memory.__vsql_pg). Types are
+// lists the database's own macros, not vsql's vsql_* table macros (which
+// live in memory.__vsql_pg). Types are
 // PostgreSQL's (oids, typmods and format_type names) as package pgwire
 // reports them on the wire, except VARCHAR, which the catalogs call
 // character varying. Every object is owned by the role vsql (oid 10).

@@ -61,8 +61,8 @@ type Session struct {
 	settingsStale bool
 	// loginPublished is true once the login's DuckDB variables are set.
 	loginPublished bool
-	reports       [][2]string    // ParameterStatus to send after the statement
-	location      *time.Location // TimeZone for timestamptz output (nil = UTC)
+	reports        [][2]string    // ParameterStatus to send after the statement
+	location       *time.Location // TimeZone for timestamptz output (nil = UTC)
 }
 
 // admin reports whether the session's login has the admin role.
