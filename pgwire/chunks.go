@@ -356,12 +356,17 @@ func (e *colEncoder) appendDecimal(b []byte, v *duckstream.Vector, i int) []byte
 	return b
 }
 
-// sendChunks streams every row of a ChunkRows result as DataRows, encoded
-// column by column, appended to a 64 KiB buffer written straight to the
-// socket. The write blocks while the client does not read, and no chunk
-// is fetched meanwhile (backpressure); a failed write (the client left)
-// ends the result, which stops the query.
-func (c *Conn) sendChunks(rows ChunkRows, res *duckstream.Result, loc *time.Location, cols []Column, formats []int16) (int64, error) {
+// chunkCursor reads a chunk stream row by row: each chunk is encoded once,
+// a loop per column, and its rows are then handed out as cells. A portal
+// keeps its cursor between Executes with a row limit.
+type chunkCursor struct {
+	rows      ChunkRows
+	res       *duckstream.Result
+	encs      []colEncoder
+	size, row int // rows in the current chunk; the current row (-1 before the first)
+}
+
+func newChunkCursor(rows ChunkRows, res *duckstream.Result, loc *time.Location, cols []Column, formats []int16) *chunkCursor {
 	encs := make([]colEncoder, len(cols))
 	for i := range cols {
 		rc := res.Columns[i]
@@ -378,52 +383,96 @@ func (c *Conn) sendChunks(rows ChunkRows, res *duckstream.Result, loc *time.Loca
 			encs[i].width = 8
 		}
 	}
+	return &chunkCursor{rows: rows, res: res, encs: encs, row: -1}
+}
+
+// next moves to the next row, fetching and encoding the next chunk when
+// the current one is used up; false at the end (then see rows.Err).
+func (k *chunkCursor) next() bool {
+	k.row++
+	for k.row >= k.size {
+		k.size = k.res.Next()
+		if k.size == 0 {
+			k.row = 0
+			return false
+		}
+		for i := range k.encs {
+			k.encs[i].encode(k.res.Vector(i), k.size)
+		}
+		k.row = 0
+	}
+	return true
+}
+
+// appendDataRow appends the current row as a DataRow message.
+func (k *chunkCursor) appendDataRow(out []byte) []byte {
+	start := len(out)
+	out = append(out, 'D', 0, 0, 0, 0)
+	out = binary.BigEndian.AppendUint16(out, uint16(len(k.encs)))
+	for i := range k.encs {
+		e := &k.encs[i]
+		end := e.ends[k.row]
+		if end < 0 {
+			out = append(out, 0xff, 0xff, 0xff, 0xff)
+			continue
+		}
+		from := e.starts[k.row]
+		out = binary.BigEndian.AppendUint32(out, uint32(end-from))
+		out = append(out, e.data[from:end]...)
+	}
+	binary.BigEndian.PutUint32(out[start+1:], uint32(len(out)-start-1))
+	return out
+}
+
+// cells sets dst to the current row's encoded values (nil for NULL),
+// valid until the next chunk.
+func (k *chunkCursor) cells(dst [][]byte) {
+	for i := range k.encs {
+		e := &k.encs[i]
+		if end := e.ends[k.row]; end < 0 {
+			dst[i] = nil
+		} else {
+			dst[i] = e.data[e.starts[k.row]:end]
+		}
+	}
+}
+
+// sendChunks sends up to limit rows (0: all) of the cursor as DataRows,
+// written in batches of chunkFlush bytes; suspended is true when the
+// limit stopped it before the end.
+func (c *Conn) sendChunks(k *chunkCursor, limit int64) (n int64, suspended bool, err error) {
 	// Everything buffered so far (RowDescription) goes first.
 	if err := c.flushOut(); err != nil {
 		c.lost()
-		return 0, err
+		return 0, false, err
 	}
 	out := make([]byte, 0, chunkFlush+4096)
-	var n int64
 	for {
-		size := res.Next()
-		if size == 0 {
+		if limit > 0 && n >= limit {
+			suspended = true
 			break
 		}
-		for i := range encs {
-			encs[i].encode(res.Vector(i), size)
+		if !k.next() {
+			break
 		}
-		for r := 0; r < size; r++ {
-			start := len(out)
-			out = append(out, 'D', 0, 0, 0, 0)
-			out = binary.BigEndian.AppendUint16(out, uint16(len(encs)))
-			for i := range encs {
-				e := &encs[i]
-				end := e.ends[r]
-				if end < 0 {
-					out = append(out, 0xff, 0xff, 0xff, 0xff)
-					continue
-				}
-				from := e.starts[r]
-				out = binary.BigEndian.AppendUint32(out, uint32(end-from))
-				out = append(out, e.data[from:end]...)
+		out = k.appendDataRow(out)
+		n++
+		if len(out) >= chunkFlush {
+			if err := c.writeRaw(out); err != nil {
+				return n, false, err
 			}
-			binary.BigEndian.PutUint32(out[start+1:], uint32(len(out)-start-1))
-			n++
-			if len(out) >= chunkFlush {
-				if err := c.writeRaw(out); err != nil {
-					return n, err
-				}
-				out = out[:0]
-			}
+			out = out[:0]
 		}
 	}
 	if len(out) > 0 {
 		if err := c.writeRaw(out); err != nil {
-			return n, err
+			return n, false, err
 		}
 	}
-	return n, rows.Err()
+	if suspended {
+		return n, true, nil
+	}
+	return n, false, k.rows.Err()
 }
 
 // writeRaw writes encoded messages to the socket, after anything buffered.

@@ -84,6 +84,7 @@ type portal struct {
 	args    []any
 	formats []int16
 	rows    Rows
+	cursor  *chunkCursor // rows read a chunk at a time (nil: row by row)
 	done    bool
 }
 
@@ -339,6 +340,14 @@ func (c *Conn) handle(ctx context.Context, msg pgproto3.FrontendMessage) {
 		c.extended(c.closeObject(m))
 	case *pgproto3.Sync:
 		c.ignoreTillSync = false
+		if c.sess.TxStatus() == 'I' {
+			// Outside a transaction block, Sync ends the implicit
+			// transaction, and with it every portal (as in PostgreSQL): no
+			// stream or gate outlives it.
+			for name := range c.portals {
+				c.dropPortal(name)
+			}
+		}
 		c.readyForQuery()
 	case *pgproto3.Flush:
 		c.flush()

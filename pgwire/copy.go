@@ -132,11 +132,28 @@ func (c *Conn) copyOut(ctx context.Context, cs CopyStatement, spec CopySpec) (st
 		out = f.AppendCopyHeader(out[:0], names)
 		c.send(&pgproto3.CopyData{Data: out}, len(out)+5)
 	}
-	vals := make([]any, len(cols))
 	cells := make([][]byte, len(cols))
+	var n int64
+	if cr, ok := rows.(ChunkRows); ok {
+		if res, loc := cr.Chunks(); res != nil {
+			// A chunk at a time, each column encoded in text by its loop.
+			k := newChunkCursor(cr, res, loc, cols, nil)
+			for k.next() {
+				k.cells(cells)
+				out = f.AppendCopyRow(out[:0], cells)
+				c.send(&pgproto3.CopyData{Data: out}, len(out)+5)
+				n++
+			}
+			if err := rows.Err(); err != nil {
+				return "", err
+			}
+			c.send(&pgproto3.CopyDone{}, 5)
+			return "COPY " + strconv.FormatInt(n, 10), nil
+		}
+	}
+	vals := make([]any, len(cols))
 	starts, ends := make([]int, len(cols)), make([]int, len(cols))
 	var buf []byte
-	var n int64
 	for rows.Next(vals) {
 		buf = buf[:0]
 		for i, v := range vals {

@@ -47,6 +47,7 @@ func (c *Conn) runSimple(ctx context.Context, st sqltext.Statement) error {
 		c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)}, 32)
 		return nil
 	}
+	c.detachStreams(nil) // Prepare runs on the session's connection
 	stmt, err := c.sess.Prepare(ctx, st, nil)
 	if err != nil {
 		return err
@@ -62,12 +63,7 @@ func (c *Conn) runSimple(ctx context.Context, st sqltext.Statement) error {
 		return nil
 	}
 	cols := stmt.Columns()
-	var rows Rows
-	if ws, ok := stmt.(WholeStatement); ok {
-		rows, err = ws.ExecuteWhole(ctx, nil)
-	} else {
-		rows, err = stmt.Execute(ctx, nil)
-	}
+	rows, err := executeStreaming(ctx, stmt, nil)
 	if err != nil {
 		return err
 	}
@@ -75,7 +71,8 @@ func (c *Conn) runSimple(ctx context.Context, st sqltext.Statement) error {
 	if cols != nil {
 		c.sendRowDescription(cols, nil)
 	}
-	n, _, err := c.sendRows(rows, cols, nil, 0)
+	var cursor *chunkCursor
+	n, _, err := c.sendRows(rows, &cursor, cols, nil, 0)
 	if err != nil {
 		return err
 	}
@@ -100,19 +97,44 @@ func (c *Conn) sendRowDescription(cols []Column, formats []int16) {
 	c.send(&pgproto3.RowDescription{Fields: fields}, 64*len(cols))
 }
 
+// executeStreaming runs stmt through StreamingStatement where it has it.
+func executeStreaming(ctx context.Context, stmt Statement, args []any) (Rows, error) {
+	if ss, ok := stmt.(StreamingStatement); ok {
+		return ss.ExecuteStreaming(ctx, args)
+	}
+	return stmt.Execute(ctx, args)
+}
+
+// detachStreams makes every portal but keep that reads a DuckDB stream
+// take the rest of its result now (duckstream.Result.Detach), before the
+// session's connection runs anything else: DuckDB would invalidate an
+// open stream. Only a client that interleaves portals pays the memory.
+func (c *Conn) detachStreams(keep *portal) {
+	for _, p := range c.portals {
+		if p != keep && p.cursor != nil {
+			p.cursor.res.Detach()
+		}
+	}
+}
+
 // sendRows streams up to limit rows (0 = all) as DataRows. suspended is true
-// when the limit was reached.
-func (c *Conn) sendRows(rows Rows, cols []Column, formats []int16, limit int64) (n int64, suspended bool, err error) {
+// when the limit was reached. A result read a chunk at a time gets its
+// cursor in *cursor, kept by a portal from one Execute to the next.
+func (c *Conn) sendRows(rows Rows, cursor **chunkCursor, cols []Column, formats []int16, limit int64) (n int64, suspended bool, err error) {
 	if cols == nil {
 		for rows.Next(nil) {
 		}
 		return 0, false, rows.Err()
 	}
-	if cr, ok := rows.(ChunkRows); ok && limit == 0 {
-		if res, loc := cr.Chunks(); res != nil {
-			n, err := c.sendChunks(cr, res, loc, cols, formats)
-			return n, false, err
+	if *cursor == nil {
+		if cr, ok := rows.(ChunkRows); ok {
+			if res, loc := cr.Chunks(); res != nil {
+				*cursor = newChunkCursor(cr, res, loc, cols, formats)
+			}
 		}
+	}
+	if *cursor != nil {
+		return c.sendChunks(*cursor, limit)
 	}
 	vals := make([]any, len(cols))
 	cells := make([][]byte, len(cols))
@@ -156,6 +178,7 @@ func (c *Conn) sendRows(rows Rows, cols []Column, formats []int16, limit int64) 
 }
 
 func (c *Conn) parse(ctx context.Context, m *pgproto3.Parse) error {
+	c.detachStreams(nil) // Prepare runs on the session's connection
 	if m.Name != "" {
 		if _, ok := c.stmts[m.Name]; ok {
 			return vsqlerr.New(vsqlerr.DuplicateStatement, "prepared statement %q already exists", m.Name)
@@ -303,6 +326,9 @@ func (c *Conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 		c.out(&pgproto3.EmptyQueryResponse{})
 		return nil
 	}
+	if p.rows == nil {
+		c.detachStreams(p) // this Execute runs a statement
+	}
 	cols := p.ps.stmt.Columns()
 	if p.done {
 		c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.ps.st.Tag(0))}, 32)
@@ -319,13 +345,7 @@ func (c *Conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 		return nil
 	}
 	if p.rows == nil {
-		var rows Rows
-		var err error
-		if ws, ok := p.ps.stmt.(WholeStatement); ok && m.MaxRows == 0 {
-			rows, err = ws.ExecuteWhole(ctx, p.args)
-		} else {
-			rows, err = p.ps.stmt.Execute(ctx, p.args)
-		}
+		rows, err := executeStreaming(ctx, p.ps.stmt, p.args)
 		if err != nil {
 			c.sendNotices()
 			e := vsqlerr.From(err)
@@ -334,10 +354,10 @@ func (c *Conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 		}
 		p.rows = rows
 	}
-	n, suspended, err := c.sendRows(p.rows, cols, p.formats, int64(m.MaxRows))
+	n, suspended, err := c.sendRows(p.rows, &p.cursor, cols, p.formats, int64(m.MaxRows))
 	if err != nil {
 		p.rows.Close()
-		p.rows, p.done = nil, true
+		p.rows, p.cursor, p.done = nil, nil, true
 		return err
 	}
 	c.sendNotices()
@@ -347,7 +367,7 @@ func (c *Conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 	}
 	tag := p.rows.Tag(n)
 	p.rows.Close()
-	p.rows, p.done = nil, true
+	p.rows, p.cursor, p.done = nil, nil, true
 	c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)}, 32)
 	return nil
 }

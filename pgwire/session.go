@@ -49,12 +49,13 @@ type Statement interface {
 	Close()
 }
 
-// WholeStatement is implemented by statements that run differently when
-// every row will be read in one go (a simple query, an Execute without a
-// row limit): ExecuteWhole may then return ChunkRows that stream from
-// DuckDB, during which nothing else runs on the session.
-type WholeStatement interface {
-	ExecuteWhole(ctx context.Context, args []any) (Rows, error)
+// StreamingStatement is implemented by statements whose rows can stream
+// from DuckDB: ExecuteStreaming may return ChunkRows, read a chunk at a
+// time while the client takes them (a simple query, an Execute with or
+// without a row limit, COPY TO STDOUT). pgwire detaches an open stream
+// (duckstream.Result.Detach) before the session runs anything else.
+type StreamingStatement interface {
+	ExecuteStreaming(ctx context.Context, args []any) (Rows, error)
 }
 
 // Rows is the result of one execution.

@@ -174,7 +174,13 @@ func (s *Session) prepareCopyTo(ctx context.Context, cp sqltext.Copy, format pgw
 
 // CopyOut implements pgwire.CopyStatement.
 func (c *copyStatement) CopyOut(ctx context.Context) (pgwire.Rows, []pgwire.Column, error) {
-	rows, err := c.query.Execute(ctx, nil)
+	var rows pgwire.Rows
+	var err error
+	if ss, ok := c.query.(pgwire.StreamingStatement); ok {
+		rows, err = ss.ExecuteStreaming(ctx, nil) // a chunk at a time as the client reads
+	} else {
+		rows, err = c.query.Execute(ctx, nil)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -114,13 +114,15 @@ func TestPortalReadInBatches(t *testing.T) {
 	addr := startServer(t, nil)
 	c := dialRaw(t, addr)
 	c.startup("postgres")
+	// The portal is made inside the transaction block: a Sync outside one
+	// ends the implicit transaction and its portals, as in PostgreSQL.
+	c.send(&pgproto3.Query{String: "BEGIN"})
+	c.untilReady()
 	c.send(
 		&pgproto3.Parse{Name: "s1", Query: "SELECT range AS i FROM range(1050)"},
 		&pgproto3.Bind{DestinationPortal: "p1", PreparedStatement: "s1"},
 		&pgproto3.Sync{},
 	)
-	c.untilReady()
-	c.send(&pgproto3.Query{String: "BEGIN"})
 	c.untilReady()
 	total, suspended := 0, 0
 	for {

@@ -59,10 +59,10 @@ var prefetchChunks atomic.Bool
 
 func init() { streamResults.Store(true) }
 
-// ExecuteWhole implements pgwire.WholeStatement: a run whose rows are all
-// read at once streams from DuckDB a chunk at a time when every column
-// has a chunk encoder; otherwise it is Execute.
-func (d *duckStatement) ExecuteWhole(ctx context.Context, args []any) (pgwire.Rows, error) {
+// ExecuteStreaming implements pgwire.StreamingStatement: the rows stream
+// from DuckDB a chunk at a time when every column has a chunk encoder;
+// otherwise it is Execute.
+func (d *duckStatement) ExecuteStreaming(ctx context.Context, args []any) (pgwire.Rows, error) {
 	return d.execute(ctx, args, d.chunky && streamResults.Load())
 }
 

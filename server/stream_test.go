@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/vsql/vsql/internal/pgtest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -74,6 +76,16 @@ func wireBytes(t *testing.T, addr string, setup []string, run func(c *rawConn)) 
 	return out
 }
 
+// errorCode is the SQLSTATE of the first ErrorResponse in msgs, "" if none.
+func errorCode(msgs []pgproto3.BackendMessage) string {
+	for _, m := range msgs {
+		if e, ok := m.(*pgproto3.ErrorResponse); ok {
+			return e.Code
+		}
+	}
+	return ""
+}
+
 func isReady(m pgproto3.BackendMessage) bool { _, ok := m.(*pgproto3.ReadyForQuery); return ok }
 
 // TestStreamSameBytes runs the same queries through the row path and the
@@ -128,7 +140,7 @@ func TestStreamSameBytes(t *testing.T) {
 				server.SetStreamResults(true)
 				before := server.ChunkRuns()
 				got := wireBytes(t, addr, v.setup, func(c *rawConn) { v.run(c, q) })
-				if streamed := server.ChunkRuns() > before; streamed == strings.HasPrefix(v.name, "portal") {
+				if streamed := server.ChunkRuns() > before; !streamed {
 					t.Errorf("%q: chunk path used = %v", q, streamed)
 				}
 				if !bytes.Equal(old, got) {
@@ -144,6 +156,104 @@ func TestStreamSameBytes(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestStreamInterleavedPortals: a portal suspended by its row limit keeps
+// its stream while the client fetches; when the session runs something
+// else meanwhile (another portal, a simple query, a new Parse), the open
+// stream takes the rest of its result first, and every portal still
+// returns all its rows, in order.
+func TestStreamInterleavedPortals(t *testing.T) {
+	addr := startServer(t, nil)
+	c := dialRaw(t, addr)
+	c.startup("postgres")
+	before := server.ChunkRuns()
+	fetched := func(msgs []pgproto3.BackendMessage) (vals []string, suspended, complete int) {
+		for _, m := range msgs {
+			switch m := m.(type) {
+			case *pgproto3.DataRow:
+				vals = append(vals, string(m.Values[0]))
+			case *pgproto3.PortalSuspended:
+				suspended++
+			case *pgproto3.CommandComplete:
+				complete++
+			case *pgproto3.ErrorResponse:
+				t.Fatalf("error: %s", m.Message)
+			}
+		}
+		return
+	}
+	const n = 5000 // more than one chunk (2048 rows)
+	q := func(offset int) string {
+		return fmt.Sprintf("SELECT (i + %d)::VARCHAR FROM range(0, %d) r(i) ORDER BY i", offset, n)
+	}
+	c.send(&pgproto3.Parse{Name: "a", Query: q(0)}, &pgproto3.Parse{Name: "b", Query: q(1000000)},
+		&pgproto3.Bind{DestinationPortal: "pa", PreparedStatement: "a"},
+		&pgproto3.Execute{Portal: "pa", MaxRows: 1500}, &pgproto3.Sync{})
+	var gotA, gotB []string
+	vals, suspended, _ := fetched(c.until(isReady))
+	gotA = append(gotA, vals...)
+	if len(vals) != 1500 || suspended != 1 {
+		t.Fatalf("first fetch: %d rows, %d suspended", len(vals), suspended)
+	}
+	// Sync outside a transaction block ended the portal, as in PostgreSQL.
+	c.send(&pgproto3.Execute{Portal: "pa", MaxRows: 10}, &pgproto3.Sync{})
+	if code := errorCode(c.until(isReady)); code != "34000" {
+		t.Fatalf("Execute of a portal after Sync: SQLSTATE %q, want 34000 (portal does not exist)", code)
+	}
+	c.send(&pgproto3.Query{String: "BEGIN"})
+	fetched(c.until(isReady))
+	// In a transaction block portals outlive Sync: a second portal, a
+	// simple query and a Parse run while pa is open.
+	c.send(&pgproto3.Bind{DestinationPortal: "pa", PreparedStatement: "a"},
+		&pgproto3.Execute{Portal: "pa", MaxRows: 1500},
+		&pgproto3.Bind{DestinationPortal: "pb", PreparedStatement: "b"},
+		&pgproto3.Execute{Portal: "pb", MaxRows: 700}, &pgproto3.Sync{})
+	vals, _, _ = fetched(c.until(isReady))
+	gotA, gotB = vals[:1500], vals[1500:]
+	c.send(&pgproto3.Query{String: "SELECT 42"})
+	if vals, _, _ := fetched(c.until(isReady)); len(vals) != 1 || vals[0] != "42" {
+		t.Fatalf("simple query between fetches: %v", vals)
+	}
+	c.send(&pgproto3.Parse{Name: "c", Query: "SELECT 7"}, &pgproto3.Execute{Portal: "pa", MaxRows: 2000},
+		&pgproto3.Execute{Portal: "pb"}, &pgproto3.Execute{Portal: "pa"}, &pgproto3.Sync{})
+	msgs := c.until(isReady)
+	var a2, b2 []string
+	phase := 0
+	for _, m := range msgs {
+		switch m := m.(type) {
+		case *pgproto3.DataRow:
+			if phase == 1 {
+				b2 = append(b2, string(m.Values[0]))
+			} else {
+				a2 = append(a2, string(m.Values[0]))
+			}
+		case *pgproto3.PortalSuspended, *pgproto3.CommandComplete:
+			phase++
+		case *pgproto3.ErrorResponse:
+			t.Fatalf("error: %s", m.Message)
+		}
+	}
+	gotA, gotB = append(gotA, a2...), append(gotB, b2...)
+	c.send(&pgproto3.Query{String: "COMMIT"})
+	fetched(c.until(isReady))
+	for name, got := range map[string][]string{"a": gotA, "b": gotB} {
+		offset := 0
+		if name == "b" {
+			offset = 1000000
+		}
+		if len(got) != n {
+			t.Fatalf("portal %s: %d rows, want %d", name, len(got), n)
+		}
+		for i, v := range got {
+			if v != strconv.Itoa(i+offset) {
+				t.Fatalf("portal %s: row %d is %q, want %d", name, i, v, i+offset)
+			}
+		}
+	}
+	if server.ChunkRuns() < before+2 {
+		t.Errorf("portals did not stream (chunk runs %d -> %d)", before, server.ChunkRuns())
 	}
 }
 
@@ -281,4 +391,46 @@ func TestStreamPrefetch(t *testing.T) {
 	}
 	TestStreamDisconnect(t)
 	TestStreamBackpressure(t)
+}
+
+// TestPortalLifetimeLikePostgres: a portal bound outside a transaction
+// block ends at Sync; one bound inside a block outlives Sync until COMMIT.
+// The same messages go to PostgreSQL 15 and vsqld, and the SQLSTATEs of
+// each step must agree.
+func TestPortalLifetimeLikePostgres(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	var pgPort string
+	for _, f := range strings.Fields(dsn) {
+		if v, ok := strings.CutPrefix(f, "port="); ok {
+			pgPort = v
+		}
+	}
+	steps := func(addr, user, db string) []string {
+		c := dialRaw(t, addr)
+		c.fe.Send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersionNumber, Parameters: map[string]string{"user": user, "database": db}})
+		c.flush()
+		c.until(isReady)
+		var codes []string
+		run := func(msgs ...pgproto3.FrontendMessage) {
+			c.send(append(msgs, &pgproto3.Sync{})...)
+			codes = append(codes, errorCode(c.until(isReady)))
+		}
+		run(&pgproto3.Parse{Name: "s", Query: "SELECT i FROM generate_series(1, 10) g(i)"},
+			&pgproto3.Bind{DestinationPortal: "p", PreparedStatement: "s"}, &pgproto3.Execute{Portal: "p", MaxRows: 2})
+		run(&pgproto3.Execute{Portal: "p", MaxRows: 2}) // gone with the implicit transaction
+		run(&pgproto3.Query{String: "BEGIN"})
+		run(&pgproto3.Bind{DestinationPortal: "p", PreparedStatement: "s"}, &pgproto3.Execute{Portal: "p", MaxRows: 2})
+		run(&pgproto3.Execute{Portal: "p", MaxRows: 2}) // still there inside the block
+		run(&pgproto3.Query{String: "COMMIT"})
+		run(&pgproto3.Execute{Portal: "p", MaxRows: 2}) // gone with COMMIT
+		return codes
+	}
+	want := steps("127.0.0.1:"+pgPort, "postgres", "postgres")
+	got := steps(startServer(t, nil), "raw", "postgres")
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("SQLSTATE per step: vsqld %q, PostgreSQL 15 %q", got, want)
+	}
+	if want[1] != "34000" || want[4] != "" {
+		t.Errorf("PostgreSQL's answers are not what this test expects: %q", want)
+	}
 }

@@ -67,6 +67,12 @@ type Result struct {
 	ahead   chan bindings.DataChunk
 	quit    chan struct{}
 	fetcher sync.WaitGroup
+
+	// After Detach, the chunks not yet read, in order, and the error that
+	// ended the result (nil: it ended normally).
+	detached bool
+	kept     []bindings.DataChunk
+	keptErr  error
 }
 
 // Query binds args to stmt and runs it on conn (the connection stmt was
@@ -181,7 +187,13 @@ func (r *Result) Next() int {
 		r.err = err
 		return 0
 	}
-	if r.ahead != nil {
+	if r.detached {
+		if len(r.kept) == 0 {
+			r.err = r.keptErr
+			return 0
+		}
+		r.chunk, r.kept = r.kept[0], r.kept[1:]
+	} else if r.ahead != nil {
 		r.chunk = <-r.ahead // zero once the fetcher has ended: it no longer touches res
 	} else {
 		r.chunk = bindings.FetchChunk(r.res)
@@ -204,6 +216,42 @@ func (r *Result) Next() int {
 		r.release()
 	}
 	return r.size
+}
+
+// Detach fetches every chunk not read yet and keeps them, so that the
+// connection is free for other statements: DuckDB invalidates an open
+// streaming result as soon as its connection runs anything else. The
+// current chunk stays valid; Next then returns the kept chunks in order.
+// The rest of the result is then held in memory, as a materialized
+// result would be. Detach of a result that is not streaming, or already
+// detached or closed, does nothing.
+func (r *Result) Detach() {
+	if r.closed || r.detached || !r.streaming {
+		return
+	}
+	r.detached = true
+	for {
+		var chunk bindings.DataChunk
+		if r.ahead != nil {
+			c, ok := <-r.ahead
+			if !ok || c.Ptr == nil {
+				break
+			}
+			chunk = c
+		} else {
+			chunk = bindings.FetchChunk(r.res)
+			fetched.Add(1)
+			if chunk.Ptr == nil {
+				break
+			}
+		}
+		r.kept = append(r.kept, chunk)
+	}
+	if msg := bindings.ResultError(&r.res); msg != "" {
+		r.keptErr = errors.Join(r.ctx.Err(), r.resultError())
+	} else if err := r.ctx.Err(); err != nil {
+		r.keptErr = err
+	}
 }
 
 // Vector returns column i of the current chunk.
@@ -238,5 +286,9 @@ func (r *Result) Close() {
 	r.closed = true
 	r.mu.Unlock()
 	r.release()
+	for i := range r.kept {
+		bindings.DestroyDataChunk(&r.kept[i])
+	}
+	r.kept = nil
 	bindings.DestroyResult(&r.res)
 }
