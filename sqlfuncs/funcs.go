@@ -84,6 +84,7 @@ const (
 	tSchemaChanges
 	tViewChange
 	tSchemaConflicts
+	tTypedKey // a key as a list of typed values (conflict_details.key)
 )
 
 type column struct {
@@ -359,6 +360,8 @@ func typeInfo(t colType) duckdb.TypeInfo {
 		ti, _ = duckdb.NewTypeInfo(duckdb.TYPE_DOUBLE)
 	case tConflicts:
 		ti = conflictsType()
+	case tTypedKey:
+		ti, _ = duckdb.NewListInfo(typedValueType())
 	case tSchemaChanges:
 		ti = structListType("column_name", "source", "sql_type", "action")
 	case tSchemaConflicts:
