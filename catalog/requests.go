@@ -70,6 +70,18 @@ func (t *Tx) Requests(ctx context.Context, dbID int64) ([]Request, error) {
 	return out, rows.Err()
 }
 
+// DeleteRequest removes a request record and its decisions (a merge
+// refused before it started leaves its request_id free).
+func (t *Tx) DeleteRequest(ctx context.Context, dbID int64, requestID string) error {
+	for _, q := range []string{`DELETE FROM merge_resolutions WHERE database_id = ? AND request_id = ?`,
+		`DELETE FROM merge_requests WHERE database_id = ? AND request_id = ?`} {
+		if _, err := t.tx.ExecContext(t.ctx, q, dbID, requestID); err != nil {
+			return fmt.Errorf("forget request %q: %w", requestID, err)
+		}
+	}
+	return nil
+}
+
 // PutRequest inserts or replaces a request record.
 func (t *Tx) PutRequest(ctx context.Context, r Request) error {
 	now := time.Now().UTC().Format(time.RFC3339Nano)

@@ -83,6 +83,9 @@ func qualifyTable(c Caller, ref string) string {
 
 func mergeOptions(c Caller, a args) (merge.Options, error) {
 	var o merge.Options
+	if c != nil {
+		o.Notice = c.Notice
+	}
 	o.RequestID = a.str("request_id")
 	for _, f := range []struct {
 		name string
@@ -447,6 +450,7 @@ func runMaybeAsync(ctx context.Context, b Merges, db string, a args, opt merge.O
 		return merge.Result{}, err
 	}
 	if async {
+		opt.Notice = nil // the statement has returned by then
 		return b.Async(ctx, db, opt, run)
 	}
 	if caller, ok := ctx.Value(callerKey{}).(Caller); ok {
