@@ -130,7 +130,10 @@ func (m *Manager) Diff(ctx context.Context, db, from, to, table string) ([]DiffR
 		names[n] = true
 	}
 	if table != "" {
-		t := strings.TrimPrefix(strings.TrimPrefix(table, "public."), "main.")
+		t := table
+		if n, ok := sqltext.ParseTableName(table); ok && n.Catalog == "" && (n.Schema == "" || n.Schema == "main") {
+			t = n.Table // orders, public.orders, main.orders
+		}
 		if !names[t] {
 			return nil, vsqlerr.New(vsqlerr.InvalidArgument, "table %q exists in neither %s nor %s", table, from, to)
 		}

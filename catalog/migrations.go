@@ -114,6 +114,9 @@ var migrations = []string{
 		created_at   TEXT NOT NULL,
 		PRIMARY KEY (database_id, branch)
 	)`,
+	// 7: the typed form of a decision's key (a JSON list of the typed value
+	// structs of conflict_details.key; '' for decisions recorded before).
+	`ALTER TABLE merge_resolutions ADD COLUMN key_values TEXT NOT NULL DEFAULT ''`,
 }
 
 func (c *Catalog) migrate(ctx context.Context) error {

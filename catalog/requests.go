@@ -70,6 +70,18 @@ func (t *Tx) Requests(ctx context.Context, dbID int64) ([]Request, error) {
 	return out, rows.Err()
 }
 
+// DeleteRequest removes a request record and its decisions (a merge
+// refused before it started leaves its request_id free).
+func (t *Tx) DeleteRequest(ctx context.Context, dbID int64, requestID string) error {
+	for _, q := range []string{`DELETE FROM merge_resolutions WHERE database_id = ? AND request_id = ?`,
+		`DELETE FROM merge_requests WHERE database_id = ? AND request_id = ?`} {
+		if _, err := t.tx.ExecContext(t.ctx, q, dbID, requestID); err != nil {
+			return fmt.Errorf("forget request %q: %w", requestID, err)
+		}
+	}
+	return nil
+}
+
 // PutRequest inserts or replaces a request record.
 func (t *Tx) PutRequest(ctx context.Context, r Request) error {
 	now := time.Now().UTC().Format(time.RFC3339Nano)
@@ -94,6 +106,9 @@ func (t *Tx) PutRequest(ctx context.Context, r Request) error {
 // Resolution is one decision a request applied.
 type Resolution struct {
 	Table, Key, Action, Columns, Source string
+	// KeyValues is the key as a JSON list of typed values (conflict
+	// details' form); "" for decisions recorded before vsql kept it.
+	KeyValues string
 }
 
 // PutResolutions replaces the audit of a request's decisions.
@@ -106,8 +121,8 @@ func (t *Tx) PutResolutions(ctx context.Context, dbID int64, requestID string, r
 		if r.Columns != "" {
 			cols = r.Columns
 		}
-		if _, err := t.tx.ExecContext(t.ctx, `INSERT INTO merge_resolutions (database_id, request_id, table_name, key, action, columns, source) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			dbID, requestID, r.Table, r.Key, r.Action, cols, r.Source); err != nil {
+		if _, err := t.tx.ExecContext(t.ctx, `INSERT INTO merge_resolutions (database_id, request_id, table_name, key, action, columns, source, key_values) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			dbID, requestID, r.Table, r.Key, r.Action, cols, r.Source, r.KeyValues); err != nil {
 			return fmt.Errorf("record resolution: %w", err)
 		}
 	}
@@ -116,7 +131,7 @@ func (t *Tx) PutResolutions(ctx context.Context, dbID int64, requestID string, r
 
 // Resolutions lists a request's decisions by table and key.
 func (t *Tx) Resolutions(ctx context.Context, dbID int64, requestID string) ([]Resolution, error) {
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT table_name, key, action, coalesce(columns, ''), source FROM merge_resolutions
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT table_name, key, action, coalesce(columns, ''), source, key_values FROM merge_resolutions
 		WHERE database_id = ? AND request_id = ? ORDER BY table_name, key`, dbID, requestID)
 	if err != nil {
 		return nil, err
@@ -125,7 +140,7 @@ func (t *Tx) Resolutions(ctx context.Context, dbID int64, requestID string) ([]R
 	var out []Resolution
 	for rows.Next() {
 		var r Resolution
-		if err := rows.Scan(&r.Table, &r.Key, &r.Action, &r.Columns, &r.Source); err != nil {
+		if err := rows.Scan(&r.Table, &r.Key, &r.Action, &r.Columns, &r.Source, &r.KeyValues); err != nil {
 			return nil, err
 		}
 		out = append(out, r)

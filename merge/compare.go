@@ -333,6 +333,20 @@ func keyJSONExpr(t *table) (expr string, order []string) {
 	return "'[' || concat_ws(',', " + strings.Join(parts, ", ") + ") || ']'", order
 }
 
+// keyTypedExpr is the list of the typed values of a result row's key, in
+// key-column order (conflict_details.key, vsql_merge_resolutions.key).
+func keyTypedExpr(t *table) string {
+	var keyTyped []string
+	for _, k := range t.key {
+		for i, col := range t.columns {
+			if col.name == k {
+				keyTyped = append(keyTyped, typedValue(fmt.Sprintf("m_%d", i), col.dataType))
+			}
+		}
+	}
+	return "[" + strings.Join(keyTyped, ", ") + "]"
+}
+
 // recount refreshes the conflict counts after decisions, and loads the
 // details of the conflicts left.
 func (r *TableResult) recount(ctx context.Context, conn *sql.Conn) error {
@@ -354,14 +368,6 @@ func (r *TableResult) recount(ctx context.Context, conn *sql.Conn) error {
 func (r *TableResult) loadDetails(ctx context.Context, conn *sql.Conn) error {
 	t := r.t
 	keyExpr, order := keyJSONExpr(t)
-	var keyTyped []string
-	for _, k := range t.key {
-		for i, col := range t.columns {
-			if col.name == k {
-				keyTyped = append(keyTyped, typedValue(fmt.Sprintf("m_%d", i), col.dataType))
-			}
-		}
-	}
 	rowTyped := func(prefix string) string {
 		var keys, vals []string
 		for i, col := range t.columns {
@@ -372,7 +378,7 @@ func (r *TableResult) loadDetails(ctx context.Context, conn *sql.Conn) error {
 	}
 	q := `SELECT ` + keyExpr + `, action, conflict_columns, pb, po, pt,
 		CASE WHEN pb THEN ` + rowJSON(t, "b") + ` END, CASE WHEN po THEN ` + rowJSON(t, "o") + ` END, CASE WHEN pt THEN ` + rowJSON(t, "t") + ` END,
-		[` + strings.Join(keyTyped, ", ") + `],
+		` + keyTypedExpr(t) + `,
 		CASE WHEN pb THEN ` + rowTyped("b") + ` END, CASE WHEN po THEN ` + rowTyped("o") + ` END, CASE WHEN pt THEN ` + rowTyped("t") + ` END
 		FROM ` + sqltext.QuoteIdent(r.resultTable) + ` WHERE action IN ('cell', 'delete_update', 'insert_insert')
 		ORDER BY ` + strings.Join(order, ", ") + fmt.Sprintf(" LIMIT %d OFFSET %d", max(r.detailsLimit, 1), r.detailsOffset)

@@ -78,6 +78,9 @@ type Options struct {
 	DetailsOffset, DetailsLimit int64
 	// Progress, if set, is told what the merge is doing as it goes.
 	Progress func(message string)
+	// Notice, if set, is told what the caller should know at once (a
+	// branch merged from has writes that are not in a snapshot).
+	Notice func(message string)
 }
 
 // Defaults for Options left zero.
@@ -142,6 +145,10 @@ type Result struct {
 	Replayed                                                               bool
 	// State is complete for a finished call, running for an async one.
 	State string
+
+	// started: the merge got past selection and the target check (a
+	// failure before that is a refusal, which binds no request_id).
+	started bool
 }
 
 // inputs are the three snapshots of a merge and where the result goes.
@@ -233,6 +240,7 @@ func (m *Merger) selectBranchInputs(ctx context.Context, db, ours, theirs, desti
 	if in.theirs, err = branchHead(brs, db, theirs); err != nil {
 		return in, Ancestry{}, err
 	}
+	m.noticeUnsnapshotted(ctx, db, theirs, in.theirs, opt)
 	if err := sqltext.ValidName("branch", in.destination); err != nil {
 		return in, Ancestry{}, vsqlerr.New(vsqlerr.InvalidName, "%v", err)
 	}
@@ -595,6 +603,20 @@ func (m *Merger) MergeBranch(ctx context.Context, db, ours, theirs, destination 
 	})
 }
 
+// noticeUnsnapshotted tells the caller (opt.Notice) that branch theirs
+// has writes no snapshot holds: merges read published snapshots only, so
+// they are not merged (a merge that finds nothing else to do answers
+// already_up_to_date).
+func (m *Merger) noticeUnsnapshotted(ctx context.Context, db, theirs string, head int64, opt Options) {
+	if opt.Notice == nil {
+		return
+	}
+	if state, _, err := m.versions.TargetState(ctx, db, theirs); err == nil && state == branches.TargetDirty {
+		opt.Notice(fmt.Sprintf("branch %q of %q has writes that are not in a snapshot; the merge reads its head, snapshot %d, without them (SELECT * FROM vsql_create_snapshot(%s, branch => %s) first to merge them)",
+			theirs, db, head, sqltext.QuoteString(db), sqltext.QuoteString(theirs)))
+	}
+}
+
 func actionFor(in inputs) string {
 	switch {
 	case in.base == in.theirs:
@@ -660,8 +682,10 @@ func (m *Merger) run(ctx context.Context, db string, args map[string]any, opt Op
 	var res Result
 	op := newOperationID()
 	var req *catalog.Request
+	fresh := false
 	if opt.RequestID != "" {
-		r, replay, err := m.beginRequest(ctx, db, opt.RequestID, args, op)
+		r, replay, isNew, err := m.beginRequest(ctx, db, opt.RequestID, args, op)
+		fresh = isNew
 		if err != nil || replay != nil {
 			if replay != nil {
 				replay.Replayed = true
@@ -680,7 +704,12 @@ func (m *Merger) run(ctx context.Context, db string, args map[string]any, opt Op
 		if ctx.Err() == context.DeadlineExceeded {
 			err = vsqlerr.Wrap(err, vsqlerr.MergeLimitExceeded, "the merge ran longer than its timeout (%v)", opt.Timeout)
 		}
-		if req != nil {
+		switch {
+		case req != nil && fresh && !res.started:
+			// Refused before it started (selection, expected_* guards, the
+			// target check): the request_id stays free for the retry.
+			err = m.forgetRequest(req, err)
+		case req != nil:
 			m.recordFailure(req, err, decided)
 		}
 		return res, err
@@ -784,6 +813,7 @@ func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, o
 		}
 	}
 	res.TargetCheckMS = ms(time.Since(start))
+	res.started = true
 	if req != nil && m.remoteMerge(in.db) {
 		if settled, done, err := m.settle(ctx, req, in, opt, decided); err != nil || done {
 			settled.Replayed = done
@@ -930,10 +960,11 @@ func (m *Merger) provenance(ctx context.Context, in inputs, opt Options) map[str
 
 // beginRequest records a new request or finds the existing one: a
 // complete request replays its result; other arguments are refused.
-func (m *Merger) beginRequest(ctx context.Context, db, requestID string, args map[string]any, op string) (*catalog.Request, *Result, error) {
+func (m *Merger) beginRequest(ctx context.Context, db, requestID string, args map[string]any, op string) (*catalog.Request, *Result, bool, error) {
 	if requestID == "" || len(requestID) > 200 {
-		return nil, nil, vsqlerr.New(vsqlerr.InvalidArgument, "request_id must be 1 to 200 characters")
+		return nil, nil, false, vsqlerr.New(vsqlerr.InvalidArgument, "request_id must be 1 to 200 characters")
 	}
+	fresh := false
 	canon, _ := json.Marshal(args) // map keys are sorted: canonical
 	var req catalog.Request
 	var replay *Result
@@ -949,6 +980,7 @@ func (m *Merger) beginRequest(ctx context.Context, db, requestID string, args ma
 		switch {
 		case errors.Is(err, catalog.ErrNotFound):
 			req = catalog.Request{DatabaseID: d.ID, RequestID: requestID, OperationID: op, Arguments: string(canon), State: "running"}
+			fresh = true
 			return tx.PutRequest(ctx, req)
 		case err != nil:
 			return err
@@ -982,9 +1014,32 @@ func (m *Merger) beginRequest(ctx context.Context, db, requestID string, args ma
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	return &req, replay, nil
+	return &req, replay, fresh, nil
+}
+
+// forgetRequest removes the record of a request whose first attempt was
+// refused before it started, so that a retry with the same request_id
+// after fixing the cause runs as a first attempt; the error's hint says
+// so. If the record cannot be removed, the failure is recorded instead.
+func (m *Merger) forgetRequest(req *catalog.Request, cause error) error {
+	ctx := context.Background()
+	if err := m.cat.Tx(ctx, func(tx *catalog.Tx) error { return tx.DeleteRequest(ctx, req.DatabaseID, req.RequestID) }); err != nil {
+		m.recordFailure(req, cause, nil)
+		return cause
+	}
+	ve := vsqlerr.From(cause)
+	if ve.Code == "" {
+		return cause
+	}
+	hint := ve.Hint
+	if hint != "" {
+		hint += " "
+	}
+	out := *ve
+	out.Hint = hint + fmt.Sprintf("The merge did not start, so request_id %q is not bound to it: once the cause is fixed, retry with the same id.", req.RequestID)
+	return &out
 }
 
 // completeRequest returns the hook that marks the request complete inside

@@ -3,6 +3,8 @@ package merge
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/vsql/vsql/catalog"
 	"github.com/vsql/vsql/vsqlerr"
@@ -41,18 +43,60 @@ func (m *Merger) Requests(ctx context.Context, db, requestID string) ([]catalog.
 }
 
 // Resolutions lists the decisions a request applied (its audit).
-func (m *Merger) Resolutions(ctx context.Context, db, requestID string) ([]catalog.Resolution, error) {
-	var out []catalog.Resolution
+func (m *Merger) Resolutions(ctx context.Context, db, requestID string) ([]Resolution, error) {
+	var rs []catalog.Resolution
 	err := m.inDB(ctx, db, func(tx *catalog.Tx, d catalog.Database) error {
 		if _, err := tx.Request(ctx, d.ID, requestID); errors.Is(err, catalog.ErrNotFound) {
 			return vsqlerr.New(vsqlerr.InvalidArgument, "no merge request %q in database %q", requestID, db)
 		}
 		var err error
-		out, err = tx.Resolutions(ctx, d.ID, requestID)
+		rs, err = tx.Resolutions(ctx, d.ID, requestID)
 		return err
 	})
-	return out, err
+	if err != nil || len(rs) == 0 {
+		return nil, err
+	}
+	// The typed keys, back from their JSON in one query: a list per
+	// decision (NULL for decisions recorded without them).
+	lists := make([]string, len(rs))
+	for i, r := range rs {
+		lists[i] = r.KeyValues
+		if lists[i] == "" {
+			lists[i] = "null"
+		}
+	}
+	var keys any
+	q := `SELECT list_transform(from_json(?, '[[` + typedValueJSONSpec + `]]'), lambda k: list_transform(k, lambda v: struct_pack(
+		type := v.type, is_null := v.is_null, text := v.text, boolean_value := v.boolean_value, integer_value := v.integer_value,
+		double_value := v.double_value, varchar_value := v.varchar_value, blob_value := CAST(v.blob_value AS BLOB), date_value := v.date_value,
+		timestamp_value := v.timestamp_value, timestamptz_value := v.timestamptz_value)))`
+	if err := m.db.QueryRowContext(ctx, q, "["+strings.Join(lists, ",")+"]").Scan(&keys); err != nil {
+		return nil, fmt.Errorf("read the typed keys of request %s: %w", requestID, err)
+	}
+	typed, _ := keys.([]any)
+	out := make([]Resolution, len(rs))
+	for i, r := range rs {
+		out[i].Resolution = r
+		if i < len(typed) {
+			out[i].KeyValues = typed[i]
+		}
+	}
+	return out, nil
 }
+
+// Resolution is one decision of a request's audit, with its key as typed
+// values (conflict_details' form; nil for decisions recorded before vsql
+// kept them).
+type Resolution struct {
+	catalog.Resolution
+	KeyValues any
+}
+
+// typedValueJSONSpec is from_json's structure of one typed value (see
+// typedValue); a blob travels as DuckDB's escaped text and is cast back.
+const typedValueJSONSpec = `{"type":"VARCHAR","is_null":"BOOLEAN","text":"VARCHAR","boolean_value":"BOOLEAN","integer_value":"BIGINT",` +
+	`"double_value":"DOUBLE","varchar_value":"VARCHAR","blob_value":"VARCHAR","date_value":"DATE","timestamp_value":"TIMESTAMP",` +
+	`"timestamptz_value":"TIMESTAMPTZ"}`
 
 // Abort makes the request with operationID terminal: a replay then fails
 // with merge_aborted. A complete request cannot be aborted.

@@ -18,7 +18,9 @@ import (
 // Resolutions are the decisions a merge applies to conflicts.
 type Resolutions struct {
 	// Tables maps a merged table ("orders", "main.orders" or
-	// "public.orders") to a resolution table "catalog.schema.table".
+	// "public.orders") to a resolution table "catalog.schema.table"
+	// (public is main; package sqlfuncs qualifies schema.table and table
+	// with the calling session's catalog).
 	Tables map[string]string
 	// Strategy ("ours" or "theirs") decides every conflict no table decided.
 	Strategy string
@@ -27,43 +29,14 @@ type Resolutions struct {
 // Decision actions of a resolution table's _merge_action column.
 var decisionActions = []string{"cells", "ours", "theirs", "delete", "custom"}
 
+// normalizeTable is the merged table a resolution_tables key names:
+// orders, public.orders and main.orders are one table (sqltext.ParseTableName
+// reads public as main); other names stay as written and match no table.
 func normalizeTable(name string) string {
-	for _, p := range []string{"public.", "main."} {
-		name = strings.TrimPrefix(name, p)
+	if n, ok := sqltext.ParseTableName(name); ok && (n.Schema == "" || n.Schema == "main") && n.Catalog == "" {
+		return n.Table
 	}
 	return name
-}
-
-// splitRef splits "catalog.schema.table" (parts may be double-quoted).
-func splitRef(ref string) ([]string, bool) {
-	var parts []string
-	var cur strings.Builder
-	quoted := false
-	for i := 0; i < len(ref); i++ {
-		c := ref[i]
-		switch {
-		case c == '"' && quoted && i+1 < len(ref) && ref[i+1] == '"':
-			cur.WriteByte('"')
-			i++
-		case c == '"':
-			quoted = !quoted
-		case c == '.' && !quoted:
-			parts = append(parts, cur.String())
-			cur.Reset()
-		default:
-			cur.WriteByte(c)
-		}
-	}
-	parts = append(parts, cur.String())
-	if quoted || len(parts) != 3 {
-		return nil, false
-	}
-	for _, p := range parts {
-		if p == "" {
-			return nil, false
-		}
-	}
-	return parts, true
 }
 
 // frozenPath is where a request's decisions are frozen on first use.
@@ -161,10 +134,11 @@ func (m *Merger) loadDecisions(ctx context.Context, s *session, results []*Table
 // its quoted name: a committed, native table (not temporary, not a view)
 // with exactly the target's columns plus _merge_action and _merge_columns.
 func (m *Merger) checkResolutionTable(ctx context.Context, conn *sql.Conn, ref string, t *table) (string, error) {
-	parts, ok := splitRef(ref)
-	if !ok {
-		return "", vsqlerr.New(vsqlerr.InvalidArgument, "resolution table %q must be written catalog.schema.table", ref)
+	n, ok := sqltext.ParseTableName(ref)
+	if !ok || n.Catalog == "" {
+		return "", vsqlerr.New(vsqlerr.InvalidArgument, "resolution table %q must be written catalog.schema.table (schema public or main)", ref)
 	}
+	parts := []string{n.Catalog, n.Schema, n.Table}
 	if parts[0] == "temp" {
 		return "", vsqlerr.New(vsqlerr.InvalidArgument, "resolution table %s is temporary; use a committed table (a scratch database is the natural place)", ref)
 	}
@@ -394,10 +368,10 @@ func (m *Merger) resolveAll(ctx context.Context, s *session, results []*TableRes
 			continue
 		}
 		keyExpr, order := keyJSONExpr(r.t)
-		q := "SELECT " + keyExpr + ", decision, decision_columns, decided_by FROM " + sqltext.QuoteIdent(r.resultTable) +
+		q := "SELECT " + keyExpr + ", decision, decision_columns, decided_by, to_json(" + keyTypedExpr(r.t) + ")::VARCHAR FROM " + sqltext.QuoteIdent(r.resultTable) +
 			" WHERE decided_by IS NOT NULL ORDER BY " + strings.Join(order, ", ")
 		if err := sqlrows.Of(s.conn.QueryContext(ctx, q))(func(v []any) error {
-			a := catalog.Resolution{Table: r.Table, Key: str(v[0]), Action: str(v[1]), Columns: str(v[2]), Source: str(v[3])}
+			a := catalog.Resolution{Table: r.Table, Key: str(v[0]), Action: str(v[1]), Columns: str(v[2]), Source: str(v[3]), KeyValues: str(v[4])}
 			audit = append(audit, a)
 			return nil
 		}); err != nil {

@@ -114,8 +114,10 @@ var catalogSQL = []string{
 	// DuckDB's schema main is public; the session's temporary objects
 	// (DuckDB's catalog temp) are in pg_temp_1.
 	// nextval('s') defaults read as PostgreSQL prints them (ORMs recognize
-	// serial columns by nextval('…'::regclass))
-	`CREATE OR REPLACE MACRO {P}.vsql_default(d) AS regexp_replace(d, '^nextval\(''([^'']+)''\)$', 'nextval(''\1''::regclass)')`,
+	// serial columns by nextval('…'::regclass)); boolean defaults as true
+	// and false (TypeORM compares them with what it would write)
+	`CREATE OR REPLACE MACRO {P}.vsql_default(d) AS CASE d WHEN 'CAST(''t'' AS BOOLEAN)' THEN 'true' WHEN 'CAST(''f'' AS BOOLEAN)' THEN 'false'
+		ELSE regexp_replace(d, '^nextval\(''([^'']+)''\)$', 'nextval(''\1''::regclass)') END`,
 	`CREATE OR REPLACE MACRO {P}.vsql_nspname(db, s) AS CASE WHEN db = 'temp' THEN 'pg_temp_1' WHEN s = 'main' THEN 'public' ELSE s END`,
 
 	// --- types ---

@@ -49,15 +49,31 @@
 //     ORMs declare; json columns are JSON too and are reported as jsonb).
 //   - a @> b, a <@ b: pg_contains / pg_contained, DuckDB's json_contains on
 //     both sides cast to JSON (lists become JSON arrays).
+//   - a ? b, a ?| b, a ?& b: pg_exists, pg_exists_any, pg_exists_all over
+//     the strings at the top level of a (an object's keys, an array's
+//     string elements, a string). A ? that follows no operand is DuckDB's
+//     placeholder and stays.
+//   - a #> b, a #>> b: pg_path / pg_path_text, the path (text[]; a string
+//     literal '{a,0}' goes through pg_text_array) walked one element at a
+//     time: a key of an object (a JSON pointer step), an index of an array
+//     (negative from the end).
 //   - '… +00:00'::timestamptz, timestamptz '…', CAST('…' AS timestamp with
 //     time zone): the space before a numeric offset is removed (DuckDB
 //     reads "+00:00" after a space as a zone name). TimestampParam does the
 //     same for text parameters bound as timestamp or timestamptz (Sequelize
 //     sends its dates this way); an untyped literal is left alone.
 //
+// These operator rules (@>, <@, ?, #>) become calls by insertions only;
+// their left operand takes in the ->, ->>, #> and #>> before it, which
+// bind as tightly in PostgreSQL, and an operator further right wraps the
+// ones before it (pass.open).
+//
 // # Caveats
 //
 // json_contains also finds a nested needle (PostgreSQL's @> compares from
 // the top: '{"a":{"b":1}}' @> '{"b":1}' is false there, true here). jsonb
-// values are shown as stored, not normalized ({"a":1}, not {"a": 1}).
+// values are printed in jsonb's form by package pgwire, numbers in their
+// shortest form; ->> and #>> of an object or array give DuckDB's compact
+// text. Rewritten operators are named ?column? as PostgreSQL names them
+// (server's postgresColumnName).
 package pgcompat

@@ -21,6 +21,28 @@ var setup = []string{
 	// jsonb's containment, @> and <@ (also lists, as JSON arrays).
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_contains(a, b) AS json_contains(CAST(a AS JSON), CAST(b AS JSON))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_contained(a, b) AS json_contains(CAST(b AS JSON), CAST(a AS JSON))`,
+	// jsonb's existence, ? ?| ?&: the strings at the top level of a value
+	// (an object's keys, an array's string elements, a string itself).
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_json_strings(j) AS CASE json_type(j) WHEN 'OBJECT' THEN json_keys(j)
+		WHEN 'ARRAY' THEN list_transform(list_filter(CAST(json_extract(j, '$[*]') AS JSON[]), lambda x: json_type(x) = 'VARCHAR'), lambda x: x->>'$')
+		WHEN 'VARCHAR' THEN [j->>'$'] ELSE [] END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_exists(j, k) AS CASE WHEN j IS NULL OR CAST(k AS VARCHAR) IS NULL THEN NULL
+		ELSE list_contains(` + schema + `.pg_json_strings(CAST(j AS JSON)), CAST(k AS VARCHAR)) END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_exists_any(j, ks) AS CASE WHEN j IS NULL OR CAST(ks AS VARCHAR[]) IS NULL THEN NULL
+		ELSE list_has_any(` + schema + `.pg_json_strings(CAST(j AS JSON)), CAST(ks AS VARCHAR[])) END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_exists_all(j, ks) AS CASE WHEN j IS NULL OR CAST(ks AS VARCHAR[]) IS NULL THEN NULL
+		ELSE list_has_all(` + schema + `.pg_json_strings(CAST(j AS JSON)), CAST(ks AS VARCHAR[])) END`,
+	// jsonb's paths, #> and #>>: each element a key of an object or an
+	// index of an array (negative from the end); a NULL element gives NULL.
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_path(j, p) AS CASE WHEN CAST(p AS VARCHAR[]) IS NULL OR list_contains(list_transform(CAST(p AS VARCHAR[]), lambda e: e IS NULL), true) THEN NULL
+		ELSE list_reduce(list_transform(CAST(p AS VARCHAR[]), lambda e: to_json(e)), lambda acc, e: CASE
+			WHEN json_type(acc) = 'ARRAY' AND regexp_full_match(e->>'$', '-?[0-9]{1,9}') THEN json_extract(acc, CASE WHEN (e->>'$') LIKE '-%' THEN '$[#' ELSE '$[' END || (e->>'$') || ']')
+			WHEN json_type(acc) = 'OBJECT' THEN json_extract(acc, '/' || replace(replace(e->>'$', '~', '~0'), '/', '~1')) END, CAST(j AS JSON)) END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_path_text(j, p) AS json_extract_string(` + schema + `.pg_path(j, p), '$')`,
+	// A text[] literal of a path ('{a,b}', '{"a b",c}'): elements split at
+	// commas, double quotes removed.
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_text_array(s) AS CASE WHEN trim(s) = '{}' THEN []::VARCHAR[]
+		ELSE list_transform(string_split(trim(trim(s), '{}'), ','), lambda e: trim(trim(e), '"')) END`,
 }
 
 // Setup creates the macros rewritten statements call; exec runs one
@@ -45,6 +67,8 @@ var rules = map[string]rule{
 	"%":           modulo,
 	"@":           containsLeft,  // a @> b
 	"<":           containsRight, // a <@ b
+	"?":           exists,        // a ? b, a ?| b, a ?& b
+	"#":           path,          // a #> b, a #>> b
 	"at":          reservedWord,
 	"by":          reservedWord,
 	"show":        reservedWord,
@@ -55,7 +79,7 @@ var rules = map[string]rule{
 
 // triggerBytes is a cheap first test: a statement containing none of these
 // bytes (case-insensitively) cannot match a rule.
-const triggerBytes = "/%@<aAbBsSjJzZ"
+const triggerBytes = "/%@<?#aAbBsSjJzZ"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.
@@ -100,7 +124,7 @@ func lower(buf []byte, s string) []byte {
 type edit struct {
 	start, end int // replaced bytes (start == end: an insertion)
 	text       string
-	seq        int
+	seq        int // order among insertions at one offset (negative: openings, the last made first)
 }
 
 type pass struct {
@@ -115,8 +139,16 @@ func (p *pass) replace(start, end int, text string) {
 
 func (p *pass) insert(at int, text string) { p.replace(at, at, text) }
 
+// open inserts the opening of a call that wraps an operator's left
+// operand: an operator further right wraps the ones before it (they are
+// left-associative), so among openings at one offset the last made comes
+// first, and openings come before the other insertions there.
+func (p *pass) open(at int, text string) {
+	p.edits = append(p.edits, edit{at, at, text, -1 - len(p.edits)})
+}
+
 // apply builds the rewritten statement: edits in source order, insertions
-// before a replacement at the same offset, otherwise in the order made.
+// before a replacement at the same offset, otherwise in seq order.
 func (p *pass) apply() string {
 	sort.SliceStable(p.edits, func(a, b int) bool {
 		ea, eb := p.edits[a], p.edits[b]
@@ -462,18 +494,82 @@ func containsRight(p *pass, i int) {
 // pg_contained(a, b), by insertions only, so that the rules applying
 // inside either operand (a jsonb cast) still apply.
 func contains(p *pass, op, op2 int, reversed bool) {
-	first := p.operandStart(op - 1)
-	last := p.operandEnd(op2 + 1)
-	if first < 0 || last < 0 {
-		return
-	}
 	fn := ".pg_contains("
 	if reversed {
 		fn = ".pg_contained("
 	}
-	p.insert(p.toks[first].Start, schema+fn)
+	p.binary(op, op2, fn, false)
+}
+
+// exists turns a ? b into pg_exists(a, b), a ?| b into pg_exists_any and
+// a ?& b into pg_exists_all. A ? that does not follow an operand (DuckDB's
+// own placeholder, VALUES (?, ?)) is left alone.
+func exists(p *pass, i int) {
+	switch {
+	case p.isOp(i+1, "|") && p.adjacent(i):
+		p.binary(i, i+1, ".pg_exists_any(", false)
+	case p.isOp(i+1, "&") && p.adjacent(i):
+		p.binary(i, i+1, ".pg_exists_all(", false)
+	default:
+		p.binary(i, i, ".pg_exists(", false)
+	}
+}
+
+// binary turns the operator of tokens op…op2 with its operands into a call
+// of fn (".name("), by insertions only, so that the rules applying inside
+// either operand (a jsonb cast) still apply. The left operand takes in
+// the ->, ->>, #> and #>> before it: they bind as tightly in PostgreSQL
+// (one precedence for all other operators, left to right).
+func (p *pass) binary(op, op2 int, fn string, textArray bool) {
+	first := p.operandStart(op - 1)
+	for first >= 0 {
+		k := p.pathOpBefore(first)
+		if k < 0 {
+			break
+		}
+		first = p.operandStart(k - 1)
+	}
+	last := p.operandEnd(op2 + 1)
+	if first < 0 || last < 0 {
+		return
+	}
+	p.open(p.toks[first].Start, schema+fn)
 	p.replace(p.toks[op].Start, p.toks[op2].End, ",")
+	if textArray && first >= 0 && last == op2+1 && p.kind(last) == sqltext.String {
+		// '{a,b}': PostgreSQL reads the literal as text[]
+		p.insert(p.toks[last].Start, schema+".pg_text_array(")
+		p.insert(p.toks[last].End, ")")
+	}
 	p.insert(p.toks[last].End, ")")
+}
+
+// path turns a #> b into pg_path(a, b) and a #>> b into pg_path_text(a,
+// b) (token i is #).
+func path(p *pass, i int) {
+	if !p.isOp(i+1, ">") || !p.adjacent(i) {
+		return
+	}
+	if p.isOp(i+2, ">") && p.adjacent(i+1) {
+		p.binary(i, i+2, ".pg_path_text(", true)
+		return
+	}
+	p.binary(i, i+1, ".pg_path(", true)
+}
+
+// pathOpBefore returns the first token of a ->, ->>, #> or #>> that ends
+// just before token i, -1 if there is none.
+func (p *pass) pathOpBefore(i int) int {
+	j := i - 1
+	if !p.isOp(j, ">") {
+		return -1
+	}
+	if p.isOp(j-1, ">") && p.adjacent(j-1) {
+		j--
+	}
+	if (p.isOp(j-1, "-") || p.isOp(j-1, "#")) && p.adjacent(j-1) {
+		return j - 1
+	}
+	return -1
 }
 
 // reservedWord quotes at, by and show where PostgreSQL reads them as

@@ -112,8 +112,9 @@
 // ./bench.
 // Binary format is offered for the types pgx and pgjdbc ask for
 // (CanEncodeBinary); other columns must be read as text. duckdb-go parses
-// JSON values before vsql sees them, so json columns are re-serialized:
-// object keys sorted, numbers in shortest form. Structs, maps and unions
+// JSON values before vsql sees them, so json columns are re-serialized
+// the way PostgreSQL prints jsonb (keys shorter first, then in byte order,
+// ", " and ": " between items), numbers in their shortest form. Structs, maps and unions
 // (DuckDB-only) are sent as text in DuckDB's style with struct fields in
 // name order.
 package pgwire

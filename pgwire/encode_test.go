@@ -42,7 +42,11 @@ func TestTextEncodings(t *testing.T) {
 		{pgtype.Int4ArrayOID, []any{int32(1), nil, int32(3)}, "{1,NULL,3}"},
 		{pgtype.TextArrayOID, []any{"a b", `q"u`, "", "NULL"}, `{"a b","q\"u","","NULL"}`},
 		{pgtype.Int4ArrayOID, []any{[]any{int32(1), int32(2)}, []any{int32(3), int32(4)}}, "{{1,2},{3,4}}"},
-		{pgtype.JSONOID, map[string]any{"b": 1.0, "a": "x"}, `{"a":"x","b":1}`},
+		{pgtype.JSONOID, map[string]any{"b": 1.0, "a": "x"}, `{"a": "x", "b": 1}`},
+		{pgtype.JSONBOID, map[string]any{"tags": []any{"a", 1e21, -0.0}, "owner": map[string]any{}, "n": nil, "ok": true}, `{"n": null, "ok": true, "tags": ["a", 1000000000000000000000, 0], "owner": {}}`},
+		{pgtype.JSONBOID, "a\"b\\c\n\x01é/<", `"a\"b\\c\n\u0001é/<"`},
+		{pgtype.JSONBOID, []any{}, `[]`},
+		{pgtype.JSONBOID, 0.0000001, `0.0000001`},
 	}
 	for _, c := range cases {
 		got, err := AppendValue(nil, c.oid, 0, c.v)

@@ -3,6 +3,8 @@ package server
 import (
 	"regexp"
 	"strings"
+
+	"github.com/vsql/vsql/sqltext"
 )
 
 // PostgreSQL names an unaliased select item after what it is: a function
@@ -18,6 +20,9 @@ var (
 )
 
 func postgresColumnName(duck string) string {
+	if strings.HasPrefix(duck, sqltext.PGCatalogSchema+".pg_") {
+		return "?column?" // an operator pgcompat rewrote into a call (@>, ?, #>)
+	}
 	if m := castOf.FindStringSubmatch(duck); m != nil {
 		return m[1]
 	}

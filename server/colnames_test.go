@@ -4,18 +4,19 @@ import "testing"
 
 func TestPostgresColumnName(t *testing.T) {
 	for duck, want := range map[string]string{
-		"count_star()":                 "count",
-		"count(x)":                     "count",
-		"sum(amount)":                  "sum",
-		"current_database()":           "current_database",
-		"CAST(id AS VARCHAR)":          "id",
-		"CAST(price AS DECIMAL(10,2))": "price",
-		"CAST('2020-01-01' AS DATE)":   "?column?",
-		"1":                            "?column?",
-		"'x'":                          "?column?",
-		"(a + b)":                      "?column?",
-		"order_id":                     "order_id",
-		"amount total":                 "amount total",
+		"count_star()":                       "count",
+		"count(x)":                           "count",
+		"sum(amount)":                        "sum",
+		"current_database()":                 "current_database",
+		"CAST(id AS VARCHAR)":                "id",
+		"CAST(price AS DECIMAL(10,2))":       "price",
+		"CAST('2020-01-01' AS DATE)":         "?column?",
+		"1":                                  "?column?",
+		"'x'":                                "?column?",
+		"(a + b)":                            "?column?",
+		"order_id":                           "order_id",
+		"amount total":                       "amount total",
+		"memory.__vsql_pg.pg_exists(d, 'a')": "?column?",
 	} {
 		if got := postgresColumnName(duck); got != want {
 			t.Errorf("postgresColumnName(%q) = %q, want %q", duck, got, want)

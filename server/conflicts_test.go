@@ -284,3 +284,76 @@ func TestMergesDetachTheirInputs(t *testing.T) {
 		t.Errorf("%d images attached, want the one named in a query", n)
 	}
 }
+
+// Names in resolution_tables read public as statements do (SPEC's own
+// 'scratch.public.price_decisions'), schema.table and table are in the
+// calling session's catalog, and the audit's key has conflict_details'
+// typed form.
+func TestResolutionTableNamesAndTypedKeys(t *testing.T) {
+	addr := startServer(t, nil)
+	ctx := context.Background()
+	main := twoSides(t, addr, "pub",
+		[]string{"CREATE TABLE p (id INTEGER PRIMARY KEY, price INTEGER)", "INSERT INTO p VALUES (1, 10), (2, 20)"},
+		[]string{"UPDATE p SET price = 11 WHERE id = 1", "UPDATE p SET price = 21 WHERE id = 2"},
+		[]string{"UPDATE p SET price = 12 WHERE id = 1", "UPDATE p SET price = 22 WHERE id = 2"})
+	for _, q := range []string{
+		"CREATE DATABASE scratch",
+		"CREATE TABLE scratch.public.d (id INTEGER, price INTEGER, _merge_action VARCHAR, _merge_columns MAP(VARCHAR, VARCHAR))",
+		"INSERT INTO scratch.public.d VALUES (1, 15, 'cells', map {'price': 'custom'}), (2, NULL, 'theirs', NULL)",
+	} {
+		if _, err := main.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	preview := "SELECT conflicts, resolved_conflicts FROM vsql_merge_branch_preview('pub', 'main', 'side', resolution_tables => map {%s})"
+	scratch, err := pgx.Connect(ctx, dsn(addr, "scratch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer scratch.Close(ctx)
+	for _, c := range []struct {
+		conn *pgx.Conn
+		arg  string
+	}{
+		{main, "'p': 'scratch.public.d'"},
+		{main, "'public.p': 'scratch.main.d'"},
+		{main, `'p': '"scratch".PUBLIC."d"'`},
+		{scratch, "'p': 'public.d'"}, // the session's own catalog
+		{scratch, "'main.p': 'd'"},
+	} {
+		var conflicts, resolved int64
+		if err := c.conn.QueryRow(ctx, fmt.Sprintf(preview, c.arg)).Scan(&conflicts, &resolved); err != nil || conflicts != 0 || resolved != 2 {
+			t.Errorf("%s: conflicts %d, resolved %d, %v", c.arg, conflicts, resolved, err)
+		}
+	}
+	var detailsKeyType string
+	if err := main.QueryRow(ctx, "SELECT typeof(c.key) FROM (SELECT unnest(conflict_details) AS c FROM vsql_merge_branch_preview(NULL, 'main', 'side')) LIMIT 1").Scan(&detailsKeyType); err != nil {
+		t.Fatal(err)
+	}
+	var action string
+	if err := main.QueryRow(ctx, "SELECT merge_action FROM vsql_merge_branch(NULL, 'main', 'side', 'main', request_id => 'pub', resolution_tables => map {'p': 'scratch.public.d'})").Scan(&action); err != nil || action != "merged" {
+		t.Fatalf("merge: %s %v", action, err)
+	}
+	rows, err := main.Query(ctx, "SELECT key[1].integer_value, key[1].type, key_json, action FROM vsql_merge_resolutions(NULL, 'pub') ORDER BY key_json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		var id int64
+		var typ, js, act string
+		if err := rows.Scan(&id, &typ, &js, &act); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%d %s %s %s", id, typ, js, act))
+	}
+	rows.Close()
+	if want := "1 INTEGER [1] cells|2 INTEGER [2] theirs"; strings.Join(got, "|") != want {
+		t.Errorf("resolutions %q, want %q", strings.Join(got, "|"), want)
+	}
+	// The same typed form as the preview's conflict_details.key.
+	var auditType string
+	if err := main.QueryRow(ctx, "SELECT typeof(key) FROM vsql_merge_resolutions(NULL, 'pub') LIMIT 1").Scan(&auditType); err != nil || auditType != detailsKeyType {
+		t.Errorf("resolutions key is %s (%v), conflict_details key %s", auditType, err, detailsKeyType)
+	}
+}

@@ -134,9 +134,11 @@
 //
 //   - a string literal or quoted identifier naming a path inside the
 //     repository, the users file or the TLS key (after file:// and ~, "..",
-//     relative to the working directory; a glob whose directory holds the
-//     repository; any literal holding the repository's absolute path, such
-//     as SQL text handed to query(…)) is server_file_access. When vsqld's working directory is
+//     relative to the working directory; a glob — DuckDB's *, ? and [ ],
+//     not { } — whose segments can match the way into the repository
+//     (globReaches: JSON such as '{"a":"x/y"}' or '["a/b"]' is no path);
+//     any literal holding the repository's absolute path, such as SQL
+//     text handed to query(…)) is server_file_access. When vsqld's working directory is
 //     inside the repository, a relative name counts only if it (or, with a
 //     '/', its directory) exists, so that ordinary strings stay strings.
 //   - IMPORT DATABASE and import_database(…) are refused (a script of

@@ -338,15 +338,16 @@ func (g *guard) protectedPath(lit string) bool {
 	if !slash && !g.cwdInRoot {
 		return false
 	}
-	glob := false
+	// DuckDB's glob characters are * ? and [ (not {: '{"a":"x/y"}' is a
+	// file name to DuckDB, and JSON to everyone else).
+	glob, pattern, whole := false, "", v
 	if slash {
-		if i := strings.IndexAny(v, "*?[{"); i >= 0 {
+		if i := strings.IndexAny(v, "*?["); i >= 0 {
 			glob = true
-			v = v[:i]
-			if j := strings.LastIndexAny(v, "/"+string(filepath.Separator)); j >= 0 {
-				v = v[:j+1]
+			if j := strings.LastIndexAny(v[:i], "/"+string(filepath.Separator)); j >= 0 {
+				v, pattern = v[:j+1], v[j+1:]
 			} else {
-				v = "."
+				v, pattern = ".", v
 			}
 		}
 	}
@@ -355,13 +356,30 @@ func (g *guard) protectedPath(lit string) bool {
 	if relative {
 		p = filepath.Join(g.cwd, v)
 	}
+	if glob && !g.cwdInRoot {
+		// The same text read as a plain name (ATTACH and COPY do not glob).
+		lp := filepath.Clean(whole)
+		if !filepath.IsAbs(whole) {
+			lp = filepath.Join(g.cwd, whole)
+		}
+		for _, f := range g.files {
+			if lp == f {
+				return true
+			}
+		}
+		for _, root := range g.roots {
+			if within(lp, root) {
+				return true
+			}
+		}
+	}
 	for _, f := range g.files {
-		if p == f || (glob && within(f, p)) {
+		if p == f || (glob && within(f, p) && globReaches(pattern, p, f)) {
 			return true
 		}
 	}
 	for _, root := range g.roots {
-		if glob && within(root, p) {
+		if glob && within(root, p) && globReaches(pattern, p, root) {
 			return true // the glob's directory holds the repository
 		}
 		if !within(p, root) {
@@ -380,6 +398,43 @@ func (g *guard) protectedPath(lit string) bool {
 		}
 	}
 	return false
+}
+
+// globReaches reports whether the glob pattern, relative to directory
+// dir, may match target (inside dir) or a path on the way to it: its
+// segments are matched against target's components one by one, as
+// DuckDB's glob walks directories. A segment that cannot match its
+// component (JSON such as '["a/b"]' read as a glob: the segment '["a' has
+// no closing ']', so DuckDB's glob matches nothing) means no; **, a
+// backslash or a pattern Go cannot read means maybe, which counts as yes.
+func globReaches(pattern, dir, target string) bool {
+	rel, err := filepath.Rel(dir, target)
+	if err != nil {
+		return true
+	}
+	comps := strings.Split(filepath.ToSlash(rel), "/")
+	segs := strings.FieldsFunc(pattern, func(r rune) bool { return r == '/' || r == filepath.Separator })
+	for k, comp := range comps {
+		if k >= len(segs) {
+			return true // the pattern names a directory on the way
+		}
+		seg := segs[k]
+		if strings.Contains(seg, "**") || strings.ContainsRune(seg, '\\') {
+			return true
+		}
+		if open := strings.IndexByte(seg, '['); open >= 0 && !strings.Contains(seg[open:], "]") {
+			return false // an unclosed [ matches nothing
+		}
+		seg = strings.ReplaceAll(seg, "[!", "[^") // DuckDB's negated class is Go's [^…]
+		ok, err := filepath.Match(seg, comp)
+		if err != nil {
+			return true
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // Refusals.

@@ -39,6 +39,32 @@ func TestProtectedPath(t *testing.T) {
 			t.Errorf("protectedPath(%q) = %v, want %v", lit, got, want)
 		}
 	}
+	// The default layout: ./vsql-data beside the working directory. JSON
+	// with slashes is not a path ({ is no glob character to DuckDB, an
+	// unclosed [ matches nothing), globs that reach the repository are.
+	g = &guard{roots: []string{"/home/op/vsql-data"}, cwd: "/home/op"}
+	for lit, want := range map[string]bool{
+		`{"path":"a/b"}`:                false,
+		`{"path":"a/b", "tags":[1, 2]}`: false,
+		`["a/b"]`:                       false,
+		`{"note":"and/or?"}`:            false,
+		`[{"url":"/x"},[1]]`:            false,
+		"vsql-data/users":               true,
+		"*/users":                       true,
+		"vsql-*/live/*":                 true,
+		"v[s]ql-data/*":                 true,
+		"[!x]sql-data/users":            true,
+		"[!v]sql-data/users":            false,
+		"**/users":                      true,
+		"x*/../vsql-data/*":             true,
+		`x[/../vsql-data/users`:         true,
+		"other/*.csv":                   false,
+		"*.csv":                         false,
+	} {
+		if got := g.protectedPath(lit); got != want {
+			t.Errorf("default layout: protectedPath(%q) = %v, want %v", lit, got, want)
+		}
+	}
 	// vsqld started inside its repository: relative names count when
 	// they exist, so that ordinary strings stay strings.
 	repo := t.TempDir()

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -154,5 +155,116 @@ func TestMergeCancelledPublishesNothing(t *testing.T) {
 		}
 		rows.Close()
 		t.Errorf("a cancelled merge created snapshots: %d", n)
+	}
+}
+
+// Merging a branch whose writes are not in a snapshot says so in a NOTICE
+// naming the branch (the merge reads its head only).
+func TestMergeNoticesUnsnapshottedTheirs(t *testing.T) {
+	addr := startServer(t, nil)
+	ctx := context.Background()
+	admin := connectPgx(t, addr)
+	if _, err := admin.Exec(ctx, "CREATE DATABASE ntc"); err != nil {
+		t.Fatal(err)
+	}
+	owner, err := pgx.Connect(ctx, dsn(addr, "ntc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close(ctx)
+	for _, q := range []string{"CREATE TABLE p (id INTEGER PRIMARY KEY, v INTEGER)", "INSERT INTO p VALUES (1, 1)",
+		"SELECT * FROM vsql_create_snapshot()", "SELECT * FROM vsql_create_branch(NULL, 'side')"} {
+		if _, err := owner.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	side, err := pgx.Connect(ctx, dsn(addr, "ntc/side"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer side.Close(ctx)
+	if _, err := side.Exec(ctx, "UPDATE p SET v = 2"); err != nil { // not snapshotted
+		t.Fatal(err)
+	}
+	cfg, _ := pgx.ParseConfig(dsn(addr, "ntc"))
+	var notices []string
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notices = append(notices, n.Message) }
+	c, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	var action string
+	if err := c.QueryRow(ctx, "SELECT merge_action FROM vsql_merge_branch(NULL, 'main', 'side', 'main')").Scan(&action); err != nil || action != "already_up_to_date" {
+		t.Fatalf("merge: %s %v", action, err)
+	}
+	if len(notices) != 1 || !strings.Contains(notices[0], `branch "side"`) || !strings.Contains(notices[0], "not in a snapshot") {
+		t.Errorf("notices %q, want one naming branch side", notices)
+	}
+	// A snapshotted branch merges without one.
+	notices = nil
+	if _, err := side.Exec(ctx, "SELECT * FROM vsql_create_snapshot()"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.QueryRow(ctx, "SELECT merge_action FROM vsql_merge_branch(NULL, 'main', 'side', 'main')").Scan(&action); err != nil || action != "fast_forward" || len(notices) != 0 {
+		t.Errorf("merge after the snapshot: %s %v, notices %q", action, err, notices)
+	}
+}
+
+// A merge refused before it starts (target dirty, a guard that failed)
+// does not bind its request_id: the retry with the same id after fixing
+// the cause runs, and the refusal's hint says so.
+func TestRefusedMergeLeavesRequestIDFree(t *testing.T) {
+	addr := startServer(t, nil)
+	ctx := context.Background()
+	main := twoSides(t, addr, "rfs", []string{"CREATE TABLE p (id INTEGER PRIMARY KEY, v INTEGER, w INTEGER)", "INSERT INTO p VALUES (1, 1, 1)"},
+		[]string{"UPDATE p SET v = 2"}, []string{"UPDATE p SET w = 3"})
+	var pgErr *pgconn.PgError
+	// The target is dirty.
+	if _, err := main.Exec(ctx, "INSERT INTO p VALUES (2, 0, 0)"); err != nil {
+		t.Fatal(err)
+	}
+	merge := "SELECT merge_action FROM vsql_merge_branch(NULL, 'main', 'side', 'main', request_id => 'r1')"
+	_, err := main.Exec(ctx, merge)
+	if !errors.As(err, &pgErr) || !strings.Contains(pgErr.Message, "merge_target_dirty") || !strings.Contains(pgErr.Hint, `request_id "r1" is not bound`) {
+		t.Fatalf("dirty target: %v (hint %q)", err, pgErr.Hint)
+	}
+	var n int
+	if err := main.QueryRow(ctx, "SELECT count(*) FROM vsql_merge_requests(NULL, request_id => 'r1')").Scan(&n); err != nil || n != 0 {
+		t.Errorf("the refused request is recorded: %d %v", n, err)
+	}
+	if _, err := main.Exec(ctx, "SELECT * FROM vsql_create_snapshot()"); err != nil {
+		t.Fatal(err)
+	}
+	var action string
+	if err := main.QueryRow(ctx, merge).Scan(&action); err != nil || action != "merged" {
+		t.Fatalf("retry with the same id after the snapshot: %s %v", action, err)
+	}
+	// A guard that failed: the retry with the right expected id and the same request_id.
+	if _, err := main.Exec(ctx, "SELECT * FROM vsql_create_branch(NULL, 'side2')"); err != nil {
+		t.Fatal(err)
+	}
+	side2, err := pgx.Connect(ctx, dsn(addr, "rfs/side2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer side2.Close(ctx)
+	for _, q := range []string{"UPDATE p SET w = 4", "SELECT * FROM vsql_create_snapshot()"} {
+		if _, err := side2.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	head := headOf(t, main, "side2")
+	guarded := "SELECT merge_action FROM vsql_merge_branch(NULL, 'main', 'side2', 'main', request_id => 'r2', expected_theirs_snapshot_id => %d)"
+	_, err = main.Exec(ctx, fmt.Sprintf(guarded, head-1))
+	if !errors.As(err, &pgErr) || !strings.Contains(pgErr.Message, "merge_inputs_changed") {
+		t.Fatalf("failed guard: %v", err)
+	}
+	if err := main.QueryRow(ctx, fmt.Sprintf(guarded, head)).Scan(&action); err != nil || action != "fast_forward" {
+		t.Fatalf("retry with the reviewed id and the same request_id: %s %v", action, err)
+	}
+	// A request that ran keeps its id: other arguments under it are refused.
+	if _, err := main.Exec(ctx, "SELECT * FROM vsql_merge_branch(NULL, 'main', 'side2', 'main', request_id => 'r2')"); !errors.As(err, &pgErr) || !strings.Contains(pgErr.Message, "request_id_reused") {
+		t.Errorf("other arguments under a used id: %v", err)
 	}
 }

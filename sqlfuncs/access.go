@@ -2,9 +2,9 @@ package sqlfuncs
 
 import (
 	"context"
-	"strings"
 
 	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
 )
 
@@ -139,8 +139,9 @@ func (f function) authorize(ctx context.Context, c Caller, db string, a args) er
 		if m, ok := a["resolution_tables"].(map[string]any); ok {
 			for _, v := range m {
 				table, _ := v.(string)
-				if parts := strings.Split(table, "."); len(parts) >= 2 {
-					if err := c.Require(ctx, Need{Catalog: parts[0], Privilege: catalog.Read}); err != nil {
+				// schema.table and table are in the session's own catalog
+				if n, ok := sqltext.ParseTableName(table); ok && n.Catalog != "" {
+					if err := c.Require(ctx, Need{Catalog: n.Catalog, Privilege: catalog.Read}); err != nil {
 						return err
 					}
 				}

@@ -84,6 +84,7 @@ const (
 	tSchemaChanges
 	tViewChange
 	tSchemaConflicts
+	tTypedKey // a key as a list of typed values (conflict_details.key)
 )
 
 type column struct {
@@ -360,6 +361,8 @@ func typeInfo(t colType) duckdb.TypeInfo {
 		ti, _ = duckdb.NewTypeInfo(duckdb.TYPE_DOUBLE)
 	case tConflicts:
 		ti = conflictsType()
+	case tTypedKey:
+		ti, _ = duckdb.NewListInfo(typedValueType())
 	case tSchemaChanges:
 		ti = structListType("column_name", "source", "sql_type", "action")
 	case tSchemaConflicts:
@@ -381,7 +384,11 @@ func Register(conn *sql.Conn, b Backend, mg Merges) error {
 		err := duckdb.RegisterTableUDF(conn, internalName(f.name), duckdb.RowTableFunction{
 			Config: duckdb.TableFunctionConfig{Arguments: []duckdb.TypeInfo{strType}},
 			BindArgumentsContext: func(ctx context.Context, _ map[string]any, in ...any) (duckdb.RowTableSource, error) {
-				return bind(ctx, b, mg, f, in)
+				src, err := bind(ctx, b, mg, f, in)
+				if err != nil {
+					return nil, vsqlerr.ForEngine(err)
+				}
+				return src, nil
 			},
 		})
 		if err != nil {
@@ -468,7 +475,14 @@ func (s *source) Cardinality() *duckdb.CardinalityInfo { return nil }
 // Init starts one execution.
 func (s *source) Init() { s.ran, s.rows, s.next = false, nil, 0 }
 
+// FillRow runs the call on its first row and hands out its rows; errors
+// go to DuckDB with their own hints in the text (vsqlerr.ForEngine).
 func (s *source) FillRow(row duckdb.Row) (bool, error) {
+	ok, err := s.fillRow(row)
+	return ok, vsqlerr.ForEngine(err)
+}
+
+func (s *source) fillRow(row duckdb.Row) (bool, error) {
 	if !s.ran {
 		s.ran = true
 		if s.caller == nil {

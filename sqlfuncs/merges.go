@@ -8,6 +8,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/catalog"
 	"github.com/vsql/vsql/merge"
 	"github.com/vsql/vsql/sqltext"
@@ -25,7 +26,7 @@ type Merges interface {
 	PreflightBranch(ctx context.Context, db, ours, theirs, destination string, opt merge.Options) (merge.Preflight, error)
 	AncestryOf(ctx context.Context, db, a, b string) (merge.Ancestry, error)
 	Requests(ctx context.Context, db, requestID string) ([]catalog.Request, error)
-	Resolutions(ctx context.Context, db, requestID string) ([]catalog.Resolution, error)
+	Resolutions(ctx context.Context, db, requestID string) ([]merge.Resolution, error)
 	Abort(ctx context.Context, db, operationID string) (catalog.Request, error)
 }
 
@@ -64,8 +65,27 @@ func (a args) duration(name string) (time.Duration, error) {
 	return 0, vsqlerr.New(vsqlerr.InvalidArgument, "%s => must be seconds or a duration", name)
 }
 
-func mergeOptions(a args) (merge.Options, error) {
+// qualifyTable gives a resolution table written schema.table or table the
+// calling session's catalog (its database and branch), as a statement in
+// that session would read it; catalog.schema.table stays as written. The
+// one reading of such names is sqltext.ParseTableName (public is main).
+func qualifyTable(c Caller, ref string) string {
+	n, ok := sqltext.ParseTableName(ref)
+	if !ok || n.Catalog != "" || c == nil || c.Branch() == "" {
+		return ref // as written: the merge says what is wrong with it
+	}
+	n.Catalog = branches.BranchAlias(c.Database(), c.Branch())
+	if n.Schema == "" {
+		n.Schema = "main"
+	}
+	return n.String()
+}
+
+func mergeOptions(c Caller, a args) (merge.Options, error) {
 	var o merge.Options
+	if c != nil {
+		o.Notice = c.Notice
+	}
 	o.RequestID = a.str("request_id")
 	for _, f := range []struct {
 		name string
@@ -104,12 +124,12 @@ func mergeOptions(a args) (merge.Options, error) {
 		for k, ref := range v {
 			s, ok := ref.(string)
 			if !ok || s == "" {
-				return o, vsqlerr.New(vsqlerr.InvalidArgument, "resolution_tables => maps each table to a table name such as 'scratch.main.decisions'")
+				return o, vsqlerr.New(vsqlerr.InvalidArgument, "resolution_tables => maps each table to a table name such as 'scratch.public.decisions'")
 			}
-			o.Resolutions.Tables[k] = s
+			o.Resolutions.Tables[k] = qualifyTable(c, s)
 		}
 	default:
-		return o, vsqlerr.New(vsqlerr.InvalidArgument, "resolution_tables => must be a map, e.g. map {'orders': 'scratch.main.decisions'}")
+		return o, vsqlerr.New(vsqlerr.InvalidArgument, "resolution_tables => must be a map, e.g. map {'orders': 'scratch.public.decisions'}")
 	}
 	o.Resolutions.Strategy = a.str("conflict_strategy")
 	switch o.Resolutions.Strategy {
@@ -387,7 +407,7 @@ func requestFunctions() []function {
 		{
 			name:    "vsql_merge_resolutions",
 			params:  []param{{"db", true}, {"request_id", true}},
-			columns: []column{{"table_name", tVarchar}, {"key", tJSON}, {"action", tVarchar}, {"columns", tJSON}, {"source", tVarchar}},
+			columns: []column{{"table_name", tVarchar}, {"key", tTypedKey}, {"key_json", tJSON}, {"action", tVarchar}, {"columns", tJSON}, {"source", tVarchar}},
 			merges:  true,
 			runMerge: func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
 				if err := needBranches(a, "request_id"); err != nil {
@@ -399,7 +419,7 @@ func requestFunctions() []function {
 				}
 				out := make([][]any, len(rs))
 				for i, r := range rs {
-					out[i] = []any{r.Table, r.Key, r.Action, nullable(r.Columns), r.Source}
+					out[i] = []any{r.Table, r.KeyValues, r.Key, r.Action, nullable(r.Columns), r.Source}
 				}
 				return out, nil
 			},
@@ -433,6 +453,7 @@ func runMaybeAsync(ctx context.Context, b Merges, db string, a args, opt merge.O
 		return merge.Result{}, err
 	}
 	if async {
+		opt.Notice = nil // the statement has returned by then
 		return b.Async(ctx, db, opt, run)
 	}
 	if caller, ok := ctx.Value(callerKey{}).(Caller); ok {
@@ -474,7 +495,7 @@ func statusFunction() function {
 // arguments before running fn.
 func withOptions(required []string, fn func(ctx context.Context, b Merges, db string, a args, opt merge.Options) ([][]any, error)) func(context.Context, Merges, string, args) ([][]any, error) {
 	return func(ctx context.Context, b Merges, db string, a args) ([][]any, error) {
-		opt, err := mergeOptions(a)
+		opt, err := mergeOptions(callerOf(ctx), a)
 		if err != nil {
 			return nil, err
 		}

@@ -19,6 +19,11 @@
 //     may put a name (database, branch, table, column) into SQL text
 //     (ARCHITECTURE invariant 4).
 //
+//   - ParseTableName reads a table named in a vsql_* argument
+//     (resolution_tables, vsql_diff's table =>): catalog.schema.table,
+//     schema.table or table, quoted or not, with public read as main, as
+//     RewritePostgres reads statements.
+//
 //   - ScanStatement (vsql.go) collects what the server checks before it
 //     prepares a statement: vsql_* calls, __vsql names, quoted
 //     "db/branch" and "db@n" catalogs, and the first name of every dotted

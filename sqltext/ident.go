@@ -64,3 +64,76 @@ func IsDigits(s string) bool {
 	}
 	return true
 }
+
+// TableName is a table named in a vsql_* argument (a resolution table, a
+// merged table, vsql_diff's table =>): catalog.schema.table, schema.table
+// or table. PostgreSQL's schema public is DuckDB's main, so Schema is
+// "main" for public (and for main); Catalog and Schema are "" where the
+// name leaves them out.
+type TableName struct{ Catalog, Schema, Table string }
+
+// ParseTableName reads a name written as SQL writes it: parts separated
+// by dots, each plain or double-quoted (a quoted part may hold dots; ""
+// is a quote). Plain parts keep their case, as vsql's catalog names do
+// (DuckDB compares table names without case). ok is false for an empty
+// part, more than three parts or an unclosed quote.
+func ParseTableName(s string) (TableName, bool) {
+	var parts []string
+	var cur strings.Builder
+	quoted, wasQuoted := false, false
+	var plain []bool
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' && quoted && i+1 < len(s) && s[i+1] == '"':
+			cur.WriteByte('"')
+			i++
+		case c == '"':
+			quoted = !quoted
+			wasQuoted = true
+		case c == '.' && !quoted:
+			parts, plain = append(parts, cur.String()), append(plain, !wasQuoted)
+			cur.Reset()
+			wasQuoted = false
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	parts, plain = append(parts, cur.String()), append(plain, !wasQuoted)
+	if quoted || len(parts) > 3 {
+		return TableName{}, false
+	}
+	for _, p := range parts {
+		if p == "" {
+			return TableName{}, false
+		}
+	}
+	var n TableName
+	n.Table = parts[len(parts)-1]
+	if len(parts) >= 2 {
+		n.Schema = parts[len(parts)-2]
+		folded := n.Schema
+		if plain[len(parts)-2] {
+			folded = strings.ToLower(folded)
+		}
+		if folded == "public" || folded == "main" {
+			n.Schema = "main"
+		}
+	}
+	if len(parts) == 3 {
+		n.Catalog = parts[0]
+	}
+	return n, true
+}
+
+// String writes the name back with every part quoted.
+func (n TableName) String() string {
+	s := QuoteIdent(n.Table)
+	if n.Schema != "" {
+		s = QuoteIdent(n.Schema) + "." + s
+	}
+	if n.Catalog != "" {
+		s = QuoteIdent(n.Catalog) + "." + s
+	}
+	return s
+}

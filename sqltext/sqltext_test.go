@@ -145,3 +145,32 @@ func TestScanQualifiers(t *testing.T) {
 		t.Errorf("catalogs %v", sc.Catalogs)
 	}
 }
+
+func TestParseTableName(t *testing.T) {
+	for in, want := range map[string]sqltext.TableName{
+		"orders":                         {Table: "orders"},
+		"public.orders":                  {Schema: "main", Table: "orders"},
+		"PUBLIC.orders":                  {Schema: "main", Table: "orders"},
+		"main.orders":                    {Schema: "main", Table: "orders"},
+		`"public".orders`:                {Schema: "main", Table: "orders"},
+		`"Public".orders`:                {Schema: "Public", Table: "orders"},
+		"scratch.public.price_decisions": {Catalog: "scratch", Schema: "main", Table: "price_decisions"},
+		"scratch.main.price_decisions":   {Catalog: "scratch", Schema: "main", Table: "price_decisions"},
+		`"retail/dev".public."a.b"`:      {Catalog: "retail/dev", Schema: "main", Table: "a.b"},
+		`"q""uote".s.t`:                  {Catalog: `q"uote`, Schema: "s", Table: "t"},
+		"scratch.other.t":                {Catalog: "scratch", Schema: "other", Table: "t"},
+	} {
+		got, ok := sqltext.ParseTableName(in)
+		if !ok || got != want {
+			t.Errorf("ParseTableName(%q) = %+v, %v; want %+v", in, got, ok, want)
+		}
+	}
+	for _, bad := range []string{"", "a..b", "a.b.c.d", `"open.t`, ".t", "t."} {
+		if n, ok := sqltext.ParseTableName(bad); ok {
+			t.Errorf("ParseTableName(%q) = %+v, want not ok", bad, n)
+		}
+	}
+	if s := (sqltext.TableName{Catalog: "retail/dev", Schema: "main", Table: `a"b`}).String(); s != `"retail/dev"."main"."a""b"` {
+		t.Errorf("String() = %s", s)
+	}
+}

@@ -51,3 +51,18 @@ func TestNewCarriesCodeStateHint(t *testing.T) {
 		t.Error("IsCode")
 	}
 }
+
+// A hint of its own survives the trip through DuckDB's error text (an
+// error raised inside a vsql_* function).
+func TestOwnHintInEngineText(t *testing.T) {
+	e := vsqlerr.New(vsqlerr.MergeTargetDirty, "branch %q is dirty", "main").WithHint("Snapshot it; then retry.")
+	if got := vsqlerr.ForEngine(e).Error(); got != "[vsql:merge_target_dirty] branch \"main\" is dirty\n[vsql:hint] Snapshot it; then retry." {
+		t.Errorf("ForEngine(e).Error() = %q", got)
+	}
+	if got := vsqlerr.ForEngine(vsqlerr.New(vsqlerr.MergeTargetDirty, "x")).Error(); got != "[vsql:merge_target_dirty] x" {
+		t.Errorf("default hint in the text: %q", got)
+	}
+	if !vsqlerr.IsCode(vsqlerr.ForEngine(e), vsqlerr.MergeTargetDirty) {
+		t.Error("IsCode through ForEngine")
+	}
+}

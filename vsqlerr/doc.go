@@ -12,4 +12,9 @@
 // matching PostgreSQL SQLSTATE; DuckDB's "LINE n: …" context becomes the
 // ErrorResponse position, so psql draws the caret itself. Where fills the
 // CONTEXT field (COPY errors name the line there).
+//
+// A vsql error raised inside a vsql_* function reaches the session as
+// DuckDB's error text: From recovers its code and SQLSTATE from the
+// "[vsql:code]" prefix, and a hint of its own (not the code's) from the
+// text ForEngine appends, so such hints reach the client too.
 package vsqlerr

@@ -113,7 +113,11 @@ func fromDuckDB(err error) *Error {
 	// DuckDB error: recover its code, SQLSTATE and hint.
 	if m := vsqlPattern.FindStringSubmatch(msg); m != nil {
 		if _, ok := codes[Code(m[1])]; ok {
-			e := New(Code(m[1]), "%s", strings.TrimSpace(m[2]))
+			text, hint, hasHint := strings.Cut(m[2], hintMark)
+			e := New(Code(m[1]), "%s", strings.TrimSpace(text))
+			if hasHint {
+				e.Hint = strings.TrimSpace(hint)
+			}
 			e.Err = err
 			return e
 		}

@@ -27,6 +27,25 @@ func (e *Error) Error() string {
 	return e.Message
 }
 
+// hintMark separates a message from its own hint in ForEngine's text.
+const hintMark = "\n[vsql:hint] "
+
+// ForEngine is err as a vsql_* function hands it to DuckDB, which keeps
+// only the text: a vsql error with a hint of its own (not its code's)
+// carries the hint in the text, and From reads it back.
+func ForEngine(err error) error {
+	var ve *Error
+	if !errors.As(err, &ve) || ve.Code == "" || ve.Hint == "" || ve.Hint == lookup(ve.Code).Hint {
+		return err
+	}
+	return engineError{ve}
+}
+
+type engineError struct{ e *Error }
+
+func (x engineError) Error() string { return x.e.Error() + hintMark + x.e.Hint }
+func (x engineError) Unwrap() error { return x.e }
+
 func (e *Error) Unwrap() error { return e.Err }
 
 // New returns an error with the code's SQLSTATE and hint.

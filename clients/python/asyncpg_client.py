@@ -1,7 +1,8 @@
-"""asyncpg: binary protocol, prepared statements, transactions."""
+"""asyncpg with its defaults: binary protocol, prepared statements, transactions, json and jsonb with its default codecs (text in, text out)."""
 import asyncio
 import datetime
 import decimal
+import json
 import os
 
 import asyncpg
@@ -29,6 +30,15 @@ async def main():
         await conn.execute("INSERT INTO readings (id) VALUES (1)")
     except asyncpg.PostgresError as e:
         print("error:", e.sqlstate)
+    await conn.execute("CREATE TABLE docs (id integer PRIMARY KEY, body jsonb, raw json)")
+    await conn.execute("""INSERT INTO docs VALUES (1, '{"kind": "note", "tags": ["a", "b"], "n": 2}'::jsonb, '{"x": 1}'::json)""")
+    await conn.execute("INSERT INTO docs VALUES ($1, $2, $3)", 2, json.dumps({"kind": "task", "n": 5}), json.dumps([1, 2]))
+    await conn.execute("INSERT INTO docs VALUES ($1, $2::jsonb, NULL)", 3, json.dumps({"kind": "note", "n": None}))
+    for r in await conn.fetch("SELECT id, body, raw FROM docs ORDER BY id"):
+        print("doc:", r["id"], json.loads(r["body"]), None if r["raw"] is None else json.loads(r["raw"]))
+    print("notes:", [r["id"] for r in await conn.fetch("SELECT id FROM docs WHERE body @> $1::jsonb ORDER BY id", json.dumps({"kind": "note"}))])
+    print("kinds:", [tuple(r.values()) for r in await conn.fetch("SELECT id, body->>'kind', (body->'n')::text FROM docs WHERE body ? 'n' ORDER BY id")])
+    print("types:", [(a.name, a.type.name) for a in (await conn.prepare("SELECT body, raw FROM docs")).get_attributes()])
     print("snapshot:", await conn.fetchval("SELECT snapshot_id FROM vsql_create_snapshot()"))
     await conn.close()
 

@@ -1,4 +1,4 @@
-"""Django 3.2: migrate (run_syncdb), ORM round trip and aggregation, introspection."""
+"""Django 3.2 with its defaults: migrate (run_syncdb), ORM round trip and aggregation, a JSONField (stored, read back, key lookups, __contains, __has_key), introspection."""
 import datetime
 import decimal
 import os
@@ -28,9 +28,9 @@ with connection.cursor() as cur:
 ada = Customer.objects.create(name="Ada", email="ada@example.com", joined=datetime.date(2026, 1, 5))
 lin = Customer.objects.create(name="Lin", email="lin@example.com")
 with transaction.atomic():
-    Invoice.objects.create(customer=ada, total=decimal.Decimal("10.50"), paid=True)
+    Invoice.objects.create(customer=ada, total=decimal.Decimal("10.50"), paid=True, extra={"po": "A-7", "lines": [{"sku": "x", "qty": 2}], "rush": True})
     Invoice.objects.create(customer=ada, total=decimal.Decimal("4.25"))
-    Invoice.objects.create(customer=lin, total=decimal.Decimal("7.00"))
+    Invoice.objects.create(customer=lin, total=decimal.Decimal("7.00"), extra={"po": "B-1", "rush": False})
 try:
     with transaction.atomic():
         Invoice.objects.create(customer=lin, total=decimal.Decimal("99.00"))
@@ -40,5 +40,10 @@ except RuntimeError:
 for c in Customer.objects.annotate(n=Count("invoices"), s=Sum("invoices__total")).order_by("name"):
     print("customer:", c.id, c.name, c.email, c.joined, c.n, c.s)
 print("unpaid:", list(Invoice.objects.filter(paid=False).order_by("total").values_list("total", flat=True)))
+print("extras:", [(i.total, i.extra) for i in Invoice.objects.order_by("id")])
+print("rush:", list(Invoice.objects.filter(extra__rush=True).values_list("extra__po", flat=True)))
+print("contains:", list(Invoice.objects.filter(extra__contains={"po": "B-1"}).values_list("total", flat=True)))
+print("has lines:", list(Invoice.objects.filter(extra__has_key="lines").values_list("extra__lines__0__sku", flat=True)))
+print("no extra:", Invoice.objects.filter(extra__isnull=True).count())
 Invoice.objects.filter(customer=lin).update(paid=True)
 print("paid now:", Invoice.objects.filter(paid=True).count())

@@ -43,10 +43,10 @@ SELECT conflicts, resolved_conflicts, validation_state
 FROM vsql_merge_branch_preview('market', 'main', 'pricing', validate => true,
      resolution_tables => map {'main.orders': 'scratch.main.price_decisions'});
 SELECT branch_name, snapshot_id, merge_action FROM vsql_merge_branch('market', 'main', 'pricing', 'main',
-    request_id => 'merge-pricing', resolution_tables => map {'main.orders': 'scratch.main.price_decisions'});
+    request_id => 'merge-pricing', resolution_tables => map {'orders': 'scratch.public.price_decisions'});
 SELECT * FROM orders ORDER BY order_id;
--- the audit of what was decided
-SELECT table_name, key, action, columns, source FROM vsql_merge_resolutions('market', 'merge-pricing');
+-- the audit of what was decided, its key typed as conflict_details' key
+SELECT table_name, key[1].integer_value AS order_id, key[1].type AS key_type, key_json, action, columns, source FROM vsql_merge_resolutions('market', 'merge-pricing');
 -- requests, failed ones too, with their codes
 SELECT request_id, state, merge_action, destination, base_snapshot_id AS base, ours_snapshot_id AS ours,
        theirs_snapshot_id AS theirs, result_snapshot_id AS result, last_error_code
@@ -62,7 +62,7 @@ SELECT * FROM vsql_abort_merge('market', :'done');
 -- decisions are frozen: a retry after the table is dropped replays the same result
 DROP TABLE scratch.main.price_decisions;
 SELECT branch_name, snapshot_id, merge_action FROM vsql_merge_branch('market', 'main', 'pricing', 'main',
-    request_id => 'merge-pricing', resolution_tables => map {'main.orders': 'scratch.main.price_decisions'});
+    request_id => 'merge-pricing', resolution_tables => map {'orders': 'scratch.public.price_decisions'});
 -- bad decision tables are refused clearly
 SELECT branch_name FROM vsql_create_branch('market', 'p2', snapshot => 'new_prices');
 SELECT branch_name FROM vsql_create_branch('market', 'm2', snapshot => 'tuesday');
@@ -88,9 +88,9 @@ SELECT * FROM vsql_merge_branch('market', 'm2', 'p2', 'm2', resolution_tables =>
 -- side strategies: every conflict no table decided, explicitly
 SELECT branch_name, merge_action FROM vsql_merge_branch('market', 'm2', 'p2', 'with_ours', conflict_strategy => 'ours', request_id => 'strategy-ours');
 SELECT * FROM "market/with_ours".orders ORDER BY order_id;
-SELECT table_name, key, action, columns, source FROM vsql_merge_resolutions('market', 'strategy-ours');
+SELECT table_name, key_json, action, columns, source FROM vsql_merge_resolutions('market', 'strategy-ours');
 SELECT branch_name, merge_action FROM vsql_merge_branch('market', 'm2', 'p2', 'with_theirs', conflict_strategy => 'theirs',
     resolution_tables => map {'orders': 'scratch.main.bad_key'}, request_id => 'strategy-theirs');
 SELECT * FROM "market/with_theirs".orders ORDER BY order_id;
-SELECT table_name, key, action, columns, source FROM vsql_merge_resolutions('market', 'strategy-theirs');
+SELECT table_name, key_json, action, columns, source FROM vsql_merge_resolutions('market', 'strategy-theirs');
 SELECT * FROM vsql_merge_branch('market', 'm2', 'p2', 'x', conflict_strategy => 'mine');

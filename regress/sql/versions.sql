@@ -41,6 +41,8 @@ ORDER BY cur.id;
 SELECT table_name, key, change, before, after FROM vsql_diff('retail', 'baseline', 'cleanup');
 SELECT table_name, key, change, before, after FROM vsql_diff('retail', 1, 2);
 SELECT change, count(*) FROM vsql_diff('retail', 'main', 'cleanup', table => 'orders') GROUP BY change ORDER BY change;
+-- table names read public as statements do
+SELECT change, count(*) FROM vsql_diff('retail', 'main', 'cleanup', table => 'public.orders') GROUP BY change ORDER BY change;
 -- restore refuses to discard unsnapshotted writes unless forced
 UPDATE orders SET qty = 99;
 SELECT * FROM vsql_restore('retail', 'main', snapshot => 1);
