@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -106,6 +107,9 @@ func (b *bench) mergeSection(ctx context.Context) (string, error) {
 	if merge1M != nil {
 		label := fmt.Sprintf("merge of %s rows, comparison", fmtCount(merge1M.size.rows))
 		b.goal(label, "≤ 250 ms", fmtMs(merge1M.cmp)+fmt.Sprintf(" (runs %s; floor %s in-process)", merge1M.cmpRange, fmtMs(merge1M.floor)), merge1M.cmp <= 250)
+		spreadRatio := merge1M.cmpMax / merge1M.cmpMin
+		b.goal(fmt.Sprintf("merge of %s rows, comparison: slowest of %d runs ÷ fastest", fmtCount(merge1M.size.rows), b.cfg.runs), "≤ 1.3×",
+			fmt.Sprintf("%.2f× (%s vs %s)", spreadRatio, fmtMs(merge1M.cmpMax), fmtMs(merge1M.cmpMin)), spreadRatio <= 1.3)
 		b.goal(fmt.Sprintf("merge of %s rows, application", fmtCount(merge1M.size.rows)), "≤ 120 ms",
 			fmtMs(merge1M.apply)+" (runs "+merge1M.applyRange+")", merge1M.apply <= 120)
 		w.WriteString(merge1M.profile)
@@ -129,6 +133,7 @@ type sizeResult struct {
 	size                                    mergeSize
 	cmp, apply, floor, sig, vsFloor, vsBoth float64
 	cmpRange, applyRange                    string
+	cmpMin, cmpMax                          float64 // fastest and slowest comparison run
 	body, profile                           string
 }
 
@@ -211,7 +216,8 @@ func (b *bench) mergeOne(ctx context.Context, sz mergeSize) (*sizeResult, error)
 	}
 	res := &sizeResult{size: sz, cmp: median(cmp), apply: median(col(func(m mergeTimes) float64 { return m.apply })),
 		floor: median(best), sig: median(sig), vsFloor: median(ratios(cmp, best)), vsBoth: median(ratios(cmp, both)),
-		cmpRange: spread(cmp, "%.0f ms"), applyRange: spread(col(func(m mergeTimes) float64 { return m.apply }), "%.0f ms")}
+		cmpRange: spread(cmp, "%.0f ms"), applyRange: spread(col(func(m mergeTimes) float64 { return m.apply }), "%.0f ms"),
+		cmpMin: slices.Min(cmp), cmpMax: slices.Max(cmp)}
 	hwm, herr := peak(s.pid())
 	var w strings.Builder
 	fmt.Fprintf(&w, "### %s rows, %d changed per side\n\n", fmtCount(sz.rows), sz.changed)

@@ -45,7 +45,7 @@ type server struct {
 	done chan error
 }
 
-func (b *bench) startVsqld(ctx context.Context) (*server, error) {
+func (b *bench) startVsqld(ctx context.Context, flags ...string) (*server, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func (b *bench) startVsqld(ctx context.Context) (*server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.cmd = exec.Command(b.bin, "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--data", data, "--log-level", "warn")
+	s.cmd = exec.Command(b.bin, append([]string{"serve", "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--data", data, "--log-level", "warn"}, flags...)...)
 	s.cmd.Stdout, s.cmd.Stderr = logf, logf
 	if err := s.cmd.Start(); err != nil {
 		logf.Close()
@@ -111,19 +111,25 @@ func (s *server) connect(ctx context.Context, db string) (*pgx.Conn, error) {
 }
 
 // peak is VmHWM of the process, in bytes.
-func peak(pid int) (int64, error) {
+func peak(pid int) (int64, error) { return procStatus(pid, "VmHWM:") }
+
+// rss is VmRSS of the process, in bytes.
+func rss(pid int) (int64, error) { return procStatus(pid, "VmRSS:") }
+
+// procStatus reads a size in kB from /proc/<pid>/status, in bytes.
+func procStatus(pid int, field string) (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "VmHWM:") {
+		if strings.HasPrefix(line, field) {
 			f := strings.Fields(line)
 			kb, err := strconv.ParseInt(f[1], 10, 64)
 			return kb * 1024, err
 		}
 	}
-	return 0, errors.New("no VmHWM in /proc status")
+	return 0, errors.New("no " + field + " in /proc status")
 }
 
 // stop ends vsqld with SIGTERM (a graceful shutdown), then SIGKILL.
