@@ -3,6 +3,7 @@ package pgwire
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"math"
 	"math/big"
 	"math/bits"
@@ -441,11 +442,6 @@ func (k *chunkCursor) cells(dst [][]byte) {
 // written in batches of chunkFlush bytes; suspended is true when the
 // limit stopped it before the end.
 func (c *Conn) sendChunks(k *chunkCursor, limit int64) (n int64, suspended bool, err error) {
-	// Everything buffered so far (RowDescription) goes first.
-	if err := c.flushOut(); err != nil {
-		c.lost()
-		return 0, false, err
-	}
 	out := make([]byte, 0, chunkFlush+4096)
 	for {
 		if limit > 0 && n >= limit {
@@ -465,15 +461,26 @@ func (c *Conn) sendChunks(k *chunkCursor, limit int64) (n int64, suspended bool,
 		}
 	}
 	if len(out) > 0 {
-		if err := c.writeRaw(out); err != nil {
-			return n, false, err
-		}
+		// The tail joins the buffered messages (CommandComplete,
+		// ReadyForQuery follow): a small result is one write, and the
+		// client wakes once.
+		c.out(encodedMessages(out))
+		c.pending += len(out)
 	}
 	if suspended {
 		return n, true, nil
 	}
 	return n, false, k.rows.Err()
 }
+
+// encodedMessages are backend messages already encoded (DataRows).
+type encodedMessages []byte
+
+func (m encodedMessages) Backend() {}
+func (m encodedMessages) Decode([]byte) error {
+	return errors.New("pgwire: encodedMessages are not decoded")
+}
+func (m encodedMessages) Encode(dst []byte) ([]byte, error) { return append(dst, m...), nil }
 
 // writeRaw writes encoded messages to the socket, after anything buffered.
 func (c *Conn) writeRaw(b []byte) error {
