@@ -88,16 +88,22 @@
 // # Caveats
 //
 // Output is flushed at ReadyForQuery, on Flush, and every 256 KiB of rows
-// (64 KiB on the chunk path). A session's statement may implement
-// WholeStatement: pgwire calls ExecuteWhole instead of Execute when every
-// row will be read in this one call (a simple query, an Execute with no row
-// limit), which is when the server may stream. On the chunk path the write
-// to the socket blocks while the client does not read, and no chunk is
-// fetched meanwhile (backpressure: the connection holds one chunk and the
-// buffer); a failed write marks the connection lost and ends the result,
-// which stops the query. The row path does neither: it is kept for
-// portals run with a row limit, COPY TO STDOUT and the types chunks.go
-// does not encode.
+// (64 KiB on the chunk path; a last batch smaller than that joins the
+// buffered CommandComplete and ReadyForQuery, so a small result is one
+// write). A session's statement may implement StreamingStatement: pgwire
+// calls ExecuteStreaming for every run (a simple query, an Execute with or
+// without a row limit, COPY TO STDOUT), and the server may return
+// ChunkRows. A portal keeps its chunkCursor between Executes; before the
+// session runs anything else (Parse, a simple query, another portal's
+// first Execute) every open stream is detached (duckstream.Result.Detach:
+// the rest of its rows fetched into memory), because DuckDB invalidates an
+// open stream when its connection runs another statement. A Sync outside a
+// transaction block closes every portal, as in PostgreSQL. On the chunk
+// path the write to the socket blocks while the client does not read, and
+// no chunk is fetched meanwhile (backpressure: the connection holds one
+// chunk and the buffer); a failed write marks the connection lost and ends
+// the result, which stops the query. The row path (driver values, then
+// AppendValue) is kept for the types chunks.go does not encode.
 //
 // Measured (server's BenchmarkWireSelect: pgx in the same process, 1M rows
 // × int, text, decimal(12,2), text, both paths in one run, 2 shared

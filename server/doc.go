@@ -247,9 +247,9 @@
 // Results take one of two paths, chosen per statement from its column
 // types when it is prepared (Describe time) and per run:
 //
-//   - The chunk path (default): a run whose rows are all read in one go
-//     (a simple query, an Execute without a row limit:
-//     pgwire.WholeStatement) of a SELECT whose columns are all of a type
+//   - The chunk path (default): a run (a simple query, an Execute with or
+//     without a row limit, COPY TO STDOUT: pgwire.StreamingStatement) of
+//     a SELECT whose columns are all of a type
 //     pgwire encodes from chunks (bool, int2/4/8 and DuckDB's smaller and
 //     unsigned integers, float4/8, text, bytea, date, timestamp,
 //     timestamptz, numeric from DECIMAL, uuid) streams from DuckDB a
@@ -268,11 +268,9 @@
 //   - The row path: duckdb-go's driver rows, which DuckDB materializes,
 //     one value at a time through pgwire.AppendValue. It serves every
 //     other type (lists, structs, intervals, json, time, …), EXPLAIN and
-//     the like, COPY TO STDOUT, and portals run with a row limit: a
-//     suspended portal keeps its materialized result open and its
+//     the like. A portal on it keeps its materialized result open and its
 //     statement busy (another portal of the same statement gets a fresh
-//     DuckDB statement), and other statements may run meanwhile, which a
-//     streaming DuckDB result does not allow.
+//     DuckDB statement).
 //
 // Config.RowResults (--row-results) sends everything through the row
 // path; SetStreamResults switches it for tests. Both paths send the same

@@ -38,14 +38,14 @@ type duckStatement struct {
 	needs []accessNeed
 
 	// chunky: every column is of a type pgwire encodes from DuckDB's
-	// chunks, so a whole run (ExecuteWhole) streams (see duckstream).
+	// chunks, so a run (ExecuteStreaming) streams (see duckstream).
 	chunky bool
 
 	mu   sync.Mutex
 	busy bool // stmt has an open result (a suspended portal)
 }
 
-// streamResults switches the chunk path of ExecuteWhole (on by default;
+// streamResults switches the chunk path of ExecuteStreaming (on by default;
 // Config.RowResults turns it off).
 var streamResults atomic.Bool
 

@@ -26,9 +26,10 @@
 // it off: it measured within noise over pgx on two shared CPUs.
 //
 // While a streaming Result is open nothing else may run on its
-// connection (DuckDB would invalidate it); vsqld streams only runs that
-// are read to the end in one go (a simple query, an Execute without a row
-// limit), and keeps materialized driver rows for suspended portals.
+// connection (DuckDB would invalidate it). Detach fetches the chunks not
+// read yet and keeps them, which frees the connection: vsqld streams
+// every run, suspended portals included, and detaches an open one only
+// when the client runs something else on the same connection meanwhile.
 //
 // # duckdb-go's private handles
 //
