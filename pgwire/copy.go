@@ -133,47 +133,16 @@ func (c *Conn) copyOut(ctx context.Context, cs CopyStatement, spec CopySpec) (st
 		c.send(&pgproto3.CopyData{Data: out}, len(out)+5)
 	}
 	cells := make([][]byte, len(cols))
+	// next sets cells to the next row's values in text; false at the end.
+	next := textRows(rows, cols, cells)
 	var n int64
-	if cr, ok := rows.(ChunkRows); ok {
-		if res, loc := cr.Chunks(); res != nil {
-			// A chunk at a time, each column encoded in text by its loop.
-			k := newChunkCursor(cr, res, loc, cols, nil)
-			for k.next() {
-				k.cells(cells)
-				out = f.AppendCopyRow(out[:0], cells)
-				c.send(&pgproto3.CopyData{Data: out}, len(out)+5)
-				n++
-			}
-			if err := rows.Err(); err != nil {
-				return "", err
-			}
-			c.send(&pgproto3.CopyDone{}, 5)
-			return "COPY " + strconv.FormatInt(n, 10), nil
+	for {
+		more, err := next()
+		if err != nil {
+			return "", err
 		}
-	}
-	vals := make([]any, len(cols))
-	starts, ends := make([]int, len(cols)), make([]int, len(cols))
-	var buf []byte
-	for rows.Next(vals) {
-		buf = buf[:0]
-		for i, v := range vals {
-			if v == nil {
-				starts[i] = -1
-				continue
-			}
-			starts[i] = len(buf)
-			buf, err = AppendValue(buf, cols[i].OID, 0, v)
-			if err != nil {
-				return "", vsqlerr.Wrap(err, vsqlerr.UnsupportedResultFormat, "column %q: %v", cols[i].Name, err)
-			}
-			ends[i] = len(buf)
-		}
-		for i := range cols {
-			if starts[i] < 0 {
-				cells[i] = nil
-			} else {
-				cells[i] = buf[starts[i]:ends[i]]
-			}
+		if !more {
+			break
 		}
 		out = f.AppendCopyRow(out[:0], cells)
 		c.send(&pgproto3.CopyData{Data: out}, len(out)+5)
@@ -184,4 +153,52 @@ func (c *Conn) copyOut(ctx context.Context, cs CopyStatement, spec CopySpec) (st
 	}
 	c.send(&pgproto3.CopyDone{}, 5)
 	return "COPY " + strconv.FormatInt(n, 10), nil
+}
+
+// textRows returns a function that sets cells to the next row of rows,
+// each value in PostgreSQL's text form: a chunk at a time, each column
+// encoded by its loop, when rows stream from DuckDB (ChunkRows); else
+// value by value (AppendValue). It returns false at the end of rows.
+func textRows(rows Rows, cols []Column, cells [][]byte) func() (bool, error) {
+	if cr, ok := rows.(ChunkRows); ok {
+		if res, loc := cr.Chunks(); res != nil {
+			k := newChunkCursor(cr, res, loc, cols, nil)
+			return func() (bool, error) {
+				if !k.next() {
+					return false, nil
+				}
+				k.cells(cells)
+				return true, nil
+			}
+		}
+	}
+	vals := make([]any, len(cols))
+	starts, ends := make([]int, len(cols)), make([]int, len(cols))
+	var buf []byte
+	return func() (bool, error) {
+		if !rows.Next(vals) {
+			return false, nil
+		}
+		buf = buf[:0]
+		for i, v := range vals {
+			if v == nil {
+				starts[i] = -1
+				continue
+			}
+			starts[i] = len(buf)
+			var err error
+			if buf, err = AppendValue(buf, cols[i].OID, 0, v); err != nil {
+				return false, vsqlerr.Wrap(err, vsqlerr.UnsupportedResultFormat, "column %q: %v", cols[i].Name, err)
+			}
+			ends[i] = len(buf)
+		}
+		for i := range cols {
+			if starts[i] < 0 {
+				cells[i] = nil
+			} else {
+				cells[i] = buf[starts[i]:ends[i]]
+			}
+		}
+		return true, nil
+	}
 }

@@ -3,14 +3,13 @@ package server_test
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"fmt"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 
-	"github.com/duckdb/duckdb-go/v2"
+	_ "github.com/duckdb/duckdb-go/v2"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/vsql/vsql/server"
@@ -177,56 +176,5 @@ func BenchmarkPointQueryInProcess(b *testing.B) {
 				wg.Wait()
 			})
 		}
-	}
-}
-
-// BenchmarkPointQueryRaw is the in-process query through duckdb-go's
-// driver.Stmt directly, the key bound as INTEGER (int32) or BIGINT.
-func BenchmarkPointQueryRaw(b *testing.B) {
-	db, err := sql.Open("duckdb", filepath.Join(b.TempDir(), "w.duckdb"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(`CREATE TABLE w (i INTEGER PRIMARY KEY, b BIGINT, t VARCHAR, d DOUBLE);
-		INSERT INTO w SELECT i, i * 7, 'text-' || i::VARCHAR, i / 3.0 FROM range(0, 1000000) r(i); CHECKPOINT`); err != nil {
-		b.Fatal(err)
-	}
-	conn, err := db.Conn(context.Background())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer conn.Close()
-	for _, int32Key := range []bool{false, true} {
-		b.Run(fmt.Sprintf("int32=%v", int32Key), func(b *testing.B) {
-			err := conn.Raw(func(dc any) error {
-				st, err := dc.(*duckdb.Conn).PrepareContext(context.Background(), "SELECT i, b, t, d FROM w WHERE i = $1")
-				if err != nil {
-					return err
-				}
-				defer st.Close()
-				ds := st.(*duckdb.Stmt)
-				k := 0
-				dst := make([]driver.Value, 4)
-				for b.Loop() {
-					k = (k + 7919) % 1000000
-					var key any = int64(k)
-					if int32Key {
-						key = int32(k)
-					}
-					r, err := ds.QueryContext(context.Background(), []driver.NamedValue{{Ordinal: 1, Value: key}})
-					if err != nil {
-						return err
-					}
-					for r.Next(dst) == nil {
-					}
-					r.Close()
-				}
-				return nil
-			})
-			if err != nil {
-				b.Fatal(err)
-			}
-		})
 	}
 }
