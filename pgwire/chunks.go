@@ -8,6 +8,8 @@ import (
 	"math/big"
 	"math/bits"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -138,9 +140,11 @@ type colEncoder struct {
 	ends   []int
 }
 
-func (e *colEncoder) encode(v *duckstream.Vector, n int) {
+// encode encodes rows [from, to) of v; starts and ends are indexed from
+// from.
+func (e *colEncoder) encode(v *duckstream.Vector, from, to int) {
 	e.data, e.starts, e.ends = e.data[:0], e.starts[:0], e.ends[:0]
-	for i := range n {
+	for i := from; i < to; i++ {
 		if v.Null(i) {
 			e.starts = append(e.starts, 0)
 			e.ends = append(e.ends, -1)
@@ -358,14 +362,31 @@ func (e *colEncoder) appendDecimal(b []byte, v *duckstream.Vector, i int) []byte
 }
 
 // chunkCursor reads a chunk stream row by row: each chunk is encoded once,
-// a loop per column, and its rows are then handed out as cells. A portal
-// keeps its cursor between Executes with a row limit.
+// a loop per column, and its rows are then handed out as cells. A chunk
+// of at least splitRows rows is encoded in two halves at once, the second
+// on a goroutine of its own, so that encoding (most of a bulk read's
+// cost) has both CPUs. A portal keeps its cursor between Executes with a
+// row limit.
 type chunkCursor struct {
 	rows      ChunkRows
 	res       *duckstream.Result
-	encs      []colEncoder
+	encs      []colEncoder // rows [0, split) of the current chunk
+	encs2     []colEncoder // rows [split, size)
+	split     int
 	size, row int // rows in the current chunk; the current row (-1 before the first)
 }
+
+// splitRows is the smallest chunk encoded in two halves: below it the
+// hand-off costs more than it saves. SetSplitEncoding(false) turns the
+// split off (for benchmarks).
+const splitRows = 512
+
+var splitEncoding atomic.Bool
+
+func init() { splitEncoding.Store(true) }
+
+// SetSplitEncoding switches the two-half encoding of large chunks.
+func SetSplitEncoding(on bool) { splitEncoding.Store(on) }
 
 func newChunkCursor(rows ChunkRows, res *duckstream.Result, loc *time.Location, cols []Column, formats []int16) *chunkCursor {
 	encs := make([]colEncoder, len(cols))
@@ -384,7 +405,11 @@ func newChunkCursor(rows ChunkRows, res *duckstream.Result, loc *time.Location, 
 			encs[i].width = 8
 		}
 	}
-	return &chunkCursor{rows: rows, res: res, encs: encs, row: -1}
+	encs2 := make([]colEncoder, len(encs))
+	for i := range encs {
+		encs2[i] = colEncoder{kind: encs[i].kind, binary: encs[i].binary, scale: encs[i].scale, width: encs[i].width, loc: loc}
+	}
+	return &chunkCursor{rows: rows, res: res, encs: encs, encs2: encs2, row: -1}
 }
 
 // next moves to the next row, fetching and encoding the next chunk when
@@ -397,12 +422,40 @@ func (k *chunkCursor) next() bool {
 			k.row = 0
 			return false
 		}
-		for i := range k.encs {
-			k.encs[i].encode(k.res.Vector(i), k.size)
-		}
+		k.encodeChunk()
 		k.row = 0
 	}
 	return true
+}
+
+func (k *chunkCursor) encodeChunk() {
+	k.split = k.size
+	if k.size < splitRows || !splitEncoding.Load() {
+		for i := range k.encs {
+			k.encs[i].encode(k.res.Vector(i), 0, k.size)
+		}
+		return
+	}
+	k.split = k.size / 2
+	var second sync.WaitGroup
+	second.Go(func() {
+		for i := range k.encs2 {
+			k.encs2[i].encode(k.res.Vector(i), k.split, k.size)
+		}
+	})
+	for i := range k.encs {
+		k.encs[i].encode(k.res.Vector(i), 0, k.split)
+	}
+	second.Wait()
+}
+
+// at is the encoder of column i that holds the current row, and the row's
+// index in it.
+func (k *chunkCursor) at(i int) (*colEncoder, int) {
+	if k.row < k.split {
+		return &k.encs[i], k.row
+	}
+	return &k.encs2[i], k.row - k.split
 }
 
 // appendDataRow appends the current row as a DataRow message.
@@ -411,13 +464,13 @@ func (k *chunkCursor) appendDataRow(out []byte) []byte {
 	out = append(out, 'D', 0, 0, 0, 0)
 	out = binary.BigEndian.AppendUint16(out, uint16(len(k.encs)))
 	for i := range k.encs {
-		e := &k.encs[i]
-		end := e.ends[k.row]
+		e, r := k.at(i)
+		end := e.ends[r]
 		if end < 0 {
 			out = append(out, 0xff, 0xff, 0xff, 0xff)
 			continue
 		}
-		from := e.starts[k.row]
+		from := e.starts[r]
 		out = binary.BigEndian.AppendUint32(out, uint32(end-from))
 		out = append(out, e.data[from:end]...)
 	}
@@ -429,11 +482,11 @@ func (k *chunkCursor) appendDataRow(out []byte) []byte {
 // valid until the next chunk.
 func (k *chunkCursor) cells(dst [][]byte) {
 	for i := range k.encs {
-		e := &k.encs[i]
-		if end := e.ends[k.row]; end < 0 {
+		e, r := k.at(i)
+		if end := e.ends[r]; end < 0 {
 			dst[i] = nil
 		} else {
-			dst[i] = e.data[e.starts[k.row]:end]
+			dst[i] = e.data[e.starts[r]:end]
 		}
 	}
 }

@@ -257,29 +257,51 @@ func appendFloat(buf []byte, f float64, bits int) []byte {
 	if bits == 32 {
 		digits = 6
 	}
-	// The exponent is taken from the formatted value (Log10 can be off by
-	// one near powers of ten); a stack buffer keeps this allocation-free.
-	var tmp [40]byte
+	// One shortest-digits conversion ('e'), laid out as 'f' by hand when
+	// the exponent is in range: the digits of 'e' and 'f' with precision
+	// -1 are the same, and the conversion is most of the cost. A stack
+	// buffer keeps this allocation-free.
+	var tmp [32]byte
 	e := strconv.AppendFloat(tmp[:0], f, 'e', -1, bits)
+	i := bytes.LastIndexByte(e, 'e')
 	exp := 0
-	if i := bytes.LastIndexByte(e, 'e'); i >= 0 {
-		neg := false
-		for _, ch := range e[i+1:] {
-			switch {
-			case ch == '-':
-				neg = true
-			case ch >= '0' && ch <= '9':
-				exp = exp*10 + int(ch-'0')
-			}
-		}
-		if neg {
-			exp = -exp
-		}
+	for _, ch := range e[i+2:] {
+		exp = exp*10 + int(ch-'0')
+	}
+	if e[i+1] == '-' {
+		exp = -exp
 	}
 	if exp < -4 || exp >= digits {
 		return append(buf, e...)
 	}
-	return strconv.AppendFloat(buf, f, 'f', -1, bits)
+	mant := e[:i]
+	if mant[0] == '-' {
+		buf = append(buf, '-')
+		mant = mant[1:]
+	}
+	// mant is d or d.ddd: the significant digits with a point after the first.
+	var ds [24]byte
+	sig := append(ds[:0], mant[0])
+	if len(mant) > 2 {
+		sig = append(sig, mant[2:]...)
+	}
+	if exp < 0 {
+		buf = append(buf, '0', '.')
+		for k := -1; k > exp; k-- {
+			buf = append(buf, '0')
+		}
+		return append(buf, sig...)
+	}
+	if len(sig) <= exp+1 {
+		buf = append(buf, sig...)
+		for k := len(sig); k <= exp; k++ {
+			buf = append(buf, '0')
+		}
+		return buf
+	}
+	buf = append(buf, sig[:exp+1]...)
+	buf = append(buf, '.')
+	return append(buf, sig[exp+1:]...)
 }
 
 // appendDecimal writes a DECIMAL keeping its scale, as PostgreSQL's numeric

@@ -3,6 +3,9 @@ package pgwire
 import (
 	"math"
 	"math/big"
+	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -146,5 +149,45 @@ func TestBinaryArrayToList(t *testing.T) {
 	}
 	if _, err := binaryArrayToList([]byte{0, 0, 0, 1}); err == nil {
 		t.Error("a truncated array was accepted")
+	}
+}
+
+// appendFloat lays out one shortest-digits conversion by hand; it must
+// print what strconv's 'f' (exponent in range) or 'e' form prints.
+func TestAppendFloatLayout(t *testing.T) {
+	reference := func(f float64, bits int) string {
+		digits := 15
+		if bits == 32 {
+			digits = 6
+		}
+		e := strconv.FormatFloat(f, 'e', -1, bits)
+		exp, err := strconv.Atoi(e[strings.LastIndexByte(e, 'e')+1:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if exp < -4 || exp >= digits {
+			return e
+		}
+		return strconv.FormatFloat(f, 'f', -1, bits)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	values := []float64{1, -1, 10, 123456789012345, 999999999999999, 1e14, 0.0001, 0.00012345, -0.001, 1.5, 1 / 7.0, -1e-4, 9.999999999999999e14}
+	for range 200000 {
+		values = append(values, math.Float64frombits(rng.Uint64()), rng.NormFloat64()*math.Pow(10, float64(rng.IntN(40)-20)), float64(rng.IntN(1e6))/7)
+	}
+	for _, f := range values {
+		if math.IsNaN(f) || math.IsInf(f, 0) || f == 0 {
+			continue
+		}
+		if got, want := string(appendFloat(nil, f, 64)), reference(f, 64); got != want {
+			t.Fatalf("float64 %v: got %q, want %q", f, got, want)
+		}
+		f32 := float64(float32(f))
+		if math.IsInf(f32, 0) || f32 == 0 {
+			continue
+		}
+		if got, want := string(appendFloat(nil, f32, 32)), reference(f32, 32); got != want {
+			t.Fatalf("float32 %v: got %q, want %q", f32, got, want)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package server
 
-import "github.com/vsql/vsql/internal/duckstream"
+import (
+	"github.com/vsql/vsql/internal/duckstream"
+	"github.com/vsql/vsql/sqlfuncs"
+)
 
 // SetStreamResults turns the chunk path of whole runs on or off for the
 // process (on by default; Config.RowResults turns it off at Open). Tests
@@ -16,3 +19,7 @@ func ChunksFetched() int64 { return duckstream.Fetched() }
 // SetPrefetchChunks switches the chunk path's background fetch of the next
 // chunk (off by default), for benchmarks.
 func SetPrefetchChunks(on bool) { prefetchChunks.Store(on) }
+
+// OffThreadCalls counts the heavy vsql_* calls run on their session's
+// goroutine instead of DuckDB's callback thread.
+func OffThreadCalls() int64 { return sqlfuncs.OffThreadCalls() }

@@ -11,6 +11,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+
+	"github.com/vsql/vsql/server"
 )
 
 // twoSides prepares database db with table t (id PK, code UNIQUE, v) at
@@ -266,5 +268,71 @@ func TestRefusedMergeLeavesRequestIDFree(t *testing.T) {
 	// A request that ran keeps its id: other arguments under it are refused.
 	if _, err := main.Exec(ctx, "SELECT * FROM vsql_merge_branch(NULL, 'main', 'side2', 'main', request_id => 'r2')"); !errors.As(err, &pgErr) || !strings.Contains(pgErr.Message, "request_id_reused") {
 		t.Errorf("other arguments under a used id: %v", err)
+	}
+}
+
+// Heavy vsql_* calls run on the session's goroutine, not inside DuckDB's
+// table-function callback: once per distinct call of a statement, in the
+// simple and the extended protocol; inside a transaction block they run
+// in line, as before.
+func TestHeavyCallsRunOffDuckDBThread(t *testing.T) {
+	addr := startServer(t, nil)
+	ctx := context.Background()
+	main := twoSides(t, addr, "offt",
+		[]string{"CREATE TABLE t (id INTEGER PRIMARY KEY, code INTEGER UNIQUE, v INTEGER)", "INSERT INTO t VALUES (1, 1, 1), (2, 2, 2)"},
+		[]string{"UPDATE t SET v = 10 WHERE id = 1"}, []string{"UPDATE t SET v = 20 WHERE id = 2"})
+	calls := func() int64 { return server.OffThreadCalls() }
+
+	before := calls()
+	var n, changes int64
+	if err := main.QueryRow(ctx, `SELECT count(*), sum(a.ours_updates + b.theirs_updates)
+		FROM vsql_merge_branch_preview(NULL, 'main', 'side') a, vsql_merge_branch_preview(NULL, 'main', 'side') b
+		WHERE a.table_name = 't' AND b.table_name = 't'`).Scan(&n, &changes); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 || changes != 2 {
+		t.Fatalf("preview self-join: %d rows, %d changes; want 1 row, 2 changes", n, changes)
+	}
+	if got := calls() - before; got != 1 {
+		t.Errorf("a self-join of one preview ran %d calls off DuckDB's thread, want 1", got)
+	}
+
+	before = calls()
+	tx, err := main.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.QueryRow(ctx, "SELECT count(*) FROM vsql_merge_branch_preview(NULL, 'main', 'side')").Scan(&n); err != nil || n == 0 {
+		t.Fatalf("preview in a transaction block: %d %v", n, err)
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := calls() - before; got != 0 {
+		t.Errorf("inside a transaction block %d calls ran off DuckDB's thread, want 0 (in line)", got)
+	}
+
+	before = calls()
+	var action string
+	if _, err := main.Exec(ctx, "SELECT merge_action FROM vsql_merge_branch(NULL, 'main', 'side', 'main')", pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Fatal(err)
+	}
+	if err := main.QueryRow(ctx, "SELECT merge_action FROM vsql_merge_branch(NULL, 'main', 'side', 'main')").Scan(&action); err != nil || action != "already_up_to_date" {
+		t.Fatalf("second merge: %q %v", action, err)
+	}
+	if got := calls() - before; got != 2 {
+		t.Errorf("two merges ran %d calls off DuckDB's thread, want 2", got)
+	}
+	var v1, v2 int
+	if err := main.QueryRow(ctx, "SELECT (SELECT v FROM t WHERE id = 1), (SELECT v FROM t WHERE id = 2)").Scan(&v1, &v2); err != nil || v1 != 10 || v2 != 20 {
+		t.Errorf("after the merge: v = %d, %d (%v); want 10, 20", v1, v2, err)
+	}
+	// A failing call reports its own error, once.
+	before = calls()
+	if _, err := main.Exec(ctx, "SELECT * FROM vsql_merge_branch(NULL, 'main', 'nosuch', 'main')"); err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("merge of a missing branch: %v", err)
+	}
+	if got := calls() - before; got != 1 {
+		t.Errorf("a failing merge ran %d calls, want 1", got)
 	}
 }

@@ -37,6 +37,9 @@ type Session struct {
 	secret  []byte
 	params  map[string]string
 	notices []*vsqlerr.Error
+	// offThread runs the statement's heavy vsql_* calls on the session's
+	// goroutine rather than in DuckDB's callback (sqlfuncs.OffThread).
+	offThread sqlfuncs.OffThread
 	// principal is the login (current_user) and its server-wide role, read
 	// at startup.
 	principal
@@ -158,6 +161,10 @@ func (s *Session) StatementContext() context.Context {
 	defer s.runMu.Unlock()
 	return s.runCtx
 }
+
+// OffThread lets sqlfuncs defer heavy calls to the session (see
+// duckStatement.execute).
+func (s *Session) OffThread() *sqlfuncs.OffThread { return &s.offThread }
 
 // InTransaction implements sqlfuncs.Caller.
 func (s *Session) InTransaction() bool { return s.txStatus() != 'I' }
@@ -412,7 +419,7 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 	if err != nil {
 		return nil, s.failed(err)
 	}
-	ds := &duckStatement{sess: s, st: st, stmt: stmt}
+	ds := &duckStatement{sess: s, st: st, stmt: stmt, heavy: sqlfuncs.MayCallHeavy(st.SQL)}
 	n := stmt.NumInput()
 	ds.params = make([]uint32, n)
 	for i := 0; i < n; i++ {

@@ -40,6 +40,8 @@ type duckStatement struct {
 	// chunky: every column is of a type pgwire encodes from DuckDB's
 	// chunks, so a run (ExecuteStreaming) streams (see duckstream).
 	chunky bool
+	// heavy: the statement may call a heavy vsql_* function (execute).
+	heavy bool
 
 	mu   sync.Mutex
 	busy bool // stmt has an open result (a suspended portal)
@@ -76,7 +78,40 @@ func (d *duckStatement) Execute(ctx context.Context, args []any) (pgwire.Rows, e
 	return d.execute(ctx, args, false)
 }
 
+// maxOffThreadRuns bounds the executions of a statement whose heavy
+// vsql_* calls run off DuckDB's thread: one per distinct call, plus one.
+const maxOffThreadRuns = 8
+
+// execute runs the statement. One that may call heavy vsql_* functions
+// (merges, diffs, snapshots), outside a transaction block, runs with the
+// session's OffThread armed: an execution that reaches such a call stops,
+// the session runs the call, and the statement runs again with its
+// result (sqlfuncs.OffThread). Its result is materialized, never
+// streamed: the call must have run before the first row is sent.
 func (d *duckStatement) execute(ctx context.Context, args []any, stream bool) (pgwire.Rows, error) {
+	s := d.sess
+	if !d.heavy || s.InTransaction() {
+		return d.executeOnce(ctx, args, stream)
+	}
+	s.offThread.Arm()
+	defer s.offThread.Disarm()
+	for range maxOffThreadRuns {
+		rows, err := d.executeOnce(ctx, args, false)
+		if err == nil || !s.offThread.Pending() {
+			return rows, err
+		}
+		runCtx, done := s.running(sqlfuncs.WithCaller(ctx, s))
+		err = s.offThread.RunPending(runCtx)
+		err = canceled(runCtx, err)
+		done()
+		if err != nil {
+			return nil, s.failed(err)
+		}
+	}
+	return nil, vsqlerr.New(vsqlerr.Internal, "a statement making more than %d distinct heavy vsql_* calls", maxOffThreadRuns-1)
+}
+
+func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool) (pgwire.Rows, error) {
 	s := d.sess
 	s.stmtSeq.Add(1)
 	if err := s.checkAll(ctx, d.needs); err != nil {

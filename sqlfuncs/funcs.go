@@ -144,6 +144,10 @@ type function struct {
 	// branchPattern: the branch argument is a pattern of branch names
 	// (grants), never defaulted to the session's branch.
 	branchPattern bool
+	// heavy: the call runs DuckDB queries of its own (merges, previews,
+	// diffs, snapshots, restores) and so runs off DuckDB's thread where
+	// the caller allows (OffThread).
+	heavy bool
 }
 
 func bigint(v int64) any {
@@ -163,6 +167,7 @@ func nullable(s string) any {
 var functions = []function{
 	{
 		name:    "vsql_create_snapshot",
+		heavy:   true,
 		params:  []param{{"db", true}, {"branch", false}, {"name", false}},
 		columns: []column{{"snapshot_id", tBigint}, {"branch_name", tVarchar}, {"name", tVarchar}, {"new_bytes", tBigint}, {"total_bytes", tBigint}},
 		mutates: true,
@@ -232,6 +237,7 @@ var functions = []function{
 	},
 	{
 		name:    "vsql_restore",
+		heavy:   true,
 		params:  []param{{"db", true}, {"branch", true}, {"snapshot", false}, {"force", false}},
 		columns: []column{{"branch_name", tVarchar}, {"snapshot_id", tBigint}, {"restored_snapshot_id", tBigint}},
 		mutates: true,
@@ -293,6 +299,7 @@ var functions = []function{
 	},
 	{
 		name:    "vsql_diff",
+		heavy:   true,
 		params:  []param{{"db", true}, {"from", true}, {"to", true}, {"table", false}},
 		columns: []column{{"table_name", tVarchar}, {"key", tJSON}, {"change", tVarchar}, {"before", tJSON}, {"after", tJSON}},
 		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
@@ -502,22 +509,39 @@ func (s *source) fillRow(row duckdb.Row) (bool, error) {
 		if s.f.mutates && s.caller.InTransaction() {
 			return false, vsqlerr.New(vsqlerr.TransactionBlock, "%s cannot run inside a transaction block", s.f.name)
 		}
+		call := func(ctx context.Context) ([][]any, error) {
+			if s.f.merges {
+				return s.f.runMerge(ctx, s.merges, db, a)
+			}
+			return s.f.run(ctx, s.backend, db, a)
+		}
+		if o, ok := s.caller.(offThreadCaller); ok && s.f.heavy {
+			rows, done, deferred := o.OffThread().take(callKey(s.f.name, db, a), func(ctx context.Context) ([][]any, error) {
+				return call(WithCaller(ctx, s.caller))
+			})
+			if deferred {
+				return false, errDeferred
+			}
+			if done {
+				s.rows = rows
+				return s.serve(row)
+			}
+		}
 		ctx := s.caller.StatementContext()
 		if ctx == nil {
 			ctx = s.ctx
 		}
-		ctx = WithCaller(ctx, s.caller)
-		var rows [][]any
-		if s.f.merges {
-			rows, err = s.f.runMerge(ctx, s.merges, db, a)
-		} else {
-			rows, err = s.f.run(ctx, s.backend, db, a)
-		}
+		rows, err := call(WithCaller(ctx, s.caller))
 		if err != nil {
 			return false, vsqlerr.From(err)
 		}
 		s.rows = rows
 	}
+	return s.serve(row)
+}
+
+// serve hands out the next result row.
+func (s *source) serve(row duckdb.Row) (bool, error) {
 	if s.next >= len(s.rows) {
 		return false, nil
 	}

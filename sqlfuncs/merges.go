@@ -275,6 +275,7 @@ func init() {
 	functions = append(functions,
 		function{
 			name:    "vsql_merge_branch",
+			heavy:   true,
 			params:  append([]param{{"db", true}, {"ours", true}, {"theirs", true}, {"destination", true}, {"snapshot_target", false}}, guardParams...),
 			columns: mergeResultColumns,
 			mutates: true,
@@ -292,6 +293,7 @@ func init() {
 		},
 		function{
 			name:    "vsql_merge_snapshots",
+			heavy:   true,
 			params:  append([]param{{"db", true}, {"base", true}, {"ours", true}, {"theirs", true}, {"destination", true}}, guardParams...),
 			columns: mergeResultColumns,
 			mutates: true,
@@ -309,6 +311,7 @@ func init() {
 		},
 		function{
 			name:    "vsql_merge_branch_preview",
+			heavy:   true,
 			params:  []param{{"db", true}, {"ours", true}, {"theirs", true}, {"validate", false}, {"schema_mode", false}, {"resolution_tables", false}, {"conflict_strategy", false}, {"offset", false}, {"limit", false}},
 			columns: previewColumns,
 			merges:  true,
@@ -322,6 +325,7 @@ func init() {
 		},
 		function{
 			name:    "vsql_merge_snapshots_preview",
+			heavy:   true,
 			params:  []param{{"db", true}, {"base", true}, {"ours", true}, {"theirs", true}, {"validate", false}, {"schema_mode", false}, {"resolution_tables", false}, {"conflict_strategy", false}, {"offset", false}, {"limit", false}},
 			columns: previewColumns,
 			merges:  true,
@@ -335,6 +339,7 @@ func init() {
 		},
 		function{
 			name:   "vsql_merge_branch_preflight",
+			heavy:  true,
 			params: []param{{"db", true}, {"ours", true}, {"theirs", true}, {"destination", true}, {"snapshot_target", false}, {"schema_mode", false}, {"resolution_tables", false}, {"conflict_strategy", false}},
 			columns: []column{{"ready", tBoolean}, {"merge_action", tVarchar}, {"target_state", tVarchar}, {"validation_state", tVarchar},
 				{"base_snapshot_id", tBigint}, {"ours_snapshot_id", tBigint}, {"theirs_snapshot_id", tBigint}, {"issues", tVarcharList}},
