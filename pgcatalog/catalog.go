@@ -97,7 +97,7 @@ func Statements(opts Options) []string {
 		"{VERSION}", sqltext.QuoteString("PostgreSQL "+opts.ServerVersion+" on x86_64-pc-linux-gnu, vsql over DuckDB, 64-bit"),
 	)
 	var out []string
-	for _, s := range append(append([]string{}, catalogSQL...), rolesSQL...) {
+	for _, s := range append(append(append([]string{}, catalogSQL...), rolesSQL...), keywordsSQL()) {
 		out = append(out, r.Replace(s))
 	}
 	return out
@@ -164,6 +164,11 @@ var catalogSQL = []string{
 		FROM {P}.vsql_databases`,
 	`CREATE OR REPLACE VIEW {P}.pg_am AS SELECT * FROM (VALUES (CAST(2 AS BIGINT), 'heap', 'heap_tableam_handler', 't'),
 		(403, 'btree', 'bthandler', 'i'), (405, 'hash', 'hashhandler', 'i')) t(oid, amname, amhandler, amtype)`,
+	// the languages PostgreSQL starts with; vsql's functions are macros (sql)
+	`CREATE OR REPLACE VIEW {P}.pg_language AS SELECT * FROM (VALUES
+		(CAST(12 AS BIGINT), 'internal', CAST(10 AS BIGINT), false, false, CAST(0 AS BIGINT), CAST(0 AS BIGINT), CAST(2246 AS BIGINT), CAST(NULL AS VARCHAR[])),
+		(13, 'c', 10, false, false, 0, 0, 2247, NULL),
+		(14, 'sql', 10, false, true, 0, 0, 2248, NULL)) t(oid, lanname, lanowner, lanispl, lanpltrusted, lanplcallfoid, laninline, lanvalidator, lanacl)`,
 	`CREATE OR REPLACE VIEW {P}.pg_tablespace AS SELECT * FROM (VALUES (CAST(1663 AS BIGINT), 'pg_default', CAST(10 AS BIGINT), CAST(NULL AS VARCHAR[]), CAST(NULL AS VARCHAR[])),
 		(1664, 'pg_global', 10, NULL, NULL)) t(oid, spcname, spcowner, spcacl, spcoptions)`,
 

@@ -1,7 +1,9 @@
 // Package pgcatalog builds vsql's answers to PostgreSQL clients' catalog
 // queries: views named like pg_catalog's and information_schema's
 // relations, and macros named like PostgreSQL's catalog functions
-// (format_type, pg_get_indexdef, pg_table_is_visible, current_setting, …).
+// (format_type, pg_get_indexdef, pg_table_is_visible, current_setting, …),
+// and pg_get_keywords(), PostgreSQL 15's keyword list (keywords.go), which
+// pgjdbc and sqlline quote names by: PostgreSQL's list, not DuckDB's.
 //
 // # Where they live
 //

@@ -51,6 +51,7 @@ var types = []pgType{
 	{2249, "record", "record", nil, -1, "P", 0},
 	{2278, "void", "void", nil, 4, "P", 0},
 	{2283, "anyelement", "anyelement", nil, 4, "P", 0},
+	{2279, "trigger", "trigger", nil, 4, "P", 0}, // what no vsql function returns (pgcli filters on it)
 }
 
 // typeRows is the VALUES list behind pg_type: every type and its array

@@ -63,6 +63,17 @@
 //     same for text parameters bound as timestamp or timestamptz (Sequelize
 //     sends its dates this way); an untyped literal is left alone.
 //
+//   - unnest(a, b, …) [WITH ORDINALITY] alias(c1, c2, …) in FROM: PostgreSQL
+//     zips the arrays (padding with NULL); it becomes a LATERAL subquery of
+//     one-argument unnests, which DuckDB zips the same way, the ordinality
+//     an unnest of generate_series over the longest (unnest.go). Django's
+//     index introspection sends it.
+//   - generate_series(…) in a select list: rows in PostgreSQL, one list in
+//     DuckDB; wrapped in unnest(…) (CAST(… AS INTEGER) for literal int4
+//     bounds, PostgreSQL's type), and a select item that is the bare call
+//     is named generate_series. psqlODBC's SQLForeignKeys numbers key
+//     columns this way.
+//
 // These operator rules (@>, <@, ?, #>) become calls by insertions only;
 // their left operand takes in the ->, ->>, #> and #>> before it, which
 // bind as tightly in PostgreSQL, and an operator further right wraps the

@@ -63,23 +63,25 @@ type rule func(p *pass, i int)
 // rules maps a trigger (a lower-cased word, or one operator character) to
 // its rule. Every rule sees the same token slice.
 var rules = map[string]rule{
-	"/":           divide,
-	"%":           modulo,
-	"@":           containsLeft,  // a @> b
-	"<":           containsRight, // a <@ b
-	"?":           exists,        // a ? b, a ?| b, a ?& b
-	"#":           path,          // a #> b, a #>> b
-	"at":          reservedWord,
-	"by":          reservedWord,
-	"show":        reservedWord,
-	"jsonb":       jsonbType,
-	"timestamptz": timestamptzLiteral,
-	"zone":        timestamptzLiteral, // timestamp with time zone
+	"/":               divide,
+	"%":               modulo,
+	"@":               containsLeft,  // a @> b
+	"<":               containsRight, // a <@ b
+	"?":               exists,        // a ? b, a ?| b, a ?& b
+	"#":               path,          // a #> b, a #>> b
+	"at":              reservedWord,
+	"by":              reservedWord,
+	"show":            reservedWord,
+	"jsonb":           jsonbType,
+	"timestamptz":     timestamptzLiteral,
+	"zone":            timestamptzLiteral, // timestamp with time zone
+	"unnest":          multiUnnest,        // unnest(a, b) in FROM
+	"generate_series": setReturning,       // rows, not a list, in a select list
 }
 
 // triggerBytes is a cheap first test: a statement containing none of these
 // bytes (case-insensitively) cannot match a rule.
-const triggerBytes = "/%@<?#aAbBsSjJzZ"
+const triggerBytes = "/%@<?#aAbBsSjJzZuUgG"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.

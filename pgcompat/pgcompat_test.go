@@ -10,6 +10,15 @@ const p = schema + "."
 func TestRewrite(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"SELECT 7/2", "SELECT 7//2"},
+		{"SELECT * FROM t, unnest(t.a, t.b) AS u(x, y)", "SELECT * FROM t, LATERAL (SELECT unnest(t.a) AS x, unnest(t.b) AS y) u"},
+		{"SELECT * FROM unnest(ARRAY[1], f(a, b)) WITH ORDINALITY k(x, y, n)", "SELECT * FROM LATERAL (SELECT unnest(ARRAY[1]) AS x, unnest(f(a, b)) AS y, unnest(generate_series(1, greatest(len(ARRAY[1]), len(f(a, b))))) AS n) k"},
+		{"SELECT unnest(a), unnest(b) FROM t, unnest(c) u", "SELECT unnest(a), unnest(b) FROM t, unnest(c) u"},
+		{"SELECT f(x, unnest(a, b))", "SELECT f(x, unnest(a, b))"},
+		{"SELECT generate_series(1, 3)", "SELECT CAST(unnest(generate_series(1, 3)) AS INTEGER) AS generate_series"},
+		{"SELECT a, generate_series(1, n) AS i FROM t", "SELECT a, unnest(generate_series(1, n)) AS i FROM t"},
+		{"SELECT x FROM generate_series(1, 3) g(x), LATERAL (SELECT generate_series(1, g.x) + 1) s", "SELECT x FROM generate_series(1, 3) g(x), LATERAL (SELECT unnest(generate_series(1, g.x)) + 1) s"},
+		{"SELECT * FROM t WHERE x IN (SELECT generate_series(1, 2))", "SELECT * FROM t WHERE x IN (SELECT CAST(unnest(generate_series(1, 2)) AS INTEGER) AS generate_series)"},
+		{"SELECT * FROM t JOIN generate_series(1, 2) g ON true", "SELECT * FROM t JOIN generate_series(1, 2) g ON true"},
 		{"SELECT a / b FROM t", "SELECT a // " + p + "pg_divisor(b) FROM t"},
 		{"SELECT a % (b - 1)", "SELECT a % " + p + "pg_divisor((b - 1))"},
 		{"SELECT sum(x)/count(*) FROM t", "SELECT sum(x)//" + p + "pg_divisor(count(*)) FROM t"},

@@ -36,8 +36,18 @@
 //
 // # Decisions
 //
-// Functions run inside the caller's query, on DuckDB's thread. They never
-// wait for the caller's own transaction: the server does not hold the
+// The heavy functions — merges, their previews and preflight, diffs,
+// snapshots, restores: the ones that run DuckDB queries of their own — do
+// not run inside DuckDB's table-function callback when the caller can run
+// them itself (OffThread, offthread.go): the server arms each statement
+// that names one, outside a transaction block; the first execution that
+// reaches the call records it and stops, the session runs the call on its
+// own goroutine, and the statement runs again, its call now handing out
+// the rows already made. A call in the callback held one of DuckDB's
+// threads while its own queries ran, and on two cores a merge's
+// comparison then ran on one thread in some runs and on two in others.
+// Other calls, and heavy ones inside a transaction block, run in the
+// callback. Functions never wait for the caller's own transaction: the server does not hold the
 // caller's branch gate for statements that call vsql_* functions, and
 // functions that change versions refuse to run inside a transaction block.
 //

@@ -47,7 +47,7 @@ var InfoRelations = map[string]bool{}
 
 func init() {
 	for _, n := range strings.Fields(`pg_namespace pg_class pg_attribute pg_attrdef pg_type pg_index
-		pg_constraint pg_database pg_roles pg_user pg_am pg_proc pg_description pg_shdescription
+		pg_constraint pg_database pg_roles pg_user pg_am pg_language pg_proc pg_description pg_shdescription
 		pg_tables pg_views pg_matviews pg_indexes pg_collation pg_enum pg_tablespace pg_policy
 		pg_statistic_ext pg_publication pg_publication_rel pg_publication_namespace pg_trigger
 		pg_inherits pg_depend pg_rewrite pg_foreign_table pg_partitioned_table pg_extension
@@ -255,6 +255,8 @@ func RewritePostgres(src string) (out string, changed bool) {
 			name := toks[i+2].word
 			call := i+3 < n && toks[i+3].kind == tokOpen
 			switch {
+			case call && tableFunctions[name]:
+				set(i, PGCatalogSchema) // pg_catalog.pg_get_keywords()
 			case call && PGFunctions[name]:
 				set(i, PGCatalogSchema)
 				provided[i] = providedCall{name: name, end: match[i+3]}
@@ -429,6 +431,20 @@ func RewritePostgres(src string) (out string, changed bool) {
 			if first < 0 {
 				continue
 			}
+			if isText(j+1, "[") && isText(j+2, "]") {
+				// x::regtype[] (pgcli): each oid of the list to its name
+				base := strings.TrimSuffix(typ, "procedure")
+				if base == "reg" {
+					base = "regproc"
+				}
+				pre[first] = "list_transform(CAST(" + pre[first]
+				post[i-1] += " AS BIGINT[]), lambda vsql_oid: " + PGCatalogSchema + "." + base + "_name(vsql_oid))"
+				for k := i; k <= j+2; k++ {
+					set(k, "")
+				}
+				i = j + 2
+				continue
+			}
 			base := strings.TrimSuffix(typ, "procedure")
 			if base == "reg" {
 				base = "regproc"
@@ -443,7 +459,11 @@ func RewritePostgres(src string) (out string, changed bool) {
 				}
 			}
 			castTo := func(w string) bool { return isText(j+1, ":") && isText(j+2, ":") && isWord(j+3, w) }
-			if textual || castTo("oid") {
+			compared := func(k int) bool { // an operand of =, <>, != compares oids
+				return isText(k, "=") || isText(k, "!") && isText(k+1, "=") || isText(k, "<") && isText(k+1, ">") ||
+					isText(k, ">") && isText(k-1, "<")
+			}
+			if textual || castTo("oid") || compared(j+1) || compared(first-1) {
 				fn = base + "_oid" // a name to its oid
 			}
 			if textual && (castTo("text") || castTo("varchar")) {

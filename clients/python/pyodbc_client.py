@@ -1,4 +1,4 @@
-"""pyodbc through psqlODBC (DSN from ODBCSYSINI/ODBCINI): parameters, transactions, catalog calls."""
+"""pyodbc through psqlODBC (DSN from ODBCSYSINI/ODBCINI): parameters, transactions, catalog calls (columns, foreign keys)."""
 import decimal
 import os
 
@@ -18,4 +18,8 @@ for r in cur.execute("SELECT id, name, weight, fragile FROM parts WHERE id > ? O
 print("columns:", [(d[0], d[1].__name__) for d in cur.description])
 cols = [(c.column_name, c.type_name, c.nullable) for c in cur.columns(table="parts")]
 print("catalog columns:", cols)
+cur.execute("CREATE TABLE shipments (id integer PRIMARY KEY, part_id integer REFERENCES parts(id))")
+conn.commit()
+fks = [(r.pktable_name, r.pkcolumn_name, r.fktable_name, r.fkcolumn_name, r.key_seq, r.fk_name) for r in cur.foreignKeys(foreignTable="shipments")]
+print("foreign keys:", fks)
 conn.close()

@@ -1,0 +1,225 @@
+package pgcompat
+
+import (
+	"strings"
+
+	"github.com/vsql/vsql/sqltext"
+)
+
+// multiUnnest: unnest(a, b, …) in FROM, PostgreSQL's zip of several
+// arrays (shorter ones padded with NULL), optionally WITH ORDINALITY,
+// becomes a LATERAL subquery of one-argument unnests in a select list,
+// which DuckDB zips the same way:
+//
+//	FROM pg_index i, unnest(i.indkey, i.indoption) WITH ORDINALITY k(key, option, n)
+//	FROM pg_index i, LATERAL (SELECT unnest(i.indkey) AS key, unnest(i.indoption) AS option,
+//	    unnest(generate_series(1, greatest(len(i.indkey), len(i.indoption)))) AS n) k
+//
+// Only in a FROM item (after FROM, JOIN, LATERAL or a comma of a FROM
+// list) with at least two arguments and an alias; anything else is left
+// to DuckDB.
+func multiUnnest(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || !p.fromItem(i-1) {
+		return
+	}
+	closing := p.matchForward(i + 1)
+	if closing < 0 {
+		return
+	}
+	args := p.splitArgs(i+1, closing)
+	if len(args) < 2 {
+		return
+	}
+	j := closing + 1
+	ordinality := false
+	if p.isWord(j, "with") && p.isWord(j+1, "ordinality") {
+		ordinality, j = true, j+2
+	}
+	if p.isWord(j, "as") {
+		j++
+	}
+	if p.kind(j) != sqltext.Word && p.kind(j) != sqltext.Quoted || notNames[strings.ToLower(p.text(j))] {
+		return // no alias
+	}
+	alias, last := p.text(j), j
+	var names []string
+	if p.kind(j+1) == sqltext.Open {
+		end := p.matchForward(j + 1)
+		if end < 0 {
+			return
+		}
+		for _, c := range p.splitArgs(j+1, end) {
+			names = append(names, p.src[p.toks[c[0]].Start:p.toks[c[1]].End])
+		}
+		last = end
+	}
+	want := len(args)
+	if ordinality {
+		want++
+	}
+	if len(names) != 0 && len(names) != want {
+		return // PostgreSQL refuses it; so will DuckDB
+	}
+	var b strings.Builder
+	if !p.isWord(i-1, "lateral") {
+		b.WriteString("LATERAL ")
+	}
+	b.WriteString("(SELECT ")
+	texts := make([]string, len(args))
+	for k, a := range args {
+		texts[k] = p.src[p.toks[a[0]].Start:p.toks[a[1]].End]
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("unnest(" + texts[k] + ")")
+		if len(names) > 0 {
+			b.WriteString(" AS " + names[k])
+		}
+	}
+	if ordinality {
+		lens := make([]string, len(texts))
+		for k, t := range texts {
+			lens[k] = "len(" + t + ")"
+		}
+		b.WriteString(", unnest(generate_series(1, greatest(" + strings.Join(lens, ", ") + ")))")
+		if len(names) > 0 {
+			b.WriteString(" AS " + names[len(names)-1])
+		} else {
+			b.WriteString(" AS ordinality")
+		}
+	}
+	b.WriteString(") " + alias)
+	p.replace(p.toks[i].Start, p.toks[last].End, b.String())
+}
+
+// fromItem reports whether token i ends what may come before a FROM
+// item: FROM, JOIN, LATERAL, or a comma of a FROM list (a comma whose
+// enclosing clause, at the same depth, began with FROM).
+func (p *pass) fromItem(i int) bool {
+	switch {
+	case p.isWord(i, "from"), p.isWord(i, "join"), p.isWord(i, "lateral"):
+		return true
+	case !p.isOp(i, ","):
+		return false
+	}
+	depth := 0
+	for j := i - 1; j >= 0; j-- {
+		switch p.kind(j) {
+		case sqltext.Close:
+			depth++
+		case sqltext.Open:
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case sqltext.Semi:
+			return false
+		case sqltext.Word:
+			if depth == 0 {
+				switch strings.ToLower(p.text(j)) {
+				case "from":
+					return true
+				case "select", "where", "group", "order", "having", "values", "set", "on", "returning":
+					return false
+				}
+			}
+		}
+	}
+	return false
+}
+
+// splitArgs returns the first and last token of each comma-separated
+// argument between the brackets at open and closing (none for ()).
+func (p *pass) splitArgs(open, closing int) [][2]int {
+	var out [][2]int
+	start, depth := open+1, 0
+	for j := open + 1; j < closing; j++ {
+		switch {
+		case p.kind(j) == sqltext.Open, p.isOp(j, "["):
+			depth++
+		case p.kind(j) == sqltext.Close, p.isOp(j, "]"):
+			depth--
+		case depth == 0 && p.isOp(j, ","):
+			if j > start {
+				out = append(out, [2]int{start, j - 1})
+			}
+			start = j + 1
+		}
+	}
+	if closing > start {
+		out = append(out, [2]int{start, closing - 1})
+	}
+	return out
+}
+
+// setReturning: generate_series(…) in a select list returns rows in
+// PostgreSQL (one per value) and one list in DuckDB; it becomes
+// unnest(generate_series(…)), which DuckDB expands into rows the same
+// way, and a select item that is only the call keeps PostgreSQL's column
+// name. In FROM it is DuckDB's table function already.
+func setReturning(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") || p.fromItem(i-1) || !p.inSelectList(i-1) {
+		return
+	}
+	closing := p.matchForward(i + 1)
+	if closing < 0 {
+		return
+	}
+	// generate_series(int, int) is integer in PostgreSQL, BIGINT in DuckDB:
+	// literal bounds within int4 keep PostgreSQL's type.
+	int4 := true
+	for _, a := range p.splitArgs(i+1, closing) {
+		first := a[0]
+		if p.isOp(first, "-") && a[1] > first {
+			first++
+		}
+		if first != a[1] || p.kind(first) != sqltext.Number || strings.ContainsAny(p.text(first), ".eE") || len(p.text(first)) > 9 {
+			int4 = false
+		}
+	}
+	tail := ")"
+	if int4 {
+		p.open(p.toks[i].Start, "CAST(unnest(")
+		tail = ") AS INTEGER)"
+	} else {
+		p.open(p.toks[i].Start, "unnest(")
+	}
+	itemStart := p.isWord(i-1, "select") || p.isOp(i-1, ",") || p.isWord(i-1, "distinct") || p.isWord(i-1, "all")
+	next := closing + 1
+	if itemStart && (next >= len(p.toks) || p.isOp(next, ",") || p.isWord(next, "from") || p.kind(next) == sqltext.Semi ||
+		p.kind(next) == sqltext.Close) {
+		tail += " AS " + strings.ToLower(p.text(i))
+	}
+	p.insert(p.toks[closing].End, tail)
+}
+
+// inSelectList reports whether the token after i is in a select list:
+// going back, out of any enclosing brackets, the first clause keyword is
+// SELECT.
+func (p *pass) inSelectList(i int) bool {
+	depth := 0
+	for j := i; j >= 0; j-- {
+		switch p.kind(j) {
+		case sqltext.Close:
+			depth++
+		case sqltext.Open:
+			if depth > 0 {
+				depth--
+			}
+		case sqltext.Semi:
+			return false
+		case sqltext.Word:
+			if depth > 0 {
+				continue
+			}
+			switch strings.ToLower(p.text(j)) {
+			case "select":
+				return true
+			case "from", "where", "group", "having", "order", "on", "values", "set", "returning", "join", "limit",
+				"offset", "using", "window", "qualify", "into", "table", "call":
+				return false
+			}
+		}
+	}
+	return false
+}
