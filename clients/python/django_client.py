@@ -25,6 +25,8 @@ with connection.cursor() as cur:
     print("tables:", sorted(t.name for t in connection.introspection.get_table_list(cur)))
     for col in connection.introspection.get_table_description(cur, "djangoapp_invoice"):
         print("column:", col.name, col.type_code, col.null_ok)
+    for name, c in sorted(connection.introspection.get_constraints(cur, "djangoapp_invoice").items()):
+        print("constraint:", name, c["columns"], "primary" if c["primary_key"] else "", "unique" if c["unique"] else "", "index" if c["index"] else "", c.get("type") or "", c.get("orders") or "")
 ada = Customer.objects.create(name="Ada", email="ada@example.com", joined=datetime.date(2026, 1, 5))
 lin = Customer.objects.create(name="Lin", email="lin@example.com")
 with transaction.atomic():
