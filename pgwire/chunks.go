@@ -495,7 +495,19 @@ func (k *chunkCursor) cells(dst [][]byte) {
 // written in batches of chunkFlush bytes; suspended is true when the
 // limit stopped it before the end.
 func (c *Conn) sendChunks(k *chunkCursor, limit int64) (n int64, suspended bool, err error) {
-	out := make([]byte, 0, chunkFlush+4096)
+	out := c.rowBuf[:0]
+	if cap(out) == 0 {
+		out = make([]byte, 0, chunkFlush+4096)
+	}
+	defer func() {
+		// Kept for the connection's next result (a point query would
+		// otherwise allocate and clear 68 KiB), unless a huge row grew it.
+		if cap(out) <= 4*chunkFlush {
+			c.rowBuf = out[:0]
+		} else {
+			c.rowBuf = nil
+		}
+	}()
 	for {
 		if limit > 0 && n >= limit {
 			suspended = true

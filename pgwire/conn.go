@@ -72,6 +72,8 @@ type Conn struct {
 	// sendMu guards the backend's output buffer: the message loop writes
 	// it, and so does Notify, from the goroutine of a running statement.
 	sendMu sync.Mutex
+	// rowBuf is sendChunks' DataRow buffer, kept between results.
+	rowBuf []byte
 }
 
 type prepared struct {
