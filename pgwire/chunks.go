@@ -132,6 +132,7 @@ func ChunkType(info duckdb.TypeInfo) bool {
 type colEncoder struct {
 	kind   colKind
 	binary bool
+	digits int // extra_float_digits (text floats)
 	scale  int
 	width  int // bytes of a DECIMAL's internal integer
 	loc    *time.Location
@@ -189,13 +190,13 @@ func (e *colEncoder) appendValue(b []byte, v *duckstream.Vector, i int) []byte {
 		if e.binary {
 			return binary.BigEndian.AppendUint32(b, math.Float32bits(x))
 		}
-		return appendFloat(b, float64(x), 32)
+		return appendFloatDigits(b, float64(x), 32, e.digits)
 	case kF64:
 		x := duckstream.Float64(v, i)
 		if e.binary {
 			return binary.BigEndian.AppendUint64(b, math.Float64bits(x))
 		}
-		return appendFloat(b, x, 64)
+		return appendFloatDigits(b, x, 64, e.digits)
 	case kText:
 		return append(b, duckstream.Bytes(v, i)...)
 	case kBlob:
@@ -390,9 +391,10 @@ func SetSplitEncoding(on bool) { splitEncoding.Store(on) }
 
 func newChunkCursor(rows ChunkRows, res *duckstream.Result, loc *time.Location, cols []Column, formats []int16) *chunkCursor {
 	encs := make([]colEncoder, len(cols))
+	digits := extraFloatDigits(rows)
 	for i := range cols {
 		rc := res.Columns[i]
-		encs[i] = colEncoder{kind: chunkKind(rc, cols[i].OID), scale: int(rc.Scale), loc: loc}
+		encs[i] = colEncoder{kind: chunkKind(rc, cols[i].OID), scale: int(rc.Scale), loc: loc, digits: digits}
 		if formats != nil && formats[i] == 1 {
 			encs[i].binary = true
 		}
@@ -407,7 +409,7 @@ func newChunkCursor(rows ChunkRows, res *duckstream.Result, loc *time.Location, 
 	}
 	encs2 := make([]colEncoder, len(encs))
 	for i := range encs {
-		encs2[i] = colEncoder{kind: encs[i].kind, binary: encs[i].binary, scale: encs[i].scale, width: encs[i].width, loc: loc}
+		encs2[i] = encs[i]
 	}
 	return &chunkCursor{rows: rows, res: res, encs: encs, encs2: encs2, row: -1}
 }

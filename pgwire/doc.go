@@ -116,6 +116,11 @@
 // (text 0.37 s vs 0.40 s, binary 0.32 s vs 0.29 s) with pgx on the same
 // two CPUs, so it is off. Not yet measured against PostgreSQL with go run
 // ./bench.
+// Text floats follow the session's extra_float_digits as PostgreSQL's do
+// (FloatRows): 1 to 3, the default 1 included, print the shortest form
+// that reads back exactly (one shortest-digits conversion laid out by
+// hand, appendFloat); 0 and below print 15 (float8) or 6 (float4)
+// significant digits plus the setting.
 // Binary format is offered for the types pgx and pgjdbc ask for
 // (CanEncodeBinary); other columns must be read as text. duckdb-go parses
 // JSON values before vsql sees them, so json columns are re-serialized

@@ -304,6 +304,63 @@ func appendFloat(buf []byte, f float64, bits int) []byte {
 	return append(buf, sig[exp+1:]...)
 }
 
+// FloatRows is implemented by Rows whose session sets extra_float_digits:
+// 1 to 3 print floats in their shortest exact form (appendFloat), 0 and
+// below with 15 (float8) or 6 (float4) significant digits plus the
+// setting, as PostgreSQL's float8out and float4out do.
+type FloatRows interface {
+	ExtraFloatDigits() int
+}
+
+// extraFloatDigits is the setting rows are printed with (1: PostgreSQL's
+// default).
+func extraFloatDigits(rows Rows) int {
+	if f, ok := rows.(FloatRows); ok {
+		return f.ExtraFloatDigits()
+	}
+	return 1
+}
+
+// appendFloatDigits formats a float in text for extra_float_digits extra.
+func appendFloatDigits(buf []byte, f float64, bits, extra int) []byte {
+	if extra > 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+		return appendFloat(buf, f, bits)
+	}
+	digits := 15 + extra
+	if bits == 32 {
+		digits = 6 + extra
+	}
+	if digits < 1 {
+		digits = 1
+	}
+	return strconv.AppendFloat(buf, f, 'g', digits, 64)
+}
+
+// appendCell is AppendValue for a cell of rows printed with extra float
+// digits extra.
+func appendCell(buf []byte, oid uint32, format int16, v any, extra int) ([]byte, error) {
+	if extra <= 0 && format == 0 {
+		switch x := v.(type) {
+		case float64:
+			if oid == pgtype.Float8OID || oid == pgtype.Float4OID {
+				return appendFloatDigits(buf, x, bitsOf(oid), extra), nil
+			}
+		case float32:
+			if oid == pgtype.Float4OID || oid == pgtype.Float8OID {
+				return appendFloatDigits(buf, float64(x), 32, extra), nil
+			}
+		}
+	}
+	return AppendValue(buf, oid, format, v)
+}
+
+func bitsOf(oid uint32) int {
+	if oid == pgtype.Float4OID {
+		return 32
+	}
+	return 64
+}
+
 // appendDecimal writes a DECIMAL keeping its scale, as PostgreSQL's numeric
 // output does (1.50 stays 1.50).
 func appendDecimal(buf []byte, d duckdb.Decimal) []byte {

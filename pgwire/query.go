@@ -139,6 +139,7 @@ func (c *Conn) sendRows(rows Rows, cursor **chunkCursor, cols []Column, formats 
 	vals := make([]any, len(cols))
 	cells := make([][]byte, len(cols))
 	starts, ends := make([]int, len(cols)), make([]int, len(cols))
+	digits := extraFloatDigits(rows)
 	// Never nil: an empty value is an empty cell, not NULL (a nil slice).
 	buf := make([]byte, 0, 256)
 	for {
@@ -159,7 +160,7 @@ func (c *Conn) sendRows(rows Rows, cursor **chunkCursor, cols []Column, formats 
 				format = formats[i]
 			}
 			starts[i] = len(buf)
-			buf, err = AppendValue(buf, cols[i].OID, format, v)
+			buf, err = appendCell(buf, cols[i].OID, format, v, digits)
 			if err != nil {
 				return n, false, vsqlerr.Wrap(err, vsqlerr.UnsupportedResultFormat, "column %q: %v", cols[i].Name, err)
 			}

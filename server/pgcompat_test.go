@@ -182,11 +182,22 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: odbcForeignKeys, catalogTypes: true},
 		// pgcli's function list
 		{sql: "SELECT count(*) FROM (" + pgcliFunctions + ") f WHERE schema_name = 'public'"},
+		// floats with extra_float_digits (pg_dump sets 3, old drivers 0)
+		{sql: "CREATE TABLE fl(id int, f8 float8, f4 float4)"},
+		{sql: "INSERT INTO fl VALUES (1, 1/3.0, 1/3.0), (2, 0.1, 0.1), (3, 123456789.123456789, 1234.5678), (4, 1e-7, 1e20), (5, -0.0, 100)"},
+		{sql: "SELECT f8, f4, f8 * 3 FROM fl ORDER BY id"},
+		{sql: "SET extra_float_digits = 0"},
+		{sql: "SELECT f8, f4, f8 * 3 FROM fl ORDER BY id"},
+		{sql: "SET extra_float_digits = -3"},
+		{sql: "SELECT f8, f4 FROM fl ORDER BY id"},
+		{sql: "SET extra_float_digits = 3"},
+		{sql: "SELECT f8, f4 FROM fl ORDER BY id"},
+		{sql: "RESET extra_float_digits"},
 		// the keyword list pgjdbc and sqlline quote names with
 		{sql: "SELECT word, catcode, barelabel, catdesc, baredesc FROM pg_get_keywords() WHERE word IN ('select', 'at', 'by', 'show', 'array', 'user', 'between', 'authorization') ORDER BY word", catalogTypes: true},
 		{sql: "SELECT count(*), count(*) FILTER (WHERE barelabel) FROM pg_catalog.pg_get_keywords()"},
 	}
-	for _, s := range []string{"px", "jt", "sq", "ct", "ct0", "ux", "fk_kid", "fk_mom"} {
+	for _, s := range []string{"px", "jt", "sq", "ct", "ct0", "ux", "fk_kid", "fk_mom", "fl"} {
 		ask(t, pg, "DROP TABLE IF EXISTS "+s, nil)
 	}
 	agree := 0

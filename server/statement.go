@@ -159,7 +159,7 @@ func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool
 		if !prefetchChunks.Load() {
 			query = duckstream.Query
 		}
-		res, err := query(ctx, s.conn, stmt, nargs, true)
+		res, err := query(ctx, s.conn, stmt, nargs, !materializeChunks.Load())
 		if err != nil {
 			err = s.readOnly(canceled(ctx, err))
 			done()
@@ -263,6 +263,16 @@ type duckRows struct {
 }
 
 // Chunks implements pgwire.ChunkRows.
+// ExtraFloatDigits implements pgwire.FloatRows: the session's
+// extra_float_digits.
+func (r *duckRows) ExtraFloatDigits() int {
+	n, err := strconv.Atoi(r.sess.settingValue("extra_float_digits"))
+	if err != nil {
+		return 1
+	}
+	return n
+}
+
 func (r *duckRows) Chunks() (*duckstream.Result, *time.Location) {
 	if r.res == nil {
 		return nil, nil
