@@ -1,6 +1,8 @@
 package server
 
 import (
+	"sync/atomic"
+
 	"github.com/vsql/vsql/internal/duckstream"
 	"github.com/vsql/vsql/sqlfuncs"
 )
@@ -23,3 +25,11 @@ func SetPrefetchChunks(on bool) { prefetchChunks.Store(on) }
 // OffThreadCalls counts the heavy vsql_* calls run on their session's
 // goroutine instead of DuckDB's callback thread.
 func OffThreadCalls() int64 { return sqlfuncs.OffThreadCalls() }
+
+// materializeChunks: the chunk path reads a materialized DuckDB result
+// instead of a streaming one (off: results stream, memory stays bounded).
+var materializeChunks atomic.Bool
+
+// SetMaterializeChunks switches the chunk path to materialized DuckDB
+// results, for benchmarks that compare the two.
+func SetMaterializeChunks(on bool) { materializeChunks.Store(on) }
