@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	_ "github.com/duckdb/duckdb-go/v2"
 	"github.com/jackc/pgx/v5"
@@ -95,14 +97,21 @@ func BenchmarkPointQuery(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer server.SetStreamResults(true)
+	defer server.SetMaterializeChunks(false)
 	for _, clients := range []int{1, 16} {
 		conns := make([]*pgx.Conn, clients)
 		for i := range conns {
 			conns[i] = connectPgx(b, addr)
 		}
-		for _, stream := range []bool{true, false} {
-			b.Run(fmt.Sprintf("clients=%d/stream=%v", clients, stream), func(b *testing.B) {
-				server.SetStreamResults(stream)
+		// stream: the chunk path on a streaming DuckDB result (the default);
+		// chunks-materialized: the chunk path on a materialized one; rows:
+		// database/sql rows, value by value.
+		for _, mode := range []string{"stream", "chunks-materialized", "rows"} {
+			b.Run(fmt.Sprintf("clients=%d/%s", clients, mode), func(b *testing.B) {
+				server.SetStreamResults(mode != "rows")
+				server.SetMaterializeChunks(mode == "chunks-materialized")
+				start := processCPU()
+				defer reportCPU(b, start)
 				var next atomic.Int64
 				var wg sync.WaitGroup
 				for ci, c := range conns {
@@ -150,6 +159,8 @@ func BenchmarkPointQueryInProcess(b *testing.B) {
 	for _, clients := range []int{1, 16} {
 		for _, int32Key := range []bool{false, true} {
 			b.Run(fmt.Sprintf("clients=%d/int32=%v", clients, int32Key), func(b *testing.B) {
+				start := processCPU()
+				defer reportCPU(b, start)
 				var next atomic.Int64
 				var wg sync.WaitGroup
 				for ci := 0; ci < clients; ci++ {
@@ -177,4 +188,18 @@ func BenchmarkPointQueryInProcess(b *testing.B) {
 			})
 		}
 	}
+}
+
+// processCPU is the CPU time (user and system) this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU adds the process's CPU time per operation since start (client,
+// server and DuckDB alike, all in this process): a figure other processes
+// on the machine disturb less than the wall clock.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64((processCPU()-start).Microseconds())/float64(b.N), "cpu-µs/op")
 }
