@@ -272,6 +272,19 @@
 //     statement busy (another portal of the same statement gets a fresh
 //     DuckDB statement).
 //
+// SQL cursors (DECLARE, FETCH, MOVE, CLOSE; cursor.go) are the session's:
+// DECLARE prepares its query through Prepare like any statement and runs
+// it on the row path; FETCH reads it forward as far as asked, and a SCROLL
+// cursor keeps what it read so that it can move back. Cursors close when
+// their transaction block ends (setTx), unless WITH HOLD, and with the
+// session.
+//
+// Heavy vsql_* calls (merges, previews, diffs, snapshots, restores) run on
+// the session's goroutine, not in DuckDB's table-function callback
+// (duckStatement.execute arms sqlfuncs.OffThread): the statement runs,
+// stops at the call, the session runs the call, and the statement runs
+// again with its result. Their results are materialized.
+//
 // Config.RowResults (--row-results) sends everything through the row
 // path; SetStreamResults switches it for tests. Both paths send the same
 // bytes (TestStreamSameBytes). Measured over pgx, 1M rows × (int, text,

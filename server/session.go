@@ -37,6 +37,8 @@ type Session struct {
 	secret  []byte
 	params  map[string]string
 	notices []*vsqlerr.Error
+	// cursors are the open SQL cursors (cursor.go), by name.
+	cursors map[string]*sqlCursor
 	// offThread runs the statement's heavy vsql_* calls on the session's
 	// goroutine rather than in DuckDB's callback (sqlfuncs.OffThread).
 	offThread sqlfuncs.OffThread
@@ -138,6 +140,7 @@ func (s *Session) setTx(b byte) {
 	s.tx.Store(int32(b))
 	if b == 'I' {
 		s.savepoints = nil
+		s.closeCursors(true) // the block ended: only WITH HOLD cursors stay
 	}
 }
 
@@ -184,6 +187,7 @@ func (s *Session) notice(code vsqlerr.Code, sqlstate, format string, args ...any
 
 // Close implements pgwire.Session.
 func (s *Session) Close() {
+	s.closeCursors(false)
 	if s.txStatus() != 'I' {
 		_, _ = s.conn.ExecContext(context.Background(), "ROLLBACK", nil)
 	}
@@ -251,6 +255,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		return &savepointStatement{sess: s, st: st}, nil
 	case sqltext.KindCreateDatabase, sqltext.KindDropDatabase:
 		return s.prepareDatabaseStatement(st)
+	}
+	if stmt, ok, err := s.prepareCursorStatement(ctx, st, paramOIDs); ok || err != nil {
+		return stmt, s.failed(err)
 	}
 	if stmt, ok, err := s.prepareSetting(st); ok || err != nil {
 		return stmt, s.failed(err)

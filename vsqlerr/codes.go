@@ -70,15 +70,21 @@ const (
 	RemoteUnavailable     Code = "remote_unavailable"
 
 	// Statements and transactions.
-	InFailedTransaction     Code = "in_failed_transaction"
-	TransactionBlock        Code = "transaction_block"
-	FeatureNotSupported     Code = "feature_not_supported"
-	QueryCanceled           Code = "query_canceled"
-	MultipleStatements      Code = "multiple_statements"
-	StatementNotFound       Code = "statement_not_found"
-	PortalNotFound          Code = "portal_not_found"
-	DuplicateStatement      Code = "duplicate_statement"
-	DuplicatePortal         Code = "duplicate_portal"
+	InFailedTransaction Code = "in_failed_transaction"
+	TransactionBlock    Code = "transaction_block"
+	FeatureNotSupported Code = "feature_not_supported"
+	QueryCanceled       Code = "query_canceled"
+	MultipleStatements  Code = "multiple_statements"
+	StatementNotFound   Code = "statement_not_found"
+	PortalNotFound      Code = "portal_not_found"
+	DuplicateStatement  Code = "duplicate_statement"
+	DuplicatePortal     Code = "duplicate_portal"
+	// SQL cursors (DECLARE, FETCH, MOVE, CLOSE).
+	CursorNotFound          Code = "cursor_not_found"
+	DuplicateCursor         Code = "duplicate_cursor"
+	CursorOutsideBlock      Code = "cursor_outside_transaction"
+	CursorForwardOnly       Code = "cursor_forward_only"
+	CursorSyntax            Code = "cursor_syntax"
 	InvalidParameter        Code = "invalid_parameter"
 	DivisionByZero          Code = "division_by_zero"
 	InvalidParameterFormat  Code = "invalid_parameter_format"
@@ -165,6 +171,11 @@ var codes = map[Code]codeInfo{
 	PortalNotFound:          {"34000", "Bind the portal before executing or describing it."},
 	DuplicateStatement:      {"42P05", "Close (or DEALLOCATE) the prepared statement first, or use another name."},
 	DuplicatePortal:         {"42P03", "Close the portal first, or use another name."},
+	CursorNotFound:          {"34000", "DECLARE the cursor first (inside the transaction block that reads it, or WITH HOLD)."},
+	DuplicateCursor:         {"42P03", "CLOSE the cursor first, or use another name."},
+	CursorOutsideBlock:      {"25P01", "Run DECLARE … CURSOR inside BEGIN … COMMIT, or declare it WITH HOLD."},
+	CursorForwardOnly:       {"55000", "Declare the cursor with the SCROLL option to fetch backward or by absolute position."},
+	CursorSyntax:            {"42601", "See docs/sql.md, Cursors: DECLARE name [SCROLL] CURSOR [WITH HOLD] FOR query; FETCH [direction] [FROM] name; MOVE; CLOSE name | ALL."},
 	InvalidParameter:        {"22P02", "Check the parameter value against the parameter's type."},
 	DivisionByZero:          {"22012", "A divisor (of / or %) was zero, which PostgreSQL refuses; guard it, e.g. x / NULLIF(y, 0)."},
 	InvalidParameterFormat:  {"08P01", "Send one format code, or one per parameter, each 0 (text) or 1 (binary)."},

@@ -1,4 +1,4 @@
-"""psycopg2: parameters, transactions, types, introspection, a db/branch dbname."""
+"""psycopg2: parameters, transactions, types, introspection, a named (server-side) cursor, a db/branch dbname."""
 import datetime
 import decimal
 import os
@@ -42,6 +42,14 @@ cur.execute("""SELECT column_name, data_type, is_nullable FROM information_schem
                WHERE table_name = 'items' ORDER BY ordinal_position""")
 for r in cur.fetchall():
     print("column:", *r)
+conn.commit()
+# a named (server-side) cursor, read with its default itersize of 2000
+with conn.cursor(name="big_read") as named:
+    named.execute("SELECT i, i * 2 FROM generate_series(1, 4500) i ORDER BY i")
+    total, last = 0, None
+    for row in named:
+        total, last = total + 1, row
+print("named cursor:", total, last)
 conn.commit()
 # vsql_* functions run in autocommit
 conn.autocommit = True

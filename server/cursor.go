@@ -1,0 +1,522 @@
+package server
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/vsql/vsql/pgwire"
+	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// SQL cursors: DECLARE, FETCH, MOVE and CLOSE, which DuckDB does not have
+// and PostgreSQL clients use to read large results a slice at a time
+// (psycopg2's named cursors, Django's QuerySet.iterator(), SQLAlchemy's
+// stream_results). A cursor holds the result of its query, read forward
+// as FETCH asks for rows; a SCROLL cursor also keeps the rows read so far,
+// so that it can move backward and to absolute positions. Cursors end
+// with their transaction block unless declared WITH HOLD, and with the
+// session.
+
+// sqlCursor is one open cursor.
+type sqlCursor struct {
+	cols   []pgwire.Column
+	stmt   pgwire.Statement // the prepared query
+	rows   pgwire.Rows      // its result, read forward
+	scroll bool
+	hold   bool
+	kept   [][]any // SCROLL: every row read so far
+	cur    []any   // the last row read (the current row of a forward-only cursor)
+	read   int     // rows read from rows
+	done   bool    // rows is used up: read is the row count
+	pos    int     // 0 before the first row, k on row k, read+1 after the last
+}
+
+func (c *sqlCursor) close() {
+	c.rows.Close()
+	c.stmt.Close()
+}
+
+// next reads one more row of the result; false at its end.
+func (c *sqlCursor) next() (bool, error) {
+	if c.done {
+		return false, nil
+	}
+	vals := make([]any, len(c.cols))
+	if !c.rows.Next(vals) {
+		c.done = true
+		return false, c.rows.Err()
+	}
+	c.read++
+	c.cur = vals
+	if c.scroll {
+		c.kept = append(c.kept, vals)
+	}
+	return true, nil
+}
+
+// rowAt returns row k (1-based), reading forward to it; ok is false past
+// the last row. A forward-only cursor reaches only its current row and
+// the rows after it.
+func (c *sqlCursor) rowAt(k int) (row []any, ok bool, err error) {
+	if k < 1 {
+		return nil, false, nil
+	}
+	for c.read < k {
+		more, err := c.next()
+		if err != nil || !more {
+			return nil, false, err
+		}
+	}
+	switch {
+	case c.scroll:
+		return c.kept[k-1], true, nil
+	case k == c.read:
+		return c.cur, true, nil
+	}
+	return nil, false, forwardOnly()
+}
+
+// count reads the whole result and returns its row count.
+func (c *sqlCursor) count() (int, error) {
+	for {
+		more, err := c.next()
+		if err != nil {
+			return 0, err
+		}
+		if !more {
+			return c.read, nil
+		}
+	}
+}
+
+func forwardOnly() error {
+	return vsqlerr.New(vsqlerr.CursorForwardOnly, "cursor can only scan forward")
+}
+
+// fetchOp is a FETCH or MOVE direction: forward or backward by count
+// (all: to the end), or to an absolute or relative position.
+type fetchOp struct {
+	kind  string // "forward", "backward", "absolute", "relative"
+	count int
+	all   bool
+}
+
+// run moves the cursor as op says and returns the rows passed over (the
+// rows FETCH returns).
+func (c *sqlCursor) run(op fetchOp) ([][]any, error) {
+	var out [][]any
+	switch op.kind {
+	case "forward":
+		for n := 0; op.all || n < op.count; n++ {
+			row, ok, err := c.rowAt(c.pos + 1)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				c.pos = c.read + 1
+				break
+			}
+			c.pos++
+			out = append(out, row)
+		}
+	case "backward":
+		if !c.scroll {
+			return nil, forwardOnly()
+		}
+		if c.pos > c.read {
+			if _, err := c.count(); err != nil {
+				return nil, err
+			}
+			c.pos = c.read + 1
+		}
+		for n := 0; op.all || n < op.count; n++ {
+			if c.pos-1 < 1 {
+				c.pos = 0
+				break
+			}
+			c.pos--
+			out = append(out, c.kept[c.pos-1])
+		}
+	case "absolute", "relative":
+		target := op.count
+		if op.kind == "relative" {
+			if op.count == 0 {
+				if c.pos >= 1 && c.pos <= c.read && (c.scroll || c.pos == c.read) {
+					row, _, err := c.rowAt(c.pos)
+					return [][]any{row}, err
+				}
+				return nil, nil
+			}
+			target = c.pos + op.count
+		} else if op.count < 0 {
+			n, err := c.count()
+			if err != nil {
+				return nil, err
+			}
+			target = n + 1 + op.count
+			if !c.scroll && target != n {
+				return nil, forwardOnly()
+			}
+		}
+		if !c.scroll && target < c.pos {
+			return nil, forwardOnly()
+		}
+		if target < 1 {
+			c.pos = 0
+			return nil, nil
+		}
+		row, ok, err := c.rowAt(target)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			c.pos = c.read + 1
+			return nil, nil
+		}
+		c.pos = target
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// cursorName reads the cursor name at token i: unquoted names fold to
+// lower case.
+func cursorName(src string, t sqltext.Token) (string, bool) {
+	switch t.Kind {
+	case sqltext.Word:
+		return strings.ToLower(src[t.Start:t.End]), true
+	case sqltext.Quoted:
+		return sqltext.UnquoteIdent(src[t.Start:t.End]), true
+	}
+	return "", false
+}
+
+func cursorSyntax(format string, args ...any) error {
+	return vsqlerr.New(vsqlerr.CursorSyntax, format, args...)
+}
+
+// prepareCursorStatement prepares DECLARE, FETCH, MOVE and CLOSE; ok is
+// false for any other statement.
+func (s *Session) prepareCursorStatement(ctx context.Context, st sqltext.Statement, paramOIDs []uint32) (pgwire.Statement, bool, error) {
+	switch st.Keyword(0) {
+	case "DECLARE":
+		d, err := s.prepareDeclare(ctx, st, paramOIDs)
+		if err != nil {
+			return nil, true, err
+		}
+		return d, true, nil
+	case "FETCH", "MOVE":
+		f, err := s.prepareFetch(st)
+		if err != nil {
+			return nil, true, err
+		}
+		return f, true, nil
+	case "CLOSE":
+		toks := sqltext.Tokens(st.SQL)
+		if len(toks) == 2 && toks[1].Kind == sqltext.Word && strings.EqualFold(st.SQL[toks[1].Start:toks[1].End], "all") {
+			return &closeCursorStatement{sess: s, all: true}, true, nil
+		}
+		if len(toks) != 2 {
+			return nil, true, cursorSyntax("CLOSE takes one cursor name, or ALL")
+		}
+		name, ok := cursorName(st.SQL, toks[1])
+		if !ok {
+			return nil, true, cursorSyntax("CLOSE takes one cursor name, or ALL")
+		}
+		return &closeCursorStatement{sess: s, name: name}, true, nil
+	}
+	return nil, false, nil
+}
+
+// declareStatement is DECLARE name [options] CURSOR [WITH[OUT] HOLD] FOR query.
+type declareStatement struct {
+	noRowsStatement
+	sess         *Session
+	name         string
+	query        sqltext.Statement
+	paramOIDs    []uint32
+	params       []uint32
+	scroll, hold bool
+	first        pgwire.Statement // the query prepared with the DECLARE, for its first execution
+}
+
+func (s *Session) prepareDeclare(ctx context.Context, st sqltext.Statement, paramOIDs []uint32) (*declareStatement, error) {
+	toks := sqltext.Tokens(st.SQL)
+	word := func(i int) string {
+		if i < len(toks) && toks[i].Kind == sqltext.Word {
+			return strings.ToLower(st.SQL[toks[i].Start:toks[i].End])
+		}
+		return ""
+	}
+	if len(toks) < 2 {
+		return nil, cursorSyntax("DECLARE needs a cursor name")
+	}
+	name, ok := cursorName(st.SQL, toks[1])
+	if !ok {
+		return nil, cursorSyntax("DECLARE needs a cursor name")
+	}
+	d := &declareStatement{sess: s, name: name, paramOIDs: paramOIDs}
+	i := 2
+	for ; word(i) != "cursor"; i++ {
+		switch word(i) {
+		case "scroll":
+			d.scroll = true
+		case "no":
+			if word(i+1) != "scroll" {
+				return nil, cursorSyntax("DECLARE: NO must be followed by SCROLL")
+			}
+			i++
+		case "insensitive", "asensitive":
+		case "binary":
+			return nil, vsqlerr.New(vsqlerr.FeatureNotSupported, "binary cursors are not supported").
+				WithHint("Declare the cursor without BINARY; a client that wants binary values asks for them in the extended protocol.")
+		default:
+			return nil, cursorSyntax("DECLARE %s: expected CURSOR", name)
+		}
+	}
+	i++
+	switch {
+	case word(i) == "with" && word(i+1) == "hold":
+		d.hold, i = true, i+2
+	case word(i) == "without" && word(i+1) == "hold":
+		i += 2
+	}
+	if word(i) != "for" || i+1 >= len(toks) {
+		return nil, cursorSyntax("DECLARE %s CURSOR: expected FOR and a query", name)
+	}
+	d.query = sqltext.Parse(st.SQL[toks[i+1].Start:])
+	d.query.Offset = st.Offset + toks[i+1].Start
+	if !d.query.ReturnsRows() {
+		return nil, cursorSyntax("DECLARE %s CURSOR FOR: the query must be a SELECT or VALUES", name)
+	}
+	first, err := s.Prepare(ctx, d.query, paramOIDs)
+	if err != nil {
+		return nil, err
+	}
+	d.first, d.params = first, first.ParamOIDs()
+	return d, nil
+}
+
+func (d *declareStatement) ParamOIDs() []uint32 { return d.params }
+
+func (d *declareStatement) Close() {
+	if d.first != nil {
+		d.first.Close()
+		d.first = nil
+	}
+}
+
+func (d *declareStatement) Execute(ctx context.Context, args []any) (pgwire.Rows, error) {
+	s := d.sess
+	if !d.hold && !s.InTransaction() {
+		return nil, vsqlerr.New(vsqlerr.CursorOutsideBlock, "DECLARE CURSOR can only be used in transaction blocks")
+	}
+	if _, ok := s.cursors[d.name]; ok {
+		return nil, s.failed(vsqlerr.New(vsqlerr.DuplicateCursor, "cursor %q already exists", d.name))
+	}
+	stmt := d.first
+	d.first = nil
+	if stmt == nil {
+		var err error
+		if stmt, err = s.Prepare(ctx, d.query, d.paramOIDs); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := stmt.Execute(ctx, args)
+	if err != nil {
+		stmt.Close()
+		return nil, err
+	}
+	if s.cursors == nil {
+		s.cursors = map[string]*sqlCursor{}
+	}
+	s.cursors[d.name] = &sqlCursor{cols: stmt.Columns(), stmt: stmt, rows: rows, scroll: d.scroll, hold: d.hold}
+	return &tagRows{tag: "DECLARE CURSOR"}, nil
+}
+
+// fetchStatement is FETCH or MOVE [direction] [FROM | IN] name.
+type fetchStatement struct {
+	sess *Session
+	name string
+	op   fetchOp
+	move bool
+	cols []pgwire.Column
+}
+
+func (s *Session) prepareFetch(st sqltext.Statement) (*fetchStatement, error) {
+	verb := st.Keyword(0)
+	toks := sqltext.Tokens(st.SQL)[1:]
+	if len(toks) == 0 {
+		return nil, cursorSyntax("%s needs a cursor name", verb)
+	}
+	last := toks[len(toks)-1]
+	name, ok := cursorName(st.SQL, last)
+	if !ok {
+		return nil, cursorSyntax("%s needs a cursor name", verb)
+	}
+	toks = toks[:len(toks)-1]
+	if n := len(toks); n > 0 && toks[n-1].Kind == sqltext.Word {
+		if w := strings.ToLower(st.SQL[toks[n-1].Start:toks[n-1].End]); w == "from" || w == "in" {
+			toks = toks[:n-1]
+		}
+	}
+	op, err := parseDirection(st.SQL, toks)
+	if err != nil {
+		return nil, cursorSyntax("%s: %v", verb, err)
+	}
+	f := &fetchStatement{sess: s, name: name, op: op, move: verb == "MOVE"}
+	c, ok := s.cursors[name]
+	if !ok {
+		return nil, s.failed(vsqlerr.New(vsqlerr.CursorNotFound, "cursor %q does not exist", name))
+	}
+	if !f.move {
+		f.cols = c.cols
+	}
+	return f, nil
+}
+
+// parseDirection reads FETCH's direction: NEXT, PRIOR, FIRST, LAST,
+// ABSOLUTE n, RELATIVE n, n, ALL, FORWARD [n | ALL], BACKWARD [n | ALL].
+func parseDirection(src string, toks []sqltext.Token) (fetchOp, error) {
+	text := func(i int) string { return strings.ToLower(src[toks[i].Start:toks[i].End]) }
+	number := func(from int) (int, bool) {
+		var b strings.Builder
+		for i := from; i < len(toks); i++ {
+			b.WriteString(text(i))
+		}
+		n, err := strconv.Atoi(b.String())
+		return n, err == nil && from < len(toks)
+	}
+	signed := func(kind string, n int) fetchOp {
+		switch {
+		case n == 0:
+			return fetchOp{kind: "relative"}
+		case n < 0 && kind == "forward":
+			return fetchOp{kind: "backward", count: -n}
+		case n < 0:
+			return fetchOp{kind: "forward", count: -n}
+		}
+		return fetchOp{kind: kind, count: n}
+	}
+	if len(toks) == 0 {
+		return fetchOp{kind: "forward", count: 1}, nil
+	}
+	switch w := text(0); w {
+	case "next":
+		if len(toks) == 1 {
+			return fetchOp{kind: "forward", count: 1}, nil
+		}
+	case "prior":
+		if len(toks) == 1 {
+			return fetchOp{kind: "backward", count: 1}, nil
+		}
+	case "first":
+		if len(toks) == 1 {
+			return fetchOp{kind: "absolute", count: 1}, nil
+		}
+	case "last":
+		if len(toks) == 1 {
+			return fetchOp{kind: "absolute", count: -1}, nil
+		}
+	case "all":
+		if len(toks) == 1 {
+			return fetchOp{kind: "forward", all: true}, nil
+		}
+	case "absolute", "relative":
+		if n, ok := number(1); ok {
+			return fetchOp{kind: w, count: n}, nil
+		}
+	case "forward", "backward":
+		if len(toks) == 1 {
+			return fetchOp{kind: w, count: 1}, nil
+		}
+		if len(toks) == 2 && text(1) == "all" {
+			return fetchOp{kind: w, all: true}, nil
+		}
+		if n, ok := number(1); ok {
+			return signed(w, n), nil
+		}
+	default:
+		if n, ok := number(0); ok {
+			return signed("forward", n), nil
+		}
+	}
+	return fetchOp{}, errDirection
+}
+
+var errDirection = vsqlerr.New(vsqlerr.CursorSyntax, "unknown direction")
+
+func (f *fetchStatement) ParamOIDs() []uint32      { return nil }
+func (f *fetchStatement) Columns() []pgwire.Column { return f.cols }
+func (f *fetchStatement) Close()                   {}
+
+func (f *fetchStatement) Execute(context.Context, []any) (pgwire.Rows, error) {
+	s := f.sess
+	c, ok := s.cursors[f.name]
+	if !ok {
+		return nil, s.failed(vsqlerr.New(vsqlerr.CursorNotFound, "cursor %q does not exist", f.name))
+	}
+	rows, err := c.run(f.op)
+	if err != nil {
+		return nil, s.failed(err)
+	}
+	if f.move {
+		return &tagRows{tag: "MOVE " + strconv.Itoa(len(rows))}, nil
+	}
+	return &fetchedRows{rows: rows}, nil
+}
+
+// fetchedRows are the rows of one FETCH.
+type fetchedRows struct {
+	rows [][]any
+	next int
+}
+
+func (r *fetchedRows) Next(dst []any) bool {
+	if r.next >= len(r.rows) {
+		return false
+	}
+	copy(dst, r.rows[r.next])
+	r.next++
+	return true
+}
+func (r *fetchedRows) Err() error         { return nil }
+func (r *fetchedRows) Tag(n int64) string { return "FETCH " + strconv.FormatInt(n, 10) }
+func (r *fetchedRows) Close()             {}
+
+// closeCursorStatement is CLOSE name or CLOSE ALL.
+type closeCursorStatement struct {
+	noRowsStatement
+	sess *Session
+	name string
+	all  bool
+}
+
+func (cs *closeCursorStatement) Execute(context.Context, []any) (pgwire.Rows, error) {
+	s := cs.sess
+	if cs.all {
+		s.closeCursors(false)
+		return &tagRows{tag: "CLOSE CURSOR ALL"}, nil
+	}
+	c, ok := s.cursors[cs.name]
+	if !ok {
+		return nil, s.failed(vsqlerr.New(vsqlerr.CursorNotFound, "cursor %q does not exist", cs.name))
+	}
+	c.close()
+	delete(s.cursors, cs.name)
+	return &tagRows{tag: "CLOSE CURSOR"}, nil
+}
+
+// closeCursors closes the session's cursors: all of them, or (keepHeld)
+// those not declared WITH HOLD, as the end of a transaction block does.
+func (s *Session) closeCursors(keepHeld bool) {
+	for name, c := range s.cursors {
+		if keepHeld && c.hold {
+			continue
+		}
+		c.close()
+		delete(s.cursors, name)
+	}
+}
