@@ -1,4 +1,4 @@
-"""Django 3.2 with its defaults: migrate (run_syncdb), ORM round trip and aggregation, a JSONField (stored, read back, key lookups, __contains, __has_key), introspection."""
+"""Django 3.2 with its defaults: migrate (run_syncdb), ORM round trip and aggregation, a JSONField (stored, read back, key lookups, __contains, __has_key), introspection, iterator() (a server-side cursor)."""
 import datetime
 import decimal
 import os
@@ -42,6 +42,7 @@ except RuntimeError:
 for c in Customer.objects.annotate(n=Count("invoices"), s=Sum("invoices__total")).order_by("name"):
     print("customer:", c.id, c.name, c.email, c.joined, c.n, c.s)
 print("unpaid:", list(Invoice.objects.filter(paid=False).order_by("total").values_list("total", flat=True)))
+print("iterator:", [str(i.total) for i in Invoice.objects.order_by("id").iterator(chunk_size=2)])
 print("extras:", [(i.total, i.extra) for i in Invoice.objects.order_by("id")])
 print("rush:", list(Invoice.objects.filter(extra__rush=True).values_list("extra__po", flat=True)))
 print("contains:", list(Invoice.objects.filter(extra__contains={"po": "B-1"}).values_list("total", flat=True)))
