@@ -15,8 +15,16 @@
 // '{"a":1}'::jsonb @> x is renamed while @> wraps its operands. A statement
 // with none of the trigger bytes is returned untouched before lexing.
 //
-// The server calls Rewrite from one place (server.Session.Prepare, after
-// the catalog-name rewrite of sqltext.RewritePostgres). Rewritten
+// The server calls Translate from one place (server.Session.Prepare): the
+// whole text layer in order — named arguments of vsql_* calls, bytea
+// literals, PostgreSQL's names (sqltext.RewritePostgres), Rewrite, index
+// operator classes, spaced timestamptz offsets in DML — each step
+// returning at once without its trigger text, and one split and
+// classification of the result at the end (it was one per step). The
+// bench reports Translate's cost per statement ("The PostgreSQL layer per
+// statement"). Each step still lexes on its own when its trigger text is
+// present: merging them into this package's one token pass is the
+// remaining half of the single-pass design. Rewritten
 // statements call two macros in memory.__vsql_pg that Setup creates once
 // per process; client SQL cannot name them (names starting with __vsql are
 // refused before the rewrite).

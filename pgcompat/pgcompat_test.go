@@ -1,6 +1,7 @@
 package pgcompat
 
 import (
+	"github.com/vsql/vsql/sqltext"
 	"strings"
 	"testing"
 )
@@ -94,8 +95,9 @@ func FuzzRewrite(f *testing.F) {
 	})
 }
 
-// The layer's cost per statement: a point query (no rule applies), an
-// INSERT with parameters, and a statement several rules rewrite.
+// The cost per statement of the rule pass (Rewrite) and of the whole
+// layer (Translate): a point query (no rule applies), an INSERT with
+// parameters, and a statement several rules rewrite.
 func BenchmarkRewrite(b *testing.B) {
 	for _, c := range []struct{ name, sql string }{
 		{"point", "SELECT id, name, price FROM items WHERE id = $1"},
@@ -106,6 +108,13 @@ func BenchmarkRewrite(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				Rewrite(c.sql)
+			}
+		})
+		b.Run(c.name+"/translate", func(b *testing.B) {
+			st := sqltext.Parse(c.sql)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				Translate(st, false)
 			}
 		})
 	}

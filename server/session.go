@@ -294,33 +294,17 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 			return nil, s.failed(err)
 		}
 	}
-	if scan.CallsVsql {
-		offset := st.Offset
-		st = sqltext.Parse(sqltext.QuoteNamedArguments(st.SQL))
-		st.Offset = offset
-	}
-	if rewritten, ok := sqltext.RewriteByteaLiterals(st.SQL); ok {
-		offset := st.Offset
-		st = sqltext.Parse(rewritten)
-		st.Offset = offset
-	}
-	if rewritten, ok := sqltext.RewritePostgres(st.SQL); ok {
-		// PostgreSQL's names: public, pg_catalog, information_schema, …
-		offset := st.Offset
-		st = sqltext.Parse(rewritten)
-		st.Offset = offset
-		if err := s.publishSettings(ctx, rewritten); err != nil {
+	// PostgreSQL's SQL as DuckDB runs it: names, semantics, literals
+	// (package pgcompat, one entry point).
+	tr := pgcompat.Translate(st, scan.CallsVsql)
+	st = tr.Statement
+	if tr.Catalogs {
+		if err := s.publishSettings(ctx, st.SQL); err != nil {
 			return nil, s.failed(err)
 		}
-		if err := s.publishLogin(ctx, rewritten); err != nil {
+		if err := s.publishLogin(ctx, st.SQL); err != nil {
 			return nil, s.failed(err)
 		}
-	}
-	st = pgCompat(st) // PostgreSQL's semantics (package pgcompat)
-	if rewritten, ok := sqltext.RewriteIndexOpclass(st.SQL); ok {
-		offset := st.Offset
-		st = sqltext.Parse(rewritten)
-		st.Offset = offset
 	}
 	if sqltext.IsAddForeignKey(st.SQL) {
 		// DuckDB cannot add a foreign key to an existing table; ORMs add
@@ -352,17 +336,6 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		}
 		// serial / identity columns: their sequences are created first.
 		return &serialStatement{sess: s, sequences: seqs, create: rewritten}, nil
-	}
-	switch st.Keyword(0) {
-	case "INSERT", "UPDATE", "DELETE", "SELECT", "WITH":
-		// Timestamps with a spaced offset, as Sequelize writes them for
-		// timestamptz columns and compares them in WHERE; DuckDB would read
-		// the offset as a zone name.
-		if rewritten, ok := pgcompat.FixOffsetLiterals(st.SQL); ok {
-			offset := st.Offset
-			st = sqltext.Parse(rewritten)
-			st.Offset = offset
-		}
 	}
 	ds, err := s.prepareDuckDB(sqlfuncs.WithCaller(ctx, s), st, paramOIDs)
 	if err != nil && strings.Contains(err.Error(), "must appear in the GROUP BY clause") {

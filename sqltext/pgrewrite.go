@@ -531,9 +531,8 @@ func fillTriggerWords() {
 	for w := range loginWords {
 		triggerWords[w] = true
 	}
-	for w := range castTypes {
-		triggerWords[w] = true
-	}
+	// castTypes' words (name, char, …) trigger only as a cast's type
+	// (mayNeedRewrite): "name" is a common column name.
 }
 
 // mayNeedRewrite is a quick scan, without allocating, for a token the
@@ -541,11 +540,15 @@ func fillTriggerWords() {
 func mayNeedRewrite(src string) bool {
 	l := lexer{src: src}
 	var buf [32]byte
+	castType := false // the previous token was : (of ::) or AS
 	for {
 		tok, ok := l.next()
 		if !ok {
 			return false
 		}
+		afterCast := castType
+		castType = tok.kind == tokOther && src[tok.start] == ':' ||
+			tok.kind == tokWord && tok.end-tok.start == 2 && strings.EqualFold(src[tok.start:tok.end], "as")
 		switch tok.kind {
 		case tokWord, tokQuoted:
 			w := src[tok.start:tok.end]
@@ -563,6 +566,9 @@ func mayNeedRewrite(src string) bool {
 				buf[i] = c
 			}
 			if triggerWords[string(buf[:len(w)])] {
+				return true
+			}
+			if _, ok := castTypes[string(buf[:len(w)])]; ok && afterCast {
 				return true
 			}
 		case tokOther:

@@ -1,0 +1,56 @@
+package pgcompat
+
+import (
+	"strings"
+
+	"github.com/vsql/vsql/sqltext"
+)
+
+// Translation is a statement as DuckDB should run it.
+type Translation struct {
+	Statement sqltext.Statement
+	// Catalogs: the statement names PostgreSQL's catalogs or functions
+	// vsql provides (the rewrite of sqltext.RewritePostgres changed it),
+	// so the session must publish its settings and login first.
+	Catalogs bool
+}
+
+// Translate is the whole text layer between a PostgreSQL client's
+// statement and DuckDB, in one place and in order: the named arguments of
+// vsql_* calls (callsVsql), bytea literals, PostgreSQL's names
+// (sqltext.RewritePostgres), PostgreSQL's semantics (Rewrite), operator
+// classes of CREATE INDEX, and spaced timestamptz offsets in DML. Each
+// step returns at once when the statement has none of its trigger text,
+// and the statement is split and classified again once, at the end.
+func Translate(st sqltext.Statement, callsVsql bool) Translation {
+	sql, changed := st.SQL, false
+	step := func(out string, ok bool) {
+		if ok {
+			sql, changed = out, true
+		}
+	}
+	if callsVsql {
+		step(sqltext.QuoteNamedArguments(sql), true)
+	}
+	step(sqltext.RewriteByteaLiterals(sql))
+	out, catalogs := sqltext.RewritePostgres(sql)
+	step(out, catalogs)
+	step(Rewrite(sql))
+	step(sqltext.RewriteIndexOpclass(sql))
+	switch st.Keyword(0) {
+	case "INSERT", "UPDATE", "DELETE", "SELECT", "WITH":
+		// Timestamps with a spaced offset, as Sequelize writes them for
+		// timestamptz columns and compares them in WHERE; DuckDB would
+		// read the offset as a zone name.
+		if strings.IndexByte(sql, '\'') >= 0 {
+			step(FixOffsetLiterals(sql))
+		}
+	}
+	if !changed {
+		return Translation{Statement: st}
+	}
+	offset := st.Offset
+	st = sqltext.Parse(sql)
+	st.Offset = offset
+	return Translation{Statement: st, Catalogs: catalogs}
+}
