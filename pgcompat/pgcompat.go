@@ -73,13 +73,14 @@ var rules = map[string]rule{
 	"by":          reservedWord,
 	"show":        reservedWord,
 	"jsonb":       jsonbType,
+	"name":        nameType,
 	"timestamptz": timestamptzLiteral,
 	"zone":        timestamptzLiteral, // timestamp with time zone
 }
 
 // triggerBytes is a cheap first test: a statement containing none of these
 // bytes (case-insensitively) cannot match a rule.
-const triggerBytes = "/%@<?#aAbBsSjJzZ"
+const triggerBytes = "/%@<?#aAbBsSjJzZnN"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.
@@ -613,6 +614,102 @@ func jsonbType(p *pass, i int) {
 		return // a name t.jsonb, or a function
 	}
 	p.replace(p.toks[i].Start, p.toks[i].End, "JSON")
+}
+
+// nameType: PostgreSQL's type name (identifiers, 63 bytes) is VARCHAR
+// where the word is visibly a type: after ::, before a string literal
+// (name 'x'), as CAST's target, and as the type of a column in CREATE
+// TABLE and ALTER TABLE. name is a common column name, so every other
+// place keeps the word as written.
+func nameType(p *pass, i int) {
+	if p.isOp(i-1, ".") || p.kind(i+1) == sqltext.Open || p.isOp(i+1, ".") {
+		return // t.name, name(…), name.x
+	}
+	if p.isOp(i-1, ":") && p.isOp(i-2, ":") || p.kind(i+1) == sqltext.String && !p.isWord(i-1, "as") ||
+		p.castTarget(i) || p.columnType(i) {
+		p.replace(p.toks[i].Start, p.toks[i].End, "VARCHAR")
+	}
+}
+
+// castTarget reports whether token i is the type of CAST(… AS type).
+func (p *pass) castTarget(i int) bool {
+	if !p.isWord(i-1, "as") || !(p.kind(i+1) == sqltext.Close || p.isOp(i+1, "[")) {
+		return false
+	}
+	end := p.typeEnd(i)
+	if end < 0 || p.kind(end+1) != sqltext.Close {
+		return false
+	}
+	open := p.matchBackward(end + 1)
+	return open > 0 && (p.isWord(open-1, "cast") || p.isWord(open-1, "try_cast"))
+}
+
+// columnAfterType are the words that may follow a column's type.
+var columnAfterType = map[string]bool{"not": true, "null": true, "default": true, "primary": true, "unique": true,
+	"check": true, "references": true, "collate": true, "constraint": true, "generated": true}
+
+// columnType reports whether token i is the type of a column definition:
+// CREATE TABLE t (c type …, …), ALTER TABLE … ADD [COLUMN] c type, ALTER
+// [COLUMN] c [SET DATA] TYPE type.
+func (p *pass) columnType(i int) bool {
+	end := p.typeEnd(i)
+	if end < 0 {
+		return false
+	}
+	switch next := end + 1; {
+	case next >= len(p.toks), p.kind(next) == sqltext.Semi, p.kind(next) == sqltext.Close, p.isOp(next, ","):
+	case p.kind(next) == sqltext.Word && columnAfterType[strings.ToLower(p.text(next))]:
+	default:
+		return false
+	}
+	if p.isWord(i-1, "type") && p.isWord(0, "alter") {
+		return true // ALTER [COLUMN] c [SET DATA] TYPE name
+	}
+	if p.kind(i-1) != sqltext.Word && p.kind(i-1) != sqltext.Quoted {
+		return false
+	}
+	switch c := i - 2; {
+	case p.isWord(0, "alter") && (p.isWord(c, "add") || p.isWord(c, "column") && p.isWord(c-1, "add")):
+		return true
+	case p.isWord(0, "create") && (p.kind(c) == sqltext.Open || p.isOp(c, ",")):
+		// a column of CREATE [TEMP] TABLE t (…): the list's parenthesis
+		// follows the table's name, before any AS.
+		open := c
+		for p.kind(open) != sqltext.Open {
+			if open = p.enclosing(open); open < 0 {
+				return false
+			}
+		}
+		if p.enclosing(open) >= 0 {
+			return false // nested: a CHECK (…), a function's arguments
+		}
+		for j := 1; j < open; j++ {
+			if p.isWord(j, "as") || p.kind(j) == sqltext.Open {
+				return false
+			}
+			if p.isWord(j, "table") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// enclosing returns the index of the ( that encloses token i, -1 if none.
+func (p *pass) enclosing(i int) int {
+	depth := 0
+	for j := i - 1; j >= 0; j-- {
+		switch p.toks[j].Kind {
+		case sqltext.Close:
+			depth++
+		case sqltext.Open:
+			if depth == 0 {
+				return j
+			}
+			depth--
+		}
+	}
+	return -1
 }
 
 // timestamptzLiteral fixes a numeric offset written after a space

@@ -56,6 +56,8 @@ type Session struct {
 	savepoints []savepoint
 
 	settings map[string]string // PostgreSQL session settings changed from their defaults
+	// txSettings are the values before the open transaction block changed them.
+	txSettings map[string]txSetting
 	// settingsStale is true when settings changed since they were last
 	// copied into the DuckDB variable that current_setting() reads.
 	settingsStale bool
@@ -250,6 +252,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	}
 	if stmt, ok, err := s.prepareVsqlSetting(st); ok || err != nil {
 		return stmt, s.failed(err)
+	}
+	if stmt, ok := s.prepareSchemaGrant(st); ok {
+		return stmt, nil
 	}
 	switch st.Keyword(0) {
 	case "ATTACH", "DETACH", "USE":

@@ -176,8 +176,8 @@ func isolation(v string) (string, error) {
 }
 
 var (
-	setPattern   = regexp.MustCompile(`(?is)^\s*SET\s+(?:SESSION\s+|LOCAL\s+)?([a-z_][a-z0-9_.]*)\s*(?:=|\bTO\b)\s*(.*?)\s*$`)
-	setTimeZone  = regexp.MustCompile(`(?is)^\s*SET\s+(?:SESSION\s+|LOCAL\s+)?TIME\s+ZONE\s+(.*?)\s*$`)
+	setPattern   = regexp.MustCompile(`(?is)^\s*SET\s+(SESSION\s+|LOCAL\s+)?([a-z_][a-z0-9_.]*)\s*(?:=|\bTO\b)\s*(.*?)\s*$`)
+	setTimeZone  = regexp.MustCompile(`(?is)^\s*SET\s+(SESSION\s+|LOCAL\s+)?TIME\s+ZONE\s+(.*?)\s*$`)
 	setIsolation = regexp.MustCompile(`(?is)^\s*SET\s+(?:SESSION\s+CHARACTERISTICS\s+AS\s+)?TRANSACTION\s+ISOLATION\s+LEVEL\s+(.*?)\s*$`)
 	resetPattern = regexp.MustCompile(`(?is)^\s*RESET\s+([a-z_][a-z0-9_.]*)\s*$`)
 	showPattern  = regexp.MustCompile(`(?is)^\s*SHOW\s+([a-z_][a-z0-9_.]*(?:\s+ISOLATION\s+LEVEL)?)\s*$`)
@@ -219,18 +219,21 @@ func (s *Session) prepareSetting(st sqltext.Statement) (pgwire.Statement, bool, 
 	switch st.Keyword(0) {
 	case "SET":
 		if m := setTimeZone.FindStringSubmatch(sql); m != nil {
-			return s.setStatement("timezone", settingValue(m[1]))
+			return s.setStatement("timezone", settingValue(m[2]), isLocal(m[1]))
 		}
 		if m := setIsolation.FindStringSubmatch(sql); m != nil {
-			return s.setStatement("transaction_isolation", strings.ToLower(m[1]))
+			return s.setStatement("transaction_isolation", strings.ToLower(m[1]), false)
 		}
 		if m := setPattern.FindStringSubmatch(sql); m != nil {
-			name := strings.ToLower(m[1])
+			name := strings.ToLower(m[2])
 			if _, ok := settings[name]; ok {
-				if strings.EqualFold(strings.TrimSpace(m[2]), "DEFAULT") {
-					return &settingStatement{apply: func() error { return s.resetSetting(name) }}, true, nil
+				if strings.EqualFold(strings.TrimSpace(m[3]), "DEFAULT") {
+					if settings[name].readOnly {
+						return nil, true, readOnlySetting(name)
+					}
+					return s.setStatement(name, s.initialSetting(name), isLocal(m[1]))
 				}
-				return s.setStatement(name, settingValue(m[2]))
+				return s.setStatement(name, settingValue(m[3]), isLocal(m[1]))
 			}
 		}
 	case "RESET":
@@ -265,16 +268,72 @@ func (s *Session) prepareSetting(st sqltext.Statement) (pgwire.Statement, bool, 
 	return nil, false, nil
 }
 
-func (s *Session) setStatement(name, value string) (pgwire.Statement, bool, error) {
+func isLocal(scope string) bool { return strings.EqualFold(strings.TrimSpace(scope), "LOCAL") }
+
+func readOnlySetting(name string) error {
+	return &vsqlerr.Error{SQLState: "55P02", Severity: "ERROR", Message: "parameter \"" + name + "\" cannot be changed"}
+}
+
+// setStatement is SET name = value; SET LOCAL lasts until the end of the
+// transaction (outside one it warns and changes nothing, as PostgreSQL).
+func (s *Session) setStatement(name, value string, local bool) (pgwire.Statement, bool, error) {
 	def := settings[name]
 	if def.readOnly {
-		return nil, true, &vsqlerr.Error{SQLState: "55P02", Severity: "ERROR", Message: "parameter \"" + name + "\" cannot be changed"}
+		return nil, true, readOnlySetting(name)
 	}
 	v, err := def.normalize(value)
 	if err != nil {
 		return nil, true, err
 	}
-	return &settingStatement{apply: func() error { return s.applySetting(name, v) }}, true, nil
+	return &settingStatement{apply: func() error {
+		if local && s.txStatus() == 'I' {
+			s.notices = append(s.notices, &vsqlerr.Error{Severity: "WARNING", SQLState: "25P01",
+				Message: "SET LOCAL can only be used in transaction blocks"})
+			return nil
+		}
+		s.saveForTransaction(name, local)
+		return s.applySetting(name, v)
+	}}, true, nil
+}
+
+// txSetting is a setting's value before the transaction block changed it.
+type txSetting struct {
+	value string
+	local bool // changed by SET LOCAL: restored at COMMIT too
+}
+
+// saveForTransaction records a setting's value before its first change
+// in a transaction block: ROLLBACK restores what the block changed, COMMIT
+// what it changed with SET LOCAL, as PostgreSQL (savepoints aside).
+func (s *Session) saveForTransaction(name string, local bool) {
+	if s.txStatus() == 'I' {
+		return
+	}
+	if s.txSettings == nil {
+		s.txSettings = map[string]txSetting{}
+	}
+	saved, ok := s.txSettings[name]
+	if !ok {
+		saved.value = s.settingValue(name)
+	}
+	saved.local = saved.local || local
+	s.txSettings[name] = saved
+}
+
+// endTransactionSettings restores settings at the end of a transaction
+// block (committed: only those set with SET LOCAL).
+func (s *Session) endTransactionSettings(committed bool) {
+	names := make([]string, 0, len(s.txSettings))
+	for n := range s.txSettings {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if saved := s.txSettings[n]; !committed || saved.local {
+			_ = s.applySetting(n, saved.value)
+		}
+	}
+	s.txSettings = nil
 }
 
 func (s *Session) settingValue(name string) string {
@@ -311,6 +370,7 @@ func (s *Session) resetSetting(name string) error {
 	if settings[name].readOnly {
 		return nil
 	}
+	s.saveForTransaction(name, false)
 	return s.applySetting(name, s.initialSetting(name))
 }
 

@@ -1,0 +1,134 @@
+package server_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/vsql/vsql/internal/pgtest"
+)
+
+// TestPostgresSetupStatements runs statements of PostgreSQL's own
+// regression setup (test_setup.sql) and of the settings its files change
+// on PostgreSQL 15 and on vsqld and compares the answers: the type name,
+// the planner's and executor's settings (SET, SHOW, RESET, SET LOCAL,
+// settings undone by ROLLBACK), unknown settings, VACUUM ANALYZE and
+// GRANT … ON SCHEMA public TO PUBLIC.
+func TestPostgresSetupStatements(t *testing.T) {
+	pg := pgtest.Connect(t).PgConn()
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	steps := []struct {
+		sql     string
+		anyOIDs bool // name is VARCHAR on vsqld (text), 19 on PostgreSQL
+	}{
+		{sql: "SET synchronous_commit = on"},
+		{sql: "GRANT ALL ON SCHEMA public TO public"},
+		// the type name (onek, tenk1 and others of test_setup.sql)
+		{sql: "CREATE TABLE setup_nm (unique1 int4, stringu1 name, s name NOT NULL, name text)"},
+		{sql: "INSERT INTO setup_nm VALUES (1, 'AAAAxx', 'x', 'n1'), (2, 'BB', 'y', 'n2')"},
+		{sql: "SELECT unique1, stringu1, s, name FROM setup_nm ORDER BY unique1", anyOIDs: true},
+		{sql: "SELECT name FROM setup_nm WHERE stringu1 = 'BB'"},
+		{sql: "SELECT 'abc'::name = 'abc', CAST('q' AS name) || 'r', name 'lit' = 'lit'"},
+		{sql: "ALTER TABLE setup_nm ADD COLUMN e name"},
+		{sql: "SELECT count(*) FROM setup_nm WHERE e IS NULL"},
+		{sql: "CREATE TABLE setup_nm2 AS SELECT * FROM setup_nm"},
+		{sql: "VACUUM ANALYZE setup_nm2"},
+		{sql: "SELECT stringu1 FROM setup_nm2 ORDER BY 1", anyOIDs: true},
+		// planner switches and costs
+		{sql: "SHOW enable_hashagg"},
+		{sql: "SET enable_hashagg = false"},
+		{sql: "SHOW enable_hashagg"},
+		{sql: "SET enable_seqscan TO off"},
+		{sql: "SHOW enable_seqscan"},
+		{sql: "RESET enable_seqscan"},
+		{sql: "SHOW enable_seqscan"},
+		{sql: "SET enable_sort TO 0"},
+		{sql: "SHOW enable_sort"},
+		{sql: "SET enable_sort = 'maybe'"},
+		{sql: "SET enable_sort TO DEFAULT"},
+		{sql: "SHOW enable_sort"},
+		{sql: "set enable_mergejoin = yes"},
+		{sql: "SHOW enable_mergejoin"},
+		{sql: "SET parallel_setup_cost = 0"},
+		{sql: "SHOW parallel_setup_cost"},
+		{sql: "SET parallel_tuple_cost = 0.5"},
+		{sql: "SHOW parallel_tuple_cost"},
+		{sql: "SET max_parallel_workers_per_gather = 4"},
+		{sql: "SHOW max_parallel_workers_per_gather"},
+		{sql: "SET max_parallel_workers_per_gather = -1"},
+		{sql: "SET jit_above_cost = 0"},
+		{sql: "SHOW jit_above_cost"},
+		{sql: "SET jit_above_cost TO DEFAULT"},
+		{sql: "SHOW jit_above_cost"},
+		{sql: "SET hash_mem_multiplier = 1.5"},
+		{sql: "SHOW hash_mem_multiplier"},
+		// memory sizes
+		{sql: "SHOW work_mem"},
+		{sql: "SET work_mem = '64kB'"},
+		{sql: "SHOW work_mem"},
+		{sql: "SET work_mem = 2048"},
+		{sql: "SHOW work_mem"},
+		{sql: "SET work_mem = '10'"},
+		{sql: "SET work_mem = '1XB'"},
+		{sql: "RESET work_mem"},
+		{sql: "SHOW work_mem"},
+		{sql: "SET min_parallel_table_scan_size = 0"},
+		{sql: "SHOW min_parallel_table_scan_size"},
+		{sql: "RESET min_parallel_table_scan_size"},
+		{sql: "SHOW min_parallel_table_scan_size"},
+		// others
+		{sql: "SHOW synchronous_commit"},
+		{sql: "SET synchronous_commit TO local"},
+		{sql: "SHOW synchronous_commit"},
+		{sql: "SET synchronous_commit = sometimes"},
+		{sql: "RESET synchronous_commit"},
+		{sql: "SET lc_numeric = 'C'"},
+		{sql: "SHOW lc_numeric"},
+		{sql: "RESET lc_numeric"},
+		{sql: "SET escape_string_warning = off"},
+		{sql: "SHOW escape_string_warning"},
+		{sql: "SET force_parallel_mode = regress"},
+		{sql: "SHOW force_parallel_mode"},
+		// transactions: SET LOCAL ends with the block, ROLLBACK undoes SET
+		{sql: "BEGIN"},
+		{sql: "SET LOCAL enable_hashjoin = off"},
+		{sql: "SHOW enable_hashjoin"},
+		{sql: "COMMIT"},
+		{sql: "SHOW enable_hashjoin"},
+		{sql: "BEGIN"},
+		{sql: "SET enable_nestloop = off"},
+		{sql: "RESET work_mem"},
+		{sql: "ROLLBACK"},
+		{sql: "SHOW enable_nestloop"},
+		{sql: "BEGIN"},
+		{sql: "SET enable_nestloop = off"},
+		{sql: "COMMIT"},
+		{sql: "SHOW enable_nestloop"},
+		{sql: "SET LOCAL enable_memoize = off"},
+		{sql: "SHOW enable_memoize"},
+		// unknown settings
+		{sql: "SET vsql_no_such_setting = 1"},
+		{sql: "SHOW vsql_no_such_setting"},
+		{sql: "RESET vsql_no_such_setting"},
+	}
+	for _, s := range []string{"setup_nm", "setup_nm2"} {
+		ask(t, pg, "DROP TABLE IF EXISTS "+s, nil)
+	}
+	for _, s := range []string{"enable_hashagg", "enable_mergejoin", "parallel_setup_cost", "parallel_tuple_cost",
+		"max_parallel_workers_per_gather", "hash_mem_multiplier", "escape_string_warning", "force_parallel_mode", "enable_nestloop"} {
+		t.Cleanup(func() { ask(t, pg, "RESET "+s, nil) })
+	}
+	t.Cleanup(func() { ask(t, pg, "DROP TABLE IF EXISTS setup_nm, setup_nm2", nil) })
+	agree := 0
+	for _, s := range steps {
+		want, got := ask(t, pg, s.sql, nil), ask(t, vs, s.sql, nil)
+		if s.anyOIDs {
+			want.OIDs, got.OIDs = nil, nil
+		}
+		if !reflect.DeepEqual(want, got) {
+			t.Errorf("%s\n  PostgreSQL: %v\n  vsqld:      %v", s.sql, want, got)
+			continue
+		}
+		agree++
+	}
+	t.Logf("%d of %d statements answered as PostgreSQL 15 does", agree, len(steps))
+}
