@@ -150,7 +150,7 @@ func (s *Session) prepareCopyTo(ctx context.Context, cp sqltext.Copy, format pgw
 	}
 	if stmt.Columns() == nil {
 		stmt.Close()
-		return nil, true, vsqlerr.New(vsqlerr.CopySyntax, "COPY query must return rows").
+		return nil, true, vsqlerr.New(vsqlerr.FeatureNotSupported, "COPY query must have a RETURNING clause").
 			WithHint("COPY (SELECT …) TO STDOUT, or INSERT/UPDATE/DELETE … RETURNING.")
 	}
 	if len(stmt.ParamOIDs()) > 0 {

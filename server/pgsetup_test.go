@@ -132,3 +132,33 @@ func TestPostgresSetupStatements(t *testing.T) {
 	}
 	t.Logf("%d of %d statements answered as PostgreSQL 15 does", agree, len(steps))
 }
+
+// TestPostgresErrorClasses compares the SQLSTATE class of errors DuckDB
+// raises where PostgreSQL refuses the same statement: a zone it does not
+// know, a zero step, features DuckDB's parser knows and lacks (FOR
+// UPDATE, data-modifying WITH), COPY of a query without RETURNING, an
+// unknown setting.
+func TestPostgresErrorClasses(t *testing.T) {
+	pg := pgtest.Connect(t).PgConn()
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	setup := []string{"DROP TABLE IF EXISTS setup_err", "CREATE TABLE setup_err(x int)", "INSERT INTO setup_err VALUES (1), (2)"}
+	for _, q := range setup {
+		ask(t, pg, q, nil)
+		ask(t, vs, q, nil)
+	}
+	t.Cleanup(func() { ask(t, pg, "DROP TABLE IF EXISTS setup_err", nil) })
+	for _, q := range []string{
+		"SELECT make_timestamptz(1910, 12, 24, 0, 0, 0, 'Nehwon/Lankhmar')",
+		"SELECT * FROM generate_series('2020-01-01 00:00'::timestamp, '2020-01-02 03:00'::timestamp, '0 hour'::interval)",
+		"SELECT min(x) FROM setup_err FOR UPDATE",
+		"WITH t AS (INSERT INTO setup_err VALUES (0)) SELECT * FROM t",
+		"COPY (DELETE FROM setup_err) TO STDOUT",
+		"SET vsql_no_such_setting TO 'x'",
+		"SELECT count(*) FROM setup_err",
+	} {
+		want, got := ask(t, pg, q, nil), ask(t, vs, q, nil)
+		if !reflect.DeepEqual(want, got) {
+			t.Errorf("%s\n  PostgreSQL: %v\n  vsqld:      %v", q, want, got)
+		}
+	}
+}
