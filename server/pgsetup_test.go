@@ -162,3 +162,79 @@ func TestPostgresErrorClasses(t *testing.T) {
 		}
 	}
 }
+
+// TestPostgresTransactionModes compares transaction modes: BEGIN and
+// START TRANSACTION modes, SET TRANSACTION, SET SESSION CHARACTERISTICS,
+// SHOW transaction_read_only / transaction_deferrable /
+// transaction_isolation, and the refusal of writes in a read-only
+// transaction.
+func TestPostgresTransactionModes(t *testing.T) {
+	pg := pgtest.Connect(t).PgConn()
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	ask(t, pg, "DROP TABLE IF EXISTS setup_tx", nil)
+	t.Cleanup(func() {
+		ask(t, pg, "ROLLBACK", nil)
+		ask(t, pg, "SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE, ISOLATION LEVEL READ COMMITTED, NOT DEFERRABLE", nil)
+		ask(t, pg, "DROP TABLE IF EXISTS setup_tx", nil)
+	})
+	steps := []string{
+		"CREATE TABLE setup_tx (a int)",
+		"SHOW transaction_read_only",
+		"SHOW transaction_deferrable",
+		"SET TRANSACTION READ ONLY",
+		"SHOW transaction_read_only",
+		"BEGIN",
+		"SET TRANSACTION ISOLATION LEVEL SERIALIZABLE, READ ONLY, DEFERRABLE",
+		"SHOW transaction_read_only",
+		"SHOW transaction_deferrable",
+		"SHOW transaction_isolation",
+		"SELECT * FROM setup_tx",
+		"SET TRANSACTION READ WRITE",
+		"COMMIT",
+		"SHOW transaction_read_only",
+		"BEGIN",
+		"SET TRANSACTION READ ONLY",
+		"SET TRANSACTION READ WRITE",
+		"SET TRANSACTION READ ONLY",
+		"SELECT * FROM setup_tx",
+		"SET TRANSACTION READ ONLY",
+		"INSERT INTO setup_tx VALUES (1)",
+		"ROLLBACK",
+		"BEGIN READ ONLY",
+		"SHOW transaction_read_only",
+		"SET transaction_read_only = off",
+		"SHOW transaction_read_only",
+		"INSERT INTO setup_tx VALUES (1)",
+		"COMMIT",
+		"START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ WRITE, DEFERRABLE",
+		"SHOW transaction_deferrable",
+		"SHOW transaction isolation level",
+		"SELECT count(*) FROM setup_tx",
+		"SET TRANSACTION ISOLATION LEVEL SERIALIZABLE",
+		"ROLLBACK",
+		"SHOW transaction_deferrable",
+		"SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY",
+		"SHOW transaction_read_only",
+		"SHOW default_transaction_read_only",
+		"INSERT INTO setup_tx VALUES (2)",
+		"DROP TABLE setup_tx",
+		"SELECT count(*) FROM setup_tx",
+		"START TRANSACTION READ WRITE",
+		"INSERT INTO setup_tx VALUES (3)",
+		"COMMIT",
+		"SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE",
+		"SELECT a FROM setup_tx ORDER BY a",
+		"BEGIN ISOLATION LEVEL SOMETIMES",
+		"SET TRANSACTION SNAPSHOT '0001'",
+	}
+	agree := 0
+	for _, q := range steps {
+		want, got := ask(t, pg, q, nil), ask(t, vs, q, nil)
+		if !reflect.DeepEqual(want, got) {
+			t.Errorf("%s\n  PostgreSQL: %v\n  vsqld:      %v", q, want, got)
+			continue
+		}
+		agree++
+	}
+	t.Logf("%d of %d statements answered as PostgreSQL 15 does", agree, len(steps))
+}

@@ -136,7 +136,10 @@ var settings = map[string]setting{
 	"idle_in_transaction_session_timeout": {def: "0", normalize: durationSetting("idle_in_transaction_session_timeout")},
 	"default_transaction_isolation":       {def: "read committed", normalize: isolation},
 	"transaction_isolation":               {def: "read committed", normalize: isolation},
-	"default_transaction_read_only":       {def: "off", normalize: oneOf("default_transaction_read_only", "off", "on")},
+	"default_transaction_read_only":       {def: "off", normalize: boolSetting("default_transaction_read_only")},
+	"transaction_read_only":               {def: "off", normalize: boolSetting("transaction_read_only")},
+	"default_transaction_deferrable":      {def: "off", normalize: boolSetting("default_transaction_deferrable")},
+	"transaction_deferrable":              {def: "off", normalize: boolSetting("transaction_deferrable")},
 	"search_path":                         {def: `"$user", public`, normalize: anyValue},
 	"server_version":                      {def: ServerVersion, readOnly: true},
 	"server_version_num":                  {def: "150000", readOnly: true},
@@ -178,7 +181,6 @@ func isolation(v string) (string, error) {
 var (
 	setPattern   = regexp.MustCompile(`(?is)^\s*SET\s+(SESSION\s+|LOCAL\s+)?([a-z_][a-z0-9_.]*)\s*(?:=|\bTO\b)\s*(.*?)\s*$`)
 	setTimeZone  = regexp.MustCompile(`(?is)^\s*SET\s+(SESSION\s+|LOCAL\s+)?TIME\s+ZONE\s+(.*?)\s*$`)
-	setIsolation = regexp.MustCompile(`(?is)^\s*SET\s+(?:SESSION\s+CHARACTERISTICS\s+AS\s+)?TRANSACTION\s+ISOLATION\s+LEVEL\s+(.*?)\s*$`)
 	resetPattern = regexp.MustCompile(`(?is)^\s*RESET\s+([a-z_][a-z0-9_.]*)\s*$`)
 	showPattern  = regexp.MustCompile(`(?is)^\s*SHOW\s+([a-z_][a-z0-9_.]*(?:\s+ISOLATION\s+LEVEL)?)\s*$`)
 	discardAll   = regexp.MustCompile(`(?is)^\s*DISCARD\s+ALL\s*$`)
@@ -221,11 +223,17 @@ func (s *Session) prepareSetting(st sqltext.Statement) (pgwire.Statement, bool, 
 		if m := setTimeZone.FindStringSubmatch(sql); m != nil {
 			return s.setStatement("timezone", settingValue(m[2]), isLocal(m[1]))
 		}
-		if m := setIsolation.FindStringSubmatch(sql); m != nil {
-			return s.setStatement("transaction_isolation", strings.ToLower(m[1]), false)
+		if m := setSessionModes.FindStringSubmatch(sql); m != nil {
+			return s.setTransactionStatement(m[1], true)
+		}
+		if m := setTransaction.FindStringSubmatch(sql); m != nil {
+			return s.setTransactionStatement(m[1], false)
 		}
 		if m := setPattern.FindStringSubmatch(sql); m != nil {
 			name := strings.ToLower(m[2])
+			if _, ok := txSettingNames[name]; ok {
+				return s.setTransactionValue(name, settingValue(m[3]))
+			}
 			if _, ok := settings[name]; ok {
 				if strings.EqualFold(strings.TrimSpace(m[3]), "DEFAULT") {
 					if settings[name].readOnly {
@@ -253,7 +261,7 @@ func (s *Session) prepareSetting(st sqltext.Statement) (pgwire.Statement, bool, 
 				name = "transaction_isolation"
 			}
 			if _, ok := settings[name]; ok {
-				return &showStatement{name: canonical(name), value: func() string { return s.settingValue(name) }}, true, nil
+				return &showStatement{name: canonical(name), value: func() string { return s.transactionSetting(name) }}, true, nil
 			}
 		}
 	case "SELECT":
