@@ -115,7 +115,9 @@ func (s *Session) transactionSetting(name string) string {
 
 // readOnlyTransaction reports whether the statement runs in a read-only
 // transaction.
-func (s *Session) readOnlyTransaction() bool { return s.transactionSetting("transaction_read_only") == "on" }
+func (s *Session) readOnlyTransaction() bool {
+	return s.transactionSetting("transaction_read_only") == "on"
+}
 
 // setTransactionStatement is SET TRANSACTION modes (inside a block; a
 // warning outside one, as PostgreSQL) or SET SESSION CHARACTERISTICS AS
