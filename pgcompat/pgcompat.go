@@ -74,13 +74,16 @@ var rules = map[string]rule{
 	"show":        reservedWord,
 	"jsonb":       jsonbType,
 	"name":        nameType,
-	"timestamptz": timestamptzLiteral,
+	"timestamptz": func(p *pass, i int) { timestamptzLiteral(p, i); timePrecision(p, i) },
+	"timestamp":   timePrecision,
+	"time":        timePrecision,
+	"timetz":      timePrecision,
 	"zone":        timestamptzLiteral, // timestamp with time zone
 }
 
 // triggerBytes is a cheap first test: a statement containing none of these
 // bytes (case-insensitively) cannot match a rule.
-const triggerBytes = "/%@<?#aAbBsSjJzZnN"
+const triggerBytes = "/%@<?#aAbBsSjJzZnNtT"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.
@@ -710,6 +713,20 @@ func (p *pass) enclosing(i int) int {
 		}
 	}
 	return -1
+}
+
+// timePrecision drops the precision of time(p), timetz(p), timestamptz(p)
+// and timestamp(p) with time zone, which DuckDB's types do not take:
+// their values keep microseconds. (DuckDB's own timestamp(p) without a
+// zone is left as written.)
+func timePrecision(p *pass, i int) {
+	if p.isOp(i-1, ".") || p.kind(i+1) != sqltext.Open || p.kind(i+2) != sqltext.Number || p.kind(i+3) != sqltext.Close {
+		return
+	}
+	if p.isWord(i, "timestamp") && !(p.isWord(i+4, "with") && p.isWord(i+5, "time") && p.isWord(i+6, "zone")) {
+		return
+	}
+	p.replace(p.toks[i].End, p.toks[i+3].End, "")
 }
 
 // timestamptzLiteral fixes a numeric offset written after a space

@@ -33,6 +33,10 @@ func TestPostgresSetupStatements(t *testing.T) {
 		{sql: "CREATE TABLE setup_nm2 AS SELECT * FROM setup_nm"},
 		{sql: "VACUUM ANALYZE setup_nm2"},
 		{sql: "SELECT stringu1 FROM setup_nm2 ORDER BY 1", anyOIDs: true},
+		// time and timestamptz with a precision (timestamptz.sql, time.sql)
+		{sql: "CREATE TABLE setup_tm (d1 timestamp(2) with time zone, t time(2), tz timestamptz(0))"},
+		{sql: "INSERT INTO setup_tm VALUES ('2026-12-03 10:00:01.25+00', '10:00:01.5', '2026-12-03 10:00:01+00')"},
+		{sql: "SELECT d1, t, tz FROM setup_tm"},
 		// planner switches and costs
 		{sql: "SHOW enable_hashagg"},
 		{sql: "SET enable_hashagg = false"},
@@ -110,14 +114,14 @@ func TestPostgresSetupStatements(t *testing.T) {
 		{sql: "SHOW vsql_no_such_setting"},
 		{sql: "RESET vsql_no_such_setting"},
 	}
-	for _, s := range []string{"setup_nm", "setup_nm2"} {
+	for _, s := range []string{"setup_nm", "setup_nm2", "setup_tm"} {
 		ask(t, pg, "DROP TABLE IF EXISTS "+s, nil)
 	}
 	for _, s := range []string{"enable_hashagg", "enable_mergejoin", "parallel_setup_cost", "parallel_tuple_cost",
 		"max_parallel_workers_per_gather", "hash_mem_multiplier", "escape_string_warning", "force_parallel_mode", "enable_nestloop"} {
 		t.Cleanup(func() { ask(t, pg, "RESET "+s, nil) })
 	}
-	t.Cleanup(func() { ask(t, pg, "DROP TABLE IF EXISTS setup_nm, setup_nm2", nil) })
+	t.Cleanup(func() { ask(t, pg, "DROP TABLE IF EXISTS setup_nm, setup_nm2, setup_tm", nil) })
 	agree := 0
 	for _, s := range steps {
 		want, got := ask(t, pg, s.sql, nil), ask(t, vs, s.sql, nil)
