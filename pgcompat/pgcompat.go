@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/vsql/vsql/sqltext"
@@ -78,12 +79,14 @@ var rules = map[string]rule{
 	"timestamp":   timePrecision,
 	"time":        timePrecision,
 	"timetz":      timePrecision,
+	"numeric":     wideDecimal,
+	"decimal":     wideDecimal,
 	"zone":        timestamptzLiteral, // timestamp with time zone
 }
 
 // triggerBytes is a cheap first test: a statement containing none of these
 // bytes (case-insensitively) cannot match a rule.
-const triggerBytes = "/%@<?#aAbBsSjJzZnNtT"
+const triggerBytes = "/%@<?#aAbBsSjJzZnNtTdD"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.
@@ -727,6 +730,33 @@ func timePrecision(p *pass, i int) {
 		return
 	}
 	p.replace(p.toks[i].End, p.toks[i+3].End, "")
+}
+
+// maxDecimalDigits is the widest DECIMAL DuckDB has.
+const maxDecimalDigits = 38
+
+// wideDecimal narrows numeric(p, s) and decimal(p, s) with p above 38,
+// which DuckDB refuses, to 38 digits with the same scale: values that fit
+// are exact, a value with more digits is refused (out of range), never
+// rounded away.
+func wideDecimal(p *pass, i int) {
+	if p.isOp(i-1, ".") || p.kind(i+1) != sqltext.Open || p.kind(i+2) != sqltext.Number {
+		return
+	}
+	prec, err := strconv.Atoi(p.text(i + 2))
+	if err != nil || prec <= maxDecimalDigits {
+		return
+	}
+	switch {
+	case p.kind(i+3) == sqltext.Close:
+	case p.isOp(i+3, ",") && p.kind(i+4) == sqltext.Number && p.kind(i+5) == sqltext.Close:
+		if scale, err := strconv.Atoi(p.text(i + 4)); err != nil || scale > maxDecimalDigits {
+			return
+		}
+	default:
+		return
+	}
+	p.replace(p.toks[i+2].Start, p.toks[i+2].End, strconv.Itoa(maxDecimalDigits))
 }
 
 // timestamptzLiteral fixes a numeric offset written after a space

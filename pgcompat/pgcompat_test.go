@@ -35,6 +35,8 @@ func TestRewrite(t *testing.T) {
 		{"CREATE TABLE c (a int CHECK (a > 0), b text DEFAULT (name))", "CREATE TABLE c (a int CHECK (a > 0), b text DEFAULT (name))"},
 		{"ALTER TABLE n ADD COLUMN e name, ALTER COLUMN s TYPE name", "ALTER TABLE n ADD COLUMN e VARCHAR, ALTER COLUMN s TYPE VARCHAR"},
 		{"SELECT (SELECT 1 AS name)", "SELECT (SELECT 1 AS name)"},
+		{"CREATE TABLE num_data (id int4, val numeric(210,10), w decimal(1000), n numeric(38,2), x numeric(100, 50))",
+			"CREATE TABLE num_data (id int4, val numeric(38,10), w decimal(38), n numeric(38,2), x numeric(100, 50))"},
 		{"CREATE TABLE tt (d1 timestamp(2) with time zone, t time(2), z time(2) with time zone, u timestamptz(3), v timestamp(2), w timestamp(0) without time zone)",
 			"CREATE TABLE tt (d1 timestamp with time zone, t time, z time with time zone, u timestamptz, v timestamp(2), w timestamp(0) without time zone)"},
 		{"SELECT '10:00:00.5'::time(0), t.time(1), time '10:00' AT TIME ZONE 'UTC'", "SELECT '10:00:00.5'::time, t.time(1), time '10:00' AT TIME ZONE 'UTC'"},

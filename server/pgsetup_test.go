@@ -37,6 +37,11 @@ func TestPostgresSetupStatements(t *testing.T) {
 		{sql: "CREATE TABLE setup_tm (d1 timestamp(2) with time zone, t time(2), tz timestamptz(0))"},
 		{sql: "INSERT INTO setup_tm VALUES ('2026-12-03 10:00:01.25+00', '10:00:01.5', '2026-12-03 10:00:01+00')"},
 		{sql: "SELECT d1, t, tz FROM setup_tm"},
+		// numeric wider than DuckDB's 38 digits (numeric.sql's tables)
+		{sql: "CREATE TABLE setup_num (id int4, val numeric(210,10))"},
+		{sql: "INSERT INTO setup_num VALUES (1, '-34338492.215397047'), (2, '0'), (3, '7799461.4119'), (4, '-83028485')"},
+		{sql: "SELECT id, val, val * 2, round(val, 2) FROM setup_num ORDER BY id"},
+		{sql: "SELECT sum(val) FROM setup_num"},
 		// planner switches and costs
 		{sql: "SHOW enable_hashagg"},
 		{sql: "SET enable_hashagg = false"},
@@ -114,14 +119,14 @@ func TestPostgresSetupStatements(t *testing.T) {
 		{sql: "SHOW vsql_no_such_setting"},
 		{sql: "RESET vsql_no_such_setting"},
 	}
-	for _, s := range []string{"setup_nm", "setup_nm2", "setup_tm"} {
+	for _, s := range []string{"setup_nm", "setup_nm2", "setup_tm", "setup_num"} {
 		ask(t, pg, "DROP TABLE IF EXISTS "+s, nil)
 	}
 	for _, s := range []string{"enable_hashagg", "enable_mergejoin", "parallel_setup_cost", "parallel_tuple_cost",
 		"max_parallel_workers_per_gather", "hash_mem_multiplier", "escape_string_warning", "force_parallel_mode", "enable_nestloop"} {
 		t.Cleanup(func() { ask(t, pg, "RESET "+s, nil) })
 	}
-	t.Cleanup(func() { ask(t, pg, "DROP TABLE IF EXISTS setup_nm, setup_nm2, setup_tm", nil) })
+	t.Cleanup(func() { ask(t, pg, "DROP TABLE IF EXISTS setup_nm, setup_nm2, setup_tm, setup_num", nil) })
 	agree := 0
 	for _, s := range steps {
 		want, got := ask(t, pg, s.sql, nil), ask(t, vs, s.sql, nil)
