@@ -650,8 +650,8 @@ func (s *Session) guardSetting(set sqltext.Setting) error {
 			return nil
 		}
 		switch name {
-		case "all", "transaction", "characteristics", "session":
-			return nil // RESET ALL, SET TRANSACTION …, SET SESSION CHARACTERISTICS …: vsql's own
+		case "all", "transaction", "characteristics", "session", "role":
+			return nil // RESET ALL, SET TRANSACTION …, SET SESSION CHARACTERISTICS …, SET/RESET ROLE: vsql's own
 		}
 	}
 	return s.adminOnly(fmt.Sprintf("changing DuckDB's setting %q (DuckDB's settings are the whole server's)", name))

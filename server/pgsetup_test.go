@@ -114,6 +114,12 @@ func TestPostgresSetupStatements(t *testing.T) {
 		{sql: "SHOW enable_nestloop"},
 		{sql: "SET LOCAL enable_memoize = off"},
 		{sql: "SHOW enable_memoize"},
+		// the session's identity: back to the login changes nothing
+		{sql: "RESET SESSION AUTHORIZATION"},
+		{sql: "SET SESSION AUTHORIZATION DEFAULT"},
+		{sql: "RESET ROLE"},
+		{sql: "SET ROLE NONE"},
+		{sql: "SHOW TIME ZONE"},
 		// unknown settings
 		{sql: "SET vsql_no_such_setting = 1"},
 		{sql: "SHOW vsql_no_such_setting"},
@@ -140,6 +146,13 @@ func TestPostgresSetupStatements(t *testing.T) {
 		agree++
 	}
 	t.Logf("%d of %d statements answered as PostgreSQL 15 does", agree, len(steps))
+	// Becoming another user is refused (a superuser may on PostgreSQL;
+	// vsql's users are not superusers): permission_denied, 42501.
+	for _, q := range []string{"SET SESSION AUTHORIZATION someone_else", "SET ROLE someone_else", "SET LOCAL ROLE x"} {
+		if got := ask(t, vs, q, nil); got.Class != "42" {
+			t.Errorf("%s: %v, want ERROR class 42", q, got)
+		}
+	}
 }
 
 // TestPostgresErrorClasses compares the SQLSTATE class of errors DuckDB

@@ -182,7 +182,11 @@ var (
 	setPattern   = regexp.MustCompile(`(?is)^\s*SET\s+(SESSION\s+|LOCAL\s+)?([a-z_][a-z0-9_.]*)\s*(?:=|\bTO\b)\s*(.*?)\s*$`)
 	setTimeZone  = regexp.MustCompile(`(?is)^\s*SET\s+(SESSION\s+|LOCAL\s+)?TIME\s+ZONE\s+(.*?)\s*$`)
 	resetPattern = regexp.MustCompile(`(?is)^\s*RESET\s+([a-z_][a-z0-9_.]*)\s*$`)
-	showPattern  = regexp.MustCompile(`(?is)^\s*SHOW\s+([a-z_][a-z0-9_.]*(?:\s+ISOLATION\s+LEVEL)?)\s*$`)
+	showPattern  = regexp.MustCompile(`(?is)^\s*SHOW\s+([a-z_][a-z0-9_.]*(?:\s+ISOLATION\s+LEVEL|\s+ZONE)?)\s*$`)
+	// The session's identity: RESET and the DEFAULT/NONE forms keep the
+	// login (which it always is); switching to another role is refused.
+	resetIdentity = regexp.MustCompile(`(?is)^\s*(?:RESET\s+(?:SESSION\s+AUTHORIZATION|ROLE)|SET\s+(?:SESSION\s+|LOCAL\s+)?(?:SESSION\s+AUTHORIZATION\s+DEFAULT|ROLE\s+NONE))\s*$`)
+	setIdentity   = regexp.MustCompile(`(?is)^\s*SET\s+(?:SESSION\s+|LOCAL\s+)?(?:SESSION\s+AUTHORIZATION|ROLE)\s+(.+?)\s*$`)
 	discardAll   = regexp.MustCompile(`(?is)^\s*DISCARD\s+ALL\s*$`)
 	setConfig    = regexp.MustCompile(`(?is)^\s*SELECT\s+(?:pg_catalog\s*\.\s*)?set_config\s*\(\s*'((?:[^']|'')*)'\s*,\s*'((?:[^']|'')*)'\s*,\s*(true|false)\s*\)\s*$`)
 )
@@ -218,6 +222,9 @@ func settingValue(raw string) string {
 // above. ok is false for statements about anything else (they go to DuckDB).
 func (s *Session) prepareSetting(st sqltext.Statement) (pgwire.Statement, bool, error) {
 	sql := st.SQL
+	if stmt, ok, err := s.prepareIdentity(st); ok {
+		return stmt, ok, err
+	}
 	switch st.Keyword(0) {
 	case "SET":
 		if m := setTimeZone.FindStringSubmatch(sql); m != nil {
@@ -257,8 +264,11 @@ func (s *Session) prepareSetting(st sqltext.Statement) (pgwire.Statement, bool, 
 	case "SHOW":
 		if m := showPattern.FindStringSubmatch(sql); m != nil {
 			name := strings.ToLower(strings.Join(strings.Fields(m[1]), " "))
-			if name == "transaction isolation level" {
+			switch name {
+			case "transaction isolation level":
 				name = "transaction_isolation"
+			case "time zone":
+				name = "timezone"
 			}
 			if _, ok := settings[name]; ok {
 				return &showStatement{name: canonical(name), value: func() string { return s.transactionSetting(name) }}, true, nil
@@ -272,6 +282,28 @@ func (s *Session) prepareSetting(st sqltext.Statement) (pgwire.Statement, bool, 
 		if discardAll.MatchString(sql) {
 			return &settingStatement{apply: s.resetAll, tag: "DISCARD ALL"}, true, nil
 		}
+	}
+	return nil, false, nil
+}
+
+// prepareIdentity handles SET/RESET SESSION AUTHORIZATION and SET/RESET
+// ROLE: a vsql session is its login's user for its whole life (privileges
+// are the login's grants), so going back to it changes nothing and
+// becoming another user is refused.
+func (s *Session) prepareIdentity(st sqltext.Statement) (pgwire.Statement, bool, error) {
+	if k := st.Keyword(0); k != "SET" && k != "RESET" {
+		return nil, false, nil
+	}
+	if resetIdentity.MatchString(st.SQL) {
+		tag := "SET"
+		if st.Keyword(0) == "RESET" {
+			tag = "RESET"
+		}
+		return &settingStatement{apply: func() error { return nil }, tag: tag}, true, nil
+	}
+	if m := setIdentity.FindStringSubmatch(st.SQL); m != nil {
+		return nil, true, vsqlerr.New(vsqlerr.PermissionDenied, "cannot set the session's role to %s: a vsql session keeps its login's user", m[1]).
+			WithHint("Connect as that user instead; its grants (vsql_grant) decide what it may do.")
 	}
 	return nil, false, nil
 }
