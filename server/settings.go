@@ -187,8 +187,8 @@ var (
 	// login (which it always is); switching to another role is refused.
 	resetIdentity = regexp.MustCompile(`(?is)^\s*(?:RESET\s+(?:SESSION\s+AUTHORIZATION|ROLE)|SET\s+(?:SESSION\s+|LOCAL\s+)?(?:SESSION\s+AUTHORIZATION\s+DEFAULT|ROLE\s+NONE))\s*$`)
 	setIdentity   = regexp.MustCompile(`(?is)^\s*SET\s+(?:SESSION\s+|LOCAL\s+)?(?:SESSION\s+AUTHORIZATION|ROLE)\s+(.+?)\s*$`)
-	discardAll   = regexp.MustCompile(`(?is)^\s*DISCARD\s+ALL\s*$`)
-	setConfig    = regexp.MustCompile(`(?is)^\s*SELECT\s+(?:pg_catalog\s*\.\s*)?set_config\s*\(\s*'((?:[^']|'')*)'\s*,\s*'((?:[^']|'')*)'\s*,\s*(true|false)\s*\)\s*$`)
+	discardAll    = regexp.MustCompile(`(?is)^\s*DISCARD\s+ALL\s*$`)
+	setConfig     = regexp.MustCompile(`(?is)^\s*SELECT\s+(?:pg_catalog\s*\.\s*)?set_config\s*\(\s*'((?:[^']|'')*)'\s*,\s*'((?:[^']|'')*)'\s*,\s*(true|false)\s*\)\s*$`)
 )
 
 // settingValue reads a SET value list ('a', "b", c), respecting quotes,
