@@ -57,6 +57,17 @@
 //     literal '{a,0}' goes through pg_text_array) walked one element at a
 //     time: a key of an object (a JSON pointer step), an index of an array
 //     (negative from the end).
+//   - name: PostgreSQL's identifier type is VARCHAR where the word is
+//     visibly a type (after ::, before a string literal, as CAST's
+//     target, as a column's type in CREATE TABLE and ALTER TABLE); a
+//     column or alias called name is left alone. Not truncated to 63
+//     bytes as PostgreSQL's name is.
+//   - time(p), timetz(p), timestamptz(p), timestamp(p) with time zone: the
+//     precision, which DuckDB's types refuse, is dropped (values keep
+//     microseconds; PostgreSQL rounds them to p digits).
+//   - numeric(p, s), decimal(p, s) with p above 38: DECIMAL(38, s), the
+//     widest DuckDB has; values that fit are exact, wider ones are
+//     refused (out of range), never rounded.
 //   - '… +00:00'::timestamptz, timestamptz '…', CAST('…' AS timestamp with
 //     time zone): the space before a numeric offset is removed (DuckDB
 //     reads "+00:00" after a space as a zone name). TimestampParam does the

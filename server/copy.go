@@ -77,6 +77,9 @@ func (s *Session) prepareCopy(ctx context.Context, st sqltext.Statement) (pgwire
 	if scan.Reserved {
 		return nil, true, vsqlerr.New(vsqlerr.ReservedName, "names starting with __vsql are reserved")
 	}
+	if s.readOnlyTransaction() {
+		return nil, true, refuseReadOnly(st)
+	}
 	needs := s.statementNeeds(scan, true)
 	if err := s.checkAll(ctx, needs); err != nil {
 		return nil, true, err

@@ -183,8 +183,10 @@
 //     judged, like any statement).
 //   - PRAGMA: only table_info, show, show_tables, show_tables_expanded,
 //     version, platform, collations, storage_info; PRAGMA x = … is a SET.
-//   - SET/RESET: vsql's PostgreSQL settings (per session, settings.go),
-//     RESET ALL, SET TRANSACTION / SESSION CHARACTERISTICS and SET
+//   - SET/RESET: vsql's PostgreSQL settings (per session, settings.go and
+//     settings_planner.go), RESET ALL, SET TRANSACTION / SESSION
+//     CHARACTERISTICS, SET/RESET ROLE and SESSION AUTHORIZATION (vsql's
+//     own: back to the login is a no-op, another user is refused) and SET
 //     VARIABLE only; DuckDB's settings (all process-wide but schema and
 //     search_path, which would reach the memory catalog), SET GLOBAL and
 //     vsql_merge_max_concurrent are for admins.
@@ -242,7 +244,13 @@
 // COMMIT and ROLLBACK never reach DuckDB as written (DuckDB does not know
 // PostgreSQL's options such as ISOLATION LEVEL), and an error inside a
 // transaction block makes it failed (25P02 for everything but ROLLBACK and
-// COMMIT, which then rolls back), as in PostgreSQL.
+// COMMIT, which then rolls back), as in PostgreSQL. The transaction modes
+// (txmodes.go) are session settings too: BEGIN's modes and SET TRANSACTION
+// set the block's transaction_* values as SET LOCAL does, and a read-only
+// block refuses writes in Prepare (what writesData calls a write, and COPY
+// FROM STDIN). The settings a block changed are restored at its end:
+// ROLLBACK restores them all, COMMIT those set with SET LOCAL
+// (endTransactionSettings); savepoints do not restore settings.
 //
 // Results take one of two paths, chosen per statement from its column
 // types when it is prepared (Describe time) and per run:

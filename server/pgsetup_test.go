@@ -239,6 +239,7 @@ func TestPostgresTransactionModes(t *testing.T) {
 		"SHOW transaction_read_only",
 		"SHOW default_transaction_read_only",
 		"INSERT INTO setup_tx VALUES (2)",
+		"COPY setup_tx FROM STDIN",
 		"DROP TABLE setup_tx",
 		"SELECT count(*) FROM setup_tx",
 		"START TRANSACTION READ WRITE",
