@@ -159,7 +159,8 @@ func TestPostgresSetupStatements(t *testing.T) {
 // raises where PostgreSQL refuses the same statement: a zone it does not
 // know, a zero step, features DuckDB's parser knows and lacks (FOR
 // UPDATE, data-modifying WITH), COPY of a query without RETURNING, an
-// unknown setting.
+// unknown setting, a cast DuckDB has not, a subquery of many rows, a
+// column in DEFAULT.
 func TestPostgresErrorClasses(t *testing.T) {
 	pg := pgtest.Connect(t).PgConn()
 	vs := connectPgx(t, startServer(t, nil)).PgConn()
@@ -176,6 +177,9 @@ func TestPostgresErrorClasses(t *testing.T) {
 		"WITH t AS (INSERT INTO setup_err VALUES (0)) SELECT * FROM t",
 		"COPY (DELETE FROM setup_err) TO STDOUT",
 		"SET vsql_no_such_setting TO 'x'",
+		"SELECT CAST(interval '02:03' AS time with time zone)",
+		"SELECT (SELECT x FROM setup_err)",
+		"CREATE TABLE setup_err2 (a int, b int DEFAULT (a + 1))",
 		"SELECT count(*) FROM setup_err",
 	} {
 		want, got := ask(t, pg, q, nil), ask(t, vs, q, nil)

@@ -86,8 +86,11 @@ var messageStates = []struct {
 	{duckdb.ErrorTypeConversion, "out of range", "22003"},
 	// A zone name DuckDB does not know is a bad value, not a missing
 	// feature (PostgreSQL: time zone "…" not recognized).
-	{duckdb.ErrorTypeNotImplemented, "Unknown TimeZone", "22023"}, // invalid_parameter_value
-	{duckdb.ErrorTypeBinder, "interval cannot be 0", "22023"},     // generate_series's step
+	{duckdb.ErrorTypeNotImplemented, "Unknown TimeZone", "22023"},                       // invalid_parameter_value
+	{duckdb.ErrorTypeBinder, "interval cannot be 0", "22023"},                           // generate_series's step
+	{duckdb.ErrorTypeConversion, "Unimplemented type for cast", "42846"},                // cannot_coerce: no cast between the types
+	{duckdb.ErrorTypeInvalidInput, "More than one row returned by a subquery", "21000"}, // cardinality_violation
+	{duckdb.ErrorTypeBinder, "DEFAULT value cannot contain column names", "0A000"},      // as PostgreSQL's DEFAULT
 	// DuckDB's parser understood the statement and has no such feature
 	// (data-modifying WITH, FOR UPDATE, SELECT INTO, UPDATE … SET a[i]).
 	{duckdb.ErrorTypeParser, "A CTE needs a SELECT", "0A000"}, // feature_not_supported
