@@ -114,6 +114,11 @@ func TestPostgresSetupStatements(t *testing.T) {
 		{sql: "SHOW enable_nestloop"},
 		{sql: "SET LOCAL enable_memoize = off"},
 		{sql: "SHOW enable_memoize"},
+		{sql: "SET DateStyle TO 'US,ISO'"},
+		{sql: "SHOW DateStyle"},
+		{sql: "SET DateStyle TO 'European,ISO'"},
+		{sql: "SHOW DateStyle"},
+		{sql: "RESET DateStyle"},
 		// the session's identity: back to the login changes nothing
 		{sql: "RESET SESSION AUTHORIZATION"},
 		{sql: "SET SESSION AUTHORIZATION DEFAULT"},

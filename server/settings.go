@@ -167,6 +167,10 @@ func dateStyle(v string) (string, error) {
 		case "ISO", "":
 		case "MDY", "DMY", "YMD":
 			order = p
+		case "US", "NONEURO", "NONEUROPEAN":
+			order = "MDY"
+		case "EURO", "EUROPEAN":
+			order = "DMY"
 		default:
 			return "", vsqlerr.New(vsqlerr.InvalidArgument, "invalid value for parameter \"DateStyle\": %q", v).WithHint("vsql writes dates in ISO style only: SET DateStyle = 'ISO, MDY'.")
 		}
