@@ -80,6 +80,8 @@ var userStatements = map[string]bool{
 	"COMMIT": true, "END": true, "ROLLBACK": true, "ABORT": true, "SAVEPOINT": true, "RELEASE": true,
 	"PREPARE": true, "EXECUTE": true, "DEALLOCATE": true, "SET": true, "RESET": true, "COPY": true,
 	"DISCARD": true, "ANALYZE": true, "VACUUM": true, "CALL": true, "PRAGMA": true, "PIVOT": true, "UNPIVOT": true,
+	// vsql's cursors (cursor.go); DECLARE's query is judged as any query.
+	"DECLARE": true, "FETCH": true, "MOVE": true, "CLOSE": true,
 }
 
 // readStatements cannot write (vsql's internal schemas included).

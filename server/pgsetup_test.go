@@ -270,3 +270,80 @@ func TestPostgresTransactionModes(t *testing.T) {
 	}
 	t.Logf("%d of %d statements answered as PostgreSQL 15 does", agree, len(steps))
 }
+
+// TestPostgresCursors compares SQL cursors: DECLARE (SCROLL, NO SCROLL,
+// WITH HOLD), FETCH and MOVE in each direction, CLOSE, and cursors ending
+// with their transaction block.
+func TestPostgresCursors(t *testing.T) {
+	pg := pgtest.Connect(t).PgConn()
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	ask(t, pg, "DROP TABLE IF EXISTS setup_cur", nil)
+	t.Cleanup(func() {
+		ask(t, pg, "ROLLBACK", nil)
+		ask(t, pg, "CLOSE ALL", nil)
+		ask(t, pg, "DROP TABLE IF EXISTS setup_cur", nil)
+	})
+	steps := []string{
+		"CREATE TABLE setup_cur (a int, b text)",
+		"INSERT INTO setup_cur SELECT g, 'r' || g FROM generate_series(1, 10) g",
+		"DECLARE c0 CURSOR FOR SELECT * FROM setup_cur",
+		"BEGIN",
+		"DECLARE c1 SCROLL CURSOR FOR SELECT a, b FROM setup_cur ORDER BY a",
+		"FETCH 1 IN c1",
+		"FETCH 2 FROM c1",
+		"FETCH c1",
+		"FETCH NEXT FROM c1",
+		"FETCH BACKWARD 2 IN c1",
+		"FETCH PRIOR FROM c1",
+		"FETCH ABSOLUTE 8 FROM c1",
+		"FETCH RELATIVE -2 FROM c1",
+		"FETCH RELATIVE 0 FROM c1",
+		"FETCH FORWARD 3 FROM c1",
+		"FETCH FORWARD 5 FROM c1",
+		"FETCH c1",
+		"FETCH BACKWARD ALL FROM c1",
+		"FETCH FIRST FROM c1",
+		"FETCH LAST FROM c1",
+		"FETCH ABSOLUTE -3 FROM c1",
+		"MOVE BACKWARD 2 IN c1",
+		"FETCH 1 FROM c1",
+		"MOVE FORWARD ALL IN c1",
+		"FETCH -1 FROM c1",
+		"FETCH ALL FROM c1",
+		"MOVE ABSOLUTE 0 IN c1",
+		"FETCH ALL IN c1",
+		"DECLARE c2 NO SCROLL CURSOR FOR SELECT a FROM setup_cur ORDER BY a",
+		"FETCH 2 FROM c2",
+		"FETCH BACKWARD 1 FROM c2",
+		"ROLLBACK",
+		"BEGIN",
+		"DECLARE c3 CURSOR WITH HOLD FOR SELECT a FROM setup_cur ORDER BY a DESC",
+		"DECLARE c4 CURSOR FOR SELECT a FROM setup_cur ORDER BY a",
+		"DECLARE c4 CURSOR FOR SELECT 1",
+		"ROLLBACK",
+		"BEGIN",
+		"DECLARE c3 CURSOR WITH HOLD FOR SELECT a FROM setup_cur ORDER BY a DESC",
+		"DECLARE c4 CURSOR FOR SELECT a FROM setup_cur ORDER BY a",
+		"FETCH 2 FROM c3",
+		"COMMIT",
+		"FETCH 2 FROM c3",
+		"FETCH 1 FROM c4",
+		"CLOSE c3",
+		"FETCH 1 FROM c3",
+		"CLOSE nosuch",
+		"DECLARE c5 CURSOR WITH HOLD FOR SELECT count(*) FROM setup_cur",
+		"FETCH ALL FROM c5",
+		"CLOSE ALL",
+		"FETCH c5",
+	}
+	agree := 0
+	for _, q := range steps {
+		want, got := ask(t, pg, q, nil), ask(t, vs, q, nil)
+		if !reflect.DeepEqual(want, got) {
+			t.Errorf("%s\n  PostgreSQL: %v\n  vsqld:      %v", q, want, got)
+			continue
+		}
+		agree++
+	}
+	t.Logf("%d of %d statements answered as PostgreSQL 15 does", agree, len(steps))
+}

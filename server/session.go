@@ -58,7 +58,8 @@ type Session struct {
 	settings map[string]string // PostgreSQL session settings changed from their defaults
 	// txSettings are the values before the open transaction block changed them.
 	txSettings map[string]txSetting
-	txQueried  bool // a statement reached DuckDB in the open transaction block
+	txQueried  bool               // a statement reached DuckDB in the open transaction block
+	cursors    map[string]*cursor // DECLAREd cursors by name
 	// settingsStale is true when settings changed since they were last
 	// copied into the DuckDB variable that current_setting() reads.
 	settingsStale bool
@@ -247,6 +248,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		return &savepointStatement{sess: s, st: st}, nil
 	case sqltext.KindCreateDatabase, sqltext.KindDropDatabase:
 		return s.prepareDatabaseStatement(st)
+	}
+	if stmt, ok, err := s.prepareCursor(ctx, st); ok || err != nil {
+		return stmt, s.failed(err)
 	}
 	if stmt, ok, err := s.prepareSetting(st); ok || err != nil {
 		return stmt, s.failed(err)

@@ -340,15 +340,15 @@ func (t *txStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error)
 		case 'E':
 			_ = s.exec(ctx, "ROLLBACK")
 			s.setTx('I')
-			s.endTransactionSettings(false)
+			s.endTransaction(false)
 			return &tagRows{tag: "ROLLBACK"}, nil
 		}
 		s.setTx('I')
 		if err := s.gatedExec(ctx, "COMMIT"); err != nil {
-			s.endTransactionSettings(false)
+			s.endTransaction(false)
 			return nil, err
 		}
-		s.endTransactionSettings(true)
+		s.endTransaction(true)
 		return &tagRows{tag: "COMMIT"}, nil
 	default: // rollback
 		if s.txStatus() == 'I' {
@@ -357,7 +357,7 @@ func (t *txStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error)
 		}
 		_ = s.exec(ctx, "ROLLBACK") // DuckDB may have ended a failed transaction already
 		s.setTx('I')
-		s.endTransactionSettings(false)
+		s.endTransaction(false)
 		return &tagRows{tag: "ROLLBACK"}, nil
 	}
 }

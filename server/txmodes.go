@@ -81,6 +81,13 @@ var txSettingNames = map[string]string{
 	"transaction_deferrable": "default_transaction_deferrable",
 }
 
+// endTransaction restores what a transaction block changed when it ends:
+// its settings and cursors.
+func (s *Session) endTransaction(committed bool) {
+	s.endTransactionSettings(committed)
+	s.endTransactionCursors(committed)
+}
+
 // beginTransactionModes starts the open block's transaction settings
 // from the session's defaults and the modes BEGIN gave.
 func (s *Session) beginTransactionModes(m txModes) {
