@@ -206,13 +206,6 @@ func fetchDirection(s string) (dir, count int, err error) {
 		if n, ok := num(1); ok {
 			return dirRelative, n, nil
 		}
-	case len(f) == 1:
-		if n, ok := num(0); ok {
-			if n == 0 {
-				return dirRelative, 0, nil
-			}
-			return dirForward, n, nil
-		}
 	case len(f) <= 2 && (f[0] == "FORWARD" || f[0] == "BACKWARD"):
 		sign := 1
 		if f[0] == "BACKWARD" {
@@ -229,6 +222,13 @@ func fetchDirection(s string) (dir, count int, err error) {
 				return dirRelative, 0, nil
 			}
 			return dirForward, sign * n, nil
+		}
+	case len(f) == 1:
+		if n, ok := num(0); ok {
+			if n == 0 {
+				return dirRelative, 0, nil
+			}
+			return dirForward, n, nil
 		}
 	}
 	return 0, 0, bad
@@ -258,9 +258,7 @@ func (f *fetchStatement) Execute(context.Context, []any) (pgwire.Rows, error) {
 			out = append(out, c.rows[c.pos-1])
 		}
 	}
-	backward := f.dir == dirForward && f.count < 0 || f.dir == dirRelative && f.count < 0 ||
-		f.dir == dirAbsolute && (f.count < 0 || f.count < c.pos)
-	if backward && c.noScroll {
+	if c.noScroll && f.backward() {
 		e := vsqlerr.New(vsqlerr.InvalidArgument, "cursor can only scan forward").WithHint("Declare it with SCROLL option to enable backward scan.")
 		e.SQLState = "55000"
 		return nil, e
@@ -301,6 +299,31 @@ func (f *fetchStatement) Execute(context.Context, []any) (pgwire.Rows, error) {
 		return &tagRows{tag: tag + strconv.Itoa(len(out))}, nil
 	}
 	return &sliceRows{rows: out, tag: tag}, nil
+}
+
+// backward reports whether the move reads backward (or rewinds), which a
+// NO SCROLL cursor refuses, as PostgreSQL decides it: ABSOLUTE n rewinds
+// when row n is less than halfway from the start, RELATIVE 0 steps back
+// to re-read the current row.
+func (f *fetchStatement) backward() bool {
+	pos := f.c.pos
+	switch f.dir {
+	case dirForward:
+		return f.count < 0
+	case dirRelative:
+		return f.count < 0 || f.count == 0 && pos > 0
+	default:
+		switch {
+		case f.count < 0:
+			return true
+		case f.count == 0:
+			return pos != 0
+		case f.count-1 <= pos/2:
+			return pos != 0 // a rewind, needless at the start
+		default:
+			return f.count <= pos
+		}
+	}
 }
 
 // sliceRows are rows held in memory.
