@@ -162,7 +162,8 @@
 //     DESCRIBE, SUMMARIZE, EXPLAIN, INSERT, UPDATE, DELETE, MERGE, CREATE,
 //     DROP, ALTER, TRUNCATE, COMMENT, transactions and savepoints,
 //     PREPARE, EXECUTE, DEALLOCATE, SET, RESET, COPY, DISCARD, ANALYZE,
-//     VACUUM, CALL, PRAGMA, PIVOT, UNPIVOT. Not: INSTALL, LOAD, EXPORT,
+//     VACUUM, CALL, PRAGMA, PIVOT, UNPIVOT, and vsql's cursors (DECLARE,
+//     whose query is judged as any query, FETCH, MOVE, CLOSE). Not: INSTALL, LOAD, EXPORT,
 //     CHECKPOINT, ATTACH, DETACH, USE, CREATE/DROP SECRET, UPDATE
 //     EXTENSIONS, anything else.
 //   - table functions: the denied set is computed at Open from
@@ -250,7 +251,11 @@
 // block refuses writes in Prepare (what writesData calls a write, and COPY
 // FROM STDIN). The settings a block changed are restored at its end:
 // ROLLBACK restores them all, COMMIT those set with SET LOCAL
-// (endTransactionSettings); savepoints do not restore settings.
+// (endTransactionSettings); savepoints do not restore settings. SQL
+// cursors (cursor.go) are the session's too: DECLARE runs its query
+// through Prepare like any statement and keeps the rows; FETCH and MOVE
+// walk them with PostgreSQL's position rules; a block's end drops its
+// cursors but WITH HOLD ones it committed.
 //
 // Results take one of two paths, chosen per statement from its column
 // types when it is prepared (Describe time) and per run:
