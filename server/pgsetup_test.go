@@ -349,6 +349,9 @@ func TestPostgresCursors(t *testing.T) {
 		"FETCH ALL FROM c5",
 		"CLOSE ALL",
 		"FETCH c5",
+		"DECLARE c6 CURSOR WITH HOLD FOR SELECT 1",
+		"DISCARD ALL",
+		"FETCH c6",
 	}
 	agree := 0
 	for _, q := range steps {

@@ -284,7 +284,7 @@ func (s *Session) prepareSetting(st sqltext.Statement) (pgwire.Statement, bool, 
 		}
 	case "DISCARD":
 		if discardAll.MatchString(sql) {
-			return &settingStatement{apply: s.resetAll, tag: "DISCARD ALL"}, true, nil
+			return &settingStatement{apply: func() error { s.cursors = nil; return s.resetAll() }, tag: "DISCARD ALL"}, true, nil
 		}
 	}
 	return nil, false, nil
