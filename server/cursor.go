@@ -32,13 +32,6 @@ var (
 	closePattern   = regexp.MustCompile(`(?is)^\s*CLOSE\s+("(?:[^"]|"")+"|[a-z_][a-z0-9_$]*)\s*$`)
 )
 
-func cursorName(s string) string {
-	if strings.HasPrefix(s, `"`) {
-		return sqltext.UnquoteIdent(s)
-	}
-	return strings.ToLower(s)
-}
-
 func noCursor(name string) error {
 	e := vsqlerr.New(vsqlerr.InvalidArgument, "cursor %q does not exist", name).WithHint("DECLARE the cursor first, inside the transaction block that uses it (or WITH HOLD).")
 	e.SQLState = "34000"
@@ -54,13 +47,13 @@ func (s *Session) prepareCursor(ctx context.Context, st sqltext.Statement) (pgwi
 		if m == nil {
 			return nil, false, nil
 		}
-		return s.declareCursor(ctx, cursorName(m[1]), strings.ToUpper(m[2]), strings.EqualFold(m[3], "WITH"), m[4], st.Offset)
+		return s.declareCursor(ctx, foldName(m[1]), strings.ToUpper(m[2]), strings.EqualFold(m[3], "WITH"), m[4], st.Offset)
 	case "FETCH", "MOVE":
 		m := fetchPattern.FindStringSubmatch(st.SQL)
 		if m == nil {
 			return nil, false, nil
 		}
-		name := cursorName(m[3])
+		name := foldName(m[3])
 		c, ok := s.cursors[name]
 		if !ok {
 			return nil, true, noCursor(name)
@@ -75,7 +68,7 @@ func (s *Session) prepareCursor(ctx context.Context, st sqltext.Statement) (pgwi
 		if m == nil {
 			return nil, false, nil
 		}
-		name := cursorName(m[1])
+		name := foldName(m[1])
 		if strings.EqualFold(m[1], "ALL") {
 			return &settingStatement{apply: func() error { s.cursors = nil; return nil }, tag: "CLOSE CURSOR ALL"}, true, nil
 		}

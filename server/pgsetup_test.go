@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/vsql/vsql/internal/pgtest"
 )
 
@@ -175,7 +177,7 @@ func TestPostgresErrorClasses(t *testing.T) {
 		ask(t, vs, q, nil)
 	}
 	t.Cleanup(func() { ask(t, pg, "DROP TABLE IF EXISTS setup_err", nil) })
-	for _, q := range []string{
+	agreeWithPostgres(t, pg, vs, []string{
 		"SELECT make_timestamptz(1910, 12, 24, 0, 0, 0, 'Nehwon/Lankhmar')",
 		"SELECT * FROM generate_series('2020-01-01 00:00'::timestamp, '2020-01-02 03:00'::timestamp, '0 hour'::interval)",
 		"SELECT min(x) FROM setup_err FOR UPDATE",
@@ -186,12 +188,7 @@ func TestPostgresErrorClasses(t *testing.T) {
 		"SELECT (SELECT x FROM setup_err)",
 		"CREATE TABLE setup_err2 (a int, b int DEFAULT (a + 1))",
 		"SELECT count(*) FROM setup_err",
-	} {
-		want, got := ask(t, pg, q, nil), ask(t, vs, q, nil)
-		if !reflect.DeepEqual(want, got) {
-			t.Errorf("%s\n  PostgreSQL: %v\n  vsqld:      %v", q, want, got)
-		}
-	}
+	})
 }
 
 // TestPostgresTransactionModes compares transaction modes: BEGIN and
@@ -259,16 +256,7 @@ func TestPostgresTransactionModes(t *testing.T) {
 		"BEGIN ISOLATION LEVEL SOMETIMES",
 		"SET TRANSACTION SNAPSHOT '0001'",
 	}
-	agree := 0
-	for _, q := range steps {
-		want, got := ask(t, pg, q, nil), ask(t, vs, q, nil)
-		if !reflect.DeepEqual(want, got) {
-			t.Errorf("%s\n  PostgreSQL: %v\n  vsqld:      %v", q, want, got)
-			continue
-		}
-		agree++
-	}
-	t.Logf("%d of %d statements answered as PostgreSQL 15 does", agree, len(steps))
+	agreeWithPostgres(t, pg, vs, steps)
 }
 
 // TestPostgresCursors compares SQL cursors: DECLARE (SCROLL, NO SCROLL,
@@ -353,6 +341,13 @@ func TestPostgresCursors(t *testing.T) {
 		"DISCARD ALL",
 		"FETCH c6",
 	}
+	agreeWithPostgres(t, pg, vs, steps)
+}
+
+// agreeWithPostgres runs each statement on PostgreSQL and on vsqld, in
+// order, and reports every answer that differs.
+func agreeWithPostgres(t *testing.T, pg, vs *pgconn.PgConn, steps []string) {
+	t.Helper()
 	agree := 0
 	for _, q := range steps {
 		want, got := ask(t, pg, q, nil), ask(t, vs, q, nil)
