@@ -45,26 +45,47 @@
 //     that is visibly an interval (interval '…' / 2), which // cannot
 //     divide; an interval computed by an expression ((t1 - t0) / 2) fails
 //     with "No function matches '//(INTERVAL, …)'": write it * 0.5.
+//
 //   - a / b and a % b: a divisor that is not a nonzero literal goes through
 //     pg_divisor, which raises [vsql:division_by_zero] (SQLSTATE 22012) for
 //     zero, as PostgreSQL does for integers, numerics and floats alike
 //     (DuckDB returns NULL or Infinity). Overflow needs no rule: DuckDB's
 //     "Out of Range Error" is 22003 already (package vsqlerr).
+//
 //   - at, by, show: unreserved in PostgreSQL, keywords in DuckDB; quoted
 //     where they are names (not AT TIME ZONE, GROUP/ORDER/PARTITION BY,
 //     SHOW at the start of a statement).
+//
 //   - jsonb: DuckDB's JSON (pgwire reports JSON as jsonb, OID 3802, the type
 //     ORMs declare; json columns are JSON too and are reported as jsonb).
+//
 //   - a @> b, a <@ b: pg_contains / pg_contained, DuckDB's json_contains on
 //     both sides cast to JSON (lists become JSON arrays).
+//
 //   - a ? b, a ?| b, a ?& b: pg_exists, pg_exists_any, pg_exists_all over
 //     the strings at the top level of a (an object's keys, an array's
 //     string elements, a string). A ? that follows no operand is DuckDB's
 //     placeholder and stays.
+//
 //   - a #> b, a #>> b: pg_path / pg_path_text, the path (text[]; a string
 //     literal '{a,0}' goes through pg_text_array) walked one element at a
 //     time: a key of an object (a JSON pointer step), an index of an array
 //     (negative from the end).
+//
+//   - name: PostgreSQL's identifier type is VARCHAR where the word is
+//     visibly a type (after ::, before a string literal, as CAST's
+//     target, as a column's type in CREATE TABLE and ALTER TABLE); a
+//     column or alias called name is left alone. Not truncated to 63
+//     bytes as PostgreSQL's name is.
+//
+//   - time(p), timetz(p), timestamptz(p), timestamp(p) with time zone: the
+//     precision, which DuckDB's types refuse, is dropped (values keep
+//     microseconds; PostgreSQL rounds them to p digits).
+//
+//   - numeric(p, s), decimal(p, s) with p above 38: DECIMAL(38, s), the
+//     widest DuckDB has; values that fit are exact, wider ones are
+//     refused (out of range), never rounded.
+//
 //   - '… +00:00'::timestamptz, timestamptz '…', CAST('…' AS timestamp with
 //     time zone): the space before a numeric offset is removed (DuckDB
 //     reads "+00:00" after a space as a zone name). TimestampParam does the
@@ -76,6 +97,7 @@
 //     one-argument unnests, which DuckDB zips the same way, the ordinality
 //     an unnest of generate_series over the longest (unnest.go). Django's
 //     index introspection sends it.
+//
 //   - generate_series(…) in a select list: rows in PostgreSQL, one list in
 //     DuckDB; wrapped in unnest(…) (CAST(… AS INTEGER) for literal int4
 //     bounds, PostgreSQL's type), and a select item that is the bare call

@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/vsql/vsql/sqltext"
@@ -73,7 +74,13 @@ var rules = map[string]rule{
 	"by":              reservedWord,
 	"show":            reservedWord,
 	"jsonb":           jsonbType,
-	"timestamptz":     timestamptzLiteral,
+	"name":            nameType,
+	"timestamptz":     func(p *pass, i int) { timestamptzLiteral(p, i); timePrecision(p, i) },
+	"timestamp":       timePrecision,
+	"time":            timePrecision,
+	"timetz":          timePrecision,
+	"numeric":         wideDecimal,
+	"decimal":         wideDecimal,
 	"zone":            timestamptzLiteral, // timestamp with time zone
 	"unnest":          multiUnnest,        // unnest(a, b) in FROM
 	"generate_series": setReturning,       // rows, not a list, in a select list
@@ -81,7 +88,7 @@ var rules = map[string]rule{
 
 // triggerBytes is a cheap first test: a statement containing none of these
 // bytes (case-insensitively) cannot match a rule.
-const triggerBytes = "/%@<?#aAbBsSjJzZuUgG"
+const triggerBytes = "/%@<?#aAbBsSjJzZnNtTdDuUgG"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.
@@ -615,6 +622,143 @@ func jsonbType(p *pass, i int) {
 		return // a name t.jsonb, or a function
 	}
 	p.replace(p.toks[i].Start, p.toks[i].End, "JSON")
+}
+
+// nameType: PostgreSQL's type name (identifiers, 63 bytes) is VARCHAR
+// where the word is visibly a type: after ::, before a string literal
+// (name 'x'), as CAST's target, and as the type of a column in CREATE
+// TABLE and ALTER TABLE. name is a common column name, so every other
+// place keeps the word as written.
+func nameType(p *pass, i int) {
+	if p.isOp(i-1, ".") || p.kind(i+1) == sqltext.Open || p.isOp(i+1, ".") {
+		return // t.name, name(…), name.x
+	}
+	if p.isOp(i-1, ":") && p.isOp(i-2, ":") || p.kind(i+1) == sqltext.String && !p.isWord(i-1, "as") ||
+		p.castTarget(i) || p.columnType(i) {
+		p.replace(p.toks[i].Start, p.toks[i].End, "VARCHAR")
+	}
+}
+
+// castTarget reports whether token i is the type of CAST(… AS type).
+func (p *pass) castTarget(i int) bool {
+	if !p.isWord(i-1, "as") || !(p.kind(i+1) == sqltext.Close || p.isOp(i+1, "[")) {
+		return false
+	}
+	end := p.typeEnd(i)
+	if end < 0 || p.kind(end+1) != sqltext.Close {
+		return false
+	}
+	open := p.matchBackward(end + 1)
+	return open > 0 && (p.isWord(open-1, "cast") || p.isWord(open-1, "try_cast"))
+}
+
+// columnAfterType are the words that may follow a column's type.
+var columnAfterType = map[string]bool{"not": true, "null": true, "default": true, "primary": true, "unique": true,
+	"check": true, "references": true, "collate": true, "constraint": true, "generated": true}
+
+// columnType reports whether token i is the type of a column definition:
+// CREATE TABLE t (c type …, …), ALTER TABLE … ADD [COLUMN] c type, ALTER
+// [COLUMN] c [SET DATA] TYPE type.
+func (p *pass) columnType(i int) bool {
+	end := p.typeEnd(i)
+	if end < 0 {
+		return false
+	}
+	switch next := end + 1; {
+	case next >= len(p.toks), p.kind(next) == sqltext.Semi, p.kind(next) == sqltext.Close, p.isOp(next, ","):
+	case p.kind(next) == sqltext.Word && columnAfterType[strings.ToLower(p.text(next))]:
+	default:
+		return false
+	}
+	if p.isWord(i-1, "type") && p.isWord(0, "alter") {
+		return true // ALTER [COLUMN] c [SET DATA] TYPE name
+	}
+	if p.kind(i-1) != sqltext.Word && p.kind(i-1) != sqltext.Quoted {
+		return false
+	}
+	switch c := i - 2; {
+	case p.isWord(0, "alter") && (p.isWord(c, "add") || p.isWord(c, "column") && p.isWord(c-1, "add")):
+		return true
+	case p.isWord(0, "create") && (p.kind(c) == sqltext.Open || p.isOp(c, ",")):
+		// a column of CREATE [TEMP] TABLE t (…): the list's parenthesis
+		// follows the table's name, before any AS.
+		open := c
+		for p.kind(open) != sqltext.Open {
+			if open = p.enclosing(open); open < 0 {
+				return false
+			}
+		}
+		if p.enclosing(open) >= 0 {
+			return false // nested: a CHECK (…), a function's arguments
+		}
+		for j := 1; j < open; j++ {
+			if p.isWord(j, "as") || p.kind(j) == sqltext.Open {
+				return false
+			}
+			if p.isWord(j, "table") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// enclosing returns the index of the ( that encloses token i, -1 if none.
+func (p *pass) enclosing(i int) int {
+	depth := 0
+	for j := i - 1; j >= 0; j-- {
+		switch p.toks[j].Kind {
+		case sqltext.Close:
+			depth++
+		case sqltext.Open:
+			if depth == 0 {
+				return j
+			}
+			depth--
+		}
+	}
+	return -1
+}
+
+// timePrecision drops the precision of time(p), timetz(p), timestamptz(p)
+// and timestamp(p) with time zone, which DuckDB's types do not take:
+// their values keep microseconds. (DuckDB's own timestamp(p) without a
+// zone is left as written.)
+func timePrecision(p *pass, i int) {
+	if p.isOp(i-1, ".") || p.kind(i+1) != sqltext.Open || p.kind(i+2) != sqltext.Number || p.kind(i+3) != sqltext.Close {
+		return
+	}
+	if p.isWord(i, "timestamp") && !(p.isWord(i+4, "with") && p.isWord(i+5, "time") && p.isWord(i+6, "zone")) {
+		return
+	}
+	p.replace(p.toks[i].End, p.toks[i+3].End, "")
+}
+
+// maxDecimalDigits is the widest DECIMAL DuckDB has.
+const maxDecimalDigits = 38
+
+// wideDecimal narrows numeric(p, s) and decimal(p, s) with p above 38,
+// which DuckDB refuses, to 38 digits with the same scale: values that fit
+// are exact, a value with more digits is refused (out of range), never
+// rounded away.
+func wideDecimal(p *pass, i int) {
+	if p.isOp(i-1, ".") || p.kind(i+1) != sqltext.Open || p.kind(i+2) != sqltext.Number {
+		return
+	}
+	prec, err := strconv.Atoi(p.text(i + 2))
+	if err != nil || prec <= maxDecimalDigits {
+		return
+	}
+	switch {
+	case p.kind(i+3) == sqltext.Close:
+	case p.isOp(i+3, ",") && p.kind(i+4) == sqltext.Number && p.kind(i+5) == sqltext.Close:
+		if scale, err := strconv.Atoi(p.text(i + 4)); err != nil || scale > maxDecimalDigits {
+			return
+		}
+	default:
+		return
+	}
+	p.replace(p.toks[i+2].Start, p.toks[i+2].End, strconv.Itoa(maxDecimalDigits))
 }
 
 // timestamptzLiteral fixes a numeric offset written after a space

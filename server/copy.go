@@ -77,6 +77,9 @@ func (s *Session) prepareCopy(ctx context.Context, st sqltext.Statement) (pgwire
 	if scan.Reserved {
 		return nil, true, vsqlerr.New(vsqlerr.ReservedName, "names starting with __vsql are reserved")
 	}
+	if s.readOnlyTransaction() {
+		return nil, true, refuseReadOnly(st)
+	}
 	needs := s.statementNeeds(scan, true)
 	if err := s.checkAll(ctx, needs); err != nil {
 		return nil, true, err
@@ -150,7 +153,7 @@ func (s *Session) prepareCopyTo(ctx context.Context, cp sqltext.Copy, format pgw
 	}
 	if stmt.Columns() == nil {
 		stmt.Close()
-		return nil, true, vsqlerr.New(vsqlerr.CopySyntax, "COPY query must return rows").
+		return nil, true, vsqlerr.New(vsqlerr.FeatureNotSupported, "COPY query must have a RETURNING clause").
 			WithHint("COPY (SELECT …) TO STDOUT, or INSERT/UPDATE/DELETE … RETURNING.")
 	}
 	if len(stmt.ParamOIDs()) > 0 {

@@ -26,6 +26,7 @@ type sqlCursor struct {
 	rows   pgwire.Rows      // its result, read forward
 	scroll bool
 	hold   bool
+	inTx   bool    // declared in the open transaction block
 	kept   [][]any // SCROLL: every row read so far
 	cur    []any   // the last row read (the current row of a forward-only cursor)
 	read   int     // rows read from rows
@@ -332,7 +333,7 @@ func (d *declareStatement) Execute(ctx context.Context, args []any) (pgwire.Rows
 	if s.cursors == nil {
 		s.cursors = map[string]*sqlCursor{}
 	}
-	s.cursors[d.name] = &sqlCursor{cols: stmt.Columns(), stmt: stmt, rows: rows, scroll: d.scroll, hold: d.hold}
+	s.cursors[d.name] = &sqlCursor{cols: stmt.Columns(), stmt: stmt, rows: rows, scroll: d.scroll, hold: d.hold, inTx: s.InTransaction()}
 	return &tagRows{tag: "DECLARE CURSOR"}, nil
 }
 
@@ -507,6 +508,20 @@ func (cs *closeCursorStatement) Execute(context.Context, []any) (pgwire.Rows, er
 	c.close()
 	delete(s.cursors, cs.name)
 	return &tagRows{tag: "CLOSE CURSOR"}, nil
+}
+
+// endTransactionCursors closes the cursors of a block that ended: all but
+// WITH HOLD ones at COMMIT; at ROLLBACK also the WITH HOLD ones it
+// declared, as PostgreSQL does.
+func (s *Session) endTransactionCursors(committed bool) {
+	for name, c := range s.cursors {
+		if !c.hold || !committed && c.inTx {
+			c.close()
+			delete(s.cursors, name)
+			continue
+		}
+		c.inTx = false
+	}
 }
 
 // closeCursors closes the session's cursors: all of them, or (keepHeld)

@@ -162,7 +162,8 @@
 //     DESCRIBE, SUMMARIZE, EXPLAIN, INSERT, UPDATE, DELETE, MERGE, CREATE,
 //     DROP, ALTER, TRUNCATE, COMMENT, transactions and savepoints,
 //     PREPARE, EXECUTE, DEALLOCATE, SET, RESET, COPY, DISCARD, ANALYZE,
-//     VACUUM, CALL, PRAGMA, PIVOT, UNPIVOT. Not: INSTALL, LOAD, EXPORT,
+//     VACUUM, CALL, PRAGMA, PIVOT, UNPIVOT, and vsql's cursors (DECLARE,
+//     whose query is judged as any query, FETCH, MOVE, CLOSE). Not: INSTALL, LOAD, EXPORT,
 //     CHECKPOINT, ATTACH, DETACH, USE, CREATE/DROP SECRET, UPDATE
 //     EXTENSIONS, anything else.
 //   - table functions: the denied set is computed at Open from
@@ -183,8 +184,10 @@
 //     judged, like any statement).
 //   - PRAGMA: only table_info, show, show_tables, show_tables_expanded,
 //     version, platform, collations, storage_info; PRAGMA x = … is a SET.
-//   - SET/RESET: vsql's PostgreSQL settings (per session, settings.go),
-//     RESET ALL, SET TRANSACTION / SESSION CHARACTERISTICS and SET
+//   - SET/RESET: vsql's PostgreSQL settings (per session, settings.go and
+//     settings_planner.go), RESET ALL, SET TRANSACTION / SESSION
+//     CHARACTERISTICS, SET/RESET ROLE and SESSION AUTHORIZATION (vsql's
+//     own: back to the login is a no-op, another user is refused) and SET
 //     VARIABLE only; DuckDB's settings (all process-wide but schema and
 //     search_path, which would reach the memory catalog), SET GLOBAL and
 //     vsql_merge_max_concurrent are for admins.
@@ -216,8 +219,8 @@
 // pg_catalog.pg_class, information_schema.tables and calls of the provided
 // functions (bare or pg_catalog.f) there, and reads public.x as main.x.
 //
-// Then package pgcompat (one token pass, called once from Prepare through
-// pgCompat) gives the statement PostgreSQL's semantics where DuckDB's
+// Then package pgcompat (Rewrite, one token pass, called once from
+// Prepare through pgcompat.Translate with the other text steps) gives the statement PostgreSQL's semantics where DuckDB's
 // differ: integer division, division by zero, at/by/show as names, jsonb,
 // spaced timestamptz offsets. CREATE TABLE … AS reads DuckDB's count row
 // for its SELECT n tag.
@@ -242,7 +245,15 @@
 // COMMIT and ROLLBACK never reach DuckDB as written (DuckDB does not know
 // PostgreSQL's options such as ISOLATION LEVEL), and an error inside a
 // transaction block makes it failed (25P02 for everything but ROLLBACK and
-// COMMIT, which then rolls back), as in PostgreSQL.
+// COMMIT, which then rolls back), as in PostgreSQL. The transaction modes
+// (txmodes.go) are session settings too: BEGIN's modes and SET TRANSACTION
+// set the block's transaction_* values as SET LOCAL does, and a read-only
+// block refuses writes in Prepare (what writesData calls a write, and COPY
+// FROM STDIN). The settings a block changed are restored at its end:
+// ROLLBACK restores them all, COMMIT those set with SET LOCAL
+// (endTransactionSettings); savepoints do not restore settings. A
+// block's end also closes its cursors (endTransactionCursors), all but
+// the WITH HOLD ones it committed.
 //
 // Results take one of two paths, chosen per statement from its column
 // types when it is prepared (Describe time) and per run:
@@ -276,8 +287,9 @@
 // DECLARE prepares its query through Prepare like any statement and runs
 // it on the row path; FETCH reads it forward as far as asked, and a SCROLL
 // cursor keeps what it read so that it can move back. Cursors close when
-// their transaction block ends (setTx), unless WITH HOLD, and with the
-// session.
+// their transaction block ends (setTx, endTransactionCursors), unless
+// WITH HOLD (a WITH HOLD cursor declared in a block that rolls back
+// closes too), and with the session and DISCARD ALL.
 //
 // Heavy vsql_* calls (merges, previews, diffs, snapshots, restores) run on
 // the session's goroutine, not in DuckDB's table-function callback

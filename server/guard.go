@@ -80,6 +80,8 @@ var userStatements = map[string]bool{
 	"COMMIT": true, "END": true, "ROLLBACK": true, "ABORT": true, "SAVEPOINT": true, "RELEASE": true,
 	"PREPARE": true, "EXECUTE": true, "DEALLOCATE": true, "SET": true, "RESET": true, "COPY": true,
 	"DISCARD": true, "ANALYZE": true, "VACUUM": true, "CALL": true, "PRAGMA": true, "PIVOT": true, "UNPIVOT": true,
+	// vsql's cursors (cursor.go); DECLARE's query is judged as any query.
+	"DECLARE": true, "FETCH": true, "MOVE": true, "CLOSE": true,
 }
 
 // readStatements cannot write (vsql's internal schemas included).
@@ -650,8 +652,8 @@ func (s *Session) guardSetting(set sqltext.Setting) error {
 			return nil
 		}
 		switch name {
-		case "all", "transaction", "characteristics", "session":
-			return nil // RESET ALL, SET TRANSACTION …, SET SESSION CHARACTERISTICS …: vsql's own
+		case "all", "transaction", "characteristics", "session", "role":
+			return nil // RESET ALL, SET TRANSACTION …, SET SESSION CHARACTERISTICS …, SET/RESET ROLE: vsql's own
 		}
 	}
 	return s.adminOnly(fmt.Sprintf("changing DuckDB's setting %q (DuckDB's settings are the whole server's)", name))

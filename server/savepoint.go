@@ -81,11 +81,16 @@ func savepointName(sql string) string {
 	if len(f) == 0 {
 		return ""
 	}
-	last := f[len(f)-1]
-	if strings.HasPrefix(last, `"`) {
-		return sqltext.UnquoteIdent(last)
+	return foldName(f[len(f)-1])
+}
+
+// foldName reads a name as PostgreSQL does: quoted as written, unquoted
+// folded to lower case.
+func foldName(s string) string {
+	if strings.HasPrefix(s, `"`) {
+		return sqltext.UnquoteIdent(s)
 	}
-	return strings.ToLower(last)
+	return strings.ToLower(s)
 }
 
 func noSavepoint(name string) error {

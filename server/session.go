@@ -61,6 +61,9 @@ type Session struct {
 	savepoints []savepoint
 
 	settings map[string]string // PostgreSQL session settings changed from their defaults
+	// txSettings are the values before the open transaction block changed them.
+	txSettings map[string]txSetting
+	txQueried  bool // a statement reached DuckDB in the open transaction block
 	// settingsStale is true when settings changed since they were last
 	// copied into the DuckDB variable that current_setting() reads.
 	settingsStale bool
@@ -265,6 +268,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if stmt, ok, err := s.prepareVsqlSetting(st); ok || err != nil {
 		return stmt, s.failed(err)
 	}
+	if stmt, ok := s.prepareSchemaGrant(st); ok {
+		return stmt, nil
+	}
 	switch st.Keyword(0) {
 	case "ATTACH", "DETACH", "USE":
 		// vsql attaches every branch and snapshot itself (each live file under
@@ -358,7 +364,15 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		ds.Close()
 		return nil, s.failed(err)
 	}
-	ds.needs = s.statementNeeds(scan, writesData(stype, st))
+	writes := writesData(stype, st)
+	if writes && stype != duckdb.STATEMENT_TYPE_PREPARE && s.readOnlyTransaction() {
+		ds.Close()
+		return nil, s.failed(refuseReadOnly(st))
+	}
+	if s.txStatus() != 'I' {
+		s.txQueried = true
+	}
+	ds.needs = s.statementNeeds(scan, writes)
 	if err := s.checkAll(ctx, ds.needs); err != nil {
 		ds.Close()
 		return nil, s.failed(err)

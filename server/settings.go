@@ -136,7 +136,10 @@ var settings = map[string]setting{
 	"idle_in_transaction_session_timeout": {def: "0", normalize: durationSetting("idle_in_transaction_session_timeout")},
 	"default_transaction_isolation":       {def: "read committed", normalize: isolation},
 	"transaction_isolation":               {def: "read committed", normalize: isolation},
-	"default_transaction_read_only":       {def: "off", normalize: oneOf("default_transaction_read_only", "off", "on")},
+	"default_transaction_read_only":       {def: "off", normalize: boolSetting("default_transaction_read_only")},
+	"transaction_read_only":               {def: "off", normalize: boolSetting("transaction_read_only")},
+	"default_transaction_deferrable":      {def: "off", normalize: boolSetting("default_transaction_deferrable")},
+	"transaction_deferrable":              {def: "off", normalize: boolSetting("transaction_deferrable")},
 	"search_path":                         {def: `"$user", public`, normalize: anyValue},
 	"server_version":                      {def: ServerVersion, readOnly: true},
 	"server_version_num":                  {def: "150000", readOnly: true},
@@ -164,6 +167,10 @@ func dateStyle(v string) (string, error) {
 		case "ISO", "":
 		case "MDY", "DMY", "YMD":
 			order = p
+		case "US", "NONEURO", "NONEUROPEAN":
+			order = "MDY"
+		case "EURO", "EUROPEAN":
+			order = "DMY"
 		default:
 			return "", vsqlerr.New(vsqlerr.InvalidArgument, "invalid value for parameter \"DateStyle\": %q", v).WithHint("vsql writes dates in ISO style only: SET DateStyle = 'ISO, MDY'.")
 		}
@@ -176,13 +183,16 @@ func isolation(v string) (string, error) {
 }
 
 var (
-	setPattern   = regexp.MustCompile(`(?is)^\s*SET\s+(?:SESSION\s+|LOCAL\s+)?([a-z_][a-z0-9_.]*)\s*(?:=|\bTO\b)\s*(.*?)\s*$`)
-	setTimeZone  = regexp.MustCompile(`(?is)^\s*SET\s+(?:SESSION\s+|LOCAL\s+)?TIME\s+ZONE\s+(.*?)\s*$`)
-	setIsolation = regexp.MustCompile(`(?is)^\s*SET\s+(?:SESSION\s+CHARACTERISTICS\s+AS\s+)?TRANSACTION\s+ISOLATION\s+LEVEL\s+(.*?)\s*$`)
+	setPattern   = regexp.MustCompile(`(?is)^\s*SET\s+(SESSION\s+|LOCAL\s+)?([a-z_][a-z0-9_.]*)\s*(?:=|\bTO\b)\s*(.*?)\s*$`)
+	setTimeZone  = regexp.MustCompile(`(?is)^\s*SET\s+(SESSION\s+|LOCAL\s+)?TIME\s+ZONE\s+(.*?)\s*$`)
 	resetPattern = regexp.MustCompile(`(?is)^\s*RESET\s+([a-z_][a-z0-9_.]*)\s*$`)
-	showPattern  = regexp.MustCompile(`(?is)^\s*SHOW\s+([a-z_][a-z0-9_.]*(?:\s+ISOLATION\s+LEVEL)?)\s*$`)
-	discardAll   = regexp.MustCompile(`(?is)^\s*DISCARD\s+ALL\s*$`)
-	setConfig    = regexp.MustCompile(`(?is)^\s*SELECT\s+(?:pg_catalog\s*\.\s*)?set_config\s*\(\s*'((?:[^']|'')*)'\s*,\s*'((?:[^']|'')*)'\s*,\s*(true|false)\s*\)\s*$`)
+	showPattern  = regexp.MustCompile(`(?is)^\s*SHOW\s+([a-z_][a-z0-9_.]*(?:\s+ISOLATION\s+LEVEL|\s+ZONE)?)\s*$`)
+	// The session's identity: RESET and the DEFAULT/NONE forms keep the
+	// login (which it always is); switching to another role is refused.
+	resetIdentity = regexp.MustCompile(`(?is)^\s*(?:RESET\s+(?:SESSION\s+AUTHORIZATION|ROLE)|SET\s+(?:SESSION\s+|LOCAL\s+)?(?:SESSION\s+AUTHORIZATION\s+DEFAULT|ROLE\s+NONE))\s*$`)
+	setIdentity   = regexp.MustCompile(`(?is)^\s*SET\s+(?:SESSION\s+|LOCAL\s+)?(?:SESSION\s+AUTHORIZATION|ROLE)\s+(.+?)\s*$`)
+	discardAll    = regexp.MustCompile(`(?is)^\s*DISCARD\s+ALL\s*$`)
+	setConfig     = regexp.MustCompile(`(?is)^\s*SELECT\s+(?:pg_catalog\s*\.\s*)?set_config\s*\(\s*'((?:[^']|'')*)'\s*,\s*'((?:[^']|'')*)'\s*,\s*(true|false)\s*\)\s*$`)
 )
 
 // settingValue reads a SET value list ('a', "b", c), respecting quotes,
@@ -216,21 +226,33 @@ func settingValue(raw string) string {
 // above. ok is false for statements about anything else (they go to DuckDB).
 func (s *Session) prepareSetting(st sqltext.Statement) (pgwire.Statement, bool, error) {
 	sql := st.SQL
+	if stmt, ok, err := s.prepareIdentity(st); ok {
+		return stmt, ok, err
+	}
 	switch st.Keyword(0) {
 	case "SET":
 		if m := setTimeZone.FindStringSubmatch(sql); m != nil {
-			return s.setStatement("timezone", settingValue(m[1]))
+			return s.setStatement("timezone", settingValue(m[2]), isLocal(m[1]))
 		}
-		if m := setIsolation.FindStringSubmatch(sql); m != nil {
-			return s.setStatement("transaction_isolation", strings.ToLower(m[1]))
+		if m := setSessionModes.FindStringSubmatch(sql); m != nil {
+			return s.setTransactionStatement(m[1], true)
+		}
+		if m := setTransaction.FindStringSubmatch(sql); m != nil {
+			return s.setTransactionStatement(m[1], false)
 		}
 		if m := setPattern.FindStringSubmatch(sql); m != nil {
-			name := strings.ToLower(m[1])
+			name := strings.ToLower(m[2])
+			if _, ok := txSettingNames[name]; ok {
+				return s.setTransactionValue(name, settingValue(m[3]))
+			}
 			if _, ok := settings[name]; ok {
-				if strings.EqualFold(strings.TrimSpace(m[2]), "DEFAULT") {
-					return &settingStatement{apply: func() error { return s.resetSetting(name) }}, true, nil
+				if strings.EqualFold(strings.TrimSpace(m[3]), "DEFAULT") {
+					if settings[name].readOnly {
+						return nil, true, readOnlySetting(name)
+					}
+					return s.setStatement(name, s.initialSetting(name), isLocal(m[1]))
 				}
-				return s.setStatement(name, settingValue(m[2]))
+				return s.setStatement(name, settingValue(m[3]), isLocal(m[1]))
 			}
 		}
 	case "RESET":
@@ -246,11 +268,14 @@ func (s *Session) prepareSetting(st sqltext.Statement) (pgwire.Statement, bool, 
 	case "SHOW":
 		if m := showPattern.FindStringSubmatch(sql); m != nil {
 			name := strings.ToLower(strings.Join(strings.Fields(m[1]), " "))
-			if name == "transaction isolation level" {
+			switch name {
+			case "transaction isolation level":
 				name = "transaction_isolation"
+			case "time zone":
+				name = "timezone"
 			}
 			if _, ok := settings[name]; ok {
-				return &showStatement{name: canonical(name), value: func() string { return s.settingValue(name) }}, true, nil
+				return &showStatement{name: canonical(name), value: func() string { return s.transactionSetting(name) }}, true, nil
 			}
 		}
 	case "SELECT":
@@ -259,22 +284,100 @@ func (s *Session) prepareSetting(st sqltext.Statement) (pgwire.Statement, bool, 
 		}
 	case "DISCARD":
 		if discardAll.MatchString(sql) {
-			return &settingStatement{apply: s.resetAll, tag: "DISCARD ALL"}, true, nil
+			return &settingStatement{apply: func() error { s.closeCursors(false); return s.resetAll() }, tag: "DISCARD ALL"}, true, nil
 		}
 	}
 	return nil, false, nil
 }
 
-func (s *Session) setStatement(name, value string) (pgwire.Statement, bool, error) {
+// prepareIdentity handles SET/RESET SESSION AUTHORIZATION and SET/RESET
+// ROLE: a vsql session is its login's user for its whole life (privileges
+// are the login's grants), so going back to it changes nothing and
+// becoming another user is refused.
+func (s *Session) prepareIdentity(st sqltext.Statement) (pgwire.Statement, bool, error) {
+	if k := st.Keyword(0); k != "SET" && k != "RESET" {
+		return nil, false, nil
+	}
+	if resetIdentity.MatchString(st.SQL) {
+		tag := "SET"
+		if st.Keyword(0) == "RESET" {
+			tag = "RESET"
+		}
+		return &settingStatement{apply: func() error { return nil }, tag: tag}, true, nil
+	}
+	if m := setIdentity.FindStringSubmatch(st.SQL); m != nil {
+		return nil, true, vsqlerr.New(vsqlerr.PermissionDenied, "cannot set the session's role to %s: a vsql session keeps its login's user", m[1]).
+			WithHint("Connect as that user instead; its grants (vsql_grant) decide what it may do.")
+	}
+	return nil, false, nil
+}
+
+func isLocal(scope string) bool { return strings.EqualFold(strings.TrimSpace(scope), "LOCAL") }
+
+func readOnlySetting(name string) error {
+	return &vsqlerr.Error{SQLState: "55P02", Severity: "ERROR", Message: "parameter \"" + name + "\" cannot be changed"}
+}
+
+// setStatement is SET name = value; SET LOCAL lasts until the end of the
+// transaction (outside one it warns and changes nothing, as PostgreSQL).
+func (s *Session) setStatement(name, value string, local bool) (pgwire.Statement, bool, error) {
 	def := settings[name]
 	if def.readOnly {
-		return nil, true, &vsqlerr.Error{SQLState: "55P02", Severity: "ERROR", Message: "parameter \"" + name + "\" cannot be changed"}
+		return nil, true, readOnlySetting(name)
 	}
 	v, err := def.normalize(value)
 	if err != nil {
 		return nil, true, err
 	}
-	return &settingStatement{apply: func() error { return s.applySetting(name, v) }}, true, nil
+	return &settingStatement{apply: func() error {
+		if local && s.txStatus() == 'I' {
+			s.notices = append(s.notices, &vsqlerr.Error{Severity: "WARNING", SQLState: "25P01",
+				Message: "SET LOCAL can only be used in transaction blocks"})
+			return nil
+		}
+		s.saveForTransaction(name, local)
+		return s.applySetting(name, v)
+	}}, true, nil
+}
+
+// txSetting is a setting's value before the transaction block changed it.
+type txSetting struct {
+	value string
+	local bool // changed by SET LOCAL: restored at COMMIT too
+}
+
+// saveForTransaction records a setting's value before its first change
+// in a transaction block: ROLLBACK restores what the block changed, COMMIT
+// what it changed with SET LOCAL, as PostgreSQL (savepoints aside).
+func (s *Session) saveForTransaction(name string, local bool) {
+	if s.txStatus() == 'I' {
+		return
+	}
+	if s.txSettings == nil {
+		s.txSettings = map[string]txSetting{}
+	}
+	saved, ok := s.txSettings[name]
+	if !ok {
+		saved.value = s.settingValue(name)
+	}
+	saved.local = saved.local || local
+	s.txSettings[name] = saved
+}
+
+// endTransactionSettings restores settings at the end of a transaction
+// block (committed: only those set with SET LOCAL).
+func (s *Session) endTransactionSettings(committed bool) {
+	names := make([]string, 0, len(s.txSettings))
+	for n := range s.txSettings {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if saved := s.txSettings[n]; !committed || saved.local {
+			_ = s.applySetting(n, saved.value)
+		}
+	}
+	s.txSettings = nil
 }
 
 func (s *Session) settingValue(name string) string {
@@ -311,6 +414,7 @@ func (s *Session) resetSetting(name string) error {
 	if settings[name].readOnly {
 		return nil
 	}
+	s.saveForTransaction(name, false)
 	return s.applySetting(name, s.initialSetting(name))
 }
 

@@ -356,15 +356,27 @@ func (t *txStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error)
 	s := t.sess
 	switch t.st.Kind() {
 	case sqltext.KindBegin:
+		var modes txModes
+		if m := beginModes.FindStringSubmatch(t.st.SQL); m != nil {
+			var err error
+			if modes, err = parseTxModes(m[1]); err != nil {
+				return nil, err
+			}
+		}
+		tag := "BEGIN"
+		if t.st.Keyword(0) == "START" {
+			tag = "START TRANSACTION"
+		}
 		if s.txStatus() != 'I' {
 			s.notice(vsqlerr.TransactionBlock, "25001", "there is already a transaction in progress")
-			return &tagRows{tag: "BEGIN"}, nil
+			return &tagRows{tag: tag}, nil
 		}
 		if err := s.exec(ctx, "BEGIN TRANSACTION"); err != nil {
 			return nil, err
 		}
 		s.setTx('T')
-		return &tagRows{tag: "BEGIN"}, nil
+		s.beginTransactionModes(modes)
+		return &tagRows{tag: tag}, nil
 	case sqltext.KindCommit:
 		switch s.txStatus() {
 		case 'I':
@@ -373,12 +385,15 @@ func (t *txStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error)
 		case 'E':
 			_ = s.exec(ctx, "ROLLBACK")
 			s.setTx('I')
+			s.endTransaction(false)
 			return &tagRows{tag: "ROLLBACK"}, nil
 		}
 		s.setTx('I')
 		if err := s.gatedExec(ctx, "COMMIT"); err != nil {
+			s.endTransaction(false)
 			return nil, err
 		}
+		s.endTransaction(true)
 		return &tagRows{tag: "COMMIT"}, nil
 	default: // rollback
 		if s.txStatus() == 'I' {
@@ -387,6 +402,7 @@ func (t *txStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error)
 		}
 		_ = s.exec(ctx, "ROLLBACK") // DuckDB may have ended a failed transaction already
 		s.setTx('I')
+		s.endTransaction(false)
 		return &tagRows{tag: "ROLLBACK"}, nil
 	}
 }

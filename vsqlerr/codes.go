@@ -72,6 +72,8 @@ const (
 	// Statements and transactions.
 	InFailedTransaction Code = "in_failed_transaction"
 	TransactionBlock    Code = "transaction_block"
+	ReadOnlyTransaction Code = "read_only_transaction"
+	SyntaxError         Code = "syntax_error"
 	FeatureNotSupported Code = "feature_not_supported"
 	QueryCanceled       Code = "query_canceled"
 	MultipleStatements  Code = "multiple_statements"
@@ -164,6 +166,8 @@ var codes = map[Code]codeInfo{
 
 	InFailedTransaction:     {"25P02", "Run ROLLBACK to end the failed transaction, then retry."},
 	TransactionBlock:        {"25001", "Run this statement outside BEGIN … COMMIT."},
+	ReadOnlyTransaction:     {"25006", "The transaction is READ ONLY (BEGIN READ ONLY, SET TRANSACTION READ ONLY or SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY); write in a READ WRITE transaction."},
+	SyntaxError:             {"42601", "Check the statement's syntax against docs/sql.md."},
 	FeatureNotSupported:     {"0A000", "See docs/sql.md for what vsql supports."},
 	QueryCanceled:           {"57014", "The statement was cancelled at your request; the session is still usable."},
 	MultipleStatements:      {"42601", "Prepare one statement at a time, or send several through the simple query protocol."},

@@ -63,26 +63,39 @@ var messageStates = []struct {
 	contains string
 	state    string
 }{
-	{duckdb.ErrorTypeCatalog, "already exists", "42P07"},             // duplicate_table
-	{duckdb.ErrorTypeCatalog, "Function with name", "42883"},         // undefined_function
-	{duckdb.ErrorTypeCatalog, "Schema with name", "3F000"},           // invalid_schema_name
-	{duckdb.ErrorTypeCatalog, "Type with name", "42704"},             // undefined_object
-	{duckdb.ErrorTypeCatalog, "Catalog with name", "3D000"},          // invalid_catalog_name
-	{duckdb.ErrorTypeCatalog, "Prepared statement", "26000"},         // invalid_sql_statement_name
-	{duckdb.ErrorTypeConstraint, "uplicate key", "23505"},            // unique_violation
-	{duckdb.ErrorTypeConstraint, "NOT NULL constraint", "23502"},     // not_null_violation
-	{duckdb.ErrorTypeConstraint, "CHECK constraint", "23514"},        // check_violation
-	{duckdb.ErrorTypeConstraint, "foreign key", "23503"},             // foreign_key_violation
-	{duckdb.ErrorTypeBinder, "does not exist", "42883"},              // e.g. no function matches
-	{duckdb.ErrorTypeBinder, "No function matches", "42883"},         // undefined_function
-	{duckdb.ErrorTypeBinder, "Referenced column", "42703"},           // undefined_column
-	{duckdb.ErrorTypeBinder, "must appear in the GROUP BY", "42803"}, // grouping_error
+	{duckdb.ErrorTypeCatalog, "already exists", "42P07"},                       // duplicate_table
+	{duckdb.ErrorTypeCatalog, "Function with name", "42883"},                   // undefined_function
+	{duckdb.ErrorTypeCatalog, "Schema with name", "3F000"},                     // invalid_schema_name
+	{duckdb.ErrorTypeCatalog, "Type with name", "42704"},                       // undefined_object
+	{duckdb.ErrorTypeCatalog, "Catalog with name", "3D000"},                    // invalid_catalog_name
+	{duckdb.ErrorTypeCatalog, "Prepared statement", "26000"},                   // invalid_sql_statement_name
+	{duckdb.ErrorTypeCatalog, "unrecognized configuration parameter", "42704"}, // undefined_object, as PostgreSQL's SET
+	{duckdb.ErrorTypeConstraint, "uplicate key", "23505"},                      // unique_violation
+	{duckdb.ErrorTypeConstraint, "NOT NULL constraint", "23502"},               // not_null_violation
+	{duckdb.ErrorTypeConstraint, "CHECK constraint", "23514"},                  // check_violation
+	{duckdb.ErrorTypeConstraint, "foreign key", "23503"},                       // foreign_key_violation
+	{duckdb.ErrorTypeBinder, "does not exist", "42883"},                        // e.g. no function matches
+	{duckdb.ErrorTypeBinder, "No function matches", "42883"},                   // undefined_function
+	{duckdb.ErrorTypeBinder, "Referenced column", "42703"},                     // undefined_column
+	{duckdb.ErrorTypeBinder, "must appear in the GROUP BY", "42803"},           // grouping_error
 	{duckdb.ErrorTypeBinder, "Cannot compare", "42883"},
 	{duckdb.ErrorTypeBinder, "Could not choose a best candidate", "42725"}, // ambiguous_function
 	{duckdb.ErrorTypeBinder, "ambiguous", "42702"},                         // ambiguous_column
 	{duckdb.ErrorTypeTransaction, "read-only", "25006"},                    // read_only_sql_transaction
 	{duckdb.ErrorTypeInvalidInput, "read-only", "25006"},
 	{duckdb.ErrorTypeConversion, "out of range", "22003"},
+	// A zone name DuckDB does not know is a bad value, not a missing
+	// feature (PostgreSQL: time zone "…" not recognized).
+	{duckdb.ErrorTypeNotImplemented, "Unknown TimeZone", "22023"},                       // invalid_parameter_value
+	{duckdb.ErrorTypeBinder, "interval cannot be 0", "22023"},                           // generate_series's step
+	{duckdb.ErrorTypeConversion, "Unimplemented type for cast", "42846"},                // cannot_coerce: no cast between the types
+	{duckdb.ErrorTypeInvalidInput, "More than one row returned by a subquery", "21000"}, // cardinality_violation
+	{duckdb.ErrorTypeBinder, "DEFAULT value cannot contain column names", "0A000"},      // as PostgreSQL's DEFAULT
+	// DuckDB's parser understood the statement and has no such feature
+	// (data-modifying WITH, FOR UPDATE, SELECT INTO, UPDATE … SET a[i]).
+	{duckdb.ErrorTypeParser, "A CTE needs a SELECT", "0A000"}, // feature_not_supported
+	{duckdb.ErrorTypeParser, "not supported", "0A000"},
+	{duckdb.ErrorTypeParser, "NOT IMPLEMENTED", "0A000"},
 }
 
 var vsqlPattern = regexp.MustCompile(`(?s)\[vsql:([a-z_]+)\] (.*?)(?:\n\nLINE \d+:.*)?$`)
