@@ -43,6 +43,12 @@ var setup = []string{
 	// commas, double quotes removed.
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_text_array(s) AS CASE WHEN trim(s) = '{}' THEN []::VARCHAR[]
 		ELSE list_transform(string_split(trim(trim(s), '{}'), ','), lambda e: trim(trim(e), '"')) END`,
+	// PostgreSQL's formatting functions, in Go (udf.go); to_timestamp of
+	// one number is DuckDB's (seconds since the epoch, as PostgreSQL's).
+	`CREATE OR REPLACE MACRO ` + schema + `.to_char(x, f) AS __vsql_to_char(x, f, current_setting('TimeZone'))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.to_timestamp(x) AS to_timestamp(x), (s, f) AS __vsql_to_timestamp(s, f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.to_date(s, f) AS __vsql_to_date(s, f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.to_number(s, f) AS __vsql_to_number(s, f)`,
 }
 
 // Setup creates the macros rewritten statements call; exec runs one
@@ -681,9 +687,14 @@ func TimestampParam(s string) string {
 func FixOffsetLiterals(src string) (string, bool) {
 	var b strings.Builder
 	last, changed := 0, false
-	for _, t := range sqltext.Tokens(src) {
+	toks := sqltext.Tokens(src)
+	for k, t := range toks {
 		if t.Kind != sqltext.String || src[t.Start] != '\'' || t.End-t.Start < 2 {
 			continue
+		}
+		if k >= 2 && toks[k-1].Kind == sqltext.Open && toks[k-2].Kind == sqltext.Word &&
+			(strings.EqualFold(src[toks[k-2].Start:toks[k-2].End], "to_timestamp") || strings.EqualFold(src[toks[k-2].Start:toks[k-2].End], "to_date")) {
+			continue // the text of to_timestamp(text, template): read by its template
 		}
 		if fixed, ok := fixOffset(src[t.Start+1 : t.End-1]); ok {
 			b.WriteString(src[last:t.Start])

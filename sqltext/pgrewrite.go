@@ -42,6 +42,16 @@ func ProvideTableFunctions(names ...string) {
 	}
 }
 
+// ProvideFunctions names scalar functions (macros) that live in
+// PGCatalogSchema, as PGFunctions does; call it from an init function
+// only (the rewrite reads the set without a lock).
+func ProvideFunctions(names ...string) {
+	for _, n := range names {
+		PGFunctions[n] = true
+		triggerWords[n] = true
+	}
+}
+
 // InfoRelations are the information_schema relations vsql answers itself.
 var InfoRelations = map[string]bool{}
 

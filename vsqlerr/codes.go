@@ -81,6 +81,10 @@ const (
 	DuplicatePortal         Code = "duplicate_portal"
 	InvalidParameter        Code = "invalid_parameter"
 	DivisionByZero          Code = "division_by_zero"
+	InvalidDatetimeFormat   Code = "invalid_datetime_format"
+	DatetimeFieldOverflow   Code = "datetime_field_overflow"
+	InvalidTextValue        Code = "invalid_text_representation"
+	TemplateSyntax          Code = "invalid_template"
 	InvalidParameterFormat  Code = "invalid_parameter_format"
 	UnsupportedResultFormat Code = "unsupported_result_format"
 
@@ -167,6 +171,10 @@ var codes = map[Code]codeInfo{
 	DuplicatePortal:         {"42P03", "Close the portal first, or use another name."},
 	InvalidParameter:        {"22P02", "Check the parameter value against the parameter's type."},
 	DivisionByZero:          {"22012", "A divisor (of / or %) was zero, which PostgreSQL refuses; guard it, e.g. x / NULLIF(y, 0)."},
+	InvalidDatetimeFormat:   {"22007", "The text does not match the template of to_timestamp/to_date (see PostgreSQL's template patterns); FM before a field lets its width vary."},
+	DatetimeFieldOverflow:   {"22008", "A field of the date or time is out of its range (month 1-12, day of the month, hour 0-23 or 1-12 with AM/PM)."},
+	TemplateSyntax:          {"42601", "The formatting template of to_char or to_number combines fields PostgreSQL refuses together (see PostgreSQL's template patterns for numeric formatting)."},
+	InvalidTextValue:        {"22P02", "The text cannot be read as a value of the type; check its spelling against PostgreSQL's input syntax for the type."},
 	InvalidParameterFormat:  {"08P01", "Send one format code, or one per parameter, each 0 (text) or 1 (binary)."},
 	UnsupportedResultFormat: {"0A000", "Request this column in text format (format code 0)."},
 

@@ -1,0 +1,176 @@
+package pgcompat
+
+import (
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/vsql/vsql/sqltext"
+)
+
+// Functions written in Go, for PostgreSQL functions whose semantics a
+// macro cannot express (the template languages of to_char, to_timestamp,
+// to_date and to_number). Each is a DuckDB scalar function of the engine
+// named __vsql_…, which client SQL cannot name; the macro of the
+// PostgreSQL name in PGCatalogSchema calls it (see setup).
+
+// scalar is one overload of a Go function.
+type scalar struct {
+	in     []duckdb.Type
+	out    duckdb.Type
+	scale  int // DECIMAL result: its scale (width 38)
+	run    func(args []driver.Value) (any, error)
+	volate bool
+}
+
+func (s scalar) Config() duckdb.ScalarFuncConfig {
+	var ins []duckdb.TypeInfo
+	for _, t := range s.in {
+		ti, err := duckdb.NewTypeInfo(t)
+		if err != nil {
+			panic(err)
+		}
+		ins = append(ins, ti)
+	}
+	out, err := duckdb.NewTypeInfo(s.out)
+	if s.out == duckdb.TYPE_DECIMAL {
+		out, err = duckdb.NewDecimalInfo(38, uint8(s.scale))
+	}
+	if err != nil {
+		panic(err)
+	}
+	return duckdb.ScalarFuncConfig{InputTypeInfos: ins, ResultTypeInfo: out, Volatile: s.volate}
+}
+
+func (s scalar) Executor() duckdb.ScalarFuncExecutor {
+	return duckdb.ScalarFuncExecutor{RowExecutor: s.run}
+}
+
+var (
+	tText  = duckdb.TYPE_VARCHAR
+	tTS    = duckdb.TYPE_TIMESTAMP
+	tTSTZ  = duckdb.TYPE_TIMESTAMP_TZ
+	tIval  = duckdb.TYPE_INTERVAL
+	tAny   = duckdb.TYPE_ANY
+	tDate  = duckdb.TYPE_DATE
+	tFloat = duckdb.TYPE_DOUBLE
+)
+
+// goFunctions are the Go functions by name, each a set of overloads.
+var goFunctions = map[string][]scalar{
+	"__vsql_to_char": {
+		// (value, template, the session's TimeZone)
+		{in: []duckdb.Type{tTS, tText, tText}, out: tText, run: func(a []driver.Value) (any, error) {
+			return formatDatetime(timeFields(a[0].(time.Time), false), a[1].(string)), nil
+		}},
+		{in: []duckdb.Type{tTSTZ, tText, tText}, out: tText, run: func(a []driver.Value) (any, error) {
+			return formatDatetime(timeFields(inZone(a[0].(time.Time), a[2]), true), a[1].(string)), nil
+		}},
+		{in: []duckdb.Type{tIval, tText, tText}, out: tText, run: func(a []driver.Value) (any, error) {
+			iv := a[0].(duckdb.Interval)
+			return formatDatetime(intervalFields(iv.Months, iv.Days, iv.Micros), a[1].(string)), nil
+		}},
+		{in: []duckdb.Type{tAny, tText, tText}, out: tText, run: func(a []driver.Value) (any, error) {
+			if t, ok := a[0].(time.Time); ok { // a date: PostgreSQL takes it as timestamptz
+				return formatDatetime(timeFields(inZone(t, a[2]), true), a[1].(string)), nil
+			}
+			return toCharNumber(a[0], a[1].(string))
+		}},
+	},
+	"__vsql_to_timestamp": {
+		{in: []duckdb.Type{tText, tText}, out: tTSTZ, run: func(a []driver.Value) (any, error) {
+			t, _, err := parseDatetime(a[0].(string), a[1].(string))
+			return t, err
+		}},
+	},
+	"__vsql_to_date": {
+		{in: []duckdb.Type{tText, tText}, out: tDate, run: func(a []driver.Value) (any, error) {
+			t, _, err := parseDatetime(a[0].(string), a[1].(string))
+			if err != nil {
+				return nil, err
+			}
+			return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
+		}},
+	},
+	"__vsql_to_number": {
+		{in: []duckdb.Type{tText, tText}, out: tFloat, run: func(a []driver.Value) (any, error) {
+			return toNumber(a[0].(string), a[1].(string))
+		}},
+	},
+}
+
+// RegisterFunctions installs the Go functions on the engine (they are
+// global to the DuckDB instance).
+func RegisterFunctions(conn *sql.Conn) error {
+	for name, set := range goFunctions {
+		fs := make([]duckdb.ScalarFunc, len(set))
+		for i, s := range set {
+			fs[i] = s
+		}
+		if err := duckdb.RegisterScalarUDFSet(conn, name, fs...); err != nil {
+			return fmt.Errorf("register %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// numberText is a numeric argument as exact decimal text (and whether it
+// is a float, printed with at most 15 significant digits as PostgreSQL's
+// float8 to_char does).
+func numberText(v driver.Value) (string, bool, error) {
+	switch x := v.(type) {
+	case int8, int16, int32, int64, uint8, uint16, uint32, uint64:
+		return fmt.Sprint(x), false, nil
+	case *big.Int:
+		return x.String(), false, nil
+	case duckdb.Decimal:
+		return decimalText(x), false, nil
+	case float64:
+		return "", true, nil
+	case float32:
+		return "", true, nil
+	}
+	return "", false, fmt.Errorf("[vsql:invalid_argument] to_char: no variant for a value of type %T", v)
+}
+
+func decimalText(d duckdb.Decimal) string {
+	neg := d.Value.Sign() < 0
+	digits := new(big.Int).Abs(d.Value).String()
+	scale := int(d.Scale)
+	for len(digits) <= scale {
+		digits = "0" + digits
+	}
+	s := digits
+	if scale > 0 {
+		s = digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+var zones sync.Map // name → *time.Location
+
+// inZone is t in the session's time zone (UTC when it is unknown to Go).
+func inZone(t time.Time, zone driver.Value) time.Time {
+	name, _ := zone.(string)
+	if l, ok := zones.Load(name); ok {
+		return t.In(l.(*time.Location))
+	}
+	l, err := time.LoadLocation(name)
+	if err != nil {
+		l = time.UTC
+	}
+	zones.Store(name, l)
+	return t.In(l)
+}
+
+func init() {
+	sqltext.ProvideFunctions("to_char", "to_timestamp", "to_date", "to_number")
+}

@@ -1,0 +1,75 @@
+package server_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/vsql/vsql/internal/pgtest"
+)
+
+// comparePG runs each statement on PostgreSQL 15 and on vsqld and reports
+// every answer that differs (values, column types, command tags, error
+// classes).
+func comparePG(t *testing.T, steps []string) {
+	t.Helper()
+	pg := pgtest.Connect(t).PgConn()
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	agree := 0
+	for _, s := range steps {
+		want, got := ask(t, pg, s, nil), ask(t, vs, s, nil)
+		if !reflect.DeepEqual(want, got) {
+			t.Errorf("%s\n  PostgreSQL: %v\n  vsqld:      %v", s, want, got)
+			continue
+		}
+		agree++
+	}
+	t.Logf("%d of %d statements answered as PostgreSQL 15 does", agree, len(steps))
+}
+
+// TestPostgresFormatting: to_char, to_timestamp, to_date and to_number
+// with PostgreSQL's template patterns.
+func TestPostgresFormatting(t *testing.T) {
+	comparePG(t, []string{
+		// datetime to_char
+		`SELECT to_char(timestamp '2020-03-05 14:07:09.123456', 'YYYY-MM-DD HH24:MI:SS.US Day Mon FMDD th DDD J IW IYYY Q RM AM')`,
+		`SELECT to_char(timestamp '1997-02-10 17:32:01', 'DAY Day day DY Dy dy MONTH Month month RM MON Mon mon')`,
+		`SELECT to_char(timestamp '1997-02-10 17:32:01', 'FMDAY FMDay FMday FMMONTH FMMonth FMmonth FMRM')`,
+		`SELECT to_char(timestamp '2001-12-31 05:06:07', 'Y,YYY YYYY YYY YY Y CC Q MM WW DDD DD D J IYYY IYY IY I IW IDDD ID')`,
+		`SELECT to_char(timestamp '2001-12-31 05:06:07', 'HH HH12 HH24 MI SS SSSS YYYYTH YYYYth Jth A.D. a.d. bc P.M. p.m. pm')`,
+		`SELECT to_char(timestamp '2001-12-31 05:06:07', E'"HH:MI:SS is" HH:MI:SS "\\"text between quote marks\\""')`,
+		`SELECT to_char(timestamp '2018-11-02 12:34:56.123456', 'FF1 FF2 FF3 FF4 FF5 FF6 ff1 ff2 ff3 ff4 ff5 ff6 MS US')`,
+		`SELECT to_char(timestamptz '2012-12-12 12:00:00+00', 'YYYY-MM-DD HH:MI:SS TZ OF TZH:TZM SSSSS')`,
+		`SELECT to_char(date '2020-02-03', 'DD Mon YYYY'), to_char(interval '1 year 2 months 3 days 04:05:06', 'YYYY MM DD HH24 MI SS')`,
+		`SELECT string_agg(to_char(i * interval '1mon', 'rm'), ',') FROM generate_series(-13, 13) i`,
+		`SELECT to_char(NULL::timestamp, 'YYYY')`,
+		// numeric to_char
+		`SELECT to_char(-12, '99S'), to_char(-12, '999S'), to_char(-12, '99PR'), to_char(-12, '999PR'), to_char(-1.5, '9.9S'), to_char(12.5, 'FM99.99S'), to_char(-12.5, 'FM99.99PR')`,
+		`SELECT to_char(0, '9.99'), to_char(0, 'FM9.99'), to_char(0, '999'), to_char(100, 'FM999.'), to_char(5, '0999'), to_char(-5, '0999'), to_char(12, 'FM9990.00'), to_char(0.1, 'FM0.9')`,
+		`SELECT to_char(485, 'RN'), to_char(485, 'FMRN'), to_char(12, '99th'), to_char(1234.5678, '9.99EEEE'), to_char(-0.0001, '9.9EEEE'), to_char(12, 'V99'), to_char(12.4, '99V9')`,
+		`SELECT to_char(1.5::float8, '9.99'), to_char(1234567.891::float8, '9999999.999'), to_char(0.1::float4, '9.9999999999'), to_char(12, '9G999D99'), to_char(1e20::float8, '999')`,
+		`SELECT to_char(q, 'MI9999999999999999'), to_char(q, 'FMS9999999999999999'), to_char(q, '9,999,999,999,999,999'), to_char(-q, '9999999999999999.999PR'), to_char(q, 'SG9999999999999999th')
+			FROM (VALUES (123::int8), (4567890123456789::int8)) v(q)`,
+		`SELECT to_char(1234.5, 'L9999.99'), to_char(123, E'99 "text" 9')`,
+		`SELECT to_char(12, '9.9EEEE9')`,
+		`SELECT to_char(12, '99.9.9')`,
+		// to_timestamp and to_date
+		`SELECT to_timestamp('2011-12-18 11:38 PM', 'YYYY-MM-DD HH12:MI PM'), to_timestamp(0), to_timestamp(1284352323.5)`,
+		`SELECT to_timestamp('0097/Feb/16 --> 08:14:30', 'YYYY/Mon/DD --> HH:MI:SS'), to_timestamp('97/2/16 8:14:30', 'FMYYYY/FMMM/FMDD FMHH:FMMI:FMSS')`,
+		`SELECT to_timestamp('1985 January 12', 'YYYY FMMonth DD'), to_timestamp('05121445482000', 'MMDDHH24MISSYYYY'), to_timestamp('2000January09Sunday', 'YYYYFMMonthDDFMDay')`,
+		`SELECT to_timestamp('1997 BC 11 16', 'YYYY BC MM DD'), to_timestamp('9-1116', 'Y-MMDD'), to_timestamp('95-1116', 'YY-MMDD'), to_timestamp('2005426', 'YYYYWWD'), to_timestamp('2005527', 'IYYYIWID')`,
+		`SELECT to_timestamp('2011-12-18 11:38 -05:20', 'YYYY-MM-DD HH12:MI TZH:TZM'), to_timestamp('2018-11-02 12:34:56.025', 'YYYY-MM-DD HH24:MI:SS.MS')`,
+		`SELECT to_timestamp(' 2005 03 02', 'YYYYMMDD'), to_timestamp('2000 + JUN', 'YYYY MON'), to_timestamp('2015-02-11 86000', 'YYYY-MM-DD SSSSS')`,
+		`SELECT to_date('3 4 21 01', 'W MM CC YY'), to_date('2458872', 'J'), to_date('44-02-01 BC', 'YYYY-MM-DD BC'), to_date('2016 366', 'YYYY DDD')`,
+		`SELECT to_date('20100309', 'YYYYMMDD'), to_date('1 4 1902', 'Q MM YYYY')`,
+		`SELECT to_date('2015 366', 'YYYY DDD')`,
+		`SELECT to_timestamp('2011-12-18 13:38', 'YYYY-MM-DD HH12:MI')`,
+		`SELECT to_timestamp('97/Feb/16', 'YYYYMonDD')`,
+		`SELECT to_timestamp('2005527', 'YYYYIWID')`,
+		`SELECT to_date('2011 12  18', 'YYYY MM DD TZ')`,
+		`SELECT to_timestamp('1997 XX 11 16', 'YYYY BC MM DD')`,
+		// to_number (double precision here, numeric in PostgreSQL)
+		`SELECT to_number('-34,338,492', '99G999G999')::float8, to_number('<564646.654564>', '999999.999999PR')::float8, to_number('5.01-', 'FM9.999999MI')::float8, to_number('.01', 'FM9.99')::float8`,
+		`SELECT to_number('5 4 4 4 4 8 . 7 8', '9 9 9 9 9 9 . 9 9')::float8, to_number('.-01', 'S99.99')::float8, to_number(' . 0 1-', ' 9 9 . 9 9 S')::float8, to_number('34,50', '999,99')::float8, to_number('123,000', '999G')::float8`,
+		`SELECT to_number('$1,234.56', 'L99,999.99')::float8, to_number('1234.56', 'L99,999.99')::float8, to_number('42nd', '99th')::float8, to_number('123456', '999G999')::float8`,
+	})
+}
