@@ -2,6 +2,7 @@ package pgcompat
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -49,6 +50,84 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.to_timestamp(x) AS to_timestamp(x), (s, f) AS __vsql_to_timestamp(s, f)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.to_date(s, f) AS __vsql_to_date(s, f)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.to_number(s, f) AS __vsql_to_number(s, f)`,
+	// regular expressions (regexfuncs.go)
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_count(s, p) AS __vsql_regexp_count(s, p, 1, ''),
+		(s, p, st) AS __vsql_regexp_count(s, p, st, ''), (s, p, st, fl) AS __vsql_regexp_count(s, p, st, fl)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_instr(s, p) AS __vsql_regexp_instr(s, p, 1, 1, '', 0, 0),
+		(s, p, st) AS __vsql_regexp_instr(s, p, st, 1, '', 0, 0),
+		(s, p, st, n) AS __vsql_regexp_instr(s, p, st, n, '', 0, 0),
+		(s, p, st, n, e) AS __vsql_regexp_instr(s, p, st, n, '', 0, e),
+		(s, p, st, n, e, fl) AS __vsql_regexp_instr(s, p, st, n, fl, 0, e),
+		(s, p, st, n, e, fl, sub) AS __vsql_regexp_instr(s, p, st, n, fl, sub, e)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_substr(s, p) AS __vsql_regexp_substr(s, p, 1, 1, '', 0),
+		(s, p, st) AS __vsql_regexp_substr(s, p, st, 1, '', 0),
+		(s, p, st, n) AS __vsql_regexp_substr(s, p, st, n, '', 0),
+		(s, p, st, n, fl) AS __vsql_regexp_substr(s, p, st, n, fl, 0),
+		(s, p, st, n, fl, sub) AS __vsql_regexp_substr(s, p, st, n, fl, sub)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_like(s, p) AS __vsql_regexp_like(s, p, ''), (s, p, fl) AS __vsql_regexp_like(s, p, fl)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_match(s, p) AS __vsql_regexp_match(s, p, ''), (s, p, fl) AS __vsql_regexp_match(s, p, fl)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.parse_ident(s, strict := true) AS __vsql_parse_ident(s, strict)`,
+	// jsonb editing (jsonfuncs.go)
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_set(t, p, v) AS CAST(__vsql_jsonb_set(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), true) AS JSON),
+		(t, p, v, c) AS CAST(__vsql_jsonb_set(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), c) AS JSON)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_insert(t, p, v) AS CAST(__vsql_jsonb_insert(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), false) AS JSON),
+		(t, p, v, a) AS CAST(__vsql_jsonb_insert(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), a) AS JSON)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_delete_path(t, p) AS CAST(__vsql_jsonb_delete_path(CAST(t AS VARCHAR), p) AS JSON)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_set_lax(t, p, v, create_if_missing := true, null_value_treatment := 'use_json_null') AS CASE
+		WHEN t IS NULL OR p IS NULL THEN NULL
+		WHEN v IS NOT NULL THEN ` + schema + `.jsonb_set(t, p, v, create_if_missing)
+		WHEN null_value_treatment = 'use_json_null' THEN ` + schema + `.jsonb_set(t, p, 'null', create_if_missing)
+		WHEN null_value_treatment = 'delete_key' THEN ` + schema + `.jsonb_delete_path(t, p)
+		WHEN null_value_treatment = 'return_target' THEN CAST(t AS JSON)
+		WHEN null_value_treatment = 'raise_exception' THEN error('[vsql:invalid_argument] JSON value must not be null')
+		ELSE error('[vsql:invalid_argument] null_value_treatment must be "delete_key", "return_target", "use_json_null", or "raise_exception"') END`,
+	// jsonb functions behind operators, and other small ones
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_typeof(j) AS CASE WHEN j IS NULL THEN NULL ELSE CASE json_type(CAST(j AS JSON))
+		WHEN 'OBJECT' THEN 'object' WHEN 'ARRAY' THEN 'array' WHEN 'VARCHAR' THEN 'string' WHEN 'BOOLEAN' THEN 'boolean'
+		WHEN 'NULL' THEN 'null' ELSE 'number' END END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.json_typeof(j) AS ` + schema + `.jsonb_typeof(j)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_exists(j, k) AS ` + schema + `.pg_exists(j, k)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_exists_any(j, k) AS ` + schema + `.pg_exists_any(j, k)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_exists_all(j, k) AS ` + schema + `.pg_exists_all(j, k)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_contains(a, b) AS ` + schema + `.pg_contains(a, b)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_contained(a, b) AS ` + schema + `.pg_contained(a, b)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.to_jsonb(x) AS to_json(x)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_array_length(j) AS CASE WHEN json_type(CAST(j AS JSON)) = 'ARRAY' THEN CAST(json_array_length(CAST(j AS JSON)) AS INTEGER)
+		WHEN j IS NOT NULL THEN error('[vsql:invalid_argument] cannot get array length of a ' || CASE WHEN json_type(CAST(j AS JSON)) = 'OBJECT' THEN 'non-array' ELSE 'scalar' END) END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.booleq(a, b) AS CAST(a AS BOOLEAN) = CAST(b AS BOOLEAN)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.boolne(a, b) AS CAST(a AS BOOLEAN) <> CAST(b AS BOOLEAN)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.quote_literal(x) AS CASE WHEN contains(CAST(x AS VARCHAR), chr(92))
+		THEN 'E' || chr(39) || replace(replace(CAST(x AS VARCHAR), chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39)
+		ELSE chr(39) || replace(CAST(x AS VARCHAR), chr(39), chr(39) || chr(39)) || chr(39) END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.width_bucket(x, lo, hi, n) AS CASE
+		WHEN n <= 0 THEN error('[vsql:invalid_argument] count must be greater than zero')
+		WHEN lo = hi THEN error('[vsql:invalid_argument] lower bound cannot equal upper bound')
+		WHEN x IS NULL OR lo IS NULL OR hi IS NULL OR n IS NULL THEN NULL
+		WHEN lo < hi THEN CASE WHEN x < lo THEN 0 WHEN x >= hi THEN n + 1 ELSE CAST(floor((x - lo) * n / (hi - lo)) AS INTEGER) + 1 END
+		ELSE CASE WHEN x > lo THEN 0 WHEN x <= hi THEN n + 1 ELSE CAST(floor((lo - x) * n / (lo - hi)) AS INTEGER) + 1 END END`,
+}
+
+// json(b)_extract_path(_text)(j, VARIADIC path): macros for up to eight
+// path elements.
+func init() {
+	for _, f := range []struct{ name, fn string }{{"jsonb_extract_path", "pg_path"}, {"json_extract_path", "pg_path"},
+		{"jsonb_extract_path_text", "pg_path_text"}, {"json_extract_path_text", "pg_path_text"}} {
+		var b strings.Builder
+		b.WriteString("CREATE OR REPLACE MACRO " + schema + "." + f.name)
+		args, list := []string{"j"}, []string{}
+		for k := 1; k <= 8; k++ {
+			args = append(args, fmt.Sprintf("p%d", k))
+			list = append(list, fmt.Sprintf("CAST(p%d AS VARCHAR)", k))
+			if k > 1 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, " (%s) AS %s.%s(j, [%s])", strings.Join(args, ", "), schema, f.fn, strings.Join(list, ", "))
+		}
+		setup = append(setup, b.String())
+		sqltext.ProvideFunctions(f.name)
+	}
+	sqltext.ProvideFunctions("jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
+		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket")
 }
 
 // Setup creates the macros rewritten statements call; exec runs one

@@ -23,7 +23,6 @@ import (
 type scalar struct {
 	in     []duckdb.Type
 	out    duckdb.Type
-	scale  int // DECIMAL result: its scale (width 38)
 	run    func(args []driver.Value) (any, error)
 	volate bool
 }
@@ -37,9 +36,16 @@ func (s scalar) Config() duckdb.ScalarFuncConfig {
 		}
 		ins = append(ins, ti)
 	}
-	out, err := duckdb.NewTypeInfo(s.out)
-	if s.out == duckdb.TYPE_DECIMAL {
-		out, err = duckdb.NewDecimalInfo(38, uint8(s.scale))
+	var out duckdb.TypeInfo
+	var err error
+	switch s.out {
+	case duckdb.TYPE_LIST:
+		var text duckdb.TypeInfo
+		if text, err = duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR); err == nil {
+			out, err = duckdb.NewListInfo(text)
+		}
+	default:
+		out, err = duckdb.NewTypeInfo(s.out)
 	}
 	if err != nil {
 		panic(err)
@@ -59,6 +65,11 @@ var (
 	tAny   = duckdb.TYPE_ANY
 	tDate  = duckdb.TYPE_DATE
 	tFloat = duckdb.TYPE_DOUBLE
+	tInt   = duckdb.TYPE_BIGINT
+	tInt4  = duckdb.TYPE_INTEGER
+	tBool  = duckdb.TYPE_BOOLEAN
+	// tTextList is VARCHAR[] (a result type only)
+	tTextList = duckdb.TYPE_LIST
 )
 
 // goFunctions are the Go functions by name, each a set of overloads.
@@ -97,6 +108,21 @@ var goFunctions = map[string][]scalar{
 			return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
 		}},
 	},
+	"__vsql_regexp_count":  {{in: []duckdb.Type{tText, tText, tInt, tText}, out: tInt4, run: regexpCount}},
+	"__vsql_regexp_instr":  {{in: []duckdb.Type{tText, tText, tInt, tInt, tText, tInt, tInt}, out: tInt4, run: regexpInstr}},
+	"__vsql_regexp_substr": {{in: []duckdb.Type{tText, tText, tInt, tInt, tText, tInt}, out: tText, run: regexpSubstr}},
+	"__vsql_regexp_like":   {{in: []duckdb.Type{tText, tText, tText}, out: tBool, run: regexpLike}},
+	"__vsql_regexp_match":  {{in: []duckdb.Type{tText, tText, tText}, out: tTextList, run: regexpMatch}},
+	"__vsql_parse_ident":   {{in: []duckdb.Type{tText, tBool}, out: tTextList, run: parseIdent}},
+	"__vsql_jsonb_set": {{in: []duckdb.Type{tText, tAny, tText, tBool}, out: tText, run: func(a []driver.Value) (any, error) {
+		return jsonbEdit(a, opSet)
+	}}},
+	"__vsql_jsonb_insert": {{in: []duckdb.Type{tText, tAny, tText, tBool}, out: tText, run: func(a []driver.Value) (any, error) {
+		return jsonbEdit(a, opInsertBefore)
+	}}},
+	"__vsql_jsonb_delete_path": {{in: []duckdb.Type{tText, tAny}, out: tText, run: func(a []driver.Value) (any, error) {
+		return jsonbEdit(a, opDelete)
+	}}},
 	"__vsql_to_number": {
 		{in: []duckdb.Type{tText, tText}, out: tFloat, run: func(a []driver.Value) (any, error) {
 			return toNumber(a[0].(string), a[1].(string))
@@ -172,5 +198,7 @@ func inZone(t time.Time, zone driver.Value) time.Time {
 }
 
 func init() {
-	sqltext.ProvideFunctions("to_char", "to_timestamp", "to_date", "to_number")
+	sqltext.ProvideFunctions("to_char", "to_timestamp", "to_date", "to_number",
+		"regexp_count", "regexp_instr", "regexp_substr", "regexp_like", "regexp_match", "parse_ident",
+		"jsonb_set", "jsonb_insert", "jsonb_delete_path", "jsonb_set_lax")
 }

@@ -73,3 +73,37 @@ func TestPostgresFormatting(t *testing.T) {
 		`SELECT to_number('$1,234.56', 'L99,999.99')::float8, to_number('1234.56', 'L99,999.99')::float8, to_number('42nd', '99th')::float8, to_number('123456', '999G999')::float8`,
 	})
 }
+
+// TestPostgresFunctions: regexp_*, parse_ident, the jsonb functions and
+// other small PostgreSQL functions vsql provides.
+func TestPostgresFunctions(t *testing.T) {
+	comparePG(t, []string{
+		`SELECT regexp_instr('abcdefghi', 'd.f'), regexp_instr('abcabcabc', 'a', 1, 3), regexp_instr('abcabc', 'b(c)', 1, 1, 1, '', 1), regexp_instr('abcdefghi', 'd.q')`,
+		`SELECT regexp_substr('abcdefghi', 'd.f'), regexp_substr('abcdefghi', 'd.q') IS NULL, regexp_substr('1a2b3c', '[a-z]', 1, 2), regexp_substr('ABC', 'b', 1, 1, 'i')`,
+		`SELECT regexp_count('123123123123123', '(12)3'), regexp_count('123123123123', '123', 3), regexp_count('ABCabc', 'a', 1, 'i')`,
+		`SELECT regexp_like('Steven', '^Ste(v|ph)en$'), regexp_like('a' || chr(10) || 'd', 'a.d'), regexp_like('a' || chr(10) || 'd', 'a.d', 'n')`,
+		`SELECT regexp_match('abc', '(B)(c)', 'i'), regexp_match('abc', 'bc'), regexp_match('abc', 'd') IS NULL, regexp_match('abc', '(x)?b')`,
+		`SELECT regexp_instr('abc', 'b', 0)`,
+		`SELECT regexp_match('abc', 'b', 'g')`,
+		`SELECT parse_ident('foo.boo'), parse_ident(' "Foo" . Bar '), parse_ident('foo.boo[]', strict => false), parse_ident('"a""b".c')`,
+		`SELECT parse_ident('foo.boo[]')`,
+		`SELECT parse_ident('.foo')`,
+		`SELECT jsonb_set('{"n":null, "a":1, "b":[1,2], "c":{"1":2}}'::jsonb, '{b,-1}', '[1,2,3]'), jsonb_set('{"a":1}'::jsonb, '{x}', '2'), jsonb_set('{"a":1}'::jsonb, '{x}', '2', false)`,
+		`SELECT jsonb_set('[1,2]'::jsonb, '{5}', '"e"'), jsonb_set('[1,2]'::jsonb, '{-5}', '"s"'), jsonb_set('{"a":{"b":1}}'::jsonb, '{a,b}', '{"c":3}'), jsonb_set('{"a":1}'::jsonb, '{}', '2')`,
+		`SELECT jsonb_set('{"a":[1]}'::jsonb, '{a,x}', '2')`,
+		`SELECT jsonb_set('1'::jsonb, '{a}', '2')`,
+		`SELECT jsonb_insert('{"a": [0,1,2]}', '{a, 1}', '"new_value"'), jsonb_insert('{"a": [0,1,2]}', '{a, 1}', '"new_value"', true), jsonb_insert('{"a": {"b": 1}}', '{a, c}', '2'), jsonb_insert('[1]', '{10}', '2')`,
+		`SELECT jsonb_insert('{"a": {"b": 1}}', '{a, b}', '2')`,
+		`SELECT jsonb_set_lax('{"a":1,"b":2}', '{b}', null), jsonb_set_lax('{"a":1,"b":2}', '{b}', null, true, 'delete_key'), jsonb_set_lax('{"a":1}', '{b}', null, true, 'return_target'), jsonb_set_lax('{"a":1}', '{a}', '5')`,
+		`SELECT jsonb_set_lax('{"a":1}', '{a}', null, true, 'raise_exception')`,
+		`SELECT jsonb_typeof('{}'), jsonb_typeof('[1]'), jsonb_typeof('"x"'), jsonb_typeof('1.5'), jsonb_typeof('true'), jsonb_typeof('null'), jsonb_typeof(NULL), json_typeof('{"a":1}')`,
+		`SELECT jsonb_extract_path('{"f2":{"f3":1},"f4":{"f5":99,"f6":"stringy"}}', 'f4', 'f6'), jsonb_extract_path_text('{"f2":{"f3":1}}', 'f2', 'f3'), json_extract_path('{"f2":["f3",1]}', 'f2', 0::text)::text, json_extract_path_text('{"f2":["f3",1]}', 'f2', '1')`,
+		`SELECT jsonb_exists('{"a":null, "b":"qq"}', 'a'), jsonb_exists('{"a":null}', 'c'), jsonb_exists_any('{"a":1}', array['b','a']), jsonb_exists_all('{"a":1}', array['b','a'])`,
+		`SELECT jsonb_contains('{"a":"b", "b":1, "c":null}', '{"a":"b"}'), jsonb_contained('{"a":"b"}', '{"a":"b", "b":1}'), to_jsonb('x'::text), to_jsonb(1.5), jsonb_array_length('[1,2,[3]]')`,
+		`SELECT jsonb_array_length('{"a":1}')`,
+		`SELECT booleq(true, false), booleq(false, false), boolne(true, false), quote_literal('abc'''), quote_literal(e'\\'), quote_literal(''), quote_literal(42)`,
+		`SELECT width_bucket(5.5, 0, 10, 5), width_bucket(-1, 0, 10, 5), width_bucket(10, 0, 10, 5), width_bucket(3, 10, 0, 5), width_bucket(5.0::float8, 0, 10, 4)`,
+		`SELECT width_bucket(1, 0, 10, 0)`,
+		`SELECT width_bucket(1, 3, 3, 2)`,
+	})
+}
