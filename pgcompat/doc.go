@@ -17,9 +17,27 @@
 //
 // The server calls Rewrite from one place (server.Session.Prepare, after
 // the catalog-name rewrite of sqltext.RewritePostgres). Rewritten
-// statements call two macros in memory.__vsql_pg that Setup creates once
-// per process; client SQL cannot name them (names starting with __vsql are
+// statements call macros in memory.__vsql_pg that Setup creates once per
+// process; client SQL cannot name them (names starting with __vsql are
 // refused before the rewrite).
+//
+// # PostgreSQL functions
+//
+// Setup also creates macros of PostgreSQL functions DuckDB lacks (to_char,
+// to_timestamp(text, text), to_date, to_number, regexp_instr and the other
+// regexp_* functions, parse_ident, jsonb_set, jsonb_insert, jsonb_typeof,
+// json(b)_extract_path, width_bucket, …; docs/sql.md lists them). Their
+// names are given to sqltext.ProvideFunctions, so that RewritePostgres
+// sends a bare call of one to memory.__vsql_pg, in its existing pass. Where
+// a macro cannot express PostgreSQL's semantics — the template languages
+// of to_char and to_timestamp, RE2 matches at character positions, paths
+// into JSON — the macro calls a Go scalar function of the engine
+// (RegisterFunctions, udf.go) named __vsql_…, which client SQL cannot
+// name either. Go functions raise PostgreSQL's errors with vsql codes
+// (invalid_datetime_format 22007, datetime_field_overflow 22008,
+// invalid_template 42601, invalid_regular_expression 2201B,
+// invalid_argument 22023). to_number returns double precision: DuckDB's
+// DECIMAL has one scale per column, PostgreSQL's numeric one per value.
 //
 // sqltext is a lexer, not a parser: an operand is recognised by the shape
 // of its tokens (a literal, a name, a parenthesised expression, a function
@@ -62,6 +80,16 @@
 //     reads "+00:00" after a space as a zone name). TimestampParam does the
 //     same for text parameters bound as timestamp or timestamptz (Sequelize
 //     sends its dates this way); an untyped literal is left alone.
+//
+//   - '…'::bool, bool '…', CAST('…' AS boolean) (also through ::text):
+//     the literal read as PostgreSQL reads booleans (' f ', 'on', 'of',
+//     'yes', '1'), written as 'true' or 'false'; text that is no boolean
+//     is left for DuckDB's cast to refuse (22P02 on both).
+//   - '{1,2}'::int[], CAST('{a,"b c",NULL}' AS text[]): PostgreSQL's array
+//     input becomes a DuckDB list of string literals the cast converts
+//     element by element; a literal nested deeper than the type's []
+//     gets more [] (PostgreSQL's int[] has any number of dimensions).
+//     Dimension prefixes ('[1:2]={…}') are left as written.
 //
 // These operator rules (@>, <@, ?, #>) become calls by insertions only;
 // their left operand takes in the ->, ->>, #> and #>> before it, which

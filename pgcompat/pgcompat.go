@@ -160,11 +160,15 @@ var rules = map[string]rule{
 	"jsonb":       jsonbType,
 	"timestamptz": timestamptzLiteral,
 	"zone":        timestamptzLiteral, // timestamp with time zone
+	":":           colonCast,          // '…'::bool, '{1,2}'::int[]
+	"bool":        typedLiteral,
+	"boolean":     typedLiteral,
+	"cast":        castCall,
 }
 
 // triggerBytes is a cheap first test: a statement containing none of these
 // bytes (case-insensitively) cannot match a rule.
-const triggerBytes = "/%@<?#aAbBsSjJzZ"
+const triggerBytes = "/%@<?#:aAbBsSjJzZ"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.

@@ -107,3 +107,17 @@ func TestPostgresFunctions(t *testing.T) {
 		`SELECT width_bucket(1, 3, 3, 2)`,
 	})
 }
+
+// TestPostgresLiteralInput: string literals cast to boolean and to array
+// types, read as PostgreSQL reads them.
+func TestPostgresLiteralInput(t *testing.T) {
+	comparePG(t, []string{
+		`SELECT bool ' f ', bool 'on', bool 'off', bool 'of', boolean 'YES', bool 'n', ' true '::text::boolean, ' FALSE'::text::boolean, CAST('yes' AS boolean), '1'::bool, ' 0'::boolean`,
+		`SELECT bool 'o'`,
+		`SELECT 'maybe'::boolean`,
+		`SELECT '{{1,2,3},{4,5,6},{7,8,9}}'::int[], '{1,null,3}'::int[], '{}'::text[], CAST('{a,"b c"}' AS text[]), '{ 1 , 2 }'::bigint[], '{"x,y",NULL,"NULL"}'::text[]`,
+		`SELECT array_length('{1,2,3}'::int[], 1)::int, array_to_string('{a,b}'::text[], '-')`,
+		`SELECT '{1,2'::int[]`,
+		`SELECT '{t,f}'::bool[], CAST('{1.5,2}' AS float8[])`,
+	})
+}
