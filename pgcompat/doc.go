@@ -80,7 +80,6 @@
 //     reads "+00:00" after a space as a zone name). TimestampParam does the
 //     same for text parameters bound as timestamp or timestamptz (Sequelize
 //     sends its dates this way); an untyped literal is left alone.
-//
 //   - '…'::bool, bool '…', CAST('…' AS boolean) (also through ::text):
 //     the literal read as PostgreSQL reads booleans (' f ', 'on', 'of',
 //     'yes', '1'), written as 'true' or 'false'; text that is no boolean
