@@ -89,6 +89,10 @@
 //     element by element; a literal nested deeper than the type's []
 //     gets more [] (PostgreSQL's int[] has any number of dimensions).
 //     Dimension prefixes ('[1:2]={…}') are left as written.
+//   - date '…', '…'::date, CAST('…' AS date): the inputs PostgreSQL reads
+//     alike under every DateStyle ('January 8, 1999', '08-Jan-1999',
+//     '19990108', '990108', '1999.008', 'J2451187') become ISO text; the
+//     orders DateStyle decides ('1/8/1999', two-digit years) are left.
 //
 // These operator rules (@>, <@, ?, #>) become calls by insertions only;
 // their left operand takes in the ->, ->>, #> and #>> before it, which

@@ -163,6 +163,7 @@ var rules = map[string]rule{
 	":":           colonCast,          // '…'::bool, '{1,2}'::int[]
 	"bool":        typedLiteral,
 	"boolean":     typedLiteral,
+	"date":        typedLiteral,
 	"cast":        castCall,
 }
 

@@ -119,5 +119,10 @@ func TestPostgresLiteralInput(t *testing.T) {
 		`SELECT array_length('{1,2,3}'::int[], 1)::int, array_to_string('{a,b}'::text[], '-')`,
 		`SELECT '{1,2'::int[]`,
 		`SELECT '{t,f}'::bool[], CAST('{1.5,2}' AS float8[])`,
+		// dates PostgreSQL reads alike under every DateStyle
+		`SELECT date 'January 8, 1999', date '19990108', date '990108', date '1999.008', date 'J2451187', '1999-Jan-08'::date, CAST('08-Jan-1999' AS date)`,
+		`SELECT date 'Jan-08-1999', date '1999 Jan 08', date '08 Jan 1999', date 'Jan 08 1999', date '1999 08 Jan', date 'Sept 3 2001', date '2000-02-29'`,
+		`SELECT date 'Feb 30 2000'`,
+		`SELECT date 'Janu 8 1999'`,
 	})
 }
