@@ -93,6 +93,10 @@
 //     alike under every DateStyle ('January 8, 1999', '08-Jan-1999',
 //     '19990108', '990108', '1999.008', 'J2451187') become ISO text; the
 //     orders DateStyle decides ('1/8/1999', two-digit years) are left.
+//   - overlay(s PLACING r FROM n FOR m): the call overlay(s, r, n, m)
+//     (DuckDB's parser has no PLACING); substring(s FROM 'pattern') with
+//     a text literal pattern: pg_substring_regex, PostgreSQL's regular
+//     expression substring (DuckDB would read the pattern as a position).
 //
 // These operator rules (@>, <@, ?, #>) become calls by insertions only;
 // their left operand takes in the ->, ->>, #> and #>> before it, which

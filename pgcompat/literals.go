@@ -302,3 +302,65 @@ func dateLiteral(s string) (string, bool) {
 	}
 	return iso(year, month, day)
 }
+
+// callWords returns the tokens of the words w at the top level of the
+// call whose parenthesis opens at token open (indexes, in order), and the
+// closing parenthesis; -1 when unbalanced.
+func (p *pass) callWords(open int, words ...string) (found []int, close int) {
+	depth := 0
+	for j := open; j < len(p.toks); j++ {
+		switch p.toks[j].Kind {
+		case sqltext.Open:
+			depth++
+		case sqltext.Close:
+			if depth--; depth == 0 {
+				return found, j
+			}
+		case sqltext.Semi:
+			return nil, -1
+		case sqltext.Word:
+			if depth == 1 {
+				for _, w := range words {
+					if p.isWord(j, w) {
+						found = append(found, j)
+					}
+				}
+			}
+		}
+	}
+	return nil, -1
+}
+
+// overlayPlacing: overlay(s PLACING r FROM n [FOR m]) is the call
+// overlay(s, r, n[, m]) (DuckDB's parser has no PLACING).
+func overlayPlacing(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") && p.text(i-2) != "__vsql_pg" { // (sent there by sqltext)
+		return
+	}
+	words, close := p.callWords(i+1, "placing", "from", "for")
+	if close < 0 || len(words) < 2 || !p.isWord(words[0], "placing") || !p.isWord(words[1], "from") {
+		return
+	}
+	for _, w := range words {
+		p.replace(p.toks[w].Start, p.toks[w].End, ",")
+	}
+}
+
+// substringFrom: substring(s FROM 'pattern') with a text literal pattern
+// is PostgreSQL's regular-expression substring (DuckDB reads FROM as a
+// position); substring(s FROM n [FOR m]) stays.
+func substringFrom(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
+		return
+	}
+	words, close := p.callWords(i+1, "from", "for", "similar")
+	if close < 0 || len(words) != 1 || !p.isWord(words[0], "from") {
+		return
+	}
+	f := words[0]
+	if !p.plainString(f+1) || f+2 != close {
+		return
+	}
+	p.replace(p.toks[i].Start, p.toks[i].End, schema+".pg_substring_regex")
+	p.replace(p.toks[f].Start, p.toks[f].End, ",")
+}

@@ -64,6 +64,38 @@ var setup = []string{
 		(s, p, st, n) AS __vsql_regexp_substr(s, p, st, n, '', 0),
 		(s, p, st, n, fl) AS __vsql_regexp_substr(s, p, st, n, fl, 0),
 		(s, p, st, n, fl, sub) AS __vsql_regexp_substr(s, p, st, n, fl, sub)`,
+	// regexp_replace(s, p, r) keeps DuckDB's; with a start, n or flags
+	// PostgreSQL's (a fourth argument is flags when it is text)
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_replace(s, p, r) AS __vsql_regexp_replace(s, p, r, 1, 1, '', false),
+		(s, p, r, x) AS CASE WHEN typeof(x) = 'VARCHAR' THEN __vsql_regexp_replace(s, p, r, 1, 1, CAST(x AS VARCHAR), false)
+			ELSE __vsql_regexp_replace(s, p, r, TRY_CAST(x AS BIGINT), 1, '', false) END,
+		(s, p, r, st, n) AS __vsql_regexp_replace(s, p, r, st, n, '', true),
+		(s, p, r, st, n, fl) AS __vsql_regexp_replace(s, p, r, st, n, fl, true)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_substring_regex(s, p) AS __vsql_substring_regex(s, p)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_split_to_array(s, p) AS __vsql_regexp_split(s, p, ''), (s, p, fl) AS __vsql_regexp_split(s, p, fl)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_split_to_table(s, p) AS unnest(__vsql_regexp_split(s, p, '')),
+		(s, p, fl) AS unnest(__vsql_regexp_split(s, p, fl))`,
+	// string_to_array and string_to_table: a NULL delimiter splits into
+	// characters, an empty one gives the whole string; null_string
+	// elements become NULL
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_string_split(s, d, n) AS list_transform(CASE WHEN s IS NULL THEN NULL WHEN s = '' THEN []
+		WHEN d IS NULL THEN string_split(s, '') WHEN d = '' THEN [s] ELSE string_split(s, d) END,
+		lambda e: CASE WHEN e = n THEN NULL ELSE e END)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.string_to_array(s, d) AS ` + schema + `.pg_string_split(s, d, NULL),
+		(s, d, n) AS ` + schema + `.pg_string_split(s, d, n)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.string_to_table(s, d) AS unnest(` + schema + `.pg_string_split(s, d, NULL)),
+		(s, d, n) AS unnest(` + schema + `.pg_string_split(s, d, n))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.lpad(s, n) AS lpad(s, n, ' '), (s, n, f) AS lpad(s, n, f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.rpad(s, n) AS rpad(s, n, ' '), (s, n, f) AS rpad(s, n, f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.overlay(s, r, n) AS CASE WHEN n < 1 THEN error('[vsql:invalid_argument] negative substring length not allowed')
+			ELSE substr(s, 1, n - 1) || r || substr(s, n + length(r)) END,
+		(s, r, n, m) AS CASE WHEN n < 1 THEN error('[vsql:invalid_argument] negative substring length not allowed')
+			ELSE substr(s, 1, n - 1) || r || substr(s, n + m) END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.date_bin(stride, t, origin) AS CASE
+		WHEN datepart('month', CAST(stride AS INTERVAL)) <> 0 OR datepart('year', CAST(stride AS INTERVAL)) <> 0
+			THEN error('[vsql:feature_not_supported] timestamps cannot be binned into intervals containing months or years')
+		WHEN CAST(stride AS INTERVAL) <= INTERVAL 0 SECOND THEN error('[vsql:invalid_argument] stride must be greater than zero')
+		ELSE time_bucket(CAST(stride AS INTERVAL), t, origin) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.regexp_like(s, p) AS __vsql_regexp_like(s, p, ''), (s, p, fl) AS __vsql_regexp_like(s, p, fl)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.regexp_match(s, p) AS __vsql_regexp_match(s, p, ''), (s, p, fl) AS __vsql_regexp_match(s, p, fl)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.parse_ident(s, strict := true) AS __vsql_parse_ident(s, strict)`,
@@ -127,7 +159,8 @@ func init() {
 		sqltext.ProvideFunctions(f.name)
 	}
 	sqltext.ProvideFunctions("jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
-		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket")
+		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
+		"lpad", "rpad", "overlay", "date_bin")
 }
 
 // Setup creates the macros rewritten statements call; exec runs one
@@ -165,6 +198,8 @@ var rules = map[string]rule{
 	"boolean":     typedLiteral,
 	"date":        typedLiteral,
 	"cast":        castCall,
+	"overlay":     overlayPlacing, // overlay(s PLACING r FROM n FOR m)
+	"substring":   substringFrom,  // substring(s FROM 'regex')
 }
 
 // triggerBytes is a cheap first test: a statement containing none of these

@@ -290,3 +290,109 @@ func identStart(c byte) bool {
 }
 
 func identPart(c byte) bool { return identStart(c) || isDigit(c) || c == '$' }
+
+// regexpReplace: (s, pattern, replacement, start, n, flags); n 0 replaces
+// every match. The replacement's \1…\9 are submatches, \& the match, \\ a
+// backslash.
+func regexpReplace(a []driver.Value) (any, error) {
+	s, repl := argText(a[0]), argText(a[2])
+	start, n := argInt(a[3]), argInt(a[4])
+	if err := positive(start, "start"); err != nil {
+		return nil, err
+	}
+	if n < 0 {
+		return nil, invalidArgument("invalid value for parameter %q: %d", "n", n)
+	}
+	flags := argText(a[5])
+	global := strings.ContainsRune(flags, 'g')
+	re, err := compileRegex(argText(a[1]), strings.ReplaceAll(flags, "g", ""), "regexp_replace")
+	if err != nil {
+		return nil, err
+	}
+	if !a5Given(a) { // (s, p, r [, flags]): the first match, every one with g
+		n = 1
+		if global {
+			n = 0
+		}
+	}
+	var b strings.Builder
+	last := 0
+	for k, m := range matches(re, s, start) {
+		if n != 0 && int64(k+1) != n {
+			continue
+		}
+		b.WriteString(s[last:m[0]])
+		expandReplacement(&b, repl, s, m)
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String(), nil
+}
+
+// a5Given reports whether the call gave n itself (the macro's last
+// argument): PostgreSQL's n 0 then means every match.
+func a5Given(a []driver.Value) bool { v, _ := a[6].(bool); return v }
+
+func expandReplacement(b *strings.Builder, repl, s string, m []int) {
+	for i := 0; i < len(repl); i++ {
+		c := repl[i]
+		if c != '\\' || i+1 >= len(repl) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch d := repl[i]; {
+		case d >= '1' && d <= '9':
+			g := int(d - '0')
+			if 2*g+1 < len(m) && m[2*g] >= 0 {
+				b.WriteString(s[m[2*g]:m[2*g+1]])
+			}
+		case d == '&':
+			b.WriteString(s[m[0]:m[1]])
+		default:
+			b.WriteByte(d)
+		}
+	}
+}
+
+// regexpSplit: (s, pattern, flags) → the pieces between matches, as
+// PostgreSQL's regexp_split_to_array (an empty match at the start, at the
+// end or just after a match does not split).
+func regexpSplit(a []driver.Value) (any, error) {
+	re, err := compileRegex(argText(a[1]), argText(a[2]), "regexp_split_to_array")
+	if err != nil {
+		return nil, err
+	}
+	s := argText(a[0])
+	out := []any{}
+	pos, prevEnd := 0, -1
+	for _, m := range re.FindAllStringIndex(s, -1) {
+		if m[0] == m[1] && (m[0] == 0 || m[0] == len(s) || m[0] == prevEnd) {
+			continue
+		}
+		out = append(out, s[pos:m[0]])
+		pos, prevEnd = m[1], m[1]
+	}
+	return append(out, s[pos:]), nil
+}
+
+// substringRegex is substring(s FROM pattern): the first parenthesized
+// subexpression's match if the pattern has one, else the whole match;
+// NULL without a match.
+func substringRegex(a []driver.Value) (any, error) {
+	re, err := compileRegex(argText(a[1]), "", "substring")
+	if err != nil {
+		return nil, err
+	}
+	s := argText(a[0])
+	m := re.FindStringSubmatchIndex(s)
+	switch {
+	case m == nil:
+		return nil, nil
+	case re.NumSubexp() == 0:
+		return s[m[0]:m[1]], nil
+	case m[2] < 0:
+		return nil, nil
+	}
+	return s[m[2]:m[3]], nil
+}

@@ -108,12 +108,15 @@ var goFunctions = map[string][]scalar{
 			return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
 		}},
 	},
-	"__vsql_regexp_count":  {{in: []duckdb.Type{tText, tText, tInt, tText}, out: tInt4, run: regexpCount}},
-	"__vsql_regexp_instr":  {{in: []duckdb.Type{tText, tText, tInt, tInt, tText, tInt, tInt}, out: tInt4, run: regexpInstr}},
-	"__vsql_regexp_substr": {{in: []duckdb.Type{tText, tText, tInt, tInt, tText, tInt}, out: tText, run: regexpSubstr}},
-	"__vsql_regexp_like":   {{in: []duckdb.Type{tText, tText, tText}, out: tBool, run: regexpLike}},
-	"__vsql_regexp_match":  {{in: []duckdb.Type{tText, tText, tText}, out: tTextList, run: regexpMatch}},
-	"__vsql_parse_ident":   {{in: []duckdb.Type{tText, tBool}, out: tTextList, run: parseIdent}},
+	"__vsql_regexp_count":    {{in: []duckdb.Type{tText, tText, tInt, tText}, out: tInt4, run: regexpCount}},
+	"__vsql_regexp_instr":    {{in: []duckdb.Type{tText, tText, tInt, tInt, tText, tInt, tInt}, out: tInt4, run: regexpInstr}},
+	"__vsql_regexp_substr":   {{in: []duckdb.Type{tText, tText, tInt, tInt, tText, tInt}, out: tText, run: regexpSubstr}},
+	"__vsql_regexp_like":     {{in: []duckdb.Type{tText, tText, tText}, out: tBool, run: regexpLike}},
+	"__vsql_regexp_match":    {{in: []duckdb.Type{tText, tText, tText}, out: tTextList, run: regexpMatch}},
+	"__vsql_regexp_replace":  {{in: []duckdb.Type{tText, tText, tText, tInt, tInt, tText, tBool}, out: tText, run: regexpReplace}},
+	"__vsql_regexp_split":    {{in: []duckdb.Type{tText, tText, tText}, out: tTextList, run: regexpSplit}},
+	"__vsql_substring_regex": {{in: []duckdb.Type{tText, tText}, out: tText, run: substringRegex}},
+	"__vsql_parse_ident":     {{in: []duckdb.Type{tText, tBool}, out: tTextList, run: parseIdent}},
 	"__vsql_jsonb_set": {{in: []duckdb.Type{tText, tAny, tText, tBool}, out: tText, run: func(a []driver.Value) (any, error) {
 		return jsonbEdit(a, opSet)
 	}}},
@@ -199,6 +202,7 @@ func inZone(t time.Time, zone driver.Value) time.Time {
 
 func init() {
 	sqltext.ProvideFunctions("to_char", "to_timestamp", "to_date", "to_number",
+		"regexp_replace", "regexp_split_to_array", "regexp_split_to_table", "string_to_array", "string_to_table",
 		"regexp_count", "regexp_instr", "regexp_substr", "regexp_like", "regexp_match", "parse_ident",
 		"jsonb_set", "jsonb_insert", "jsonb_delete_path", "jsonb_set_lax")
 }

@@ -105,6 +105,20 @@ func TestPostgresFunctions(t *testing.T) {
 		`SELECT width_bucket(5.5, 0, 10, 5), width_bucket(-1, 0, 10, 5), width_bucket(10, 0, 10, 5), width_bucket(3, 10, 0, 5), width_bucket(5.0::float8, 0, 10, 4)`,
 		`SELECT width_bucket(1, 0, 10, 0)`,
 		`SELECT width_bucket(1, 3, 3, 2)`,
+		`SELECT regexp_replace('A PostgreSQL function', 'a|e|i|o|u', 'X', 1, 0, 'i'), regexp_replace('A PostgreSQL function', 'a|e|i|o|u', 'X', 1, 1, 'g'), regexp_replace('A PostgreSQL function', 'A|e|i|o|u', 'X', 1, 2), regexp_replace('A PostgreSQL function', 'A|e|i|o|u', 'X', 1)`,
+		`SELECT regexp_replace('abcabc', 'b', 'X', 'g'), regexp_replace('abcabc', 'B', 'X', 'gi'), regexp_replace('abc', '(b)', '[\&]'), regexp_replace('abcabc', 'b', 'X')`,
+		`SELECT regexp_replace('abc', 'b', 'X', 0, 1)`,
+		`SELECT foo, length(foo)::int FROM regexp_split_to_table('the quick brown', $re$\s*$re$) AS foo`,
+		`SELECT foo FROM regexp_split_to_table('thE QUick', 'e', 'i') AS foo`,
+		`SELECT regexp_split_to_array('the quick  brown', '\s+'), regexp_split_to_array('abc', ''), regexp_split_to_array('abc', 'x')`,
+		`SELECT v, v IS NULL AS "is null" FROM string_to_table('1|2|3|', '|') g(v)`,
+		`SELECT v FROM string_to_table('1,2,,3', ',', '') AS g(v)`,
+		`SELECT string_to_array('1,2,,3', ',', ''), string_to_array('abc', NULL), string_to_array('abc', ''), string_to_array('', ','), string_to_array(NULL, ',') IS NULL`,
+		`SELECT lpad('hi', 5), rpad('hello', 2), lpad('hi', 5, 'xy'), overlay('Txxxxas' placing 'hom' from 2 for 4), overlay('abc' placing 'X' from 2)`,
+		`SELECT substring('abcdefg' from 'c.e'), substring('abcdefg' from 'b(.*)f'), substring('foo' from 'foo(bar)?') IS NULL, substring('abcdef' from 2 for 3), substring('abcdef' from 3)`,
+		`SELECT date_bin('5 min'::interval, timestamp '2020-02-01 01:01:01', timestamp '2020-02-01 00:02:30'), date_bin('15 days', timestamp '2020-02-11 15:44:17', timestamp '2001-01-01')`,
+		`SELECT date_bin('1 month'::interval, timestamp '2020-02-01 01:01:01', timestamp '2001-01-01')`,
+		`SELECT x::text FROM current_schema() x`,
 	})
 }
 

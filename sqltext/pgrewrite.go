@@ -356,9 +356,13 @@ func RewritePostgres(src string) (out string, changed bool) {
 				set(i, PGCatalogSchema+"."+t.word)
 				provided[i] = providedCall{name: t.word, end: match[i+1]}
 				if (isWord(i-1, "from") || isWord(i-1, "join")) && match[i+1] > 0 {
-					// a scalar function used as a table: FROM current_schema()
+					// a scalar function used as a table: FROM current_schema();
+					// an alias names its column too, as in PostgreSQL
 					pre[i] = "(SELECT " + pre[i]
 					post[match[i+1]] += " AS " + t.word + ")"
+					if a := aliasAfter(toks, match[i+1], n); a > 0 {
+						post[a] += "(" + src[toks[a].start:toks[a].end] + ")"
+					}
 				}
 			} else if t.word == "current_schema" {
 				set(i, PGCatalogSchema+".current_schema()")
@@ -375,12 +379,7 @@ func RewritePostgres(src string) (out string, changed bool) {
 			if !isWord(prev, "from") && !isWord(prev, "join") && !(isText(prev, ",") && !inSelectList(toks, prev)) {
 				continue
 			}
-			e := match[i+1]
-			a := e + 1
-			if isWord(a, "as") {
-				a++
-			}
-			if a < n && toks[a].kind == tokWord && !clauseWords[toks[a].word] && !joinWords[toks[a].word] && !(a+1 < n && (toks[a+1].kind == tokOpen || dot(a+1))) {
+			if a := aliasAfter(toks, match[i+1], n); a > 0 {
 				post[a] += "(" + src[toks[a].start:toks[a].end] + ")"
 				changed = true
 			}
@@ -500,6 +499,20 @@ func RewritePostgres(src string) (out string, changed bool) {
 	}
 	sb.WriteString(src[last:])
 	return sb.String(), true
+}
+
+// aliasAfter returns the token of a table alias without a column list
+// after the call closing at e (f(…) s, f(…) AS s), 0 if there is none.
+func aliasAfter(toks []rwTok, e, n int) int {
+	a := e + 1
+	if a < n && toks[a].kind == tokWord && toks[a].word == "as" {
+		a++
+	}
+	if a < n && toks[a].kind == tokWord && !clauseWords[toks[a].word] && !joinWords[toks[a].word] &&
+		!(a+1 < n && (toks[a+1].kind == tokOpen || toks[a+1].kind == tokOther && toks[a+1].word == ".")) {
+		return a
+	}
+	return 0
 }
 
 // triggerWords are the words without which RewritePostgres changes
