@@ -88,7 +88,10 @@
 //     input becomes a DuckDB list of string literals the cast converts
 //     element by element; a literal nested deeper than the type's []
 //     gets more [] (PostgreSQL's int[] has any number of dimensions).
-//     Dimension prefixes ('[1:2]={…}') are left as written.
+//     Dimension prefixes ('[1:2]={…}') are left as written. An untyped
+//     literal operand of && (i && '{32,17}') becomes DuckDB's list text
+//     ('[32, 17]'), which DuckDB casts to the other side's list type as
+//     PostgreSQL does the literal (not for @> and <@, read as JSON).
 //   - date '…', '…'::date, CAST('…' AS date): the inputs PostgreSQL reads
 //     alike under every DateStyle ('January 8, 1999', '08-Jan-1999',
 //     '19990108', '990108', '1999.008', 'J2451187') become ISO text; the

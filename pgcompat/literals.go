@@ -120,6 +120,34 @@ func parseBool(s string) (string, bool) {
 // that is not such a literal (dimensions '[1:2]={…}' included): it is
 // left to DuckDB.
 func arrayLiteralList(s string) (list string, depth int, ok bool) {
+	return pgArray(s, sqlString)
+}
+
+// arrayLiteralText turns PostgreSQL's array input into the text of a
+// DuckDB list ('{1,"a b"}' → '[1, "a b"]'), which DuckDB casts to the
+// list type an operator's other side has, as PostgreSQL does an untyped
+// literal. False for elements DuckDB's list text cannot carry (quotes,
+// backslashes).
+func arrayLiteralText(s string) (string, bool) {
+	bad := false
+	list, _, ok := pgArray(s, func(e string) string {
+		if strings.ContainsAny(e, `"\'[]{}`) {
+			bad = true
+		}
+		if e == "" || strings.ContainsAny(e, " ,\t") || strings.EqualFold(e, "null") {
+			return `"` + e + `"`
+		}
+		return e
+	})
+	if !ok || bad {
+		return "", false
+	}
+	return "'" + list + "'", true
+}
+
+// pgArray parses PostgreSQL's array input, writing each element with
+// elem (NULL as NULL); depth is how deeply it nests.
+func pgArray(s string, elem func(string) string) (list string, depth int, ok bool) {
 	i, level := 0, 0
 	var b strings.Builder
 	var parse func() bool
@@ -166,7 +194,7 @@ func arrayLiteralList(s string) (list string, depth int, ok bool) {
 					return false
 				}
 				i++
-				b.WriteString(sqlString(e.String()))
+				b.WriteString(elem(e.String()))
 			default:
 				var e strings.Builder
 				for i < len(s) && s[i] != ',' && s[i] != '}' {
@@ -186,7 +214,7 @@ func arrayLiteralList(s string) (list string, depth int, ok bool) {
 				if strings.EqualFold(v, "null") {
 					b.WriteString("NULL")
 				} else {
-					b.WriteString(sqlString(v))
+					b.WriteString(elem(v))
 				}
 			}
 			skip()
@@ -210,6 +238,30 @@ func arrayLiteralList(s string) (list string, depth int, ok bool) {
 	}
 	skip()
 	return b.String(), depth, i == len(s)
+}
+
+// arrayOperand: an untyped literal operand of && (array overlap,
+// '{32,17}') becomes DuckDB list text (token i is the first & of &&).
+// Not for @> and <@, which vsql reads as JSON containment.
+func arrayOperand(p *pass, i int) {
+	if !p.isOp(i+1, "&") || !p.adjacent(i) {
+		return
+	}
+	p.arrayLiteralOperand(i - 1)
+	p.arrayLiteralOperand(i + 2)
+}
+
+// arrayLiteralOperand rewrites token i when it is a plain string literal
+// holding PostgreSQL array input.
+func (p *pass) arrayLiteralOperand(i int) {
+	if !p.plainString(i) || p.isOp(i+1, ":") || p.isOp(i-1, ":") {
+		return
+	}
+	raw := p.text(i)
+	val := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+	if text, ok := arrayLiteralText(val); ok {
+		p.replace(p.toks[i].Start, p.toks[i].End, text)
+	}
 }
 
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -200,11 +200,12 @@ var rules = map[string]rule{
 	"cast":        castCall,
 	"overlay":     overlayPlacing, // overlay(s PLACING r FROM n FOR m)
 	"substring":   substringFrom,  // substring(s FROM 'regex')
+	"&":           arrayOperand,   // i && '{1,2}'
 }
 
 // triggerBytes is a cheap first test: a statement containing none of these
 // bytes (case-insensitively) cannot match a rule.
-const triggerBytes = "/%@<?#:aAbBsSjJzZ"
+const triggerBytes = "/%@<?#:&aAbBsSjJzZ"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.

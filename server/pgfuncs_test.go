@@ -125,6 +125,7 @@ func TestPostgresFunctions(t *testing.T) {
 // TestPostgresLiteralInput: string literals cast to boolean and to array
 // types, read as PostgreSQL reads them.
 func TestPostgresLiteralInput(t *testing.T) {
+	ask(t, pgtest.Connect(t).PgConn(), "DROP TABLE IF EXISTS aot", nil)
 	comparePG(t, []string{
 		`SELECT bool ' f ', bool 'on', bool 'off', bool 'of', boolean 'YES', bool 'n', ' true '::text::boolean, ' FALSE'::text::boolean, CAST('yes' AS boolean), '1'::bool, ' 0'::boolean`,
 		`SELECT bool 'o'`,
@@ -133,6 +134,10 @@ func TestPostgresLiteralInput(t *testing.T) {
 		`SELECT array_length('{1,2,3}'::int[], 1)::int, array_to_string('{a,b}'::text[], '-')`,
 		`SELECT '{1,2'::int[]`,
 		`SELECT '{t,f}'::bool[], CAST('{1.5,2}' AS float8[])`,
+		`CREATE TABLE aot(id int, i int[], t text[])`,
+		`INSERT INTO aot VALUES (1, '{1,32}'::int[], '{"a b",c}'::text[]), (2, '{2}'::int[], '{x}'::text[]), (3, '{}'::int[], '{}'::text[])`,
+		`SELECT id, i, t FROM aot WHERE i && '{32,17}' OR t && '{x}' ORDER BY id`,
+		`SELECT id FROM aot WHERE t && '{"a b"}' OR i && '{}' ORDER BY id`,
 		// dates PostgreSQL reads alike under every DateStyle
 		`SELECT date 'January 8, 1999', date '19990108', date '990108', date '1999.008', date 'J2451187', '1999-Jan-08'::date, CAST('08-Jan-1999' AS date)`,
 		`SELECT date 'Jan-08-1999', date '1999 Jan 08', date '08 Jan 1999', date 'Jan 08 1999', date '1999 08 Jan', date 'Sept 3 2001', date '2000-02-29'`,
