@@ -80,6 +80,10 @@
 //     reads "+00:00" after a space as a zone name). TimestampParam does the
 //     same for text parameters bound as timestamp or timestamptz (Sequelize
 //     sends its dates this way); an untyped literal is left alone.
+//   - a || b, a - b (a or, for ||, b visibly '…'::jsonb) and a #- b:
+//     pg_jsonb_concat (objects merge, other values concatenate as
+//     arrays), pg_jsonb_minus (a key, an index, a text[] of keys) and
+//     jsonb_delete_path; DuckDB would concatenate the text or refuse.
 //   - '…'::bool, bool '…', CAST('…' AS boolean) (also through ::text):
 //     the literal read as PostgreSQL reads booleans (' f ', 'on', 'of',
 //     'yes', '1'), written as 'true' or 'false'; text that is no boolean

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"database/sql/driver"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -255,4 +256,100 @@ func jsonbEdit(a []driver.Value, op jsonPathOp) (any, error) {
 		return nil, err
 	}
 	return encodeJSON(out)
+}
+
+// jsonbConcat is jsonb || jsonb: two objects merge (the right one's keys
+// win); otherwise both sides, a non-array taken as an array of one, are
+// concatenated.
+func jsonbConcat(a []driver.Value) (any, error) {
+	l, err := decodeJSON(argText(a[0]))
+	if err != nil {
+		return nil, err
+	}
+	r, err := decodeJSON(argText(a[1]))
+	if err != nil {
+		return nil, err
+	}
+	lo, lok := l.(map[string]any)
+	ro, rok := r.(map[string]any)
+	if lok && rok {
+		for k, v := range ro {
+			lo[k] = v
+		}
+		return encodeJSON(lo)
+	}
+	asArray := func(v any) []any {
+		if x, ok := v.([]any); ok {
+			return x
+		}
+		return []any{v}
+	}
+	return encodeJSON(append(append([]any{}, asArray(l)...), asArray(r)...))
+}
+
+// jsonbMinus is jsonb - text (a key, or the string elements of an
+// array), jsonb - integer (an array element, negative from the end) and
+// jsonb - text[] (several keys or strings).
+func jsonbMinus(a []driver.Value) (any, error) {
+	v, err := decodeJSON(argText(a[0]))
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	index, byIndex := 0, false
+	switch x := a[1].(type) {
+	case string:
+		keys = []string{x}
+	case []any:
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				keys = append(keys, s)
+			}
+		}
+	case int32, int64, int16, int8:
+		index, byIndex = int(argInt(toInt64(x))), true
+	default:
+		return nil, invalidArgument("operator does not exist: jsonb - %T", x)
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if byIndex {
+			return nil, invalidArgument("cannot delete from object using integer index")
+		}
+		for _, k := range keys {
+			delete(x, k)
+		}
+		return encodeJSON(x)
+	case []any:
+		if byIndex {
+			if index < 0 {
+				index += len(x)
+			}
+			if index >= 0 && index < len(x) {
+				x = append(x[:index:index], x[index+1:]...)
+			}
+			return encodeJSON(x)
+		}
+		out := []any{}
+		for _, e := range x {
+			if s, ok := e.(string); ok && slices.Contains(keys, s) {
+				continue
+			}
+			out = append(out, e)
+		}
+		return encodeJSON(out)
+	}
+	return nil, invalidArgument("cannot delete from scalar")
+}
+
+func toInt64(v driver.Value) driver.Value {
+	switch x := v.(type) {
+	case int8:
+		return int64(x)
+	case int16:
+		return int64(x)
+	case int32:
+		return int64(x)
+	}
+	return v
 }

@@ -104,6 +104,8 @@ var setup = []string{
 		(t, p, v, c) AS CAST(__vsql_jsonb_set(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), c) AS JSON)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_insert(t, p, v) AS CAST(__vsql_jsonb_insert(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), false) AS JSON),
 		(t, p, v, a) AS CAST(__vsql_jsonb_insert(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), a) AS JSON)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonb_concat(a, b) AS CAST(__vsql_jsonb_concat(CAST(a AS VARCHAR), CAST(b AS VARCHAR)) AS JSON)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonb_minus(a, b) AS CAST(__vsql_jsonb_minus(CAST(a AS VARCHAR), b) AS JSON)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_delete_path(t, p) AS CAST(__vsql_jsonb_delete_path(CAST(t AS VARCHAR), p) AS JSON)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_set_lax(t, p, v, create_if_missing := true, null_value_treatment := 'use_json_null') AS CASE
 		WHEN t IS NULL OR p IS NULL THEN NULL
@@ -201,11 +203,13 @@ var rules = map[string]rule{
 	"overlay":     overlayPlacing, // overlay(s PLACING r FROM n FOR m)
 	"substring":   substringFrom,  // substring(s FROM 'regex')
 	"&":           arrayOperand,   // i && '{1,2}'
+	"|":           concatOp,       // '…'::jsonb || '…'
+	"-":           minusOp,        // '…'::jsonb - 'key'
 }
 
 // triggerBytes is a cheap first test: a statement containing none of these
 // bytes (case-insensitively) cannot match a rule.
-const triggerBytes = "/%@<?#:&aAbBsSjJzZ"
+const triggerBytes = "/%@<?#:&|-aAbBsSjJzZ"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.
@@ -669,9 +673,13 @@ func (p *pass) binary(op, op2 int, fn string, textArray bool) {
 	p.insert(p.toks[last].End, ")")
 }
 
-// path turns a #> b into pg_path(a, b) and a #>> b into pg_path_text(a,
-// b) (token i is #).
+// path turns a #> b into pg_path(a, b), a #>> b into pg_path_text(a,
+// b) and a #- b into jsonb_delete_path(a, b) (token i is #).
 func path(p *pass, i int) {
+	if p.isOp(i+1, "-") && p.adjacent(i) {
+		p.binary(i, i+1, ".jsonb_delete_path(", true)
+		return
+	}
 	if !p.isOp(i+1, ">") || !p.adjacent(i) {
 		return
 	}
@@ -696,6 +704,36 @@ func (p *pass) pathOpBefore(i int) int {
 		return j - 1
 	}
 	return -1
+}
+
+// concatOp turns a || b into pg_jsonb_concat(a, b) when an operand is
+// visibly jsonb ('…'::jsonb): DuckDB's || would concatenate the text.
+func concatOp(p *pass, i int) {
+	if !p.isOp(i+1, "|") || !p.adjacent(i) || p.isOp(i-1, "|") || p.isOp(i-1, "?") {
+		return
+	}
+	if p.jsonbOperand(i-1, i+2) {
+		p.binary(i, i+1, ".pg_jsonb_concat(", false)
+	}
+}
+
+// minusOp turns a - b into pg_jsonb_minus(a, b) when a is visibly jsonb
+// (a key, an index or a text[] of keys deleted).
+func minusOp(p *pass, i int) {
+	if p.isOp(i-1, "#") && p.adjacent(i-1) || !p.isWord(i-1, "jsonb") || !p.isOp(i-2, ":") {
+		return
+	}
+	p.binary(i, i, ".pg_jsonb_minus(", false)
+}
+
+// jsonbOperand reports whether the operand ending at token left, or the
+// one starting at token right, ends in a ::jsonb cast.
+func (p *pass) jsonbOperand(left, right int) bool {
+	if p.isWord(left, "jsonb") && p.isOp(left-1, ":") {
+		return true
+	}
+	end := p.operandEnd(right)
+	return end >= 0 && p.isWord(end, "jsonb") && p.isOp(end-1, ":")
 }
 
 // reservedWord quotes at, by and show where PostgreSQL reads them as

@@ -123,6 +123,8 @@ var goFunctions = map[string][]scalar{
 	"__vsql_jsonb_insert": {{in: []duckdb.Type{tText, tAny, tText, tBool}, out: tText, run: func(a []driver.Value) (any, error) {
 		return jsonbEdit(a, opInsertBefore)
 	}}},
+	"__vsql_jsonb_concat": {{in: []duckdb.Type{tText, tText}, out: tText, run: jsonbConcat}},
+	"__vsql_jsonb_minus":  {{in: []duckdb.Type{tText, tAny}, out: tText, run: jsonbMinus}},
 	"__vsql_jsonb_delete_path": {{in: []duckdb.Type{tText, tAny}, out: tText, run: func(a []driver.Value) (any, error) {
 		return jsonbEdit(a, opDelete)
 	}}},

@@ -119,6 +119,13 @@ func TestPostgresFunctions(t *testing.T) {
 		`SELECT date_bin('5 min'::interval, timestamp '2020-02-01 01:01:01', timestamp '2020-02-01 00:02:30'), date_bin('15 days', timestamp '2020-02-11 15:44:17', timestamp '2001-01-01')`,
 		`SELECT date_bin('1 month'::interval, timestamp '2020-02-01 01:01:01', timestamp '2001-01-01')`,
 		`SELECT x::text FROM current_schema() x`,
+		// jsonb ||, - and #-
+		`SELECT '{"aa":1, "b":2}'::jsonb || '{"b":"g", "fg":false}', '["c"]' || '["a", "b"]'::jsonb, '3'::jsonb || '4'::jsonb, '[]'::jsonb || '{"a":"b"}'::jsonb, '{"a":1}'::jsonb || '[2]'::jsonb, 'a' || 'b'`,
+		`SELECT '{"a":1, "b":2}'::jsonb - 'a', '["a","b","c"]'::jsonb - -1, '["a","b","c"]'::jsonb - 5, '{"a":1, "b":2, "c":3}'::jsonb - '{c,b}'::text[], '["a","b"]'::jsonb - 'a', 5 - 3`,
+		`SELECT '"a"'::jsonb - 'a'`,
+		`SELECT '{}'::jsonb - 1`,
+		`SELECT '{"n":null, "b":[1,2], "d":{"1":[2,3]}}'::jsonb #- '{b,-1}', '{"d":{"1":[2,3]}}'::jsonb #- '{d,1,0}', '{"a":1}'::jsonb #- '{x}'`,
+		`SELECT '{"b":[1]}'::jsonb #- '{b,-1e}'`,
 	})
 }
 
