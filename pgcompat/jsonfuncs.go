@@ -353,3 +353,31 @@ func toInt64(v driver.Value) driver.Value {
 	}
 	return v
 }
+
+// jsonbStripNulls removes the object fields whose value is null, at every
+// depth (null array elements stay).
+func jsonbStripNulls(a []driver.Value) (any, error) {
+	v, err := decodeJSON(argText(a[0]))
+	if err != nil {
+		return nil, err
+	}
+	var strip func(any) any
+	strip = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if e == nil {
+					delete(x, k)
+				} else {
+					x[k] = strip(e)
+				}
+			}
+		case []any:
+			for i, e := range x {
+				x[i] = strip(e)
+			}
+		}
+		return v
+	}
+	return encodeJSON(strip(v))
+}

@@ -97,6 +97,8 @@ var setup = []string{
 		WHEN CAST(stride AS INTERVAL) <= INTERVAL 0 SECOND THEN error('[vsql:invalid_argument] stride must be greater than zero')
 		ELSE time_bucket(CAST(stride AS INTERVAL), t, origin) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.regexp_like(s, p) AS __vsql_regexp_like(s, p, ''), (s, p, fl) AS __vsql_regexp_like(s, p, fl)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_matches(s, p) AS unnest(__vsql_regexp_matches(s, p, '')),
+		(s, p, fl) AS unnest(__vsql_regexp_matches(s, p, fl))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.regexp_match(s, p) AS __vsql_regexp_match(s, p, ''), (s, p, fl) AS __vsql_regexp_match(s, p, fl)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.parse_ident(s, strict := true) AS __vsql_parse_ident(s, strict)`,
 	// jsonb editing (jsonfuncs.go)
@@ -104,6 +106,11 @@ var setup = []string{
 		(t, p, v, c) AS CAST(__vsql_jsonb_set(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), c) AS JSON)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_insert(t, p, v) AS CAST(__vsql_jsonb_insert(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), false) AS JSON),
 		(t, p, v, a) AS CAST(__vsql_jsonb_insert(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), a) AS JSON)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_strip_nulls(j) AS CAST(__vsql_jsonb_strip_nulls(CAST(j AS VARCHAR)) AS JSON)`,
+	// arrays (DuckDB lists)
+	`CREATE OR REPLACE MACRO ` + schema + `.array_remove(a, x) AS list_filter(a, lambda e: e IS DISTINCT FROM x)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.array_replace(a, x, y) AS list_transform(a, lambda e: CASE WHEN e IS NOT DISTINCT FROM x THEN y ELSE e END)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.array_positions(a, x) AS CAST(list_filter(range(1, len(a) + 1), lambda i: a[i] IS NOT DISTINCT FROM x) AS INTEGER[])`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonb_concat(a, b) AS CAST(__vsql_jsonb_concat(CAST(a AS VARCHAR), CAST(b AS VARCHAR)) AS JSON)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonb_minus(a, b) AS CAST(__vsql_jsonb_minus(CAST(a AS VARCHAR), b) AS JSON)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_delete_path(t, p) AS CAST(__vsql_jsonb_delete_path(CAST(t AS VARCHAR), p) AS JSON)`,
@@ -162,7 +169,7 @@ func init() {
 	}
 	sqltext.ProvideFunctions("jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
-		"lpad", "rpad", "overlay", "date_bin")
+		"lpad", "rpad", "overlay", "date_bin", "jsonb_strip_nulls", "array_remove", "array_replace", "array_positions")
 }
 
 // Setup creates the macros rewritten statements call; exec runs one

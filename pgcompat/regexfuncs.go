@@ -29,7 +29,7 @@ func compileRegex(pattern, flags, fn string) (*regexp.Regexp, error) {
 	if re, ok := regexCache.Load(key); ok {
 		return re.(*regexp.Regexp), nil
 	}
-	icase, newline, literal := false, false, false
+	icase, newline, literal, expand := false, false, false, false
 	for _, f := range flags {
 		switch f {
 		case 'i':
@@ -42,6 +42,10 @@ func compileRegex(pattern, flags, fn string) (*regexp.Regexp, error) {
 			newline = false
 		case 'q':
 			literal = true
+		case 'x':
+			expand = true
+		case 't':
+			expand = false
 		case 'g':
 			return nil, invalidArgument("%s() does not support the \"global\" option", fn).
 				WithHint("Use the regexp_matches function instead.")
@@ -50,8 +54,11 @@ func compileRegex(pattern, flags, fn string) (*regexp.Regexp, error) {
 		}
 	}
 	p := pattern
-	if literal {
+	switch {
+	case literal:
 		p = regexp.QuoteMeta(p)
+	case expand:
+		p = expanded(p)
 	}
 	prefix := "(?s)"
 	if newline {
@@ -200,16 +207,7 @@ func regexpMatch(a []driver.Value) (any, error) {
 	if m == nil {
 		return nil, nil
 	}
-	if re.NumSubexp() == 0 {
-		return []any{s[m[0]:m[1]]}, nil
-	}
-	out := make([]any, re.NumSubexp())
-	for i := range out {
-		if m[2*i+2] >= 0 {
-			out[i] = s[m[2*i+2]:m[2*i+3]]
-		}
-	}
-	return out, nil
+	return groups(re, s, m), nil
 }
 
 // parseIdent is PostgreSQL's parse_ident(text, strict): the names of a
@@ -395,4 +393,72 @@ func substringRegex(a []driver.Value) (any, error) {
 		return nil, nil
 	}
 	return s[m[2]:m[3]], nil
+}
+
+// regexpMatches: (s, pattern, flags) → for each match (every one with
+// flag g, else the first) its capture groups, as regexp_match gives them.
+func regexpMatches(a []driver.Value) (any, error) {
+	flags := argText(a[2])
+	global := strings.ContainsRune(flags, 'g')
+	re, err := compileRegex(argText(a[1]), strings.ReplaceAll(flags, "g", ""), "regexp_matches")
+	if err != nil {
+		return nil, err
+	}
+	s := argText(a[0])
+	limit := 1
+	if global {
+		limit = -1
+	}
+	out := []any{}
+	for _, m := range re.FindAllStringSubmatchIndex(s, limit) {
+		out = append(out, groups(re, s, m))
+	}
+	return out, nil
+}
+
+// groups are a match's capture groups (the whole match without groups;
+// NULL for a group that did not take part).
+func groups(re *regexp.Regexp, s string, m []int) []any {
+	if re.NumSubexp() == 0 {
+		return []any{s[m[0]:m[1]]}
+	}
+	out := make([]any, re.NumSubexp())
+	for i := range out {
+		if m[2*i+2] >= 0 {
+			out[i] = s[m[2*i+2]:m[2*i+3]]
+		}
+	}
+	return out
+}
+
+// expanded removes the white space and #-comments of a pattern in
+// PostgreSQL's expanded syntax (flag x), outside brackets and escapes.
+func expanded(p string) string {
+	var b strings.Builder
+	inBracket := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			b.WriteByte(c)
+			i++
+			b.WriteByte(p[i])
+			continue
+		case inBracket:
+			if c == ']' {
+				inBracket = false
+			}
+		case c == '[':
+			inBracket = true
+		case isSpace(c):
+			continue
+		case c == '#':
+			for i < len(p) && p[i] != '\n' {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

@@ -39,10 +39,13 @@ func (s scalar) Config() duckdb.ScalarFuncConfig {
 	var out duckdb.TypeInfo
 	var err error
 	switch s.out {
-	case duckdb.TYPE_LIST:
+	case duckdb.TYPE_LIST, duckdb.TYPE_ARRAY:
 		var text duckdb.TypeInfo
 		if text, err = duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR); err == nil {
 			out, err = duckdb.NewListInfo(text)
+		}
+		if err == nil && s.out == duckdb.TYPE_ARRAY {
+			out, err = duckdb.NewListInfo(out)
 		}
 	default:
 		out, err = duckdb.NewTypeInfo(s.out)
@@ -70,6 +73,8 @@ var (
 	tBool  = duckdb.TYPE_BOOLEAN
 	// tTextList is VARCHAR[] (a result type only)
 	tTextList = duckdb.TYPE_LIST
+	// tTextListList is VARCHAR[][] (a result type only)
+	tTextListList = duckdb.TYPE_ARRAY
 )
 
 // goFunctions are the Go functions by name, each a set of overloads.
@@ -112,6 +117,7 @@ var goFunctions = map[string][]scalar{
 	"__vsql_regexp_instr":    {{in: []duckdb.Type{tText, tText, tInt, tInt, tText, tInt, tInt}, out: tInt4, run: regexpInstr}},
 	"__vsql_regexp_substr":   {{in: []duckdb.Type{tText, tText, tInt, tInt, tText, tInt}, out: tText, run: regexpSubstr}},
 	"__vsql_regexp_like":     {{in: []duckdb.Type{tText, tText, tText}, out: tBool, run: regexpLike}},
+	"__vsql_regexp_matches":  {{in: []duckdb.Type{tText, tText, tText}, out: tTextListList, run: regexpMatches}},
 	"__vsql_regexp_match":    {{in: []duckdb.Type{tText, tText, tText}, out: tTextList, run: regexpMatch}},
 	"__vsql_regexp_replace":  {{in: []duckdb.Type{tText, tText, tText, tInt, tInt, tText, tBool}, out: tText, run: regexpReplace}},
 	"__vsql_regexp_split":    {{in: []duckdb.Type{tText, tText, tText}, out: tTextList, run: regexpSplit}},
@@ -123,8 +129,9 @@ var goFunctions = map[string][]scalar{
 	"__vsql_jsonb_insert": {{in: []duckdb.Type{tText, tAny, tText, tBool}, out: tText, run: func(a []driver.Value) (any, error) {
 		return jsonbEdit(a, opInsertBefore)
 	}}},
-	"__vsql_jsonb_concat": {{in: []duckdb.Type{tText, tText}, out: tText, run: jsonbConcat}},
-	"__vsql_jsonb_minus":  {{in: []duckdb.Type{tText, tAny}, out: tText, run: jsonbMinus}},
+	"__vsql_jsonb_strip_nulls": {{in: []duckdb.Type{tText}, out: tText, run: jsonbStripNulls}},
+	"__vsql_jsonb_concat":      {{in: []duckdb.Type{tText, tText}, out: tText, run: jsonbConcat}},
+	"__vsql_jsonb_minus":       {{in: []duckdb.Type{tText, tAny}, out: tText, run: jsonbMinus}},
 	"__vsql_jsonb_delete_path": {{in: []duckdb.Type{tText, tAny}, out: tText, run: func(a []driver.Value) (any, error) {
 		return jsonbEdit(a, opDelete)
 	}}},
@@ -205,6 +212,6 @@ func inZone(t time.Time, zone driver.Value) time.Time {
 func init() {
 	sqltext.ProvideFunctions("to_char", "to_timestamp", "to_date", "to_number",
 		"regexp_replace", "regexp_split_to_array", "regexp_split_to_table", "string_to_array", "string_to_table",
-		"regexp_count", "regexp_instr", "regexp_substr", "regexp_like", "regexp_match", "parse_ident",
+		"regexp_count", "regexp_instr", "regexp_substr", "regexp_like", "regexp_match", "regexp_matches", "parse_ident",
 		"jsonb_set", "jsonb_insert", "jsonb_delete_path", "jsonb_set_lax")
 }

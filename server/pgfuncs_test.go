@@ -126,6 +126,14 @@ func TestPostgresFunctions(t *testing.T) {
 		`SELECT '{}'::jsonb - 1`,
 		`SELECT '{"n":null, "b":[1,2], "d":{"1":[2,3]}}'::jsonb #- '{b,-1}', '{"d":{"1":[2,3]}}'::jsonb #- '{d,1,0}', '{"a":1}'::jsonb #- '{x}'`,
 		`SELECT '{"b":[1]}'::jsonb #- '{b,-1e}'`,
+		`SELECT regexp_matches('foobarbequebaz', $re$(bar)(.+)?(beque)$re$), regexp_matches('foObARbEqUEbAz', $re$(bar)(beque)$re$, 'i')`,
+		`SELECT regexp_matches('foobarbequebazilbarfbonk', $re$(b[^b]+)(b[^b]+)$re$, 'g')`,
+		`SELECT regexp_matches('abc', 'x')`,
+		`SELECT m FROM regexp_matches('abcabc', 'b', 'g') AS m`,
+		`SELECT regexp_like('abc', ' a . c # comment', 'x'), regexp_count('a b', 'a b', 1, 'x')`,
+		`SELECT jsonb_strip_nulls('{"a":1,"b":null,"c":[2,null,{"d":null,"e":3}]}'), jsonb_strip_nulls(null), jsonb_strip_nulls('[null]')`,
+		`SELECT array_remove(array[1,2,2,3], 2), array_remove(array[1,NULL,3], NULL), array_replace(array[1,2,5,4], 5, 3), array_replace(array[1,NULL,3], NULL, 2)`,
+		`SELECT array_positions(array[1,2,1,NULL], 1), array_positions(array[1,NULL], NULL), array_positions(NULL::int[], 1), array_positions(array['a','b'], 'c')`,
 	})
 }
 
