@@ -95,7 +95,12 @@
 //     Dimension prefixes ('[1:2]={…}') are left as written. An untyped
 //     literal operand of && (i && '{32,17}') becomes DuckDB's list text
 //     ('[32, 17]'), which DuckDB casts to the other side's list type as
-//     PostgreSQL does the literal (not for @> and <@, read as JSON).
+//     PostgreSQL does the literal. With @> and <@, such a literal that is
+//     no JSON ('{32}', not '{}') makes the operator array containment,
+//     pg_array_contains (elements compared as text, NULL never
+//     contained).
+//   - num_nulls(VARIADIC a), num_nonnulls(VARIADIC a): the macros that
+//     count an array's elements.
 //   - date '…', '…'::date, CAST('…' AS date): the inputs PostgreSQL reads
 //     alike under every DateStyle ('January 8, 1999', '08-Jan-1999',
 //     '19990108', '990108', '1999.008', 'J2451187') become ISO text; the

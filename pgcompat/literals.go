@@ -1,6 +1,7 @@
 package pgcompat
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -264,6 +265,25 @@ func (p *pass) arrayLiteralOperand(i int) {
 	}
 }
 
+// arrayNotJSON returns the list of string literals for token i when it is
+// a plain string literal holding PostgreSQL array input that is not JSON
+// ('{32}', not '{}' or '[1]'), "" otherwise.
+func (p *pass) arrayNotJSON(i int) string {
+	if !p.plainString(i) || p.isOp(i+1, ":") {
+		return ""
+	}
+	raw := p.text(i)
+	val := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+	if json.Valid([]byte(val)) {
+		return ""
+	}
+	list, depth, ok := arrayLiteralList(val)
+	if !ok || depth != 1 {
+		return ""
+	}
+	return list
+}
+
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // dateLiteral reads the date inputs PostgreSQL reads the same way under
@@ -415,4 +435,19 @@ func substringFrom(p *pass, i int) {
 	}
 	p.replace(p.toks[i].Start, p.toks[i].End, schema+".pg_substring_regex")
 	p.replace(p.toks[f].Start, p.toks[f].End, ",")
+}
+
+// variadicCall: num_nulls(VARIADIC a) and num_nonnulls(VARIADIC a) count
+// the array's elements (the macros of those names take separate
+// arguments); token i is VARIADIC.
+func variadicCall(p *pass, i int) {
+	if p.kind(i-1) != sqltext.Open || !p.isOp(i-3, ".") || p.text(i-4) != "__vsql_pg" {
+		return
+	}
+	name := strings.ToLower(p.text(i - 2))
+	if name != "num_nulls" && name != "num_nonnulls" {
+		return
+	}
+	p.replace(p.toks[i-2].Start, p.toks[i-2].End, name+"_variadic")
+	p.replace(p.toks[i].Start, p.toks[i].End, "")
 }

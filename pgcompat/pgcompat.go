@@ -106,6 +106,11 @@ var setup = []string{
 		(t, p, v, c) AS CAST(__vsql_jsonb_set(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), c) AS JSON)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_insert(t, p, v) AS CAST(__vsql_jsonb_insert(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), false) AS JSON),
 		(t, p, v, a) AS CAST(__vsql_jsonb_insert(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), a) AS JSON)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_array_contains(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL
+		ELSE len(list_filter(CAST(b AS VARCHAR[]), lambda x: x IS NULL OR NOT list_contains(CAST(a AS VARCHAR[]), x))) = 0 END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_array_contained(a, b) AS ` + schema + `.pg_array_contains(b, a)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.num_nulls_variadic(a) AS CAST(len(list_filter(a, lambda e: e IS NULL)) AS INTEGER)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.num_nonnulls_variadic(a) AS CAST(len(list_filter(a, lambda e: e IS NOT NULL)) AS INTEGER)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_strip_nulls(j) AS CAST(__vsql_jsonb_strip_nulls(CAST(j AS VARCHAR)) AS JSON)`,
 	// arrays (DuckDB lists)
 	`CREATE OR REPLACE MACRO ` + schema + `.array_remove(a, x) AS list_filter(a, lambda e: e IS DISTINCT FROM x)`,
@@ -167,6 +172,22 @@ func init() {
 		setup = append(setup, b.String())
 		sqltext.ProvideFunctions(f.name)
 	}
+	// num_nulls and num_nonnulls of up to 16 arguments
+	for _, f := range []struct{ name, test string }{{"num_nulls", "IS NULL"}, {"num_nonnulls", "IS NOT NULL"}} {
+		var b strings.Builder
+		b.WriteString("CREATE OR REPLACE MACRO " + schema + "." + f.name)
+		var args, terms []string
+		for k := 1; k <= 16; k++ {
+			args = append(args, fmt.Sprintf("a%d", k))
+			terms = append(terms, fmt.Sprintf("CAST(a%d %s AS INTEGER)", k, f.test))
+			if k > 1 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, " (%s) AS %s", strings.Join(args, ", "), strings.Join(terms, " + "))
+		}
+		setup = append(setup, b.String())
+		sqltext.ProvideFunctions(f.name)
+	}
 	sqltext.ProvideFunctions("jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
 		"lpad", "rpad", "overlay", "date_bin", "jsonb_strip_nulls", "array_remove", "array_replace", "array_positions")
@@ -212,6 +233,7 @@ var rules = map[string]rule{
 	"&":           arrayOperand,   // i && '{1,2}'
 	"|":           concatOp,       // '…'::jsonb || '…'
 	"-":           minusOp,        // '…'::jsonb - 'key'
+	"variadic":    variadicCall,   // num_nulls(VARIADIC a)
 }
 
 // triggerBytes is a cheap first test: a statement containing none of these
@@ -634,6 +656,19 @@ func contains(p *pass, op, op2 int, reversed bool) {
 	fn := ".pg_contains("
 	if reversed {
 		fn = ".pg_contained("
+	}
+	// i @> '{32,17}': a literal that is no JSON but an array is array
+	// containment (elements compared as text)
+	if l, r := p.arrayNotJSON(op-1), p.arrayNotJSON(op2+1); l != "" || r != "" {
+		for k, list := range map[int]string{op - 1: l, op2 + 1: r} {
+			if list != "" {
+				p.replace(p.toks[k].Start, p.toks[k].End, list)
+			}
+		}
+		fn = ".pg_array_contains("
+		if reversed {
+			fn = ".pg_array_contained("
+		}
 	}
 	p.binary(op, op2, fn, false)
 }

@@ -133,6 +133,8 @@ func TestPostgresFunctions(t *testing.T) {
 		`SELECT regexp_like('abc', ' a . c # comment', 'x'), regexp_count('a b', 'a b', 1, 'x')`,
 		`SELECT jsonb_strip_nulls('{"a":1,"b":null,"c":[2,null,{"d":null,"e":3}]}'), jsonb_strip_nulls(null), jsonb_strip_nulls('[null]')`,
 		`SELECT array_remove(array[1,2,2,3], 2), array_remove(array[1,NULL,3], NULL), array_replace(array[1,2,5,4], 5, 3), array_replace(array[1,NULL,3], NULL, 2)`,
+		`SELECT num_nonnulls(NULL), num_nonnulls('1'), num_nonnulls(NULL::text, NULL::int), num_nulls(1, NULL, 'x', NULL, 3.5)`,
+		`SELECT num_nulls(VARIADIC '{1,2,NULL}'::int[]), num_nonnulls(VARIADIC '{1,2,NULL}'::int[]), num_nulls(VARIADIC NULL::int[]), num_nulls(VARIADIC '{}'::int[])`,
 		`SELECT array_positions(array[1,2,1,NULL], 1), array_positions(array[1,NULL], NULL), array_positions(NULL::int[], 1), array_positions(array['a','b'], 'c')`,
 	})
 }
@@ -153,6 +155,11 @@ func TestPostgresLiteralInput(t *testing.T) {
 		`INSERT INTO aot VALUES (1, '{1,32}'::int[], '{"a b",c}'::text[]), (2, '{2}'::int[], '{x}'::text[]), (3, '{}'::int[], '{}'::text[])`,
 		`SELECT id, i, t FROM aot WHERE i && '{32,17}' OR t && '{x}' ORDER BY id`,
 		`SELECT id FROM aot WHERE t && '{"a b"}' OR i && '{}' ORDER BY id`,
+		`SELECT id FROM aot WHERE i @> '{32}' ORDER BY id`,
+		`SELECT id FROM aot WHERE i <@ '{1,2,32}' ORDER BY id`,
+		`SELECT id FROM aot WHERE i @> '{NULL}' OR t @> '{x}' ORDER BY id`,
+		`SELECT id FROM aot WHERE i <@ '{NULL}' ORDER BY id`,
+		`SELECT '{"a":1}'::jsonb @> '{}', '[1,2]'::jsonb @> '[1]'`,
 		// dates PostgreSQL reads alike under every DateStyle
 		`SELECT date 'January 8, 1999', date '19990108', date '990108', date '1999.008', date 'J2451187', '1999-Jan-08'::date, CAST('08-Jan-1999' AS date)`,
 		`SELECT date 'Jan-08-1999', date '1999 Jan 08', date '08 Jan 1999', date 'Jan 08 1999', date '1999 08 Jan', date 'Sept 3 2001', date '2000-02-29'`,
