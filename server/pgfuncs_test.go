@@ -167,3 +167,21 @@ func TestPostgresLiteralInput(t *testing.T) {
 		`SELECT date 'Janu 8 1999'`,
 	})
 }
+
+// TestProvidedFunctionsInternal: the Go functions behind the macros are
+// named __vsql_…, which client SQL cannot call.
+func TestProvidedFunctionsInternal(t *testing.T) {
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	for _, q := range []string{
+		`SELECT __vsql_to_char(now(), 'YYYY', 'UTC')`,
+		`SELECT "__vsql_regexp_count"('a', 'a', 1, '')`,
+		`SELECT memory.__vsql_pg.to_char(1, '9')`,
+	} {
+		if got := ask(t, vs, q, nil); got.Class != "42" {
+			t.Errorf("%s: %v, want a refusal (class 42)", q, got)
+		}
+	}
+	if got := ask(t, vs, `SELECT to_char(1, '9')`, nil); got.Class != "" {
+		t.Errorf("to_char: %v", got)
+	}
+}
