@@ -109,6 +109,13 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_array_contains(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL
 		ELSE len(list_filter(CAST(b AS VARCHAR[]), lambda x: x IS NULL OR NOT list_contains(CAST(a AS VARCHAR[]), x))) = 0 END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_array_contained(a, b) AS ` + schema + `.pg_array_contains(b, a)`,
+	// encode of text: PostgreSQL's bytea input, '\x…' hex
+	`CREATE OR REPLACE MACRO ` + schema + `.encode(b, f) AS __vsql_encode(CASE WHEN typeof(b) = 'VARCHAR' AND starts_with(CAST(b AS VARCHAR), chr(92) || 'x')
+		THEN unhex(substr(CAST(b AS VARCHAR), 3)) ELSE CAST(b AS BLOB) END, f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.decode(s, f) AS __vsql_decode(s, f)`,
+	// date_trunc(unit, timestamptz, zone): truncated in that zone
+	`CREATE OR REPLACE MACRO ` + schema + `.date_trunc(u, t) AS date_trunc(u, t),
+		(u, t, z) AS timezone(z, date_trunc(u, timezone(z, CAST(t AS TIMESTAMPTZ))))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.num_nulls_variadic(a) AS CAST(len(list_filter(a, lambda e: e IS NULL)) AS INTEGER)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.num_nonnulls_variadic(a) AS CAST(len(list_filter(a, lambda e: e IS NOT NULL)) AS INTEGER)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_strip_nulls(j) AS CAST(__vsql_jsonb_strip_nulls(CAST(j AS VARCHAR)) AS JSON)`,
@@ -190,7 +197,8 @@ func init() {
 	}
 	sqltext.ProvideFunctions("jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
-		"lpad", "rpad", "overlay", "date_bin", "jsonb_strip_nulls", "array_remove", "array_replace", "array_positions")
+		"lpad", "rpad", "overlay", "date_bin", "jsonb_strip_nulls", "array_remove", "array_replace", "array_positions",
+		"encode", "decode", "date_trunc")
 }
 
 // Setup creates the macros rewritten statements call; exec runs one

@@ -130,6 +130,8 @@ var goFunctions = map[string][]scalar{
 		return jsonbEdit(a, opInsertBefore)
 	}}},
 	"__vsql_jsonb_strip_nulls": {{in: []duckdb.Type{tText}, out: tText, run: jsonbStripNulls}},
+	"__vsql_encode":            {{in: []duckdb.Type{duckdb.TYPE_BLOB, tText}, out: tText, run: encodeBytes}},
+	"__vsql_decode":            {{in: []duckdb.Type{tText, tText}, out: duckdb.TYPE_BLOB, run: decodeBytes}},
 	"__vsql_jsonb_concat":      {{in: []duckdb.Type{tText, tText}, out: tText, run: jsonbConcat}},
 	"__vsql_jsonb_minus":       {{in: []duckdb.Type{tText, tAny}, out: tText, run: jsonbMinus}},
 	"__vsql_jsonb_delete_path": {{in: []duckdb.Type{tText, tAny}, out: tText, run: func(a []driver.Value) (any, error) {

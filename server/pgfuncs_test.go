@@ -135,6 +135,11 @@ func TestPostgresFunctions(t *testing.T) {
 		`SELECT array_remove(array[1,2,2,3], 2), array_remove(array[1,NULL,3], NULL), array_replace(array[1,2,5,4], 5, 3), array_replace(array[1,NULL,3], NULL, 2)`,
 		`SELECT num_nonnulls(NULL), num_nonnulls('1'), num_nonnulls(NULL::text, NULL::int), num_nulls(1, NULL, 'x', NULL, 3.5)`,
 		`SELECT num_nulls(VARIADIC '{1,2,NULL}'::int[]), num_nonnulls(VARIADIC '{1,2,NULL}'::int[]), num_nulls(VARIADIC NULL::int[]), num_nulls(VARIADIC '{}'::int[])`,
+		`SELECT encode('34567890abcdef00', 'hex'), encode('34567890abcdef00', 'escape'), decode(encode('34567890abcdef00', 'escape'), 'escape'), encode('abc', 'escape'), encode(decode('00ff', 'hex'), 'base64'), decode('12 34', 'hex'), decode('YWJj', 'base64')`,
+		`SELECT encode(decode(repeat('ab', 100), 'hex'), 'base64')`,
+		`SELECT decode('123', 'hex')`,
+		`SELECT encode('a'::bytea, 'foo')`,
+		`SELECT date_trunc('day', timestamp with time zone '2001-02-16 20:38:40+00', 'Australia/Sydney'), date_trunc('day', timestamp with time zone '2001-02-16 20:38:40+00', 'GMT'), date_trunc('hour', timestamp '2001-02-16 20:38:40')`,
 		`SELECT array_positions(array[1,2,1,NULL], 1), array_positions(array[1,NULL], NULL), array_positions(NULL::int[], 1), array_positions(array['a','b'], 'c')`,
 	})
 }
