@@ -108,3 +108,102 @@ func decodeBytes(a []driver.Value) (any, error) {
 }
 
 func isOctal(c byte) bool { return c >= '0' && c <= '7' }
+
+// shaOf is sha224, sha256, sha384 or sha512 of bytea (text is its UTF-8
+// bytes), returning bytea as PostgreSQL does.
+func shaOf(sum func([]byte) []byte) func(a []driver.Value) (any, error) {
+	return func(a []driver.Value) (any, error) {
+		b, _ := a[0].([]byte)
+		return sum(b), nil
+	}
+}
+
+// unistr is PostgreSQL's unistr(text): \XXXX, \+XXXXXX, \uXXXX and
+// \UXXXXXXXX escapes (surrogate pairs joined), \\ a backslash.
+func unistr(a []driver.Value) (any, error) {
+	s := argText(a[0])
+	var b strings.Builder
+	bad := func() error {
+		return vsqlerr.New(vsqlerr.InvalidUnicodeEscape, "invalid Unicode escape").
+			WithHint(`Unicode escapes must be \XXXX, \+XXXXXX, \uXXXX, or \UXXXXXXXX.`)
+	}
+	hexN := func(i, n int) (rune, bool) {
+		if i+n > len(s) {
+			return 0, false
+		}
+		var r rune
+		for _, c := range s[i : i+n] {
+			switch {
+			case c >= '0' && c <= '9':
+				r = r*16 + c - '0'
+			case c >= 'a' && c <= 'f':
+				r = r*16 + c - 'a' + 10
+			case c >= 'A' && c <= 'F':
+				r = r*16 + c - 'A' + 10
+			default:
+				return 0, false
+			}
+		}
+		return r, true
+	}
+	surrogate := func() error { return vsqlerr.New(vsqlerr.InvalidUnicodeEscape, "invalid Unicode surrogate pair") }
+	var high rune
+	for i := 0; i < len(s); {
+		if s[i] != '\\' {
+			if high != 0 {
+				return nil, surrogate()
+			}
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '\\' {
+			b.WriteByte('\\')
+			i += 2
+			continue
+		}
+		var r rune
+		var ok bool
+		switch {
+		case i+1 < len(s) && s[i+1] == '+':
+			r, ok = hexN(i+2, 6)
+			i += 8
+		case i+1 < len(s) && s[i+1] == 'u':
+			r, ok = hexN(i+2, 4)
+			i += 6
+		case i+1 < len(s) && s[i+1] == 'U':
+			r, ok = hexN(i+2, 8)
+			i += 10
+		default:
+			r, ok = hexN(i+1, 4)
+			i += 5
+		}
+		if !ok {
+			return nil, bad()
+		}
+		if r > 0x10FFFF {
+			return nil, invalidArgument("invalid Unicode code point: %X", r)
+		}
+		switch {
+		case r >= 0xD800 && r <= 0xDBFF:
+			if high != 0 {
+				return nil, surrogate()
+			}
+			high = r
+			continue
+		case r >= 0xDC00 && r <= 0xDFFF:
+			if high == 0 {
+				return nil, surrogate()
+			}
+			r = (high-0xD800)<<10 + (r - 0xDC00) + 0x10000
+			high = 0
+		case high != 0:
+			return nil, surrogate()
+		}
+		b.WriteRune(r)
+	}
+	if high != 0 {
+		return nil, surrogate()
+	}
+	return b.String(), nil
+}

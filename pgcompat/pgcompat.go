@@ -109,10 +109,16 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_array_contains(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL
 		ELSE len(list_filter(CAST(b AS VARCHAR[]), lambda x: x IS NULL OR NOT list_contains(CAST(a AS VARCHAR[]), x))) = 0 END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_array_contained(a, b) AS ` + schema + `.pg_array_contains(b, a)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_bytea(b) AS CASE WHEN typeof(b) = 'VARCHAR' AND starts_with(CAST(b AS VARCHAR), chr(92) || 'x')
+		THEN unhex(substr(CAST(b AS VARCHAR), 3)) ELSE CAST(b AS BLOB) END`,
 	// encode of text: PostgreSQL's bytea input, '\x…' hex
-	`CREATE OR REPLACE MACRO ` + schema + `.encode(b, f) AS __vsql_encode(CASE WHEN typeof(b) = 'VARCHAR' AND starts_with(CAST(b AS VARCHAR), chr(92) || 'x')
-		THEN unhex(substr(CAST(b AS VARCHAR), 3)) ELSE CAST(b AS BLOB) END, f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.encode(b, f) AS __vsql_encode(` + schema + `.pg_bytea(b), f)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.decode(s, f) AS __vsql_decode(s, f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.unistr(s) AS __vsql_unistr(s)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.sha224(b) AS __vsql_sha224(` + schema + `.pg_bytea(b))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.sha256(b) AS __vsql_sha256(` + schema + `.pg_bytea(b))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.sha384(b) AS __vsql_sha384(` + schema + `.pg_bytea(b))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.sha512(b) AS __vsql_sha512(` + schema + `.pg_bytea(b))`,
 	// date_trunc(unit, timestamptz, zone): truncated in that zone
 	`CREATE OR REPLACE MACRO ` + schema + `.date_trunc(u, t) AS date_trunc(u, t),
 		(u, t, z) AS timezone(z, date_trunc(u, timezone(z, CAST(t AS TIMESTAMPTZ))))`,
@@ -198,7 +204,7 @@ func init() {
 	sqltext.ProvideFunctions("jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
 		"lpad", "rpad", "overlay", "date_bin", "jsonb_strip_nulls", "array_remove", "array_replace", "array_positions",
-		"encode", "decode", "date_trunc")
+		"encode", "decode", "date_trunc", "unistr", "sha224", "sha256", "sha384", "sha512")
 }
 
 // Setup creates the macros rewritten statements call; exec runs one

@@ -1,6 +1,8 @@
 package pgcompat
 
 import (
+	"crypto/sha256"
+	"crypto/sha512"
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
@@ -11,6 +13,7 @@ import (
 	"github.com/duckdb/duckdb-go/v2"
 
 	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
 )
 
 // Functions written in Go, for PostgreSQL functions whose semantics a
@@ -56,8 +59,16 @@ func (s scalar) Config() duckdb.ScalarFuncConfig {
 	return duckdb.ScalarFuncConfig{InputTypeInfos: ins, ResultTypeInfo: out, Volatile: s.volate}
 }
 
+// Executor runs the function; an error keeps its own hint through DuckDB
+// (vsqlerr.ForEngine).
 func (s scalar) Executor() duckdb.ScalarFuncExecutor {
-	return duckdb.ScalarFuncExecutor{RowExecutor: s.run}
+	return duckdb.ScalarFuncExecutor{RowExecutor: func(args []driver.Value) (any, error) {
+		v, err := s.run(args)
+		if err != nil {
+			return nil, vsqlerr.ForEngine(err)
+		}
+		return v, nil
+	}}
 }
 
 var (
@@ -132,6 +143,11 @@ var goFunctions = map[string][]scalar{
 	"__vsql_jsonb_strip_nulls": {{in: []duckdb.Type{tText}, out: tText, run: jsonbStripNulls}},
 	"__vsql_encode":            {{in: []duckdb.Type{duckdb.TYPE_BLOB, tText}, out: tText, run: encodeBytes}},
 	"__vsql_decode":            {{in: []duckdb.Type{tText, tText}, out: duckdb.TYPE_BLOB, run: decodeBytes}},
+	"__vsql_unistr":            {{in: []duckdb.Type{tText}, out: tText, run: unistr}},
+	"__vsql_sha224":            {{in: []duckdb.Type{duckdb.TYPE_BLOB}, out: duckdb.TYPE_BLOB, run: shaOf(func(b []byte) []byte { s := sha256.Sum224(b); return s[:] })}},
+	"__vsql_sha256":            {{in: []duckdb.Type{duckdb.TYPE_BLOB}, out: duckdb.TYPE_BLOB, run: shaOf(func(b []byte) []byte { s := sha256.Sum256(b); return s[:] })}},
+	"__vsql_sha384":            {{in: []duckdb.Type{duckdb.TYPE_BLOB}, out: duckdb.TYPE_BLOB, run: shaOf(func(b []byte) []byte { s := sha512.Sum384(b); return s[:] })}},
+	"__vsql_sha512":            {{in: []duckdb.Type{duckdb.TYPE_BLOB}, out: duckdb.TYPE_BLOB, run: shaOf(func(b []byte) []byte { s := sha512.Sum512(b); return s[:] })}},
 	"__vsql_jsonb_concat":      {{in: []duckdb.Type{tText, tText}, out: tText, run: jsonbConcat}},
 	"__vsql_jsonb_minus":       {{in: []duckdb.Type{tText, tAny}, out: tText, run: jsonbMinus}},
 	"__vsql_jsonb_delete_path": {{in: []duckdb.Type{tText, tAny}, out: tText, run: func(a []driver.Value) (any, error) {

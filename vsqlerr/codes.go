@@ -86,6 +86,7 @@ const (
 	InvalidTextValue        Code = "invalid_text_representation"
 	TemplateSyntax          Code = "invalid_template"
 	InvalidRegex            Code = "invalid_regular_expression"
+	InvalidUnicodeEscape    Code = "invalid_unicode_escape"
 	InvalidParameterFormat  Code = "invalid_parameter_format"
 	UnsupportedResultFormat Code = "unsupported_result_format"
 
@@ -174,6 +175,7 @@ var codes = map[Code]codeInfo{
 	DivisionByZero:          {"22012", "A divisor (of / or %) was zero, which PostgreSQL refuses; guard it, e.g. x / NULLIF(y, 0)."},
 	InvalidDatetimeFormat:   {"22007", "The text does not match the template of to_timestamp/to_date (see PostgreSQL's template patterns); FM before a field lets its width vary."},
 	DatetimeFieldOverflow:   {"22008", "A field of the date or time is out of its range (month 1-12, day of the month, hour 0-23 or 1-12 with AM/PM)."},
+	InvalidUnicodeEscape:    {"42601", "Write Unicode escapes as \\XXXX, \\+XXXXXX, \\uXXXX or \\UXXXXXXXX, a high surrogate followed by a low one."},
 	InvalidRegex:            {"2201B", "The pattern is not a regular expression RE2 (the dialect of DuckDB's and vsql's regexp functions) accepts; lookahead and back references are not supported."},
 	TemplateSyntax:          {"42601", "The formatting template of to_char or to_number combines fields PostgreSQL refuses together (see PostgreSQL's template patterns for numeric formatting)."},
 	InvalidTextValue:        {"22P02", "The text cannot be read as a value of the type; check its spelling against PostgreSQL's input syntax for the type."},
