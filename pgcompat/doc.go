@@ -25,9 +25,31 @@
 // statement"). Each step still lexes on its own when its trigger text is
 // present: merging them into this package's one token pass is the
 // remaining half of the single-pass design. Rewritten
-// statements call two macros in memory.__vsql_pg that Setup creates once
-// per process; client SQL cannot name them (names starting with __vsql are
+// statements call macros in memory.__vsql_fn that Setup creates once per
+// process; client SQL cannot name them (names starting with __vsql are
 // refused before the rewrite).
+//
+// # PostgreSQL functions
+//
+// Setup also creates macros of PostgreSQL functions DuckDB lacks (to_char,
+// to_timestamp(text, text), to_date, to_number, regexp_instr and the other
+// regexp_* functions, parse_ident, jsonb_set, jsonb_insert, jsonb_typeof,
+// json(b)_extract_path, width_bucket, …; docs/sql.md lists them). Their
+// names are given to sqltext.ProvideFunctions, so that RewritePostgres
+// sends a bare call of one to memory.__vsql_fn (sqltext.FunctionsSchema),
+// in its existing pass; they live apart from the catalogs of
+// memory.__vsql_pg because many share a DuckDB function's name
+// (regexp_replace, lpad, date_trunc), which there would shadow the
+// function the catalog views call. Where
+// a macro cannot express PostgreSQL's semantics — the template languages
+// of to_char and to_timestamp, RE2 matches at character positions, paths
+// into JSON — the macro calls a Go scalar function of the engine
+// (RegisterFunctions, udf.go) named __vsql_…, which client SQL cannot
+// name either. Go functions raise PostgreSQL's errors with vsql codes
+// (invalid_datetime_format 22007, datetime_field_overflow 22008,
+// invalid_template 42601, invalid_regular_expression 2201B,
+// invalid_argument 22023). to_number returns double precision: DuckDB's
+// DECIMAL has one scale per column, PostgreSQL's numeric one per value.
 //
 // sqltext is a lexer, not a parser: an operand is recognised by the shape
 // of its tokens (a literal, a name, a parenthesised expression, a function
@@ -91,6 +113,41 @@
 //     reads "+00:00" after a space as a zone name). TimestampParam does the
 //     same for text parameters bound as timestamp or timestamptz (Sequelize
 //     sends its dates this way); an untyped literal is left alone.
+//
+//   - a || b, a - b (a or, for ||, b visibly '…'::jsonb) and a #- b:
+//     pg_jsonb_concat (objects merge, other values concatenate as
+//     arrays), pg_jsonb_minus (a key, an index, a text[] of keys) and
+//     jsonb_delete_path; DuckDB would concatenate the text or refuse.
+//
+//   - '…'::bool, bool '…', CAST('…' AS boolean) (also through ::text):
+//     the literal read as PostgreSQL reads booleans (' f ', 'on', 'of',
+//     'yes', '1'), written as 'true' or 'false'; text that is no boolean
+//     is left for DuckDB's cast to refuse (22P02 on both).
+//
+//   - '{1,2}'::int[], CAST('{a,"b c",NULL}' AS text[]): PostgreSQL's array
+//     input becomes a DuckDB list of string literals the cast converts
+//     element by element; a literal nested deeper than the type's []
+//     gets more [] (PostgreSQL's int[] has any number of dimensions).
+//     Dimension prefixes ('[1:2]={…}') are left as written. An untyped
+//     literal operand of && (i && '{32,17}') becomes DuckDB's list text
+//     ('[32, 17]'), which DuckDB casts to the other side's list type as
+//     PostgreSQL does the literal. With @> and <@, such a literal that is
+//     no JSON ('{32}', not '{}') makes the operator array containment,
+//     pg_array_contains (elements compared as text, NULL never
+//     contained).
+//
+//   - num_nulls(VARIADIC a), num_nonnulls(VARIADIC a): the macros that
+//     count an array's elements.
+//
+//   - date '…', '…'::date, CAST('…' AS date): the inputs PostgreSQL reads
+//     alike under every DateStyle ('January 8, 1999', '08-Jan-1999',
+//     '19990108', '990108', '1999.008', 'J2451187') become ISO text; the
+//     orders DateStyle decides ('1/8/1999', two-digit years) are left.
+//
+//   - overlay(s PLACING r FROM n FOR m): the call overlay(s, r, n, m)
+//     (DuckDB's parser has no PLACING); substring(s FROM 'pattern') with
+//     a text literal pattern: pg_substring_regex, PostgreSQL's regular
+//     expression substring (DuckDB would read the pattern as a position).
 //
 //   - unnest(a, b, …) [WITH ORDINALITY] alias(c1, c2, …) in FROM: PostgreSQL
 //     zips the arrays (padding with NULL); it becomes a LATERAL subquery of

@@ -2,6 +2,7 @@ package pgcompat
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"sort"
 	"strconv"
@@ -12,7 +13,7 @@ import (
 
 // schema holds the macros the rewritten statements call (created once per
 // process by Setup, beside package pgcatalog's objects).
-const schema = sqltext.PGCatalogSchema
+const schema = sqltext.FunctionsSchema
 
 // setup is what Setup creates.
 var setup = []string{
@@ -44,11 +45,175 @@ var setup = []string{
 	// commas, double quotes removed.
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_text_array(s) AS CASE WHEN trim(s) = '{}' THEN []::VARCHAR[]
 		ELSE list_transform(string_split(trim(trim(s), '{}'), ','), lambda e: trim(trim(e), '"')) END`,
+	// PostgreSQL's formatting functions, in Go (udf.go); to_timestamp of
+	// one number is DuckDB's (seconds since the epoch, as PostgreSQL's).
+	`CREATE OR REPLACE MACRO ` + schema + `.to_char(x, f) AS __vsql_to_char(x, f, current_setting('TimeZone'))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.to_timestamp(x) AS to_timestamp(x), (s, f) AS __vsql_to_timestamp(s, f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.to_date(s, f) AS __vsql_to_date(s, f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.to_number(s, f) AS __vsql_to_number(s, f)`,
+	// regular expressions (regexfuncs.go)
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_count(s, p) AS __vsql_regexp_count(s, p, 1, ''),
+		(s, p, st) AS __vsql_regexp_count(s, p, st, ''), (s, p, st, fl) AS __vsql_regexp_count(s, p, st, fl)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_instr(s, p) AS __vsql_regexp_instr(s, p, 1, 1, '', 0, 0),
+		(s, p, st) AS __vsql_regexp_instr(s, p, st, 1, '', 0, 0),
+		(s, p, st, n) AS __vsql_regexp_instr(s, p, st, n, '', 0, 0),
+		(s, p, st, n, e) AS __vsql_regexp_instr(s, p, st, n, '', 0, e),
+		(s, p, st, n, e, fl) AS __vsql_regexp_instr(s, p, st, n, fl, 0, e),
+		(s, p, st, n, e, fl, sub) AS __vsql_regexp_instr(s, p, st, n, fl, sub, e)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_substr(s, p) AS __vsql_regexp_substr(s, p, 1, 1, '', 0),
+		(s, p, st) AS __vsql_regexp_substr(s, p, st, 1, '', 0),
+		(s, p, st, n) AS __vsql_regexp_substr(s, p, st, n, '', 0),
+		(s, p, st, n, fl) AS __vsql_regexp_substr(s, p, st, n, fl, 0),
+		(s, p, st, n, fl, sub) AS __vsql_regexp_substr(s, p, st, n, fl, sub)`,
+	// regexp_replace(s, p, r) keeps DuckDB's; with a start, n or flags
+	// PostgreSQL's (a fourth argument is flags when it is text)
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_replace(s, p, r) AS __vsql_regexp_replace(s, p, r, 1, 1, '', false),
+		(s, p, r, x) AS CASE WHEN typeof(x) = 'VARCHAR' THEN __vsql_regexp_replace(s, p, r, 1, 1, CAST(x AS VARCHAR), false)
+			ELSE __vsql_regexp_replace(s, p, r, TRY_CAST(x AS BIGINT), 1, '', false) END,
+		(s, p, r, st, n) AS __vsql_regexp_replace(s, p, r, st, n, '', true),
+		(s, p, r, st, n, fl) AS __vsql_regexp_replace(s, p, r, st, n, fl, true)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_substring_regex(s, p) AS __vsql_substring_regex(s, p)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_split_to_array(s, p) AS __vsql_regexp_split(s, p, ''), (s, p, fl) AS __vsql_regexp_split(s, p, fl)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_split_to_table(s, p) AS unnest(__vsql_regexp_split(s, p, '')),
+		(s, p, fl) AS unnest(__vsql_regexp_split(s, p, fl))`,
+	// string_to_array and string_to_table: a NULL delimiter splits into
+	// characters, an empty one gives the whole string; null_string
+	// elements become NULL
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_string_split(s, d, n) AS list_transform(CASE WHEN s IS NULL THEN NULL WHEN s = '' THEN []
+		WHEN d IS NULL THEN string_split(s, '') WHEN d = '' THEN [s] ELSE string_split(s, d) END,
+		lambda e: CASE WHEN e = n THEN NULL ELSE e END)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.string_to_array(s, d) AS ` + schema + `.pg_string_split(s, d, NULL),
+		(s, d, n) AS ` + schema + `.pg_string_split(s, d, n)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.string_to_table(s, d) AS unnest(` + schema + `.pg_string_split(s, d, NULL)),
+		(s, d, n) AS unnest(` + schema + `.pg_string_split(s, d, n))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.lpad(s, n) AS lpad(s, n, ' '), (s, n, f) AS lpad(s, n, f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.rpad(s, n) AS rpad(s, n, ' '), (s, n, f) AS rpad(s, n, f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.overlay(s, r, n) AS CASE WHEN n < 1 THEN error('[vsql:invalid_argument] negative substring length not allowed')
+			ELSE substr(s, 1, n - 1) || r || substr(s, n + length(r)) END,
+		(s, r, n, m) AS CASE WHEN n < 1 THEN error('[vsql:invalid_argument] negative substring length not allowed')
+			ELSE substr(s, 1, n - 1) || r || substr(s, n + m) END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.date_bin(stride, t, origin) AS CASE
+		WHEN datepart('month', CAST(stride AS INTERVAL)) <> 0 OR datepart('year', CAST(stride AS INTERVAL)) <> 0
+			THEN error('[vsql:feature_not_supported] timestamps cannot be binned into intervals containing months or years')
+		WHEN CAST(stride AS INTERVAL) <= INTERVAL 0 SECOND THEN error('[vsql:invalid_argument] stride must be greater than zero')
+		ELSE time_bucket(CAST(stride AS INTERVAL), t, origin) END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_like(s, p) AS __vsql_regexp_like(s, p, ''), (s, p, fl) AS __vsql_regexp_like(s, p, fl)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_matches(s, p) AS unnest(__vsql_regexp_matches(s, p, '')),
+		(s, p, fl) AS unnest(__vsql_regexp_matches(s, p, fl))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.regexp_match(s, p) AS __vsql_regexp_match(s, p, ''), (s, p, fl) AS __vsql_regexp_match(s, p, fl)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.parse_ident(s, strict := true) AS __vsql_parse_ident(s, strict)`,
+	// jsonb editing (jsonfuncs.go)
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_set(t, p, v) AS CAST(__vsql_jsonb_set(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), true) AS JSON),
+		(t, p, v, c) AS CAST(__vsql_jsonb_set(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), c) AS JSON)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_insert(t, p, v) AS CAST(__vsql_jsonb_insert(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), false) AS JSON),
+		(t, p, v, a) AS CAST(__vsql_jsonb_insert(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), a) AS JSON)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_array_contains(a, b) AS CASE WHEN a IS NULL OR b IS NULL THEN NULL
+		ELSE len(list_filter(CAST(b AS VARCHAR[]), lambda x: x IS NULL OR NOT list_contains(CAST(a AS VARCHAR[]), x))) = 0 END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_array_contained(a, b) AS ` + schema + `.pg_array_contains(b, a)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_bytea(b) AS CASE WHEN typeof(b) = 'VARCHAR' AND starts_with(CAST(b AS VARCHAR), chr(92) || 'x')
+		THEN unhex(substr(CAST(b AS VARCHAR), 3)) ELSE CAST(b AS BLOB) END`,
+	// encode of text: PostgreSQL's bytea input, '\x…' hex
+	`CREATE OR REPLACE MACRO ` + schema + `.encode(b, f) AS __vsql_encode(` + schema + `.pg_bytea(b), f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.decode(s, f) AS __vsql_decode(s, f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.unistr(s) AS __vsql_unistr(s)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.sha224(b) AS __vsql_sha224(` + schema + `.pg_bytea(b))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.sha256(b) AS __vsql_sha256(` + schema + `.pg_bytea(b))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.sha384(b) AS __vsql_sha384(` + schema + `.pg_bytea(b))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.sha512(b) AS __vsql_sha512(` + schema + `.pg_bytea(b))`,
+	// date_trunc(unit, timestamptz, zone): truncated in that zone
+	`CREATE OR REPLACE MACRO ` + schema + `.date_trunc(u, t) AS date_trunc(u, t),
+		(u, t, z) AS timezone(z, date_trunc(u, timezone(z, CAST(t AS TIMESTAMPTZ))))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.num_nulls_variadic(a) AS CAST(len(list_filter(a, lambda e: e IS NULL)) AS INTEGER)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.num_nonnulls_variadic(a) AS CAST(len(list_filter(a, lambda e: e IS NOT NULL)) AS INTEGER)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_strip_nulls(j) AS CAST(__vsql_jsonb_strip_nulls(CAST(j AS VARCHAR)) AS JSON)`,
+	// arrays (DuckDB lists)
+	`CREATE OR REPLACE MACRO ` + schema + `.array_remove(a, x) AS list_filter(a, lambda e: e IS DISTINCT FROM x)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.array_replace(a, x, y) AS list_transform(a, lambda e: CASE WHEN e IS NOT DISTINCT FROM x THEN y ELSE e END)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.array_positions(a, x) AS CAST(list_filter(range(1, len(a) + 1), lambda i: a[i] IS NOT DISTINCT FROM x) AS INTEGER[])`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonb_concat(a, b) AS CAST(__vsql_jsonb_concat(CAST(a AS VARCHAR), CAST(b AS VARCHAR)) AS JSON)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonb_minus(a, b) AS CAST(__vsql_jsonb_minus(CAST(a AS VARCHAR), b) AS JSON)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_delete_path(t, p) AS CAST(__vsql_jsonb_delete_path(CAST(t AS VARCHAR), p) AS JSON)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_set_lax(t, p, v, create_if_missing := true, null_value_treatment := 'use_json_null') AS CASE
+		WHEN t IS NULL OR p IS NULL THEN NULL
+		WHEN v IS NOT NULL THEN ` + schema + `.jsonb_set(t, p, v, create_if_missing)
+		WHEN null_value_treatment = 'use_json_null' THEN ` + schema + `.jsonb_set(t, p, 'null', create_if_missing)
+		WHEN null_value_treatment = 'delete_key' THEN ` + schema + `.jsonb_delete_path(t, p)
+		WHEN null_value_treatment = 'return_target' THEN CAST(t AS JSON)
+		WHEN null_value_treatment = 'raise_exception' THEN error('[vsql:invalid_argument] JSON value must not be null')
+		ELSE error('[vsql:invalid_argument] null_value_treatment must be "delete_key", "return_target", "use_json_null", or "raise_exception"') END`,
+	// jsonb functions behind operators, and other small ones
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_typeof(j) AS CASE WHEN j IS NULL THEN NULL ELSE CASE json_type(CAST(j AS JSON))
+		WHEN 'OBJECT' THEN 'object' WHEN 'ARRAY' THEN 'array' WHEN 'VARCHAR' THEN 'string' WHEN 'BOOLEAN' THEN 'boolean'
+		WHEN 'NULL' THEN 'null' ELSE 'number' END END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.json_typeof(j) AS ` + schema + `.jsonb_typeof(j)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_exists(j, k) AS ` + schema + `.pg_exists(j, k)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_exists_any(j, k) AS ` + schema + `.pg_exists_any(j, k)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_exists_all(j, k) AS ` + schema + `.pg_exists_all(j, k)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_contains(a, b) AS ` + schema + `.pg_contains(a, b)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_contained(a, b) AS ` + schema + `.pg_contained(a, b)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.to_jsonb(x) AS to_json(x)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_array_length(j) AS CASE WHEN json_type(CAST(j AS JSON)) = 'ARRAY' THEN CAST(json_array_length(CAST(j AS JSON)) AS INTEGER)
+		WHEN j IS NOT NULL THEN error('[vsql:invalid_argument] cannot get array length of a ' || CASE WHEN json_type(CAST(j AS JSON)) = 'OBJECT' THEN 'non-array' ELSE 'scalar' END) END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.booleq(a, b) AS CAST(a AS BOOLEAN) = CAST(b AS BOOLEAN)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.boolne(a, b) AS CAST(a AS BOOLEAN) <> CAST(b AS BOOLEAN)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.quote_literal(x) AS CASE WHEN contains(CAST(x AS VARCHAR), chr(92))
+		THEN 'E' || chr(39) || replace(replace(CAST(x AS VARCHAR), chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39)
+		ELSE chr(39) || replace(CAST(x AS VARCHAR), chr(39), chr(39) || chr(39)) || chr(39) END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.width_bucket(x, lo, hi, n) AS CASE
+		WHEN n <= 0 THEN error('[vsql:invalid_argument] count must be greater than zero')
+		WHEN lo = hi THEN error('[vsql:invalid_argument] lower bound cannot equal upper bound')
+		WHEN x IS NULL OR lo IS NULL OR hi IS NULL OR n IS NULL THEN NULL
+		WHEN lo < hi THEN CASE WHEN x < lo THEN 0 WHEN x >= hi THEN n + 1 ELSE CAST(floor((x - lo) * n / (hi - lo)) AS INTEGER) + 1 END
+		ELSE CASE WHEN x > lo THEN 0 WHEN x <= hi THEN n + 1 ELSE CAST(floor((lo - x) * n / (lo - hi)) AS INTEGER) + 1 END END`,
+}
+
+// json(b)_extract_path(_text)(j, VARIADIC path): macros for up to eight
+// path elements.
+func init() {
+	for _, f := range []struct{ name, fn string }{{"jsonb_extract_path", "pg_path"}, {"json_extract_path", "pg_path"},
+		{"jsonb_extract_path_text", "pg_path_text"}, {"json_extract_path_text", "pg_path_text"}} {
+		var b strings.Builder
+		b.WriteString("CREATE OR REPLACE MACRO " + schema + "." + f.name)
+		args, list := []string{"j"}, []string{}
+		for k := 1; k <= 8; k++ {
+			args = append(args, fmt.Sprintf("p%d", k))
+			list = append(list, fmt.Sprintf("CAST(p%d AS VARCHAR)", k))
+			if k > 1 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, " (%s) AS %s.%s(j, [%s])", strings.Join(args, ", "), schema, f.fn, strings.Join(list, ", "))
+		}
+		setup = append(setup, b.String())
+		sqltext.ProvideFunctions(f.name)
+	}
+	// num_nulls and num_nonnulls of up to 16 arguments
+	for _, f := range []struct{ name, test string }{{"num_nulls", "IS NULL"}, {"num_nonnulls", "IS NOT NULL"}} {
+		var b strings.Builder
+		b.WriteString("CREATE OR REPLACE MACRO " + schema + "." + f.name)
+		var args, terms []string
+		for k := 1; k <= 16; k++ {
+			args = append(args, fmt.Sprintf("a%d", k))
+			terms = append(terms, fmt.Sprintf("CAST(a%d %s AS INTEGER)", k, f.test))
+			if k > 1 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, " (%s) AS %s", strings.Join(args, ", "), strings.Join(terms, " + "))
+		}
+		setup = append(setup, b.String())
+		sqltext.ProvideFunctions(f.name)
+	}
+	sqltext.ProvideFunctions("jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
+		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
+		"lpad", "rpad", "overlay", "date_bin", "jsonb_strip_nulls", "array_remove", "array_replace", "array_positions",
+		"encode", "decode", "date_trunc", "unistr", "sha224", "sha256", "sha384", "sha512")
 }
 
 // Setup creates the macros rewritten statements call; exec runs one
 // statement on the engine.
 func Setup(ctx context.Context, exec func(context.Context, string) error) error {
+	if err := exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+schema); err != nil {
+		return err
+	}
 	for _, q := range setup {
 		if err := exec(ctx, q); err != nil {
 			return err
@@ -84,11 +249,22 @@ var rules = map[string]rule{
 	"zone":            timestamptzLiteral, // timestamp with time zone
 	"unnest":          multiUnnest,        // unnest(a, b) in FROM
 	"generate_series": setReturning,       // rows, not a list, in a select list
+	":":               colonCast,          // '…'::bool, '{1,2}'::int[]
+	"bool":            typedLiteral,
+	"boolean":         typedLiteral,
+	"date":            typedLiteral,
+	"cast":            castCall,
+	"overlay":         overlayPlacing, // overlay(s PLACING r FROM n FOR m)
+	"substring":       substringFrom,  // substring(s FROM 'regex')
+	"&":               arrayOperand,   // i && '{1,2}'
+	"|":               concatOp,       // '…'::jsonb || '…'
+	"-":               minusOp,        // '…'::jsonb - 'key'
+	"variadic":        variadicCall,   // num_nulls(VARIADIC a)
 }
 
 // triggerBytes is a cheap first test: a statement containing none of these
 // bytes (case-insensitively) cannot match a rule.
-const triggerBytes = "/%@<?#aAbBsSjJzZnNtTdDuUgG"
+const triggerBytes = "/%@<?#:&|-aAbBsSjJzZnNtTdDuUgG"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.
@@ -507,6 +683,19 @@ func contains(p *pass, op, op2 int, reversed bool) {
 	if reversed {
 		fn = ".pg_contained("
 	}
+	// i @> '{32,17}': a literal that is no JSON but an array is array
+	// containment (elements compared as text)
+	if l, r := p.arrayNotJSON(op-1), p.arrayNotJSON(op2+1); l != "" || r != "" {
+		for k, list := range map[int]string{op - 1: l, op2 + 1: r} {
+			if list != "" {
+				p.replace(p.toks[k].Start, p.toks[k].End, list)
+			}
+		}
+		fn = ".pg_array_contains("
+		if reversed {
+			fn = ".pg_array_contained("
+		}
+	}
 	p.binary(op, op2, fn, false)
 }
 
@@ -552,9 +741,13 @@ func (p *pass) binary(op, op2 int, fn string, textArray bool) {
 	p.insert(p.toks[last].End, ")")
 }
 
-// path turns a #> b into pg_path(a, b) and a #>> b into pg_path_text(a,
-// b) (token i is #).
+// path turns a #> b into pg_path(a, b), a #>> b into pg_path_text(a,
+// b) and a #- b into jsonb_delete_path(a, b) (token i is #).
 func path(p *pass, i int) {
+	if p.isOp(i+1, "-") && p.adjacent(i) {
+		p.binary(i, i+1, ".jsonb_delete_path(", true)
+		return
+	}
 	if !p.isOp(i+1, ">") || !p.adjacent(i) {
 		return
 	}
@@ -579,6 +772,36 @@ func (p *pass) pathOpBefore(i int) int {
 		return j - 1
 	}
 	return -1
+}
+
+// concatOp turns a || b into pg_jsonb_concat(a, b) when an operand is
+// visibly jsonb ('…'::jsonb): DuckDB's || would concatenate the text.
+func concatOp(p *pass, i int) {
+	if !p.isOp(i+1, "|") || !p.adjacent(i) || p.isOp(i-1, "|") || p.isOp(i-1, "?") {
+		return
+	}
+	if p.jsonbOperand(i-1, i+2) {
+		p.binary(i, i+1, ".pg_jsonb_concat(", false)
+	}
+}
+
+// minusOp turns a - b into pg_jsonb_minus(a, b) when a is visibly jsonb
+// (a key, an index or a text[] of keys deleted).
+func minusOp(p *pass, i int) {
+	if p.isOp(i-1, "#") && p.adjacent(i-1) || !p.isWord(i-1, "jsonb") || !p.isOp(i-2, ":") {
+		return
+	}
+	p.binary(i, i, ".pg_jsonb_minus(", false)
+}
+
+// jsonbOperand reports whether the operand ending at token left, or the
+// one starting at token right, ends in a ::jsonb cast.
+func (p *pass) jsonbOperand(left, right int) bool {
+	if p.isWord(left, "jsonb") && p.isOp(left-1, ":") {
+		return true
+	}
+	end := p.operandEnd(right)
+	return end >= 0 && p.isWord(end, "jsonb") && p.isOp(end-1, ":")
 }
 
 // reservedWord quotes at, by and show where PostgreSQL reads them as
@@ -827,9 +1050,14 @@ func TimestampParam(s string) string {
 func FixOffsetLiterals(src string) (string, bool) {
 	var b strings.Builder
 	last, changed := 0, false
-	for _, t := range sqltext.Tokens(src) {
+	toks := sqltext.Tokens(src)
+	for k, t := range toks {
 		if t.Kind != sqltext.String || src[t.Start] != '\'' || t.End-t.Start < 2 {
 			continue
+		}
+		if k >= 2 && toks[k-1].Kind == sqltext.Open && toks[k-2].Kind == sqltext.Word &&
+			(strings.EqualFold(src[toks[k-2].Start:toks[k-2].End], "to_timestamp") || strings.EqualFold(src[toks[k-2].Start:toks[k-2].End], "to_date")) {
+			continue // the text of to_timestamp(text, template): read by its template
 		}
 		if fixed, ok := fixOffset(src[t.Start+1 : t.End-1]); ok {
 			b.WriteString(src[last:t.Start])

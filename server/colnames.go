@@ -20,7 +20,7 @@ var (
 )
 
 func postgresColumnName(duck string) string {
-	if strings.HasPrefix(duck, sqltext.PGCatalogSchema+".pg_") {
+	if strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_") || strings.HasPrefix(duck, sqltext.PGCatalogSchema+".pg_") {
 		return "?column?" // an operator pgcompat rewrote into a call (@>, ?, #>)
 	}
 	if m := castOf.FindStringSubmatch(duck); m != nil {

@@ -16,7 +16,7 @@ func TestPostgresColumnName(t *testing.T) {
 		"(a + b)":                            "?column?",
 		"order_id":                           "order_id",
 		"amount total":                       "amount total",
-		"memory.__vsql_pg.pg_exists(d, 'a')": "?column?",
+		"memory.__vsql_fn.pg_exists(d, 'a')": "?column?",
 	} {
 		if got := postgresColumnName(duck); got != want {
 			t.Errorf("postgresColumnName(%q) = %q, want %q", duck, got, want)

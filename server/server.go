@@ -25,6 +25,7 @@ import (
 	"github.com/vsql/vsql/catalog"
 	"github.com/vsql/vsql/internal/sqlrows"
 	"github.com/vsql/vsql/merge"
+	"github.com/vsql/vsql/pgcompat"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/s3sync"
 	"github.com/vsql/vsql/sqlfuncs"
@@ -165,6 +166,9 @@ func (s *Server) open(ctx context.Context) error {
 	}
 	s.merger.Remote = remotePublisher{s.remotes, s.versions.Store()}
 	if err := sqlfuncs.Register(reg, backend{s.versions, s}, s.merger); err != nil {
+		return err
+	}
+	if err := pgcompat.RegisterFunctions(reg); err != nil {
 		return err
 	}
 	if err := s.setupPGCatalog(ctx); err != nil {

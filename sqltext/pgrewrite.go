@@ -17,6 +17,12 @@ import "strings"
 const (
 	PGCatalogSchema = "memory.__vsql_pg"
 	InfoSchema      = "memory.__vsql_is"
+	// FunctionsSchema holds the PostgreSQL functions package pgcompat
+	// provides (ProvideFunctions). They are kept apart from the catalogs
+	// because many share a name with a DuckDB function (regexp_replace,
+	// lpad, date_trunc, …): in PGCatalogSchema they would shadow the
+	// DuckDB function the catalog views and macros there call.
+	FunctionsSchema = "memory.__vsql_fn"
 )
 
 // PGRelations are the pg_catalog relations vsql answers itself.
@@ -40,6 +46,28 @@ func ProvideTableFunctions(names ...string) {
 		tableFunctions[n] = true
 		triggerWords[n] = true
 	}
+}
+
+// ProvideFunctions names scalar functions (macros) that live in
+// PGCatalogSchema, as PGFunctions does; call it from an init function
+// only (the rewrite reads the set without a lock).
+func ProvideFunctions(names ...string) {
+	for _, n := range names {
+		PGFunctions[n] = true
+		triggerWords[n] = true
+		inFunctionsSchema[n] = true
+	}
+}
+
+// inFunctionsSchema are the PGFunctions that live in FunctionsSchema.
+var inFunctionsSchema = map[string]bool{}
+
+// functionSchema is the schema a provided function lives in.
+func functionSchema(name string) string {
+	if inFunctionsSchema[name] {
+		return FunctionsSchema
+	}
+	return PGCatalogSchema
 }
 
 // InfoRelations are the information_schema relations vsql answers itself.
@@ -258,7 +286,7 @@ func RewritePostgres(src string) (out string, changed bool) {
 			case call && tableFunctions[name]:
 				set(i, PGCatalogSchema) // pg_catalog.pg_get_keywords()
 			case call && PGFunctions[name]:
-				set(i, PGCatalogSchema)
+				set(i, functionSchema(name))
 				provided[i] = providedCall{name: name, end: match[i+3]}
 			case call:
 				set(i, "")
@@ -345,12 +373,16 @@ func RewritePostgres(src string) (out string, changed bool) {
 		case t.kind == tokWord && !dot(i-1) && !dot(i+1) && PGFunctions[t.word] &&
 			!isWord(i-1, "macro") && !isWord(i-1, "function") && !isText(i-1, ":"):
 			if i+1 < n && toks[i+1].kind == tokOpen {
-				set(i, PGCatalogSchema+"."+t.word)
+				set(i, functionSchema(t.word)+"."+t.word)
 				provided[i] = providedCall{name: t.word, end: match[i+1]}
 				if (isWord(i-1, "from") || isWord(i-1, "join")) && match[i+1] > 0 {
-					// a scalar function used as a table: FROM current_schema()
+					// a scalar function used as a table: FROM current_schema();
+					// an alias names its column too, as in PostgreSQL
 					pre[i] = "(SELECT " + pre[i]
 					post[match[i+1]] += " AS " + t.word + ")"
+					if a := aliasAfter(toks, match[i+1], n); a > 0 {
+						post[a] += "(" + src[toks[a].start:toks[a].end] + ")"
+					}
 				}
 			} else if t.word == "current_schema" {
 				set(i, PGCatalogSchema+".current_schema()")
@@ -367,12 +399,7 @@ func RewritePostgres(src string) (out string, changed bool) {
 			if !isWord(prev, "from") && !isWord(prev, "join") && !(isText(prev, ",") && !inSelectList(toks, prev)) {
 				continue
 			}
-			e := match[i+1]
-			a := e + 1
-			if isWord(a, "as") {
-				a++
-			}
-			if a < n && toks[a].kind == tokWord && !clauseWords[toks[a].word] && !joinWords[toks[a].word] && !(a+1 < n && (toks[a+1].kind == tokOpen || dot(a+1))) {
+			if a := aliasAfter(toks, match[i+1], n); a > 0 {
 				post[a] += "(" + src[toks[a].start:toks[a].end] + ")"
 				changed = true
 			}
@@ -510,6 +537,20 @@ func RewritePostgres(src string) (out string, changed bool) {
 	}
 	sb.WriteString(src[last:])
 	return sb.String(), true
+}
+
+// aliasAfter returns the token of a table alias without a column list
+// after the call closing at e (f(…) s, f(…) AS s), 0 if there is none.
+func aliasAfter(toks []rwTok, e, n int) int {
+	a := e + 1
+	if a < n && toks[a].kind == tokWord && toks[a].word == "as" {
+		a++
+	}
+	if a < n && toks[a].kind == tokWord && !clauseWords[toks[a].word] && !joinWords[toks[a].word] &&
+		!(a+1 < n && (toks[a+1].kind == tokOpen || toks[a+1].kind == tokOther && toks[a+1].word == ".")) {
+		return a
+	}
+	return 0
 }
 
 // triggerWords are the words without which RewritePostgres changes

@@ -89,6 +89,12 @@ const (
 	CursorSyntax            Code = "cursor_syntax"
 	InvalidParameter        Code = "invalid_parameter"
 	DivisionByZero          Code = "division_by_zero"
+	InvalidDatetimeFormat   Code = "invalid_datetime_format"
+	DatetimeFieldOverflow   Code = "datetime_field_overflow"
+	InvalidTextValue        Code = "invalid_text_representation"
+	TemplateSyntax          Code = "invalid_template"
+	InvalidRegex            Code = "invalid_regular_expression"
+	InvalidUnicodeEscape    Code = "invalid_unicode_escape"
 	InvalidParameterFormat  Code = "invalid_parameter_format"
 	UnsupportedResultFormat Code = "unsupported_result_format"
 
@@ -182,6 +188,12 @@ var codes = map[Code]codeInfo{
 	CursorSyntax:            {"42601", "See docs/sql.md, Cursors: DECLARE name [SCROLL] CURSOR [WITH HOLD] FOR query; FETCH [direction] [FROM] name; MOVE; CLOSE name | ALL."},
 	InvalidParameter:        {"22P02", "Check the parameter value against the parameter's type."},
 	DivisionByZero:          {"22012", "A divisor (of / or %) was zero, which PostgreSQL refuses; guard it, e.g. x / NULLIF(y, 0)."},
+	InvalidDatetimeFormat:   {"22007", "The text does not match the template of to_timestamp/to_date (see PostgreSQL's template patterns); FM before a field lets its width vary."},
+	DatetimeFieldOverflow:   {"22008", "A field of the date or time is out of its range (month 1-12, day of the month, hour 0-23 or 1-12 with AM/PM)."},
+	InvalidUnicodeEscape:    {"42601", "Write Unicode escapes as \\XXXX, \\+XXXXXX, \\uXXXX or \\UXXXXXXXX, a high surrogate followed by a low one."},
+	InvalidRegex:            {"2201B", "The pattern is not a regular expression RE2 (the dialect of DuckDB's and vsql's regexp functions) accepts; lookahead and back references are not supported."},
+	TemplateSyntax:          {"42601", "The formatting template of to_char or to_number combines fields PostgreSQL refuses together (see PostgreSQL's template patterns for numeric formatting)."},
+	InvalidTextValue:        {"22P02", "The text cannot be read as a value of the type; check its spelling against PostgreSQL's input syntax for the type."},
 	InvalidParameterFormat:  {"08P01", "Send one format code, or one per parameter, each 0 (text) or 1 (binary)."},
 	UnsupportedResultFormat: {"0A000", "Request this column in text format (format code 0)."},
 

@@ -1,0 +1,209 @@
+package pgcompat
+
+import (
+	"database/sql/driver"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// PostgreSQL's encode(bytea, format) and decode(text, format) for the
+// formats hex, base64 (lines of 76 characters, as PostgreSQL writes them)
+// and escape (octal escapes for zero bytes and bytes with the high bit,
+// doubled backslashes).
+
+func unknownEncoding(f string) error {
+	return invalidArgument("unrecognized encoding: %q", f)
+}
+
+func encodeBytes(a []driver.Value) (any, error) {
+	b, _ := a[0].([]byte)
+	switch f := strings.ToLower(argText(a[1])); f {
+	case "hex":
+		return hex.EncodeToString(b), nil
+	case "base64":
+		s := base64.StdEncoding.EncodeToString(b)
+		var out strings.Builder
+		for len(s) > 76 {
+			out.WriteString(s[:76])
+			out.WriteByte('\n')
+			s = s[76:]
+		}
+		out.WriteString(s)
+		return out.String(), nil
+	case "escape":
+		var out strings.Builder
+		for _, c := range b {
+			switch {
+			case c == '\\':
+				out.WriteString(`\\`)
+			case c == 0 || c >= 0x80:
+				fmt.Fprintf(&out, `\%03o`, c)
+			default:
+				out.WriteByte(c)
+			}
+		}
+		return out.String(), nil
+	default:
+		return nil, unknownEncoding(f)
+	}
+}
+
+func decodeBytes(a []driver.Value) (any, error) {
+	s := argText(a[0])
+	switch f := strings.ToLower(argText(a[1])); f {
+	case "hex":
+		clean := strings.Map(func(r rune) rune {
+			if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
+				return -1
+			}
+			return r
+		}, s)
+		if len(clean)%2 == 1 {
+			return nil, invalidArgument("invalid hexadecimal data: odd number of digits")
+		}
+		b, err := hex.DecodeString(clean)
+		if err != nil {
+			return nil, invalidArgument("invalid hexadecimal digit")
+		}
+		return b, nil
+	case "base64":
+		clean := strings.Map(func(r rune) rune {
+			if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
+				return -1
+			}
+			return r
+		}, s)
+		b, err := base64.StdEncoding.DecodeString(clean)
+		if err != nil {
+			return nil, invalidArgument("invalid base64 end sequence").WithHint("Input data is missing padding, is truncated, or is otherwise corrupted.")
+		}
+		return b, nil
+	case "escape":
+		var out []byte
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if c != '\\' {
+				out = append(out, c)
+				continue
+			}
+			switch {
+			case i+1 < len(s) && s[i+1] == '\\':
+				out = append(out, '\\')
+				i++
+			case i+3 <= len(s)-1 && isOctal(s[i+1]) && isOctal(s[i+2]) && isOctal(s[i+3]):
+				out = append(out, (s[i+1]-'0')<<6|(s[i+2]-'0')<<3|(s[i+3]-'0'))
+				i += 3
+			default:
+				return nil, vsqlerr.New(vsqlerr.InvalidTextValue, "invalid input syntax for type bytea")
+			}
+		}
+		return out, nil
+	default:
+		return nil, unknownEncoding(f)
+	}
+}
+
+func isOctal(c byte) bool { return c >= '0' && c <= '7' }
+
+// shaOf is sha224, sha256, sha384 or sha512 of bytea (text is its UTF-8
+// bytes), returning bytea as PostgreSQL does.
+func shaOf(sum func([]byte) []byte) func(a []driver.Value) (any, error) {
+	return func(a []driver.Value) (any, error) {
+		b, _ := a[0].([]byte)
+		return sum(b), nil
+	}
+}
+
+// unistr is PostgreSQL's unistr(text): \XXXX, \+XXXXXX, \uXXXX and
+// \UXXXXXXXX escapes (surrogate pairs joined), \\ a backslash.
+func unistr(a []driver.Value) (any, error) {
+	s := argText(a[0])
+	var b strings.Builder
+	bad := func() error {
+		return vsqlerr.New(vsqlerr.InvalidUnicodeEscape, "invalid Unicode escape").
+			WithHint(`Unicode escapes must be \XXXX, \+XXXXXX, \uXXXX, or \UXXXXXXXX.`)
+	}
+	hexN := func(i, n int) (rune, bool) {
+		if i+n > len(s) {
+			return 0, false
+		}
+		var r rune
+		for _, c := range s[i : i+n] {
+			switch {
+			case c >= '0' && c <= '9':
+				r = r*16 + c - '0'
+			case c >= 'a' && c <= 'f':
+				r = r*16 + c - 'a' + 10
+			case c >= 'A' && c <= 'F':
+				r = r*16 + c - 'A' + 10
+			default:
+				return 0, false
+			}
+		}
+		return r, true
+	}
+	surrogate := func() error { return vsqlerr.New(vsqlerr.InvalidUnicodeEscape, "invalid Unicode surrogate pair") }
+	var high rune
+	for i := 0; i < len(s); {
+		if s[i] != '\\' {
+			if high != 0 {
+				return nil, surrogate()
+			}
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '\\' {
+			b.WriteByte('\\')
+			i += 2
+			continue
+		}
+		var r rune
+		var ok bool
+		switch {
+		case i+1 < len(s) && s[i+1] == '+':
+			r, ok = hexN(i+2, 6)
+			i += 8
+		case i+1 < len(s) && s[i+1] == 'u':
+			r, ok = hexN(i+2, 4)
+			i += 6
+		case i+1 < len(s) && s[i+1] == 'U':
+			r, ok = hexN(i+2, 8)
+			i += 10
+		default:
+			r, ok = hexN(i+1, 4)
+			i += 5
+		}
+		if !ok {
+			return nil, bad()
+		}
+		if r > 0x10FFFF {
+			return nil, invalidArgument("invalid Unicode code point: %X", r)
+		}
+		switch {
+		case r >= 0xD800 && r <= 0xDBFF:
+			if high != 0 {
+				return nil, surrogate()
+			}
+			high = r
+			continue
+		case r >= 0xDC00 && r <= 0xDFFF:
+			if high == 0 {
+				return nil, surrogate()
+			}
+			r = (high-0xD800)<<10 + (r - 0xDC00) + 0x10000
+			high = 0
+		case high != 0:
+			return nil, surrogate()
+		}
+		b.WriteRune(r)
+	}
+	if high != 0 {
+		return nil, surrogate()
+	}
+	return b.String(), nil
+}

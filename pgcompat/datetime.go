@@ -1,0 +1,912 @@
+package pgcompat
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// tmFields are the broken-down fields to_char prints: a timestamp's, or an
+// interval's (whose hour may pass 23 and whose fields may be negative).
+type tmFields struct {
+	year, mon, mday, hour, min, sec int // year: astronomical (0 is 1 BC)
+	usec                            int
+	interval                        bool
+	zone                            string // zone abbreviation ("" for timestamp without time zone)
+	offset                          int    // seconds east of UTC
+	t                               time.Time
+}
+
+var monthNames = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
+var dayNames = []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
+var romanMonths = []string{"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"}
+
+func timeFields(t time.Time, withZone bool) tmFields {
+	f := tmFields{year: t.Year(), mon: int(t.Month()), mday: t.Day(), hour: t.Hour(), min: t.Minute(), sec: t.Second(), usec: t.Nanosecond() / 1000, t: t}
+	if withZone {
+		f.zone, f.offset = t.Zone()
+	}
+	return f
+}
+
+// intervalFields breaks an interval down as PostgreSQL's interval2tm does.
+func intervalFields(months, days int32, micros int64) tmFields {
+	f := tmFields{interval: true, year: int(months / 12), mon: int(months % 12), mday: int(days)}
+	f.hour = int(micros / 3600e6)
+	micros -= int64(f.hour) * 3600e6
+	f.min = int(micros / 60e6)
+	micros -= int64(f.min) * 60e6
+	f.sec = int(micros / 1e6)
+	f.usec = int(micros - int64(f.sec)*1e6)
+	return f
+}
+
+// formatDatetime is to_char of a timestamp or interval.
+func formatDatetime(f tmFields, template string) string {
+	var b strings.Builder
+	for _, n := range parseTemplate(template, false) {
+		if n.kind != nodeKey {
+			b.WriteString(n.text)
+			continue
+		}
+		s, num, isNum := f.field(n)
+		b.WriteString(s)
+		if n.th != 0 && isNum {
+			b.WriteString(ordinal(num, n.th == 1))
+		}
+	}
+	return b.String()
+}
+
+// pad prints n with at least width digits (no padding in fill mode).
+func pad(n int, width int, fm bool) string {
+	if fm {
+		return strconv.Itoa(n)
+	}
+	if n < 0 {
+		return "-" + fmt.Sprintf("%0*d", width-1, -n)
+	}
+	return fmt.Sprintf("%0*d", width, n)
+}
+
+// name prints a month or day name in the keyword's case, padded to 9
+// characters unless in fill mode.
+func caseAs(key, s string, width int, fm bool) string {
+	switch {
+	case key == strings.ToUpper(key):
+		s = strings.ToUpper(s)
+	case key == strings.ToLower(key):
+		s = strings.ToLower(s)
+	}
+	if !fm && len(s) < width {
+		s += strings.Repeat(" ", width-len(s))
+	}
+	return s
+}
+
+// field prints one keyword; num and isNum give the number for a TH suffix.
+func (f tmFields) field(n fmtNode) (s string, num int64, isNum bool) {
+	year := f.year
+	if !f.interval && year <= 0 {
+		year = 1 - year // BC years count from 1
+	}
+	bc := !f.interval && f.year <= 0
+	number := func(v, width int) (string, int64, bool) { return pad(v, width, n.fm), int64(v), true }
+	hour12 := f.hour % 12
+	if hour12 == 0 {
+		hour12 = 12
+	}
+	pm := f.hour%24 >= 12
+	switch strings.ToUpper(n.key) {
+	case "HH", "HH12":
+		return number(hour12, 2)
+	case "HH24":
+		return number(f.hour, 2)
+	case "MI":
+		return number(f.min, 2)
+	case "SS":
+		return number(f.sec, 2)
+	case "MS":
+		return number(f.usec/1000, 3)
+	case "US":
+		return number(f.usec, 6)
+	case "FF1", "FF2", "FF3", "FF4", "FF5", "FF6":
+		d := int(n.key[2] - '0')
+		v := f.usec
+		for i := d; i < 6; i++ {
+			v /= 10
+		}
+		return number(v, d)
+	case "SSSS", "SSSSS":
+		v := f.hour*3600 + f.min*60 + f.sec
+		return strconv.Itoa(v), int64(v), true
+	case "AM", "PM":
+		s = "AM"
+		if pm {
+			s = "PM"
+		}
+		return caseAs(n.key, s, 0, true), 0, false
+	case "A.M.", "P.M.":
+		s = "A.M."
+		if pm {
+			s = "P.M."
+		}
+		return caseAs(n.key, s, 0, true), 0, false
+	case "AD", "BC":
+		s = "AD"
+		if bc {
+			s = "BC"
+		}
+		return caseAs(n.key, s, 0, true), 0, false
+	case "A.D.", "B.C.":
+		s = "A.D."
+		if bc {
+			s = "B.C."
+		}
+		return caseAs(n.key, s, 0, true), 0, false
+	case "Y,YYY":
+		return fmt.Sprintf("%d,%03d", year/1000, year%1000), int64(year), true
+	case "YYYY":
+		return number(year, 4)
+	case "YYY":
+		return number(year%1000, 3)
+	case "YY":
+		return number(year%100, 2)
+	case "Y":
+		return number(year%10, 1)
+	case "IYYY", "IYY", "IY", "I":
+		iy, _ := f.t.ISOWeek()
+		if iy <= 0 {
+			iy = 1 - iy
+		}
+		w := len(n.key)
+		m := []int{0, 10, 100, 1000, 1 << 30}[w]
+		return number(iy%m, w)
+	case "IW":
+		_, w := f.t.ISOWeek()
+		return number(w, 2)
+	case "ID":
+		return number(isoDay(f.t), 1)
+	case "IDDD":
+		_, w := f.t.ISOWeek()
+		return number((w-1)*7+isoDay(f.t), 3)
+	case "CC":
+		var c int
+		if f.interval {
+			c = f.year / 100
+		} else if f.year > 0 {
+			c = (f.year + 99) / 100
+		} else {
+			c = -((99 - (f.year - 1)) / 100)
+		}
+		return number(c, 2)
+	case "Q":
+		if f.interval {
+			return number(f.mon/3+1, 1)
+		}
+		return number((f.mon-1)/3+1, 1)
+	case "MM":
+		return number(f.mon, 2)
+	case "MONTH":
+		if f.mon < 1 || f.mon > 12 {
+			return "", 0, false
+		}
+		return caseAs(n.key, monthNames[f.mon-1], 9, n.fm), 0, false
+	case "MON":
+		if f.mon < 1 || f.mon > 12 {
+			return "", 0, false
+		}
+		return caseAs(n.key, monthNames[f.mon-1][:3], 0, true), 0, false
+	case "RM":
+		return f.roman(n), 0, false
+	case "DAY":
+		if f.interval {
+			return "", 0, false
+		}
+		return caseAs(n.key, dayNames[f.t.Weekday()], 9, n.fm), 0, false
+	case "DY":
+		if f.interval {
+			return "", 0, false
+		}
+		return caseAs(n.key, dayNames[f.t.Weekday()][:3], 0, true), 0, false
+	case "DDD":
+		if f.interval {
+			return number(f.mday, 3)
+		}
+		return number(f.t.YearDay(), 3)
+	case "DD":
+		return number(f.mday, 2)
+	case "D":
+		if f.interval {
+			return "", 0, false
+		}
+		return number(int(f.t.Weekday())+1, 1)
+	case "WW":
+		if f.interval {
+			return number(f.mday/7+1, 2)
+		}
+		return number((f.t.YearDay()-1)/7+1, 2)
+	case "W":
+		return number((f.mday-1)/7+1, 1)
+	case "J":
+		if f.interval {
+			return "", 0, false
+		}
+		return number(julianDay(f.year, f.mon, f.mday), 1)
+	case "TZ":
+		if f.zone == "" {
+			return "", 0, false
+		}
+		return caseAs(n.key, f.zone, 0, true), 0, false
+	case "OF":
+		if f.zone == "" {
+			return "", 0, false
+		}
+		s = offsetText(f.offset, true)
+		return s, 0, false
+	case "TZH":
+		if f.zone == "" {
+			return "", 0, false
+		}
+		return offsetText(f.offset, false)[:3], 0, false
+	case "TZM":
+		if f.zone == "" {
+			return "", 0, false
+		}
+		o := f.offset
+		if o < 0 {
+			o = -o
+		}
+		return fmt.Sprintf("%02d", o/60%60), 0, false
+	}
+	return "", 0, false // FX
+}
+
+// offsetText is +hh, or +hh:mm when minutes are nonzero (withMinutes:
+// only then); without: always +hh:mm.
+func offsetText(off int, short bool) string {
+	sign := "+"
+	if off < 0 {
+		sign, off = "-", -off
+	}
+	s := fmt.Sprintf("%s%02d", sign, off/3600)
+	if !short || off/60%60 != 0 {
+		s += fmt.Sprintf(":%02d", off/60%60)
+	}
+	return s
+}
+
+func (f tmFields) roman(n fmtNode) string {
+	var m int // index into romanMonths
+	switch {
+	case f.interval && f.mon == 0 && f.year == 0:
+		return ""
+	case f.interval && f.mon == 0:
+		m = 11
+		if f.year < 0 {
+			m = 0
+		}
+	case f.mon < 0:
+		m = 12 + f.mon
+	default:
+		m = f.mon - 1
+	}
+	s := romanMonths[m]
+	if n.key == "rm" {
+		s = strings.ToLower(s)
+	}
+	if !n.fm {
+		s = fmt.Sprintf("%-4s", s)
+	}
+	return s
+}
+
+func isoDay(t time.Time) int {
+	d := int(t.Weekday())
+	if d == 0 {
+		return 7
+	}
+	return d
+}
+
+// julianDay is the Julian day number of a (proleptic Gregorian) date.
+func julianDay(y, m, d int) int {
+	if m > 2 {
+		m++
+		y += 4800
+	} else {
+		m += 13
+		y += 4799
+	}
+	c := y / 100
+	j := y*365 - 32167
+	j += y/4 - c + c/4
+	j += 7834 * m / 256
+	return j + d
+}
+
+// dateOfJulian is julianDay's inverse.
+func dateOfJulian(jd int) (y, m, d int) {
+	t := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, jd-2451545)
+	return t.Year(), int(t.Month()), t.Day()
+}
+
+// parsed collects the fields to_timestamp and to_date read.
+type parsed struct {
+	year, yearLen, bc, cc, j, mm, dd, ddd, d, ww, w, hh, mi, ss, ssss, ms, us int
+	has                                                                       map[string]bool
+	clock12, pm, iso, gregorian                                               bool
+	tzSign, tzh, tzm                                                          int
+}
+
+// parseDatetime is PostgreSQL's to_timestamp(text, text) and to_date:
+// the fields of template read from s (not in FX mode: spaces and
+// separators are matched loosely).
+func parseDatetime(s, template string) (time.Time, bool, error) {
+	nodes := parseTemplate(template, false)
+	p := parsed{has: map[string]bool{}}
+	fx := false
+	extra := 0
+	i := 0
+	for k, n := range nodes {
+		if i >= len(s) {
+			break
+		}
+		if !fx && !(n.kind == nodeKey && strings.ToUpper(n.key) == "FX") && (n.kind == nodeKey || k == 0) {
+			for i < len(s) && isSpace(s[i]) {
+				i++
+				extra++
+			}
+		}
+		switch n.kind {
+		case nodeSpace, nodeSep:
+			if !fx {
+				extra--
+				if i < len(s) && (isSpace(s[i]) || isSeparator(s[i])) {
+					i++
+					extra++
+				}
+			} else {
+				i += runeLen(s, i)
+			}
+			continue
+		case nodeChar:
+			if !fx && extra > 0 {
+				extra--
+			} else if i < len(s) {
+				i += runeLen(s, i)
+			}
+			continue
+		}
+		var err error
+		i, err = p.read(s, i, nodes, k, extra)
+		if err != nil {
+			return time.Time{}, false, err
+		}
+		if n.th != 0 {
+			if i+2 <= len(s) {
+				i += 2
+			}
+		}
+		if strings.ToUpper(n.key) == "FX" {
+			fx = true
+		}
+		if !fx {
+			extra = 0
+			for i < len(s) && isSpace(s[i]) {
+				i++
+				extra++
+			}
+		}
+	}
+	return p.result(s)
+}
+
+// nextIsSeparator reports whether the field at node k is followed by
+// something that cannot be a digit (so its number may have any width).
+func nextIsSeparator(nodes []fmtNode, k int) bool {
+	if nodes[k].th != 0 {
+		return true
+	}
+	if k+1 >= len(nodes) {
+		return true
+	}
+	n := nodes[k+1]
+	if n.kind == nodeKey {
+		return !digitKeys[strings.ToUpper(n.key)]
+	}
+	return !(len(n.text) == 1 && isDigit(n.text[0]))
+}
+
+var digitKeys = map[string]bool{}
+
+func init() {
+	for _, k := range strings.Fields(`CC DDD DD D FF1 FF2 FF3 FF4 FF5 FF6 HH24 HH12 HH IDDD ID IW IYYY IYY IY I J MI MM MS Q SSSSS SSSS SS TZH TZM US WW W Y,YYY YYYY YYY YY Y`) {
+		digitKeys[k] = true
+	}
+}
+
+// readInt reads the number of a field of width w at s[i:]: exactly w
+// characters, or as many digits as there are in fill mode or before a
+// separator.
+func readInt(s string, i int, nodes []fmtNode, k, w int) (int, int, int, error) {
+	n := nodes[k]
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	start := i
+	if n.fm || nextIsSeparator(nodes, k) {
+		j := i
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		v, err := strconv.Atoi(s[i:j])
+		if err != nil || j == i {
+			return 0, i, 0, datetimeFormatError("invalid value %q for %q", fieldText(s[i:], w), n.key).WithHint("Value must be an integer.")
+		}
+		return v, j, j - start, nil
+	}
+	if len(s)-i < w {
+		return 0, i, 0, datetimeFormatError("source string too short for %q formatting field", n.key).
+			WithHint("Field requires %d characters, but only %d remain. If your source string is not fixed-width, try using the \"FM\" modifier.", w, len(s)-i)
+	}
+	j := i
+	if s[j] == '+' || s[j] == '-' {
+		j++
+	}
+	for j < i+w && isDigit(s[j]) {
+		j++
+	}
+	if j < i+w {
+		return 0, i, 0, datetimeFormatError("invalid value %q for %q", s[i:i+w], n.key).
+			WithHint("Field requires %d characters, but only %d could be parsed. If your source string is not fixed-width, try using the \"FM\" modifier.", w, j-i)
+	}
+	v, err := strconv.Atoi(s[i:j])
+	if err != nil {
+		return 0, i, 0, datetimeFormatError("invalid value %q for %q", s[i:i+w], n.key).WithHint("Value must be an integer.")
+	}
+	return v, j, j - start, nil
+}
+
+func fieldText(s string, w int) string {
+	if len(s) > w {
+		return s[:w]
+	}
+	return s
+}
+
+// set records a field, refusing a second, different value.
+func (p *parsed) set(dst *int, v int, key string) error {
+	name := strings.ToUpper(key)
+	if p.has[fieldOf(name)] && *dst != v {
+		return datetimeFormatError("conflicting values for %q field in formatting string", key).
+			WithHint("This value contradicts a previous setting for the same field type.")
+	}
+	p.has[fieldOf(name)] = true
+	*dst = v
+	return nil
+}
+
+func fieldOf(key string) string {
+	switch key {
+	case "HH12", "HH24":
+		return "HH"
+	case "MON", "MONTH", "RM":
+		return "MM"
+	case "DAY", "DY", "ID":
+		return "D"
+	case "IW":
+		return "WW"
+	case "IDDD":
+		return "DDD"
+	case "YYYY", "YYY", "YY", "Y", "IYYY", "IYY", "IY", "I", "Y,YYY":
+		return "YEAR"
+	}
+	return key
+}
+
+// seq matches one of words (case-insensitively) at s[i:].
+func seq(s string, i int, words []string, key string) (int, int, error) {
+	for w, word := range words {
+		if len(s)-i >= len(word) && strings.EqualFold(s[i:i+len(word)], word) {
+			return w, i + len(word), nil
+		}
+	}
+	return 0, i, datetimeFormatError("invalid value %q for %q", fieldText(s[i:], maxLen(words)), key).
+		WithHint("The given value did not match any of the allowed values for this field.")
+}
+
+func maxLen(words []string) int {
+	m := 0
+	for _, w := range words {
+		if len(w) > m {
+			m = len(w)
+		}
+	}
+	return m
+}
+
+var monthAbbrevs, dayAbbrevs = abbrevs(monthNames), abbrevs(dayNames)
+
+func abbrevs(l []string) []string {
+	out := make([]string, len(l))
+	for i, s := range l {
+		out[i] = s[:3]
+	}
+	return out
+}
+
+var romanReversed = []string{"XII", "XI", "X", "IX", "VIII", "VII", "VI", "V", "IV", "III", "II", "I"}
+
+// read reads the field of node k at s[i:].
+func (p *parsed) read(s string, i int, nodes []fmtNode, k, extra int) (int, error) {
+	n := nodes[k]
+	key := strings.ToUpper(n.key)
+	var err error
+	num := func(dst *int, w int) (int, error) {
+		v, j, _, err := readInt(s, i, nodes, k, w)
+		if err != nil {
+			return i, err
+		}
+		return j, p.set(dst, v, n.key)
+	}
+	if isoKeys[key] {
+		if p.gregorian {
+			return i, mixedConventions()
+		}
+		p.iso = true
+	} else if gregorianKeys[key] {
+		if p.iso {
+			return i, mixedConventions()
+		}
+		p.gregorian = true
+	}
+	switch key {
+	case "FX":
+		return i, nil
+	case "AM", "PM", "A.M.", "P.M.":
+		words := []string{"am", "pm"}
+		if len(key) == 4 {
+			words = []string{"a.m.", "p.m."}
+		}
+		var v int
+		if v, i, err = seq(s, i, words, n.key); err != nil {
+			return i, err
+		}
+		p.pm, p.clock12 = v == 1, true
+		return i, nil
+	case "AD", "BC", "A.D.", "B.C.":
+		words := []string{"ad", "bc"}
+		if len(key) == 4 {
+			words = []string{"a.d.", "b.c."}
+		}
+		var v int
+		if v, i, err = seq(s, i, words, n.key); err != nil {
+			return i, err
+		}
+		return i, p.set(&p.bc, v, "BC")
+	case "HH", "HH12":
+		p.clock12 = true
+		return num(&p.hh, 2)
+	case "HH24":
+		return num(&p.hh, 2)
+	case "MI":
+		return num(&p.mi, 2)
+	case "SS":
+		return num(&p.ss, 2)
+	case "MS", "US", "FF1", "FF2", "FF3", "FF4", "FF5", "FF6":
+		w := 6
+		switch key {
+		case "MS":
+			w = 3
+		case "US":
+		default:
+			w = int(key[2] - '0')
+		}
+		v, j, l, err := readInt(s, i, nodes, k, w)
+		if err != nil {
+			return i, err
+		}
+		for ; l < 6; l++ {
+			v *= 10
+		}
+		if key == "MS" {
+			return j, p.set(&p.ms, v/1000, n.key)
+		}
+		return j, p.set(&p.us, v, n.key)
+	case "SSSS", "SSSSS":
+		return num(&p.ssss, len(key))
+	case "Y,YYY":
+		j := i
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if j == i || j+4 > len(s) || s[j] != ',' || !isDigit(s[j+1]) || !isDigit(s[j+2]) || !isDigit(s[j+3]) {
+			return i, datetimeFormatError("invalid input string for \"Y,YYY\"")
+		}
+		m, _ := strconv.Atoi(s[i:j])
+		y, _ := strconv.Atoi(s[j+1 : j+4])
+		p.yearLen = 4
+		return j + 4, p.set(&p.year, m*1000+y, n.key)
+	case "YYYY", "IYYY", "YYY", "IYY", "YY", "IY", "Y", "I":
+		w := len(key)
+		v, j, l, err := readInt(s, i, nodes, k, w)
+		if err != nil {
+			return i, err
+		}
+		if w < 4 && l < 4 {
+			v = adjustYear(v)
+		}
+		p.yearLen = w
+		return j, p.set(&p.year, v, n.key)
+	case "CC":
+		return num(&p.cc, 2)
+	case "Q":
+		var q int
+		return num(&q, 1) // PostgreSQL ignores the quarter
+	case "MM":
+		return num(&p.mm, 2)
+	case "MON", "MONTH":
+		words := monthAbbrevs
+		if key == "MONTH" {
+			words = monthNames
+		}
+		var v int
+		if v, i, err = seq(s, i, words, n.key); err != nil {
+			return i, err
+		}
+		return i, p.set(&p.mm, v+1, n.key)
+	case "RM":
+		var v int
+		if v, i, err = seq(s, i, romanReversed, n.key); err != nil {
+			return i, err
+		}
+		return i, p.set(&p.mm, 12-v, n.key)
+	case "DAY", "DY":
+		words := dayAbbrevs
+		if key == "DAY" {
+			words = dayNames
+		}
+		var v int
+		if v, i, err = seq(s, i, words, n.key); err != nil {
+			return i, err
+		}
+		return i, p.set(&p.d, v+1, n.key)
+	case "DDD", "IDDD":
+		return num(&p.ddd, 3)
+	case "DD":
+		return num(&p.dd, 2)
+	case "D", "ID":
+		return num(&p.d, 1)
+	case "WW", "IW":
+		return num(&p.ww, 2)
+	case "W":
+		return num(&p.w, 1)
+	case "J":
+		v, j, _, err := readInt(s, i, nodes, k, 1)
+		if err != nil {
+			return i, err
+		}
+		return j, p.set(&p.j, v, n.key)
+	case "TZH":
+		switch {
+		case i < len(s) && (s[i] == '+' || s[i] == '-' || s[i] == ' '):
+			p.tzSign = 1
+			if s[i] == '-' {
+				p.tzSign = -1
+			}
+			i++
+		case extra > 0 && i > 0 && s[i-1] == '-':
+			p.tzSign = -1
+		default:
+			p.tzSign = 1
+		}
+		v, j, _, err := readInt(s, i, nodes, k, 2)
+		if err != nil {
+			return i, err
+		}
+		p.tzh = v
+		return j, nil
+	case "TZM":
+		if p.tzSign == 0 {
+			p.tzSign = 1
+		}
+		v, j, _, err := readInt(s, i, nodes, k, 2)
+		if err != nil {
+			return i, err
+		}
+		p.tzm = v
+		return j, nil
+	case "TZ", "OF":
+		return i, vsqlerr.New(vsqlerr.FeatureNotSupported, "formatting field %q is only supported in to_char", n.key)
+	}
+	return i, nil
+}
+
+var isoKeys = map[string]bool{"IYYY": true, "IYY": true, "IY": true, "I": true, "IW": true, "ID": true, "IDDD": true}
+var gregorianKeys = map[string]bool{"YYYY": true, "YYY": true, "YY": true, "Y": true, "Y,YYY": true, "WW": true, "W": true, "D": true, "DDD": true, "MM": true, "MON": true, "MONTH": true, "DD": true, "RM": true}
+
+func mixedConventions() error {
+	return datetimeFormatError("invalid combination of date conventions").
+		WithHint("Do not mix Gregorian and ISO week date conventions in a formatting template.")
+}
+
+// adjustYear reads a year of fewer than 4 digits as the one nearest 2020.
+func adjustYear(y int) int {
+	switch {
+	case y < 70:
+		return y + 2000
+	case y < 100:
+		return y + 1900
+	case y < 520:
+		return y + 2000
+	case y < 1000:
+		return y + 1000
+	}
+	return y
+}
+
+func isLeap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
+
+var daysBefore = [2][13]int{{0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365}, {0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335, 366}}
+
+// result builds the timestamp from the fields read, as PostgreSQL's
+// do_to_timestamp does; hasZone reports a TZH/TZM field.
+func (p *parsed) result(src string) (time.Time, bool, error) {
+	year, mon, mday, hour, min, sec := 0, 1, 1, 0, 0, 0
+	if p.has["SSSS"] || p.has["SSSSS"] {
+		x := p.ssss
+		hour, min, sec = x/3600, x%3600/60, x%60
+	}
+	if p.has["SS"] {
+		sec = p.ss
+	}
+	if p.has["MI"] {
+		min = p.mi
+	}
+	if p.has["HH"] || p.has["HH12"] || p.has["HH24"] {
+		hour = p.hh
+	}
+	if p.clock12 {
+		if hour < 1 || hour > 12 {
+			return time.Time{}, false, vsqlerr.New(vsqlerr.DatetimeFieldOverflow, "hour \"%d\" is invalid for the 12-hour clock", hour).
+				WithHint("Use the 24-hour clock, or give an hour between 1 and 12.")
+		}
+		if p.pm && hour < 12 {
+			hour += 12
+		} else if !p.pm && hour == 12 {
+			hour = 0
+		}
+	}
+	bc := p.has["BC"] && p.bc == 1
+	switch {
+	case p.has["YEAR"]:
+		if p.has["CC"] && p.yearLen <= 2 {
+			cc := p.cc
+			if bc {
+				cc = -cc
+			}
+			year = p.year % 100
+			if year != 0 {
+				if cc >= 0 {
+					year += (cc - 1) * 100
+				} else {
+					year = (cc+1)*100 - year + 1
+				}
+			} else if cc >= 0 {
+				year = cc * 100
+			} else {
+				year = cc*100 + 1
+			}
+		} else {
+			year = p.year
+			if bc {
+				year = -year
+			}
+			if year < 0 {
+				year++
+			}
+		}
+	case p.has["CC"]:
+		cc := p.cc
+		if bc {
+			cc = -cc
+		}
+		if cc >= 0 {
+			year = (cc-1)*100 + 1
+		} else {
+			year = cc*100 + 1
+		}
+	}
+	dateSet := false
+	if p.has["J"] {
+		year, mon, mday = dateOfJulian(p.j)
+		dateSet = true
+	}
+	ddd := p.ddd
+	if p.has["WW"] {
+		if p.iso {
+			y, m, d := isoWeekDate(year, p.ww, p.d)
+			year, mon, mday = y, m, d
+			dateSet = true
+		} else {
+			ddd = (p.ww-1)*7 + 1
+		}
+	}
+	if p.has["W"] {
+		mday = (p.w-1)*7 + 1
+	}
+	if p.has["DD"] {
+		mday = p.dd
+	}
+	if p.has["MM"] {
+		mon = p.mm
+	}
+	if ddd != 0 && (mon <= 1 || mday <= 1) && !dateSet {
+		if year == 0 && !bc {
+			return time.Time{}, false, datetimeFormatError("cannot calculate day of year without year information")
+		}
+		if p.iso {
+			t := isoYearStart(year).AddDate(0, 0, ddd-1)
+			year, mon, mday = t.Year(), int(t.Month()), t.Day()
+		} else {
+			leap := 0
+			if isLeap(year) {
+				leap = 1
+			}
+			m := 1
+			for ; m <= 12; m++ {
+				if ddd <= daysBefore[leap][m] {
+					break
+				}
+			}
+			if mon <= 1 {
+				mon = m
+			}
+			if mday <= 1 && m <= 12 {
+				mday = ddd - daysBefore[leap][m-1]
+			}
+		}
+	}
+	usec := p.ms*1000 + p.us
+	if mon < 1 || mon > 12 || mday < 1 || mday > daysIn(year, mon) || hour > 24 || min > 59 || sec > 60 || hour < 0 || min < 0 || sec < 0 {
+		return time.Time{}, false, vsqlerr.New(vsqlerr.DatetimeFieldOverflow, "date/time field value out of range: %q", src)
+	}
+	t := time.Date(year, time.Month(mon), mday, hour, min, sec, usec*1000, time.UTC)
+	if p.tzSign != 0 {
+		off := p.tzSign * (p.tzh*3600 + p.tzm*60)
+		t = t.Add(-time.Duration(off) * time.Second)
+		return t, true, nil
+	}
+	return t, false, nil
+}
+
+func daysIn(y, m int) int {
+	leap := 0
+	if isLeap(y) {
+		leap = 1
+	}
+	return daysBefore[leap][m] - daysBefore[leap][m-1]
+}
+
+// isoYearStart is the Monday of ISO week 1 of ISO year y.
+func isoYearStart(y int) time.Time {
+	jan4 := time.Date(y, 1, 4, 0, 0, 0, 0, time.UTC)
+	return jan4.AddDate(0, 0, 1-isoDay(jan4))
+}
+
+// isoWeekDate is the date of ISO year y, week w, day d (1 = Monday; 0:
+// Monday).
+func isoWeekDate(y, w, d int) (int, int, int) {
+	if d == 0 {
+		d = 1
+	}
+	t := isoYearStart(y).AddDate(0, 0, (w-1)*7+d-1)
+	return t.Year(), int(t.Month()), t.Day()
+}

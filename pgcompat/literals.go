@@ -1,0 +1,453 @@
+package pgcompat
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/vsql/vsql/sqltext"
+)
+
+// Literals cast to a type whose input PostgreSQL reads more loosely than
+// DuckDB's cast: booleans (' f ', 'on', 'yes', 'of') and arrays ('{1,2}',
+// '{{1,2},{3,4}}', '{a,"b c",NULL}'). Only a plain string literal being
+// cast is rewritten ('…'::type, type '…', CAST('…' AS type)); a column or
+// parameter is left to DuckDB.
+
+// colonCast: token i is the first ':' of '…'::type.
+func colonCast(p *pass, i int) {
+	if !p.isOp(i+1, ":") || !p.adjacent(i) || p.isOp(i-1, ":") || !p.plainString(i-1) {
+		return
+	}
+	start := i + 2
+	end := p.typeEnd(start)
+	// a chain through text: ' true '::text::boolean
+	for end >= 0 && textTypes[strings.ToLower(p.text(start))] && end == start &&
+		p.isOp(end+1, ":") && p.isOp(end+2, ":") && p.adjacent(end+1) {
+		start = end + 3
+		end = p.typeEnd(start)
+	}
+	if end >= 0 {
+		p.castLiteral(i-1, start, end)
+	}
+}
+
+var textTypes = map[string]bool{"text": true, "varchar": true}
+
+// typedLiteral: bool '…', boolean '…' and date '…' (token i is the type).
+func typedLiteral(p *pass, i int) {
+	if p.plainString(i+1) && !p.isOp(i-1, ".") && !p.isOp(i-1, ":") && !p.isWord(i-1, "as") {
+		p.castLiteral(i+1, i, i)
+	}
+}
+
+// castCall: CAST('…' AS type).
+func castCall(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || !p.plainString(i+2) || !p.isWord(i+3, "as") {
+		return
+	}
+	end := p.typeEnd(i + 4)
+	if end >= 0 && p.kind(end+1) == sqltext.Close {
+		p.castLiteral(i+2, i+4, end)
+	}
+}
+
+// plainString reports whether token i is a '…' literal (not E'…', $$…$$).
+func (p *pass) plainString(i int) bool {
+	return p.kind(i) == sqltext.String && p.src[p.toks[i].Start] == '\''
+}
+
+// castLiteral rewrites the literal at token lit cast to the type of
+// tokens start…end.
+func (p *pass) castLiteral(lit, start, end int) {
+	raw := p.text(lit)
+	val := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+	switch {
+	case p.isOp(end, "]"):
+		list, depth, ok := arrayLiteralList(val)
+		if !ok {
+			return
+		}
+		p.replace(p.toks[lit].Start, p.toks[lit].End, list)
+		// PostgreSQL's int[] holds any number of dimensions, DuckDB's one
+		dims := 0
+		for k := start; k <= end; k++ {
+			if p.isOp(k, "[") {
+				dims++
+			}
+		}
+		if depth > dims {
+			p.insert(p.toks[end].End, strings.Repeat("[]", depth-dims))
+		}
+	case start == end && p.isWord(start, "date"):
+		if d, ok := dateLiteral(val); ok && val != d {
+			p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+d+"'")
+		}
+	case start == end && (p.isWord(start, "bool") || p.isWord(start, "boolean")):
+		if b, ok := parseBool(val); ok && val != b {
+			p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+b+"'")
+		}
+	}
+}
+
+// parseBool reads a boolean as PostgreSQL does: surrounding spaces
+// ignored, any prefix of true, false, yes, no (on and off need two
+// letters), 1 and 0, in any case.
+func parseBool(s string) (string, bool) {
+	v := strings.ToLower(strings.TrimSpace(s))
+	if v == "" {
+		return "", false
+	}
+	switch {
+	case v == "1":
+		return "true", true
+	case v == "0":
+		return "false", true
+	case len(v) >= 2 && strings.HasPrefix("on", v):
+		return "true", true
+	case len(v) >= 2 && strings.HasPrefix("off", v):
+		return "false", true
+	case v[0] != 'o' && (strings.HasPrefix("true", v) || strings.HasPrefix("yes", v)):
+		return "true", true
+	case v[0] != 'o' && (strings.HasPrefix("false", v) || strings.HasPrefix("no", v)):
+		return "false", true
+	}
+	return "", false
+}
+
+// arrayLiteralList turns PostgreSQL's array input ('{1,2}', nested,
+// quoted elements, NULL) into a DuckDB list of string literals, which
+// the cast that follows converts element by element. False for text
+// that is not such a literal (dimensions '[1:2]={…}' included): it is
+// left to DuckDB.
+func arrayLiteralList(s string) (list string, depth int, ok bool) {
+	return pgArray(s, sqlString)
+}
+
+// arrayLiteralText turns PostgreSQL's array input into the text of a
+// DuckDB list ('{1,"a b"}' → '[1, "a b"]'), which DuckDB casts to the
+// list type an operator's other side has, as PostgreSQL does an untyped
+// literal. False for elements DuckDB's list text cannot carry (quotes,
+// backslashes).
+func arrayLiteralText(s string) (string, bool) {
+	bad := false
+	list, _, ok := pgArray(s, func(e string) string {
+		if strings.ContainsAny(e, `"\'[]{}`) {
+			bad = true
+		}
+		if e == "" || strings.ContainsAny(e, " ,\t") || strings.EqualFold(e, "null") {
+			return `"` + e + `"`
+		}
+		return e
+	})
+	if !ok || bad {
+		return "", false
+	}
+	return "'" + list + "'", true
+}
+
+// pgArray parses PostgreSQL's array input, writing each element with
+// elem (NULL as NULL); depth is how deeply it nests.
+func pgArray(s string, elem func(string) string) (list string, depth int, ok bool) {
+	i, level := 0, 0
+	var b strings.Builder
+	var parse func() bool
+	skip := func() {
+		for i < len(s) && isSpace(s[i]) {
+			i++
+		}
+	}
+	parse = func() bool { // at '{'
+		i++
+		level++
+		depth = max(depth, level)
+		defer func() { level-- }()
+		b.WriteByte('[')
+		skip()
+		if i < len(s) && s[i] == '}' {
+			i++
+			b.WriteByte(']')
+			return true
+		}
+		for n := 0; ; n++ {
+			if n > 0 {
+				b.WriteString(", ")
+			}
+			skip()
+			switch {
+			case i >= len(s):
+				return false
+			case s[i] == '{':
+				if !parse() {
+					return false
+				}
+			case s[i] == '"':
+				i++
+				var e strings.Builder
+				for i < len(s) && s[i] != '"' {
+					if s[i] == '\\' && i+1 < len(s) {
+						i++
+					}
+					e.WriteByte(s[i])
+					i++
+				}
+				if i >= len(s) {
+					return false
+				}
+				i++
+				b.WriteString(elem(e.String()))
+			default:
+				var e strings.Builder
+				for i < len(s) && s[i] != ',' && s[i] != '}' {
+					if s[i] == '{' || s[i] == '"' {
+						return false
+					}
+					if s[i] == '\\' && i+1 < len(s) {
+						i++
+					}
+					e.WriteByte(s[i])
+					i++
+				}
+				v := strings.TrimRight(e.String(), " \t\r\n\f\v")
+				if v == "" {
+					return false
+				}
+				if strings.EqualFold(v, "null") {
+					b.WriteString("NULL")
+				} else {
+					b.WriteString(elem(v))
+				}
+			}
+			skip()
+			if i >= len(s) {
+				return false
+			}
+			if s[i] == '}' {
+				i++
+				b.WriteByte(']')
+				return true
+			}
+			if s[i] != ',' {
+				return false
+			}
+			i++
+		}
+	}
+	skip()
+	if i >= len(s) || s[i] != '{' || !parse() {
+		return "", 0, false
+	}
+	skip()
+	return b.String(), depth, i == len(s)
+}
+
+// arrayOperand: an untyped literal operand of && (array overlap,
+// '{32,17}') becomes DuckDB list text (token i is the first & of &&).
+// Not for @> and <@, which vsql reads as JSON containment.
+func arrayOperand(p *pass, i int) {
+	if !p.isOp(i+1, "&") || !p.adjacent(i) {
+		return
+	}
+	p.arrayLiteralOperand(i - 1)
+	p.arrayLiteralOperand(i + 2)
+}
+
+// arrayLiteralOperand rewrites token i when it is a plain string literal
+// holding PostgreSQL array input.
+func (p *pass) arrayLiteralOperand(i int) {
+	if !p.plainString(i) || p.isOp(i+1, ":") || p.isOp(i-1, ":") {
+		return
+	}
+	raw := p.text(i)
+	val := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+	if text, ok := arrayLiteralText(val); ok {
+		p.replace(p.toks[i].Start, p.toks[i].End, text)
+	}
+}
+
+// arrayNotJSON returns the list of string literals for token i when it is
+// a plain string literal holding PostgreSQL array input that is not JSON
+// ('{32}', not '{}' or '[1]'), "" otherwise.
+func (p *pass) arrayNotJSON(i int) string {
+	if !p.plainString(i) || p.isOp(i+1, ":") {
+		return ""
+	}
+	raw := p.text(i)
+	val := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+	if json.Valid([]byte(val)) {
+		return ""
+	}
+	list, depth, ok := arrayLiteralList(val)
+	if !ok || depth != 1 {
+		return ""
+	}
+	return list
+}
+
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// dateLiteral reads the date inputs PostgreSQL reads the same way under
+// every DateStyle: a month name with a day and a year of four digits
+// ('January 8, 1999', '08-Jan-1999', '1999 08 Jan'), YYYYMMDD and YYMMDD,
+// YYYY.DDD (day of the year) and Jnnnnnnn (a Julian day). Anything else
+// (the orders DateStyle decides, two-digit years, BC, words) is left to
+// DuckDB's cast.
+func dateLiteral(s string) (string, bool) {
+	v := strings.TrimSpace(s)
+	allDigits := func(t string) bool {
+		for i := 0; i < len(t); i++ {
+			if !isDigit(t[i]) {
+				return false
+			}
+		}
+		return t != ""
+	}
+	atoi := func(t string) int {
+		n := 0
+		for i := 0; i < len(t); i++ {
+			n = n*10 + int(t[i]-'0')
+		}
+		return n
+	}
+	iso := func(y, m, d int) (string, bool) {
+		if y < 1 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
+			return "", false
+		}
+		return fmt.Sprintf("%04d-%02d-%02d", y, m, d), true
+	}
+	switch {
+	case len(v) == 8 && allDigits(v):
+		return iso(atoi(v[:4]), atoi(v[4:6]), atoi(v[6:]))
+	case len(v) == 6 && allDigits(v):
+		y := atoi(v[:2])
+		if y < 70 {
+			y += 2000
+		} else {
+			y += 1900
+		}
+		return iso(y, atoi(v[2:4]), atoi(v[4:]))
+	case len(v) == 8 && v[4] == '.' && allDigits(v[:4]) && allDigits(v[5:]):
+		y, doy := atoi(v[:4]), atoi(v[5:])
+		leap := 0
+		if isLeap(y) {
+			leap = 1
+		}
+		if doy < 1 || doy > daysBefore[leap][12] {
+			return "", false
+		}
+		m := 1
+		for doy > daysBefore[leap][m] {
+			m++
+		}
+		return iso(y, m, doy-daysBefore[leap][m-1])
+	case len(v) > 1 && (v[0] == 'J' || v[0] == 'j') && allDigits(v[1:]) && len(v) <= 9:
+		y, m, d := dateOfJulian(atoi(v[1:]))
+		return iso(y, m, d)
+	}
+	fields := strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == '-' || r == ',' || r == '/' || r == '\t' })
+	if len(fields) != 3 {
+		return "", false
+	}
+	month, year, day := 0, 0, 0
+	for _, f := range fields {
+		switch {
+		case allDigits(f) && len(f) >= 4 && year == 0:
+			year = atoi(f)
+		case allDigits(f) && len(f) <= 2 && day == 0:
+			day = atoi(f)
+		case !allDigits(f) && month == 0 && len(f) >= 3:
+			for k, name := range monthNames {
+				if strings.EqualFold(name, f) || strings.EqualFold(name[:3], f) || strings.EqualFold(f, "sept") && k == 8 {
+					month = k + 1
+					break
+				}
+			}
+			if month == 0 {
+				return "", false
+			}
+		default:
+			return "", false
+		}
+	}
+	if month == 0 || year == 0 || day == 0 {
+		return "", false
+	}
+	return iso(year, month, day)
+}
+
+// callWords returns the tokens of the words w at the top level of the
+// call whose parenthesis opens at token open (indexes, in order), and the
+// closing parenthesis; -1 when unbalanced.
+func (p *pass) callWords(open int, words ...string) (found []int, close int) {
+	depth := 0
+	for j := open; j < len(p.toks); j++ {
+		switch p.toks[j].Kind {
+		case sqltext.Open:
+			depth++
+		case sqltext.Close:
+			if depth--; depth == 0 {
+				return found, j
+			}
+		case sqltext.Semi:
+			return nil, -1
+		case sqltext.Word:
+			if depth == 1 {
+				for _, w := range words {
+					if p.isWord(j, w) {
+						found = append(found, j)
+					}
+				}
+			}
+		}
+	}
+	return nil, -1
+}
+
+// overlayPlacing: overlay(s PLACING r FROM n [FOR m]) is the call
+// overlay(s, r, n[, m]) (DuckDB's parser has no PLACING).
+func overlayPlacing(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") && p.text(i-2) != "__vsql_fn" { // (sent there by sqltext)
+		return
+	}
+	words, close := p.callWords(i+1, "placing", "from", "for")
+	if close < 0 || len(words) < 2 || !p.isWord(words[0], "placing") || !p.isWord(words[1], "from") {
+		return
+	}
+	for _, w := range words {
+		p.replace(p.toks[w].Start, p.toks[w].End, ",")
+	}
+}
+
+// substringFrom: substring(s FROM 'pattern') with a text literal pattern
+// is PostgreSQL's regular-expression substring (DuckDB reads FROM as a
+// position); substring(s FROM n [FOR m]) stays.
+func substringFrom(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
+		return
+	}
+	words, close := p.callWords(i+1, "from", "for", "similar")
+	if close < 0 || len(words) != 1 || !p.isWord(words[0], "from") {
+		return
+	}
+	f := words[0]
+	if !p.plainString(f+1) || f+2 != close {
+		return
+	}
+	p.replace(p.toks[i].Start, p.toks[i].End, schema+".pg_substring_regex")
+	p.replace(p.toks[f].Start, p.toks[f].End, ",")
+}
+
+// variadicCall: num_nulls(VARIADIC a) and num_nonnulls(VARIADIC a) count
+// the array's elements (the macros of those names take separate
+// arguments); token i is VARIADIC.
+func variadicCall(p *pass, i int) {
+	if p.kind(i-1) != sqltext.Open || !p.isOp(i-3, ".") || p.text(i-4) != "__vsql_fn" {
+		return
+	}
+	name := strings.ToLower(p.text(i - 2))
+	if name != "num_nulls" && name != "num_nonnulls" {
+		return
+	}
+	p.replace(p.toks[i-2].Start, p.toks[i-2].End, name+"_variadic")
+	p.replace(p.toks[i].Start, p.toks[i].End, "")
+}

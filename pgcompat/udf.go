@@ -1,0 +1,235 @@
+package pgcompat
+
+import (
+	"crypto/sha256"
+	"crypto/sha512"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// Functions written in Go, for PostgreSQL functions whose semantics a
+// macro cannot express (the template languages of to_char, to_timestamp,
+// to_date and to_number). Each is a DuckDB scalar function of the engine
+// named __vsql_…, which client SQL cannot name; the macro of the
+// PostgreSQL name in sqltext.FunctionsSchema calls it (see setup).
+
+// scalar is one overload of a Go function.
+type scalar struct {
+	in     []duckdb.Type
+	out    duckdb.Type
+	run    func(args []driver.Value) (any, error)
+	volate bool
+}
+
+func (s scalar) Config() duckdb.ScalarFuncConfig {
+	var ins []duckdb.TypeInfo
+	for _, t := range s.in {
+		ti, err := duckdb.NewTypeInfo(t)
+		if err != nil {
+			panic(err)
+		}
+		ins = append(ins, ti)
+	}
+	var out duckdb.TypeInfo
+	var err error
+	switch s.out {
+	case duckdb.TYPE_LIST, duckdb.TYPE_ARRAY:
+		var text duckdb.TypeInfo
+		if text, err = duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR); err == nil {
+			out, err = duckdb.NewListInfo(text)
+		}
+		if err == nil && s.out == duckdb.TYPE_ARRAY {
+			out, err = duckdb.NewListInfo(out)
+		}
+	default:
+		out, err = duckdb.NewTypeInfo(s.out)
+	}
+	if err != nil {
+		panic(err)
+	}
+	return duckdb.ScalarFuncConfig{InputTypeInfos: ins, ResultTypeInfo: out, Volatile: s.volate}
+}
+
+// Executor runs the function; an error keeps its own hint through DuckDB
+// (vsqlerr.ForEngine).
+func (s scalar) Executor() duckdb.ScalarFuncExecutor {
+	return duckdb.ScalarFuncExecutor{RowExecutor: func(args []driver.Value) (any, error) {
+		v, err := s.run(args)
+		if err != nil {
+			return nil, vsqlerr.ForEngine(err)
+		}
+		return v, nil
+	}}
+}
+
+var (
+	tText  = duckdb.TYPE_VARCHAR
+	tTS    = duckdb.TYPE_TIMESTAMP
+	tTSTZ  = duckdb.TYPE_TIMESTAMP_TZ
+	tIval  = duckdb.TYPE_INTERVAL
+	tAny   = duckdb.TYPE_ANY
+	tDate  = duckdb.TYPE_DATE
+	tFloat = duckdb.TYPE_DOUBLE
+	tInt   = duckdb.TYPE_BIGINT
+	tInt4  = duckdb.TYPE_INTEGER
+	tBool  = duckdb.TYPE_BOOLEAN
+	// tTextList is VARCHAR[] (a result type only)
+	tTextList = duckdb.TYPE_LIST
+	// tTextListList is VARCHAR[][] (a result type only)
+	tTextListList = duckdb.TYPE_ARRAY
+)
+
+// goFunctions are the Go functions by name, each a set of overloads.
+var goFunctions = map[string][]scalar{
+	"__vsql_to_char": {
+		// (value, template, the session's TimeZone)
+		{in: []duckdb.Type{tTS, tText, tText}, out: tText, run: func(a []driver.Value) (any, error) {
+			return formatDatetime(timeFields(a[0].(time.Time), false), a[1].(string)), nil
+		}},
+		{in: []duckdb.Type{tTSTZ, tText, tText}, out: tText, run: func(a []driver.Value) (any, error) {
+			return formatDatetime(timeFields(inZone(a[0].(time.Time), a[2]), true), a[1].(string)), nil
+		}},
+		{in: []duckdb.Type{tIval, tText, tText}, out: tText, run: func(a []driver.Value) (any, error) {
+			iv := a[0].(duckdb.Interval)
+			return formatDatetime(intervalFields(iv.Months, iv.Days, iv.Micros), a[1].(string)), nil
+		}},
+		{in: []duckdb.Type{tAny, tText, tText}, out: tText, run: func(a []driver.Value) (any, error) {
+			if t, ok := a[0].(time.Time); ok { // a date: PostgreSQL takes it as timestamptz
+				return formatDatetime(timeFields(inZone(t, a[2]), true), a[1].(string)), nil
+			}
+			return toCharNumber(a[0], a[1].(string))
+		}},
+	},
+	"__vsql_to_timestamp": {
+		{in: []duckdb.Type{tText, tText}, out: tTSTZ, run: func(a []driver.Value) (any, error) {
+			t, _, err := parseDatetime(a[0].(string), a[1].(string))
+			return t, err
+		}},
+	},
+	"__vsql_to_date": {
+		{in: []duckdb.Type{tText, tText}, out: tDate, run: func(a []driver.Value) (any, error) {
+			t, _, err := parseDatetime(a[0].(string), a[1].(string))
+			if err != nil {
+				return nil, err
+			}
+			return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
+		}},
+	},
+	"__vsql_regexp_count":    {{in: []duckdb.Type{tText, tText, tInt, tText}, out: tInt4, run: regexpCount}},
+	"__vsql_regexp_instr":    {{in: []duckdb.Type{tText, tText, tInt, tInt, tText, tInt, tInt}, out: tInt4, run: regexpInstr}},
+	"__vsql_regexp_substr":   {{in: []duckdb.Type{tText, tText, tInt, tInt, tText, tInt}, out: tText, run: regexpSubstr}},
+	"__vsql_regexp_like":     {{in: []duckdb.Type{tText, tText, tText}, out: tBool, run: regexpLike}},
+	"__vsql_regexp_matches":  {{in: []duckdb.Type{tText, tText, tText}, out: tTextListList, run: regexpMatches}},
+	"__vsql_regexp_match":    {{in: []duckdb.Type{tText, tText, tText}, out: tTextList, run: regexpMatch}},
+	"__vsql_regexp_replace":  {{in: []duckdb.Type{tText, tText, tText, tInt, tInt, tText, tBool}, out: tText, run: regexpReplace}},
+	"__vsql_regexp_split":    {{in: []duckdb.Type{tText, tText, tText}, out: tTextList, run: regexpSplit}},
+	"__vsql_substring_regex": {{in: []duckdb.Type{tText, tText}, out: tText, run: substringRegex}},
+	"__vsql_parse_ident":     {{in: []duckdb.Type{tText, tBool}, out: tTextList, run: parseIdent}},
+	"__vsql_jsonb_set": {{in: []duckdb.Type{tText, tAny, tText, tBool}, out: tText, run: func(a []driver.Value) (any, error) {
+		return jsonbEdit(a, opSet)
+	}}},
+	"__vsql_jsonb_insert": {{in: []duckdb.Type{tText, tAny, tText, tBool}, out: tText, run: func(a []driver.Value) (any, error) {
+		return jsonbEdit(a, opInsertBefore)
+	}}},
+	"__vsql_jsonb_strip_nulls": {{in: []duckdb.Type{tText}, out: tText, run: jsonbStripNulls}},
+	"__vsql_encode":            {{in: []duckdb.Type{duckdb.TYPE_BLOB, tText}, out: tText, run: encodeBytes}},
+	"__vsql_decode":            {{in: []duckdb.Type{tText, tText}, out: duckdb.TYPE_BLOB, run: decodeBytes}},
+	"__vsql_unistr":            {{in: []duckdb.Type{tText}, out: tText, run: unistr}},
+	"__vsql_sha224":            {{in: []duckdb.Type{duckdb.TYPE_BLOB}, out: duckdb.TYPE_BLOB, run: shaOf(func(b []byte) []byte { s := sha256.Sum224(b); return s[:] })}},
+	"__vsql_sha256":            {{in: []duckdb.Type{duckdb.TYPE_BLOB}, out: duckdb.TYPE_BLOB, run: shaOf(func(b []byte) []byte { s := sha256.Sum256(b); return s[:] })}},
+	"__vsql_sha384":            {{in: []duckdb.Type{duckdb.TYPE_BLOB}, out: duckdb.TYPE_BLOB, run: shaOf(func(b []byte) []byte { s := sha512.Sum384(b); return s[:] })}},
+	"__vsql_sha512":            {{in: []duckdb.Type{duckdb.TYPE_BLOB}, out: duckdb.TYPE_BLOB, run: shaOf(func(b []byte) []byte { s := sha512.Sum512(b); return s[:] })}},
+	"__vsql_jsonb_concat":      {{in: []duckdb.Type{tText, tText}, out: tText, run: jsonbConcat}},
+	"__vsql_jsonb_minus":       {{in: []duckdb.Type{tText, tAny}, out: tText, run: jsonbMinus}},
+	"__vsql_jsonb_delete_path": {{in: []duckdb.Type{tText, tAny}, out: tText, run: func(a []driver.Value) (any, error) {
+		return jsonbEdit(a, opDelete)
+	}}},
+	"__vsql_to_number": {
+		{in: []duckdb.Type{tText, tText}, out: tFloat, run: func(a []driver.Value) (any, error) {
+			return toNumber(a[0].(string), a[1].(string))
+		}},
+	},
+}
+
+// RegisterFunctions installs the Go functions on the engine (they are
+// global to the DuckDB instance).
+func RegisterFunctions(conn *sql.Conn) error {
+	for name, set := range goFunctions {
+		fs := make([]duckdb.ScalarFunc, len(set))
+		for i, s := range set {
+			fs[i] = s
+		}
+		if err := duckdb.RegisterScalarUDFSet(conn, name, fs...); err != nil {
+			return fmt.Errorf("register %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// numberText is a numeric argument as exact decimal text (and whether it
+// is a float, printed with at most 15 significant digits as PostgreSQL's
+// float8 to_char does).
+func numberText(v driver.Value) (string, bool, error) {
+	switch x := v.(type) {
+	case int8, int16, int32, int64, uint8, uint16, uint32, uint64:
+		return fmt.Sprint(x), false, nil
+	case *big.Int:
+		return x.String(), false, nil
+	case duckdb.Decimal:
+		return decimalText(x), false, nil
+	case float64:
+		return "", true, nil
+	case float32:
+		return "", true, nil
+	}
+	return "", false, fmt.Errorf("[vsql:invalid_argument] to_char: no variant for a value of type %T", v)
+}
+
+func decimalText(d duckdb.Decimal) string {
+	neg := d.Value.Sign() < 0
+	digits := new(big.Int).Abs(d.Value).String()
+	scale := int(d.Scale)
+	for len(digits) <= scale {
+		digits = "0" + digits
+	}
+	s := digits
+	if scale > 0 {
+		s = digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+var zones sync.Map // name → *time.Location
+
+// inZone is t in the session's time zone (UTC when it is unknown to Go).
+func inZone(t time.Time, zone driver.Value) time.Time {
+	name, _ := zone.(string)
+	if l, ok := zones.Load(name); ok {
+		return t.In(l.(*time.Location))
+	}
+	l, err := time.LoadLocation(name)
+	if err != nil {
+		l = time.UTC
+	}
+	zones.Store(name, l)
+	return t.In(l)
+}
+
+func init() {
+	sqltext.ProvideFunctions("to_char", "to_timestamp", "to_date", "to_number",
+		"regexp_replace", "regexp_split_to_array", "regexp_split_to_table", "string_to_array", "string_to_table",
+		"regexp_count", "regexp_instr", "regexp_substr", "regexp_like", "regexp_match", "regexp_matches", "parse_ident",
+		"jsonb_set", "jsonb_insert", "jsonb_delete_path", "jsonb_set_lax")
+}
