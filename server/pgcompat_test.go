@@ -236,6 +236,8 @@ func TestPostgresSemantics(t *testing.T) {
 		// the keyword list pgjdbc and sqlline quote names with
 		{sql: "SELECT word, catcode, barelabel, catdesc, baredesc FROM pg_get_keywords() WHERE word IN ('select', 'at', 'by', 'show', 'array', 'user', 'between', 'authorization') ORDER BY word", catalogTypes: true},
 		{sql: "SELECT count(*), count(*) FILTER (WHERE barelabel) FROM pg_catalog.pg_get_keywords()"},
+		// pgjdbc's DatabaseMetaData.getSQLKeywords (sqlline asks it)
+		{sql: "select string_agg(word, ',') from pg_catalog.pg_get_keywords() where word <> ALL ('{a,abs,absolute,action,ada,add,admin,after,all,allocate,alter,always,and,any,are,array,as,asc,asensitive,assertion,assignment,asymmetric,at,atomic,attribute,attributes,authorization,avg,before,begin,bernoulli,between,bigint,binary,blob,boolean,both,breadth,by,c,call,called,cardinality,cascade,cascaded,case,cast,catalog,select,from,where,user}'::text[])"},
 	}
 	for _, s := range []string{"px", "jt", "sq", "ct", "ct0", "ux", "fk_kid", "fk_mom", "fl"} {
 		ask(t, pg, "DROP TABLE IF EXISTS "+s, nil)
