@@ -58,7 +58,7 @@ const (
 	gCascade        = "object missing because an earlier statement diverged"
 	gSetting        = "SET/SHOW/RESET of a PostgreSQL setting"
 	gPgDDL          = "PostgreSQL-only DDL (functions, triggers, rules, domains, operators, inheritance, …)"
-	gUnsupportedCmd = "PostgreSQL-only command (cursors, PREPARE, LISTEN, VACUUM options, locks, …)"
+	gUnsupportedCmd = "PostgreSQL-only command (EXPLAIN, LISTEN, VACUUM options, locks, cursor features, …)"
 	gNotImpl        = "not implemented in DuckDB"
 	gBinder         = "binder error (name resolution, GROUP BY, implicit casts)"
 	gVsqlOnlyError  = "other error vsqld raises where PostgreSQL answers"
