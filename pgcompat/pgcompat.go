@@ -245,6 +245,7 @@ var rules = map[string]rule{
 	"time":            timePrecision,
 	"timetz":          timePrecision,
 	"numeric":         wideDecimal,
+	"with":            storageParameters,
 	"decimal":         wideDecimal,
 	"zone":            timestamptzLiteral, // timestamp with time zone
 	"unnest":          multiUnnest,        // unnest(a, b) in FROM
@@ -264,7 +265,7 @@ var rules = map[string]rule{
 
 // triggerBytes is a cheap first test: a statement containing none of these
 // bytes (case-insensitively) cannot match a rule.
-const triggerBytes = "/%@<?#:&|-aAbBsSjJzZnNtTdDuUgG"
+const triggerBytes = "/%@<?#:&|-aAbBsSjJzZnNtTdDuUgGwW"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.
@@ -982,6 +983,50 @@ func wideDecimal(p *pass, i int) {
 		return
 	}
 	p.replace(p.toks[i+2].Start, p.toks[i+2].End, strconv.Itoa(maxDecimalDigits))
+}
+
+// storageParameters drops CREATE TABLE … WITH (fillfactor = n, …), the
+// storage parameters of PostgreSQL's heap pages, vacuum and parallel
+// scans, which mean nothing to DuckDB's storage. Only a list of those it
+// knows with values PostgreSQL accepts is dropped; anything else (oids,
+// an unknown parameter) is left for DuckDB to refuse.
+func storageParameters(p *pass, i int) {
+	if !p.isWord(0, "create") || p.kind(i-1) != sqltext.Close || p.kind(i+1) != sqltext.Open {
+		return
+	}
+	isTable := false
+	for j := 1; j < i && !isTable; j++ {
+		isTable = p.isWord(j, "table")
+	}
+	end := p.matchForward(i + 1)
+	if !isTable || end < 0 {
+		return
+	}
+	for j := i + 2; j < end; j += 4 {
+		if p.kind(j) != sqltext.Word || !p.isOp(j+1, "=") || !storageValue(strings.ToLower(p.text(j)), p.text(j+2)) ||
+			!(j+3 == end || p.isOp(j+3, ",")) {
+			return
+		}
+	}
+	p.replace(p.toks[i].Start, p.toks[end].End, "")
+}
+
+// storageValue reports whether v is a value PostgreSQL takes for the
+// storage parameter name.
+func storageValue(name, v string) bool {
+	n, err := strconv.Atoi(v)
+	switch name {
+	case "fillfactor":
+		return err == nil && n >= 10 && n <= 100
+	case "parallel_workers":
+		return err == nil && n >= 0 && n <= 1024
+	case "autovacuum_enabled":
+		switch strings.ToLower(v) {
+		case "true", "false", "on", "off":
+			return true
+		}
+	}
+	return false
 }
 
 // timestamptzLiteral fixes a numeric offset written after a space

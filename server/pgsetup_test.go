@@ -44,6 +44,10 @@ func TestPostgresSetupStatements(t *testing.T) {
 		{sql: "INSERT INTO setup_num VALUES (1, '-34338492.215397047'), (2, '0'), (3, '7799461.4119'), (4, '-83028485')"},
 		{sql: "SELECT id, val, val * 2, round(val, 2) FROM setup_num ORDER BY id"},
 		{sql: "SELECT sum(val) FROM setup_num"},
+		// storage parameters (insert.sql's large_tuple_test)
+		{sql: "CREATE TABLE setup_ff (a int, b text) WITH (fillfactor = 10)"},
+		{sql: "INSERT INTO setup_ff VALUES (1, 'x')"},
+		{sql: "SELECT a, b FROM setup_ff"},
 		// planner switches and costs
 		{sql: "SHOW enable_hashagg"},
 		{sql: "SET enable_hashagg = false"},
@@ -132,14 +136,14 @@ func TestPostgresSetupStatements(t *testing.T) {
 		{sql: "SHOW vsql_no_such_setting"},
 		{sql: "RESET vsql_no_such_setting"},
 	}
-	for _, s := range []string{"setup_nm", "setup_nm2", "setup_tm", "setup_num"} {
+	for _, s := range []string{"setup_nm", "setup_nm2", "setup_tm", "setup_num", "setup_ff"} {
 		ask(t, pg, "DROP TABLE IF EXISTS "+s, nil)
 	}
 	for _, s := range []string{"enable_hashagg", "enable_mergejoin", "parallel_setup_cost", "parallel_tuple_cost",
 		"max_parallel_workers_per_gather", "hash_mem_multiplier", "escape_string_warning", "force_parallel_mode", "enable_nestloop"} {
 		t.Cleanup(func() { ask(t, pg, "RESET "+s, nil) })
 	}
-	t.Cleanup(func() { ask(t, pg, "DROP TABLE IF EXISTS setup_nm, setup_nm2, setup_tm, setup_num", nil) })
+	t.Cleanup(func() { ask(t, pg, "DROP TABLE IF EXISTS setup_nm, setup_nm2, setup_tm, setup_num, setup_ff", nil) })
 	agree := 0
 	for _, s := range steps {
 		want, got := ask(t, pg, s.sql, nil), ask(t, vs, s.sql, nil)
