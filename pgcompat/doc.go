@@ -107,10 +107,12 @@
 //   - numeric(p, s), decimal(p, s) with p above 38: DECIMAL(38, s), the
 //     widest DuckDB has; values that fit are exact, wider ones are
 //     refused (out of range), never rounded.
+//
 //   - CREATE TABLE … WITH (fillfactor = n, parallel_workers = n,
 //     autovacuum_enabled = b): PostgreSQL's storage parameters, which mean
 //     nothing to DuckDB's storage, are dropped when every one is known and
 //     its value one PostgreSQL accepts (else DuckDB refuses the clause).
+//
 //   - '… +00:00'::timestamptz, timestamptz '…', CAST('…' AS timestamp with
 //     time zone): the space before a numeric offset is removed (DuckDB
 //     reads "+00:00" after a space as a zone name). TimestampParam does the
