@@ -22,6 +22,10 @@ type tmFields struct {
 
 var monthNames = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
 var dayNames = []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
+// meridiem gives the two spellings of each AM/PM and AD/BC keyword.
+var meridiem = map[string][2]string{"AM": {"AM", "PM"}, "PM": {"AM", "PM"}, "A.M.": {"A.M.", "P.M."}, "P.M.": {"A.M.", "P.M."},
+	"AD": {"AD", "BC"}, "BC": {"AD", "BC"}, "A.D.": {"A.D.", "B.C."}, "B.C.": {"A.D.", "B.C."}}
+
 var romanMonths = []string{"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"}
 
 func timeFields(t time.Time, withZone bool) tmFields {
@@ -123,28 +127,15 @@ func (f tmFields) field(n fmtNode) (s string, num int64, isNum bool) {
 	case "SSSS", "SSSSS":
 		v := f.hour*3600 + f.min*60 + f.sec
 		return strconv.Itoa(v), int64(v), true
-	case "AM", "PM":
-		s = "AM"
-		if pm {
-			s = "PM"
+	case "AM", "PM", "A.M.", "P.M.", "AD", "BC", "A.D.", "B.C.":
+		k := strings.ToUpper(n.key)
+		later := bc // AD/BC; AM/PM by the hour
+		if strings.Contains(k, "M") {
+			later = pm
 		}
-		return caseAs(n.key, s, 0, true), 0, false
-	case "A.M.", "P.M.":
-		s = "A.M."
-		if pm {
-			s = "P.M."
-		}
-		return caseAs(n.key, s, 0, true), 0, false
-	case "AD", "BC":
-		s = "AD"
-		if bc {
-			s = "BC"
-		}
-		return caseAs(n.key, s, 0, true), 0, false
-	case "A.D.", "B.C.":
-		s = "A.D."
-		if bc {
-			s = "B.C."
+		s = meridiem[k][0]
+		if later {
+			s = meridiem[k][1]
 		}
 		return caseAs(n.key, s, 0, true), 0, false
 	case "Y,YYY":
