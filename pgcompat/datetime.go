@@ -22,6 +22,7 @@ type tmFields struct {
 
 var monthNames = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
 var dayNames = []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
+
 // meridiem gives the two spellings of each AM/PM and AD/BC keyword.
 var meridiem = map[string][2]string{"AM": {"AM", "PM"}, "PM": {"AM", "PM"}, "A.M.": {"A.M.", "P.M."}, "P.M.": {"A.M.", "P.M."},
 	"AD": {"AD", "BC"}, "BC": {"AD", "BC"}, "A.D.": {"A.D.", "B.C."}, "B.C.": {"A.D.", "B.C."}}
