@@ -33,11 +33,18 @@
 // of to_char and to_timestamp, RE2 matches at character positions, paths
 // into JSON — the macro calls a Go scalar function of the engine
 // (RegisterFunctions, udf.go) named __vsql_…, which client SQL cannot
-// name either. Go functions raise PostgreSQL's errors with vsql codes
-// (invalid_datetime_format 22007, datetime_field_overflow 22008,
-// invalid_template 42601, invalid_regular_expression 2201B,
-// invalid_argument 22023). to_number returns double precision: DuckDB's
-// DECIMAL has one scale per column, PostgreSQL's numeric one per value.
+// name either (TestProvidedFunctionsInternal). Go functions raise
+// PostgreSQL's errors with vsql codes (invalid_datetime_format 22007,
+// datetime_field_overflow 22008, invalid_template 42601,
+// invalid_regular_expression 2201B, invalid_unicode_escape 42601,
+// invalid_text_representation 22P02, invalid_argument 22023), their hints
+// carried through DuckDB by vsqlerr.ForEngine.
+//
+// Caveats: to_number returns double precision (DuckDB's DECIMAL has one
+// scale per column, PostgreSQL's numeric one per value); to_char of a
+// timestamptz reads the session's TimeZone by name (one Go does not know
+// is taken as UTC); the regexp_* functions speak RE2, not PostgreSQL's
+// ARE (no lookahead, back references or \m \M word boundaries).
 //
 // sqltext is a lexer, not a parser: an operand is recognised by the shape
 // of its tokens (a literal, a name, a parenthesised expression, a function
