@@ -112,6 +112,12 @@
 //     alike under every DateStyle ('January 8, 1999', '08-Jan-1999',
 //     '19990108', '990108', '1999.008', 'J2451187') become ISO text; the
 //     orders DateStyle decides ('1/8/1999', two-digit years) are left.
+//   - interval '…', '…'::interval, CAST('…' AS interval): PostgreSQL's
+//     interval input (signed fields '-1 +02:03', '+02:00', year-month
+//     '1-2', '@ … ago', fractional units, ISO 8601 'P1Y2M3DT4H' and its
+//     alternative format) read here into months, days and microseconds,
+//     written as text DuckDB reads alike; what this reader does not know
+//     is left to DuckDB.
 //   - overlay(s PLACING r FROM n FOR m): the call overlay(s, r, n, m)
 //     (DuckDB's parser has no PLACING); substring(s FROM 'pattern') with
 //     a text literal pattern: pg_substring_regex, PostgreSQL's regular

@@ -80,6 +80,10 @@ func (p *pass) castLiteral(lit, start, end int) {
 		if depth > dims {
 			p.insert(p.toks[end].End, strings.Repeat("[]", depth-dims))
 		}
+	case start == end && p.isWord(start, "interval"):
+		if iv, ok := intervalLiteral(val); ok {
+			p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+iv+"'")
+		}
 	case start == end && p.isWord(start, "date"):
 		if d, ok := dateLiteral(val); ok && val != d {
 			p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+d+"'")

@@ -241,6 +241,7 @@ var rules = map[string]rule{
 	"bool":        typedLiteral,
 	"boolean":     typedLiteral,
 	"date":        typedLiteral,
+	"interval":    typedLiteral,
 	"cast":        castCall,
 	"overlay":     overlayPlacing, // overlay(s PLACING r FROM n FOR m)
 	"substring":   substringFrom,  // substring(s FROM 'regex')
