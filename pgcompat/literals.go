@@ -81,6 +81,9 @@ func (p *pass) castLiteral(lit, start, end int) {
 			p.insert(p.toks[end].End, strings.Repeat("[]", depth-dims))
 		}
 	case start == end && p.isWord(start, "interval"):
+		if p.kind(lit+1) == sqltext.Word && !notNames[strings.ToLower(p.text(lit+1))] {
+			return // interval '999' second: the SQL standard's field syntax
+		}
 		if iv, ok := intervalLiteral(val); ok {
 			p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+iv+"'")
 		}

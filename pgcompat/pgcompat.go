@@ -122,6 +122,9 @@ var setup = []string{
 	// date_trunc(unit, timestamptz, zone): truncated in that zone
 	`CREATE OR REPLACE MACRO ` + schema + `.date_trunc(u, t) AS date_trunc(u, t),
 		(u, t, z) AS timezone(z, date_trunc(u, timezone(z, CAST(t AS TIMESTAMPTZ))))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.make_interval(years := 0, months := 0, weeks := 0, days := 0, hours := 0, mins := 0, secs := 0.0) AS
+		to_months(CAST(years AS INTEGER) * 12 + CAST(months AS INTEGER)) + to_days(CAST(weeks AS INTEGER) * 7 + CAST(days AS INTEGER))
+		+ to_microseconds(CAST(round((CAST(hours AS DOUBLE) * 3600 + CAST(mins AS DOUBLE) * 60 + CAST(secs AS DOUBLE)) * 1e6) AS BIGINT))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.num_nulls_variadic(a) AS CAST(len(list_filter(a, lambda e: e IS NULL)) AS INTEGER)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.num_nonnulls_variadic(a) AS CAST(len(list_filter(a, lambda e: e IS NOT NULL)) AS INTEGER)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_strip_nulls(j) AS CAST(__vsql_jsonb_strip_nulls(CAST(j AS VARCHAR)) AS JSON)`,
@@ -204,7 +207,7 @@ func init() {
 	sqltext.ProvideFunctions("jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
 		"lpad", "rpad", "overlay", "date_bin", "jsonb_strip_nulls", "array_remove", "array_replace", "array_positions",
-		"encode", "decode", "date_trunc", "unistr", "sha224", "sha256", "sha384", "sha512")
+		"encode", "decode", "date_trunc", "make_interval", "unistr", "sha224", "sha256", "sha384", "sha512")
 }
 
 // Setup creates the macros rewritten statements call; exec runs one
