@@ -28,7 +28,12 @@
 // regexp_* functions, parse_ident, jsonb_set, jsonb_insert, jsonb_typeof,
 // json(b)_extract_path, width_bucket, …; docs/sql.md lists them). Their
 // names are given to sqltext.ProvideFunctions, so that RewritePostgres
-// sends a bare call of one to memory.__vsql_pg, in its existing pass. Where
+// sends a bare call of one to memory.__vsql_pg, in its existing pass. A
+// PostgreSQL function DuckDB also has (to_timestamp, regexp_replace,
+// regexp_matches, string_to_array, lpad, encode, date_trunc, …) gets a
+// macro named pg_… (sqltext.ProvideFunctionAs): an unqualified name in a
+// macro or view of memory.__vsql_pg finds that schema's macro first, and
+// package pgcatalog's catalog macros call DuckDB's own. Where
 // a macro cannot express PostgreSQL's semantics — the template languages
 // of to_char and to_timestamp, RE2 matches at character positions, paths
 // into JSON — the macro calls a Go scalar function of the engine
