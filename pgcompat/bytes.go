@@ -56,12 +56,7 @@ func decodeBytes(a []driver.Value) (any, error) {
 	s := argText(a[0])
 	switch f := strings.ToLower(argText(a[1])); f {
 	case "hex":
-		clean := strings.Map(func(r rune) rune {
-			if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
-				return -1
-			}
-			return r
-		}, s)
+		clean := withoutSpace(s)
 		if len(clean)%2 == 1 {
 			return nil, invalidArgument("invalid hexadecimal data: odd number of digits")
 		}
@@ -71,40 +66,56 @@ func decodeBytes(a []driver.Value) (any, error) {
 		}
 		return b, nil
 	case "base64":
-		clean := strings.Map(func(r rune) rune {
-			if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
-				return -1
-			}
-			return r
-		}, s)
+		clean := withoutSpace(s)
 		b, err := base64.StdEncoding.DecodeString(clean)
 		if err != nil {
 			return nil, invalidArgument("invalid base64 end sequence").WithHint("Input data is missing padding, is truncated, or is otherwise corrupted.")
 		}
 		return b, nil
 	case "escape":
-		var out []byte
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			if c != '\\' {
-				out = append(out, c)
-				continue
-			}
-			switch {
-			case i+1 < len(s) && s[i+1] == '\\':
-				out = append(out, '\\')
-				i++
-			case i+3 <= len(s)-1 && isOctal(s[i+1]) && isOctal(s[i+2]) && isOctal(s[i+3]):
-				out = append(out, (s[i+1]-'0')<<6|(s[i+2]-'0')<<3|(s[i+3]-'0'))
-				i += 3
-			default:
-				return nil, vsqlerr.New(vsqlerr.InvalidTextValue, "invalid input syntax for type bytea")
-			}
+		out, ok := UnescapeBytea(s)
+		if !ok {
+			return nil, vsqlerr.New(vsqlerr.InvalidTextValue, "invalid input syntax for type bytea")
 		}
 		return out, nil
 	default:
 		return nil, unknownEncoding(f)
 	}
+}
+
+// UnescapeBytea reads bytea's escape format: \\ is a backslash, \nnn
+// an octal byte; false at any other backslash.
+func UnescapeBytea(s string) ([]byte, bool) {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		switch {
+		case i+1 < len(s) && s[i+1] == '\\':
+			out = append(out, '\\')
+			i++
+		case i+3 < len(s) && isOctal(s[i+1]) && isOctal(s[i+2]) && isOctal(s[i+3]):
+			out = append(out, (s[i+1]-'0')<<6|(s[i+2]-'0')<<3|(s[i+3]-'0'))
+			i += 3
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// withoutSpace is s without spaces, tabs and line breaks (which decode
+// skips in hex and base64).
+func withoutSpace(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 func isOctal(c byte) bool { return c >= '0' && c <= '7' }

@@ -22,6 +22,11 @@ type tmFields struct {
 
 var monthNames = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
 var dayNames = []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
+
+// meridiem gives the two spellings of each AM/PM and AD/BC keyword.
+var meridiem = map[string][2]string{"AM": {"AM", "PM"}, "PM": {"AM", "PM"}, "A.M.": {"A.M.", "P.M."}, "P.M.": {"A.M.", "P.M."},
+	"AD": {"AD", "BC"}, "BC": {"AD", "BC"}, "A.D.": {"A.D.", "B.C."}, "B.C.": {"A.D.", "B.C."}}
+
 var romanMonths = []string{"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"}
 
 func timeFields(t time.Time, withZone bool) tmFields {
@@ -123,28 +128,15 @@ func (f tmFields) field(n fmtNode) (s string, num int64, isNum bool) {
 	case "SSSS", "SSSSS":
 		v := f.hour*3600 + f.min*60 + f.sec
 		return strconv.Itoa(v), int64(v), true
-	case "AM", "PM":
-		s = "AM"
-		if pm {
-			s = "PM"
+	case "AM", "PM", "A.M.", "P.M.", "AD", "BC", "A.D.", "B.C.":
+		k := strings.ToUpper(n.key)
+		later := bc // AD/BC; AM/PM by the hour
+		if strings.Contains(k, "M") {
+			later = pm
 		}
-		return caseAs(n.key, s, 0, true), 0, false
-	case "A.M.", "P.M.":
-		s = "A.M."
-		if pm {
-			s = "P.M."
-		}
-		return caseAs(n.key, s, 0, true), 0, false
-	case "AD", "BC":
-		s = "AD"
-		if bc {
-			s = "BC"
-		}
-		return caseAs(n.key, s, 0, true), 0, false
-	case "A.D.", "B.C.":
-		s = "A.D."
-		if bc {
-			s = "B.C."
+		s = meridiem[k][0]
+		if later {
+			s = meridiem[k][1]
 		}
 		return caseAs(n.key, s, 0, true), 0, false
 	case "Y,YYY":
@@ -497,6 +489,8 @@ func fieldOf(key string) string {
 	switch key {
 	case "HH12", "HH24":
 		return "HH"
+	case "AD", "A.D.", "B.C.":
+		return "BC"
 	case "MON", "MONTH", "RM":
 		return "MM"
 	case "DAY", "DY", "ID":
@@ -548,13 +542,24 @@ var romanReversed = []string{"XII", "XI", "X", "IX", "VIII", "VII", "VI", "V", "
 func (p *parsed) read(s string, i int, nodes []fmtNode, k, extra int) (int, error) {
 	n := nodes[k]
 	key := strings.ToUpper(n.key)
-	var err error
 	num := func(dst *int, w int) (int, error) {
 		v, j, _, err := readInt(s, i, nodes, k, w)
 		if err != nil {
 			return i, err
 		}
 		return j, p.set(dst, v, n.key)
+	}
+	// name reads one of words into dst: its index + add, or (add < 0)
+	// -add - its index
+	name := func(dst *int, words []string, add int) (int, error) {
+		v, j, err := seq(s, i, words, n.key)
+		if err != nil {
+			return j, err
+		}
+		if add < 0 {
+			return j, p.set(dst, -add-v, n.key)
+		}
+		return j, p.set(dst, v+add, n.key)
 	}
 	if isoKeys[key] {
 		if p.gregorian {
@@ -571,26 +576,14 @@ func (p *parsed) read(s string, i int, nodes []fmtNode, k, extra int) (int, erro
 	case "FX":
 		return i, nil
 	case "AM", "PM", "A.M.", "P.M.":
-		words := []string{"am", "pm"}
-		if len(key) == 4 {
-			words = []string{"a.m.", "p.m."}
-		}
 		var v int
-		if v, i, err = seq(s, i, words, n.key); err != nil {
-			return i, err
-		}
+		words := meridiem[key]
+		j, err := name(&v, words[:], 0)
 		p.pm, p.clock12 = v == 1, true
-		return i, nil
+		return j, err
 	case "AD", "BC", "A.D.", "B.C.":
-		words := []string{"ad", "bc"}
-		if len(key) == 4 {
-			words = []string{"a.d.", "b.c."}
-		}
-		var v int
-		if v, i, err = seq(s, i, words, n.key); err != nil {
-			return i, err
-		}
-		return i, p.set(&p.bc, v, "BC")
+		words := meridiem[key]
+		return name(&p.bc, words[:], 0)
 	case "HH", "HH12":
 		p.clock12 = true
 		return num(&p.hh, 2)
@@ -652,32 +645,16 @@ func (p *parsed) read(s string, i int, nodes []fmtNode, k, extra int) (int, erro
 		return num(&q, 1) // PostgreSQL ignores the quarter
 	case "MM":
 		return num(&p.mm, 2)
-	case "MON", "MONTH":
-		words := monthAbbrevs
-		if key == "MONTH" {
-			words = monthNames
-		}
-		var v int
-		if v, i, err = seq(s, i, words, n.key); err != nil {
-			return i, err
-		}
-		return i, p.set(&p.mm, v+1, n.key)
+	case "MON":
+		return name(&p.mm, monthAbbrevs, 1)
+	case "MONTH":
+		return name(&p.mm, monthNames, 1)
 	case "RM":
-		var v int
-		if v, i, err = seq(s, i, romanReversed, n.key); err != nil {
-			return i, err
-		}
-		return i, p.set(&p.mm, 12-v, n.key)
-	case "DAY", "DY":
-		words := dayAbbrevs
-		if key == "DAY" {
-			words = dayNames
-		}
-		var v int
-		if v, i, err = seq(s, i, words, n.key); err != nil {
-			return i, err
-		}
-		return i, p.set(&p.d, v+1, n.key)
+		return name(&p.mm, romanReversed, -12)
+	case "DY":
+		return name(&p.d, dayAbbrevs, 1)
+	case "DAY":
+		return name(&p.d, dayNames, 1)
 	case "DDD", "IDDD":
 		return num(&p.ddd, 3)
 	case "DD":

@@ -37,19 +37,29 @@
 // json(b)_extract_path, width_bucket, …; docs/sql.md lists them). Their
 // names are given to sqltext.ProvideFunctions, so that RewritePostgres
 // sends a bare call of one to memory.__vsql_fn (sqltext.FunctionsSchema),
-// in its existing pass; they live apart from the catalogs of
-// memory.__vsql_pg because many share a DuckDB function's name
-// (regexp_replace, lpad, date_trunc), which there would shadow the
-// function the catalog views call. Where
+// in its existing pass: apart from the catalogs of memory.__vsql_pg,
+// whose views and macros call DuckDB's functions by unqualified names
+// that a macro of the same schema would shadow. A PostgreSQL function
+// DuckDB also has (to_timestamp, regexp_replace, regexp_matches,
+// string_to_array, lpad, encode, date_trunc, …) also gets a macro named
+// pg_… (sqltext.ProvideFunctionAs), so that the macros of
+// memory.__vsql_fn, too, reach DuckDB's own under the plain name. Where
 // a macro cannot express PostgreSQL's semantics — the template languages
 // of to_char and to_timestamp, RE2 matches at character positions, paths
 // into JSON — the macro calls a Go scalar function of the engine
 // (RegisterFunctions, udf.go) named __vsql_…, which client SQL cannot
-// name either. Go functions raise PostgreSQL's errors with vsql codes
-// (invalid_datetime_format 22007, datetime_field_overflow 22008,
-// invalid_template 42601, invalid_regular_expression 2201B,
-// invalid_argument 22023). to_number returns double precision: DuckDB's
-// DECIMAL has one scale per column, PostgreSQL's numeric one per value.
+// name either (TestProvidedFunctionsInternal). Go functions raise
+// PostgreSQL's errors with vsql codes (invalid_datetime_format 22007,
+// datetime_field_overflow 22008, invalid_template 42601,
+// invalid_regular_expression 2201B, invalid_unicode_escape 42601,
+// invalid_text_representation 22P02, invalid_argument 22023), their hints
+// carried through DuckDB by vsqlerr.ForEngine.
+//
+// Caveats: to_number returns double precision (DuckDB's DECIMAL has one
+// scale per column, PostgreSQL's numeric one per value); to_char of a
+// timestamptz reads the session's TimeZone by name (one Go does not know
+// is taken as UTC); the regexp_* functions speak RE2, not PostgreSQL's
+// ARE (no lookahead, back references or \m \M word boundaries).
 //
 // sqltext is a lexer, not a parser: an operand is recognised by the shape
 // of its tokens (a literal, a name, a parenthesised expression, a function
@@ -148,6 +158,13 @@
 //     alike under every DateStyle ('January 8, 1999', '08-Jan-1999',
 //     '19990108', '990108', '1999.008', 'J2451187') become ISO text; the
 //     orders DateStyle decides ('1/8/1999', two-digit years) are left.
+//
+//   - interval '…', '…'::interval, CAST('…' AS interval): PostgreSQL's
+//     interval input (signed fields '-1 +02:03', '+02:00', year-month
+//     '1-2', '@ … ago', fractional units, ISO 8601 'P1Y2M3DT4H' and its
+//     alternative format) read here into months, days and microseconds,
+//     written as text DuckDB reads alike; what this reader does not know
+//     is left to DuckDB.
 //
 //   - overlay(s PLACING r FROM n FOR m): the call overlay(s, r, n, m)
 //     (DuckDB's parser has no PLACING); substring(s FROM 'pattern') with

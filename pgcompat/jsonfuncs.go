@@ -57,69 +57,19 @@ func textPath(v driver.Value) ([]*string, error) {
 // parseArrayLiteral reads a one-dimensional PostgreSQL array literal's
 // elements (NULL for an unquoted NULL).
 func parseArrayLiteral(s string) ([]*string, error) {
-	t := strings.TrimSpace(s)
-	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
-		return nil, vsqlerr.New(vsqlerr.InvalidTextValue, "malformed array literal: %q", s).
-			WithHint(`Array value must start with "{" or dimension information.`)
-	}
-	t = t[1 : len(t)-1]
 	var out []*string
-	if strings.TrimSpace(t) == "" {
-		return out, nil
-	}
-	i := 0
-	for {
-		for i < len(t) && isSpace(t[i]) {
-			i++
-		}
-		var b strings.Builder
-		quoted := false
-		if i < len(t) && t[i] == '"' {
-			quoted = true
-			i++
-			for i < len(t) && t[i] != '"' {
-				if t[i] == '\\' && i+1 < len(t) {
-					i++
-				}
-				b.WriteByte(t[i])
-				i++
-			}
-			if i >= len(t) {
-				return nil, vsqlerr.New(vsqlerr.InvalidTextValue, "malformed array literal: %q", s)
-			}
-			i++
-			for i < len(t) && isSpace(t[i]) {
-				i++
-			}
-		} else {
-			for i < len(t) && t[i] != ',' {
-				if t[i] == '{' || t[i] == '}' || t[i] == '"' {
-					return nil, vsqlerr.New(vsqlerr.InvalidTextValue, "malformed array literal: %q", s)
-				}
-				if t[i] == '\\' && i+1 < len(t) {
-					i++
-				}
-				b.WriteByte(t[i])
-				i++
-			}
-		}
-		e := b.String()
-		if !quoted {
-			e = strings.TrimRight(e, " \t\n\r")
-		}
-		if !quoted && strings.EqualFold(e, "null") {
+	_, depth, ok := pgArray(s, func(e string, null bool) string {
+		if null {
 			out = append(out, nil)
 		} else {
 			out = append(out, &e)
 		}
-		if i >= len(t) {
-			return out, nil
-		}
-		if t[i] != ',' {
-			return nil, vsqlerr.New(vsqlerr.InvalidTextValue, "malformed array literal: %q", s)
-		}
-		i++
+		return ""
+	})
+	if !ok || depth > 1 {
+		return nil, vsqlerr.New(vsqlerr.InvalidTextValue, "malformed array literal: %q", s)
 	}
+	return out, nil
 }
 
 // jsonPathOp is the operation at the end of a path.
@@ -307,7 +257,7 @@ func jsonbMinus(a []driver.Value) (any, error) {
 			}
 		}
 	case int32, int64, int16, int8:
-		index, byIndex = int(argInt(toInt64(x))), true
+		index, byIndex = int(argInt(x)), true
 	default:
 		return nil, invalidArgument("operator does not exist: jsonb - %T", x)
 	}
@@ -340,18 +290,6 @@ func jsonbMinus(a []driver.Value) (any, error) {
 		return encodeJSON(out)
 	}
 	return nil, invalidArgument("cannot delete from scalar")
-}
-
-func toInt64(v driver.Value) driver.Value {
-	switch x := v.(type) {
-	case int8:
-		return int64(x)
-	case int16:
-		return int64(x)
-	case int32:
-		return int64(x)
-	}
-	return v
 }
 
 // jsonbStripNulls removes the object fields whose value is null, at every

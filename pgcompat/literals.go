@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
 )
 
 // Literals cast to a type whose input PostgreSQL reads more loosely than
@@ -79,6 +80,13 @@ func (p *pass) castLiteral(lit, start, end int) {
 		if depth > dims {
 			p.insert(p.toks[end].End, strings.Repeat("[]", depth-dims))
 		}
+	case start == end && p.isWord(start, "interval"):
+		if p.kind(lit+1) == sqltext.Word && !notNames[strings.ToLower(p.text(lit+1))] {
+			return // interval '999' second: the SQL standard's field syntax
+		}
+		if iv, ok := intervalLiteral(val); ok {
+			p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+iv+"'")
+		}
 	case start == end && p.isWord(start, "date"):
 		if d, ok := dateLiteral(val); ok && val != d {
 			p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+d+"'")
@@ -121,34 +129,117 @@ func parseBool(s string) (string, bool) {
 // that is not such a literal (dimensions '[1:2]={…}' included): it is
 // left to DuckDB.
 func arrayLiteralList(s string) (list string, depth int, ok bool) {
-	return pgArray(s, sqlString)
+	return pgArray(s, func(e string, null bool) string {
+		if null {
+			return "NULL"
+		}
+		return sqlString(e)
+	})
 }
 
 // arrayLiteralText turns PostgreSQL's array input into the text of a
-// DuckDB list ('{1,"a b"}' → '[1, "a b"]'), which DuckDB casts to the
+// DuckDB list ('{1,"a b"}' → '["1", "a b"]'), which DuckDB casts to the
 // list type an operator's other side has, as PostgreSQL does an untyped
-// literal. False for elements DuckDB's list text cannot carry (quotes,
-// backslashes).
+// literal.
 func arrayLiteralText(s string) (string, bool) {
-	bad := false
-	list, _, ok := pgArray(s, func(e string) string {
-		if strings.ContainsAny(e, `"\'[]{}`) {
-			bad = true
-		}
-		if e == "" || strings.ContainsAny(e, " ,\t") || strings.EqualFold(e, "null") {
-			return `"` + e + `"`
-		}
-		return e
-	})
-	if !ok || bad {
+	list, err := ArrayTextToList(s)
+	if err != nil {
 		return "", false
 	}
-	return "'" + list + "'", true
+	return sqlString(list), true
+}
+
+// ArrayTextToList converts a PostgreSQL array literal to DuckDB's list
+// literal: every element double-quoted with backslash escapes, NULL bare,
+// nested arrays nested.
+func ArrayTextToList(s string) (string, error) {
+	bad := func() (string, error) {
+		return "", vsqlerr.New(vsqlerr.InvalidParameter, "malformed array literal: %q", s)
+	}
+	// An optional dimension prefix ([1:2]=) is dropped.
+	if strings.HasPrefix(s, "[") {
+		i := strings.Index(s, "=")
+		if i < 0 {
+			return bad()
+		}
+		s = s[i+1:]
+	}
+	var out strings.Builder
+	depth, i := 0, 0
+	needElem := false
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == '{':
+			depth++
+			out.WriteByte('[')
+			i++
+			needElem = false
+		case c == '}':
+			if depth == 0 {
+				return bad()
+			}
+			depth--
+			out.WriteByte(']')
+			i++
+		case c == ',':
+			out.WriteString(", ")
+			i++
+			needElem = true
+		case c == ' ' || c == '\t' || c == '\n':
+			i++
+		case c == '"':
+			out.WriteByte('"')
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) {
+					i++
+				}
+				if s[i] == '"' || s[i] == '\\' {
+					out.WriteByte('\\')
+				}
+				out.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return bad()
+			}
+			out.WriteByte('"')
+			i++
+			needElem = false
+		default:
+			j := i
+			for j < len(s) && s[j] != ',' && s[j] != '}' {
+				j++
+			}
+			elem := strings.TrimSpace(s[i:j])
+			if strings.EqualFold(elem, "NULL") {
+				out.WriteString("NULL")
+			} else {
+				out.WriteByte('"')
+				for k := 0; k < len(elem); k++ {
+					if elem[k] == '\\' && k+1 < len(elem) {
+						k++
+					}
+					if elem[k] == '"' || elem[k] == '\\' {
+						out.WriteByte('\\')
+					}
+					out.WriteByte(elem[k])
+				}
+				out.WriteByte('"')
+			}
+			i = j
+			needElem = false
+		}
+	}
+	if depth != 0 || needElem {
+		return bad()
+	}
+	return out.String(), nil
 }
 
 // pgArray parses PostgreSQL's array input, writing each element with
-// elem (NULL as NULL); depth is how deeply it nests.
-func pgArray(s string, elem func(string) string) (list string, depth int, ok bool) {
+// elem (null: an unquoted NULL); depth is how deeply it nests.
+func pgArray(s string, elem func(e string, null bool) string) (list string, depth int, ok bool) {
 	i, level := 0, 0
 	var b strings.Builder
 	var parse func() bool
@@ -195,7 +286,7 @@ func pgArray(s string, elem func(string) string) (list string, depth int, ok boo
 					return false
 				}
 				i++
-				b.WriteString(elem(e.String()))
+				b.WriteString(elem(e.String(), false))
 			default:
 				var e strings.Builder
 				for i < len(s) && s[i] != ',' && s[i] != '}' {
@@ -212,11 +303,7 @@ func pgArray(s string, elem func(string) string) (list string, depth int, ok boo
 				if v == "" {
 					return false
 				}
-				if strings.EqualFold(v, "null") {
-					b.WriteString("NULL")
-				} else {
-					b.WriteString(elem(v))
-				}
+				b.WriteString(elem(v, strings.EqualFold(v, "null")))
 			}
 			skip()
 			if i >= len(s) {

@@ -48,7 +48,7 @@ var setup = []string{
 	// PostgreSQL's formatting functions, in Go (udf.go); to_timestamp of
 	// one number is DuckDB's (seconds since the epoch, as PostgreSQL's).
 	`CREATE OR REPLACE MACRO ` + schema + `.to_char(x, f) AS __vsql_to_char(x, f, current_setting('TimeZone'))`,
-	`CREATE OR REPLACE MACRO ` + schema + `.to_timestamp(x) AS to_timestamp(x), (s, f) AS __vsql_to_timestamp(s, f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_to_timestamp(x) AS to_timestamp(x), (s, f) AS __vsql_to_timestamp(s, f)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.to_date(s, f) AS __vsql_to_date(s, f)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.to_number(s, f) AS __vsql_to_number(s, f)`,
 	// regular expressions (regexfuncs.go)
@@ -67,14 +67,14 @@ var setup = []string{
 		(s, p, st, n, fl, sub) AS __vsql_regexp_substr(s, p, st, n, fl, sub)`,
 	// regexp_replace(s, p, r) keeps DuckDB's; with a start, n or flags
 	// PostgreSQL's (a fourth argument is flags when it is text)
-	`CREATE OR REPLACE MACRO ` + schema + `.regexp_replace(s, p, r) AS __vsql_regexp_replace(s, p, r, 1, 1, '', false),
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_regexp_replace(s, p, r) AS __vsql_regexp_replace(s, p, r, 1, 1, '', false),
 		(s, p, r, x) AS CASE WHEN typeof(x) = 'VARCHAR' THEN __vsql_regexp_replace(s, p, r, 1, 1, CAST(x AS VARCHAR), false)
 			ELSE __vsql_regexp_replace(s, p, r, TRY_CAST(x AS BIGINT), 1, '', false) END,
 		(s, p, r, st, n) AS __vsql_regexp_replace(s, p, r, st, n, '', true),
 		(s, p, r, st, n, fl) AS __vsql_regexp_replace(s, p, r, st, n, fl, true)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_substring_regex(s, p) AS __vsql_substring_regex(s, p)`,
-	`CREATE OR REPLACE MACRO ` + schema + `.regexp_split_to_array(s, p) AS __vsql_regexp_split(s, p, ''), (s, p, fl) AS __vsql_regexp_split(s, p, fl)`,
-	`CREATE OR REPLACE MACRO ` + schema + `.regexp_split_to_table(s, p) AS unnest(__vsql_regexp_split(s, p, '')),
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_regexp_split_to_array(s, p) AS __vsql_regexp_split(s, p, ''), (s, p, fl) AS __vsql_regexp_split(s, p, fl)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_regexp_split_to_table(s, p) AS unnest(__vsql_regexp_split(s, p, '')),
 		(s, p, fl) AS unnest(__vsql_regexp_split(s, p, fl))`,
 	// string_to_array and string_to_table: a NULL delimiter splits into
 	// characters, an empty one gives the whole string; null_string
@@ -82,12 +82,12 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_string_split(s, d, n) AS list_transform(CASE WHEN s IS NULL THEN NULL WHEN s = '' THEN []
 		WHEN d IS NULL THEN string_split(s, '') WHEN d = '' THEN [s] ELSE string_split(s, d) END,
 		lambda e: CASE WHEN e = n THEN NULL ELSE e END)`,
-	`CREATE OR REPLACE MACRO ` + schema + `.string_to_array(s, d) AS ` + schema + `.pg_string_split(s, d, NULL),
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_string_to_array(s, d) AS ` + schema + `.pg_string_split(s, d, NULL),
 		(s, d, n) AS ` + schema + `.pg_string_split(s, d, n)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.string_to_table(s, d) AS unnest(` + schema + `.pg_string_split(s, d, NULL)),
 		(s, d, n) AS unnest(` + schema + `.pg_string_split(s, d, n))`,
-	`CREATE OR REPLACE MACRO ` + schema + `.lpad(s, n) AS lpad(s, n, ' '), (s, n, f) AS lpad(s, n, f)`,
-	`CREATE OR REPLACE MACRO ` + schema + `.rpad(s, n) AS rpad(s, n, ' '), (s, n, f) AS rpad(s, n, f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_lpad(s, n) AS lpad(s, n, ' '), (s, n, f) AS lpad(s, n, f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_rpad(s, n) AS rpad(s, n, ' '), (s, n, f) AS rpad(s, n, f)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.overlay(s, r, n) AS CASE WHEN n < 1 THEN error('[vsql:invalid_argument] negative substring length not allowed')
 			ELSE substr(s, 1, n - 1) || r || substr(s, n + length(r)) END,
 		(s, r, n, m) AS CASE WHEN n < 1 THEN error('[vsql:invalid_argument] negative substring length not allowed')
@@ -98,7 +98,7 @@ var setup = []string{
 		WHEN CAST(stride AS INTERVAL) <= INTERVAL 0 SECOND THEN error('[vsql:invalid_argument] stride must be greater than zero')
 		ELSE time_bucket(CAST(stride AS INTERVAL), t, origin) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.regexp_like(s, p) AS __vsql_regexp_like(s, p, ''), (s, p, fl) AS __vsql_regexp_like(s, p, fl)`,
-	`CREATE OR REPLACE MACRO ` + schema + `.regexp_matches(s, p) AS unnest(__vsql_regexp_matches(s, p, '')),
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_regexp_matches(s, p) AS unnest(__vsql_regexp_matches(s, p, '')),
 		(s, p, fl) AS unnest(__vsql_regexp_matches(s, p, fl))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.regexp_match(s, p) AS __vsql_regexp_match(s, p, ''), (s, p, fl) AS __vsql_regexp_match(s, p, fl)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.parse_ident(s, strict := true) AS __vsql_parse_ident(s, strict)`,
@@ -113,16 +113,19 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_bytea(b) AS CASE WHEN typeof(b) = 'VARCHAR' AND starts_with(CAST(b AS VARCHAR), chr(92) || 'x')
 		THEN unhex(substr(CAST(b AS VARCHAR), 3)) ELSE CAST(b AS BLOB) END`,
 	// encode of text: PostgreSQL's bytea input, '\x…' hex
-	`CREATE OR REPLACE MACRO ` + schema + `.encode(b, f) AS __vsql_encode(` + schema + `.pg_bytea(b), f)`,
-	`CREATE OR REPLACE MACRO ` + schema + `.decode(s, f) AS __vsql_decode(s, f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_encode(b, f) AS __vsql_encode(` + schema + `.pg_bytea(b), f)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_decode(s, f) AS __vsql_decode(s, f)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.unistr(s) AS __vsql_unistr(s)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.sha224(b) AS __vsql_sha224(` + schema + `.pg_bytea(b))`,
-	`CREATE OR REPLACE MACRO ` + schema + `.sha256(b) AS __vsql_sha256(` + schema + `.pg_bytea(b))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_sha256(b) AS __vsql_sha256(` + schema + `.pg_bytea(b))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.sha384(b) AS __vsql_sha384(` + schema + `.pg_bytea(b))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.sha512(b) AS __vsql_sha512(` + schema + `.pg_bytea(b))`,
 	// date_trunc(unit, timestamptz, zone): truncated in that zone
-	`CREATE OR REPLACE MACRO ` + schema + `.date_trunc(u, t) AS date_trunc(u, t),
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_date_trunc(u, t) AS date_trunc(u, t),
 		(u, t, z) AS timezone(z, date_trunc(u, timezone(z, CAST(t AS TIMESTAMPTZ))))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.make_interval(years := 0, months := 0, weeks := 0, days := 0, hours := 0, mins := 0, secs := 0.0) AS
+		to_months(CAST(years AS INTEGER) * 12 + CAST(months AS INTEGER)) + to_days(CAST(weeks AS INTEGER) * 7 + CAST(days AS INTEGER))
+		+ to_microseconds(CAST(round((CAST(hours AS DOUBLE) * 3600 + CAST(mins AS DOUBLE) * 60 + CAST(secs AS DOUBLE)) * 1e6) AS BIGINT))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.num_nulls_variadic(a) AS CAST(len(list_filter(a, lambda e: e IS NULL)) AS INTEGER)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.num_nonnulls_variadic(a) AS CAST(len(list_filter(a, lambda e: e IS NOT NULL)) AS INTEGER)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_strip_nulls(j) AS CAST(__vsql_jsonb_strip_nulls(CAST(j AS VARCHAR)) AS JSON)`,
@@ -173,7 +176,11 @@ func init() {
 	for _, f := range []struct{ name, fn string }{{"jsonb_extract_path", "pg_path"}, {"json_extract_path", "pg_path"},
 		{"jsonb_extract_path_text", "pg_path_text"}, {"json_extract_path_text", "pg_path_text"}} {
 		var b strings.Builder
-		b.WriteString("CREATE OR REPLACE MACRO " + schema + "." + f.name)
+		macro := f.name
+		if strings.HasPrefix(f.name, "json_") { // DuckDB's own json_extract_path: see ProvideFunctionAs
+			macro = "pg_" + f.name
+		}
+		b.WriteString("CREATE OR REPLACE MACRO " + schema + "." + macro)
 		args, list := []string{"j"}, []string{}
 		for k := 1; k <= 8; k++ {
 			args = append(args, fmt.Sprintf("p%d", k))
@@ -184,7 +191,7 @@ func init() {
 			fmt.Fprintf(&b, " (%s) AS %s.%s(j, [%s])", strings.Join(args, ", "), schema, f.fn, strings.Join(list, ", "))
 		}
 		setup = append(setup, b.String())
-		sqltext.ProvideFunctions(f.name)
+		sqltext.ProvideFunctionAs(f.name, macro)
 	}
 	// num_nulls and num_nonnulls of up to 16 arguments
 	for _, f := range []struct{ name, test string }{{"num_nulls", "IS NULL"}, {"num_nonnulls", "IS NOT NULL"}} {
@@ -202,10 +209,13 @@ func init() {
 		setup = append(setup, b.String())
 		sqltext.ProvideFunctions(f.name)
 	}
+	for _, f := range []string{"lpad", "rpad", "encode", "decode", "date_trunc", "sha256"} {
+		sqltext.ProvideFunctionAs(f, "pg_"+f)
+	}
 	sqltext.ProvideFunctions("jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
-		"lpad", "rpad", "overlay", "date_bin", "jsonb_strip_nulls", "array_remove", "array_replace", "array_positions",
-		"encode", "decode", "date_trunc", "unistr", "sha224", "sha256", "sha384", "sha512")
+		"overlay", "date_bin", "jsonb_strip_nulls", "array_remove", "array_replace", "array_positions",
+		"make_interval", "unistr", "sha224", "sha384", "sha512")
 }
 
 // Setup creates the macros rewritten statements call; exec runs one
@@ -254,6 +264,7 @@ var rules = map[string]rule{
 	"bool":            typedLiteral,
 	"boolean":         typedLiteral,
 	"date":            typedLiteral,
+	"interval":        typedLiteral,
 	"cast":            castCall,
 	"overlay":         overlayPlacing, // overlay(s PLACING r FROM n FOR m)
 	"substring":       substringFrom,  // substring(s FROM 'regex')
@@ -1086,6 +1097,10 @@ func TimestampParam(s string) string {
 	return fixed
 }
 
+// templateReaders are the functions whose text argument a template reads
+// (pg_to_timestamp: to_timestamp once sqltext sent it to its macro).
+var templateReaders = map[string]bool{"to_timestamp": true, "pg_to_timestamp": true, "to_date": true}
+
 // FixOffsetLiterals removes the space before a numeric offset in every
 // plain string literal shaped exactly like a timestamp with a spaced
 // offset ('2026-12-02 21:55:36.153 +00:00'). The server applies it to
@@ -1101,7 +1116,7 @@ func FixOffsetLiterals(src string) (string, bool) {
 			continue
 		}
 		if k >= 2 && toks[k-1].Kind == sqltext.Open && toks[k-2].Kind == sqltext.Word &&
-			(strings.EqualFold(src[toks[k-2].Start:toks[k-2].End], "to_timestamp") || strings.EqualFold(src[toks[k-2].Start:toks[k-2].End], "to_date")) {
+			templateReaders[strings.ToLower(src[toks[k-2].Start:toks[k-2].End])] {
 			continue // the text of to_timestamp(text, template): read by its template
 		}
 		if fixed, ok := fixOffset(src[t.Start+1 : t.End-1]); ok {

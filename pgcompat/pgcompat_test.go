@@ -156,8 +156,9 @@ func TestLiteralCasts(t *testing.T) {
 		`SELECT CAST('{a,"b c",NULL}' AS text[])`:                                                        `SELECT CAST(['a', 'b c', NULL] AS text[])`,
 		`SELECT date 'January 8, 1999', '990108'::date, date '1/8/1999'`:                                 `SELECT date '1999-01-08', '1999-01-08'::date, date '1/8/1999'`,
 		`SELECT overlay(s placing 'x' from 2 for 3), substring(s from 'a.c'), substring(s from 2 for 3)`: `SELECT overlay(s , 'x' , 2 , 3), memory.__vsql_fn.pg_substring_regex(s , 'a.c'), substring(s from 2 for 3)`,
-		`SELECT i && '{32,"a b",NULL}', i && '{}', i && '{"x\"y"}'`:                                      `SELECT i && '[32, "a b", NULL]', i && '[]', i && '{"x\"y"}'`,
+		`SELECT i && '{32,"a b",NULL}', i && '{}', i && '{"x\"y"}'`:                                      `SELECT i && '["32", "a b", NULL]', i && '[]', i && '["x\"y"]'`,
 		`SELECT a - b, '{}'::jsonb - 'k', x || y, '[1]'::jsonb || '[2]'`:                                 `SELECT a - b, memory.__vsql_fn.pg_jsonb_minus('{}'::JSON , 'k'), x || y, memory.__vsql_fn.pg_jsonb_concat('[1]'::JSON , '[2]')`,
+		`SELECT interval '-1 +02:03', 'P1Y2M'::interval, interval '1 month - 1 second'`:                  `SELECT interval '0 months -1 days 7380000000 microseconds', '14 months 0 days 0 microseconds'::interval, interval '1 month - 1 second'`,
 		`SELECT '[1:2]={1,2}'::int[], 'maybe'::bool, x::bool`:                                            `SELECT '[1:2]={1,2}'::int[], 'maybe'::bool, x::bool`,
 	} {
 		if got, _ := Rewrite(in); got != want {

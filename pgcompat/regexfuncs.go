@@ -77,6 +77,10 @@ func compileRegex(pattern, flags, fn string) (*regexp.Regexp, error) {
 
 func argInt(v driver.Value) int64 {
 	switch x := v.(type) {
+	case int8:
+		return int64(x)
+	case int16:
+		return int64(x)
 	case int32:
 		return int64(x)
 	case int64:

@@ -228,8 +228,12 @@ func inZone(t time.Time, zone driver.Value) time.Time {
 }
 
 func init() {
-	sqltext.ProvideFunctions("to_char", "to_timestamp", "to_date", "to_number",
-		"regexp_replace", "regexp_split_to_array", "regexp_split_to_table", "string_to_array", "string_to_table",
-		"regexp_count", "regexp_instr", "regexp_substr", "regexp_like", "regexp_match", "regexp_matches", "parse_ident",
+	// names DuckDB has too: their macros are pg_… (see sqltext.ProvideFunctionAs)
+	for _, f := range []string{"to_timestamp", "regexp_replace", "regexp_split_to_array", "regexp_split_to_table", "string_to_array", "regexp_matches"} {
+		sqltext.ProvideFunctionAs(f, "pg_"+f)
+	}
+	sqltext.ProvideFunctions("to_char", "to_date", "to_number",
+		"string_to_table",
+		"regexp_count", "regexp_instr", "regexp_substr", "regexp_like", "regexp_match", "parse_ident",
 		"jsonb_set", "jsonb_insert", "jsonb_delete_path", "jsonb_set_lax")
 }

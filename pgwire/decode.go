@@ -154,28 +154,12 @@ func decodeByteaText(raw []byte) ([]byte, error) {
 		}
 		return b, nil
 	}
-	out := make([]byte, 0, len(raw))
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if c != '\\' {
-			out = append(out, c)
-			continue
-		}
-		switch {
-		case i+1 < len(raw) && raw[i+1] == '\\':
-			out = append(out, '\\')
-			i++
-		case i+3 < len(raw) && isOctal(raw[i+1]) && isOctal(raw[i+2]) && isOctal(raw[i+3]):
-			out = append(out, (raw[i+1]-'0')<<6|(raw[i+2]-'0')<<3|(raw[i+3]-'0'))
-			i += 3
-		default:
-			return nil, vsqlerr.New(vsqlerr.InvalidParameter, "invalid input syntax for type bytea: %s", fmt.Sprintf("%q", s))
-		}
+	out, ok := pgcompat.UnescapeBytea(s)
+	if !ok {
+		return nil, vsqlerr.New(vsqlerr.InvalidParameter, "invalid input syntax for type bytea: %s", fmt.Sprintf("%q", s))
 	}
 	return out, nil
 }
-
-func isOctal(c byte) bool { return c >= '0' && c <= '7' }
 
 // textArrayOIDs are the array types whose text-format parameters are
 // converted from PostgreSQL's array syntax ({a,"b c",NULL}) to DuckDB's
@@ -187,93 +171,9 @@ var textArrayOIDs = map[uint32]bool{
 	pgtype.TimestamptzArrayOID: true, pgtype.UUIDArrayOID: true,
 }
 
-// arrayTextToList converts a PostgreSQL array literal to DuckDB's list
-// literal: every element double-quoted with backslash escapes, NULL bare,
-// nested arrays nested.
-func arrayTextToList(s string) (string, error) {
-	bad := func() (string, error) {
-		return "", vsqlerr.New(vsqlerr.InvalidParameter, "malformed array literal: %q", s)
-	}
-	// An optional dimension prefix ([1:2]=) is dropped.
-	if strings.HasPrefix(s, "[") {
-		i := strings.Index(s, "=")
-		if i < 0 {
-			return bad()
-		}
-		s = s[i+1:]
-	}
-	var out strings.Builder
-	depth, i := 0, 0
-	needElem := false
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == '{':
-			depth++
-			out.WriteByte('[')
-			i++
-			needElem = false
-		case c == '}':
-			if depth == 0 {
-				return bad()
-			}
-			depth--
-			out.WriteByte(']')
-			i++
-		case c == ',':
-			out.WriteString(", ")
-			i++
-			needElem = true
-		case c == ' ' || c == '\t' || c == '\n':
-			i++
-		case c == '"':
-			out.WriteByte('"')
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) {
-					i++
-				}
-				if s[i] == '"' || s[i] == '\\' {
-					out.WriteByte('\\')
-				}
-				out.WriteByte(s[i])
-			}
-			if i >= len(s) {
-				return bad()
-			}
-			out.WriteByte('"')
-			i++
-			needElem = false
-		default:
-			j := i
-			for j < len(s) && s[j] != ',' && s[j] != '}' {
-				j++
-			}
-			elem := strings.TrimSpace(s[i:j])
-			if strings.EqualFold(elem, "NULL") {
-				out.WriteString("NULL")
-			} else {
-				out.WriteByte('"')
-				for k := 0; k < len(elem); k++ {
-					if elem[k] == '\\' && k+1 < len(elem) {
-						k++
-					}
-					if elem[k] == '"' || elem[k] == '\\' {
-						out.WriteByte('\\')
-					}
-					out.WriteByte(elem[k])
-				}
-				out.WriteByte('"')
-			}
-			i = j
-			needElem = false
-		}
-	}
-	if depth != 0 || needElem {
-		return bad()
-	}
-	return out.String(), nil
-}
+// arrayTextToList is pgcompat.ArrayTextToList (one reader of
+// PostgreSQL's array text for parameters and literals).
+func arrayTextToList(s string) (string, error) { return pgcompat.ArrayTextToList(s) }
 
 // binaryArrayToList converts a binary-format array parameter to DuckDB's
 // list literal: the header (dimensions, element type), then each element

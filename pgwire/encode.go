@@ -465,9 +465,12 @@ func appendOffset(buf []byte, t time.Time) []byte {
 }
 
 // appendInterval writes PostgreSQL's default (postgres) interval style:
-// "1 year 2 mons 3 days 04:05:06.5".
+// "1 year 2 mons 3 days 04:05:06.5"; a positive field right after a
+// negative one gets its sign ("-1 days +02:03:00"), as PostgreSQL's
+// EncodeInterval writes it.
 func appendInterval(buf []byte, iv duckdb.Interval) []byte {
 	start := len(buf)
+	before := false // the last field written was negative
 	part := func(n int64, unit string) {
 		if n == 0 {
 			return
@@ -475,6 +478,10 @@ func appendInterval(buf []byte, iv duckdb.Interval) []byte {
 		if len(buf) > start {
 			buf = append(buf, ' ')
 		}
+		if before && n > 0 {
+			buf = append(buf, '+')
+		}
+		before = n < 0
 		buf = strconv.AppendInt(buf, n, 10)
 		buf = append(buf, ' ')
 		buf = append(buf, unit...)
@@ -493,6 +500,8 @@ func appendInterval(buf []byte, iv duckdb.Interval) []byte {
 		if us < 0 {
 			buf = append(buf, '-')
 			us = -us
+		} else if before && us > 0 {
+			buf = append(buf, '+')
 		}
 		h := us / 3600e6
 		if h < 10 {

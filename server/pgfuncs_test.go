@@ -170,6 +170,13 @@ func TestPostgresLiteralInput(t *testing.T) {
 		`SELECT id FROM aot WHERE i @> '{NULL}' OR t @> '{x}' ORDER BY id`,
 		`SELECT id FROM aot WHERE i <@ '{NULL}' ORDER BY id`,
 		`SELECT '{"a":1}'::jsonb @> '{}', '[1,2]'::jsonb @> '[1]'`,
+		// intervals in PostgreSQL's input forms
+		`SELECT interval '+02:00', interval '-1 +02:03', interval '-1 days +02:03', interval '10 years -11 month -12 days +13:14', interval '1-2', interval '+1 -1:00:00', interval '+1-2 -3 +4:05:06.789'`,
+		`SELECT interval '-23 hours 45 min 12.34 sec', interval '-1 year 2 months 1 day 23 hours 45 min 12.34 sec', interval '1 day -1 hours', interval '0', interval '1 2:03:04', '2:03:04.45679'::interval, CAST('@ 1 minute ago' AS interval)`,
+		`SELECT interval 'P0Y', interval 'P1Y2M', interval 'P1W', interval 'P1DT2H3M4S', interval 'P1Y2M3DT4H5M6.7S', interval 'P00021015T103020', interval 'P0002-10-15T10:30:20', interval 'P0002-10'`,
+		`SELECT interval 'P1.1Y0M3DT4H5M6S', interval 'P.1Y0M3DT4H5M6S', interval '1.5 months', interval '1.5 years', interval '3 weeks', interval '-1 year -2 mons +3 days -04:00'`,
+		`SELECT interval '999' second, interval '2' hour, interval '1 day' / 2`,
+		`SELECT make_interval(years => 1, months => 2), make_interval(days => 10, hours => 2, mins => 3, secs => 4.5), make_interval(weeks => 1), make_interval()`,
 		// dates PostgreSQL reads alike under every DateStyle
 		`SELECT date 'January 8, 1999', date '19990108', date '990108', date '1999.008', date 'J2451187', '1999-Jan-08'::date, CAST('08-Jan-1999' AS date)`,
 		`SELECT date 'Jan-08-1999', date '1999 Jan 08', date '08 Jan 1999', date 'Jan 08 1999', date '1999 08 Jan', date 'Sept 3 2001', date '2000-02-29'`,

@@ -70,6 +70,28 @@ func functionSchema(name string) string {
 	return PGCatalogSchema
 }
 
+// ProvideFunctionAs is ProvideFunctions for a PostgreSQL function whose
+// macro has another name (macro): the PostgreSQL name is also DuckDB's
+// built-in, which macros call with DuckDB's meaning (an unqualified name
+// in a macro finds a macro of the same schema first).
+func ProvideFunctionAs(name, macro string) {
+	ProvideFunctions(name)
+	providedAs[name] = macro
+}
+
+// providedAs maps a provided function to its macro's name where the two
+// differ (ProvideFunctionAs).
+var providedAs = map[string]string{}
+
+// MacroOf is the name of the macro (in FunctionsSchema) that answers the
+// provided function f.
+func MacroOf(f string) string {
+	if m, ok := providedAs[f]; ok {
+		return m
+	}
+	return f
+}
+
 // InfoRelations are the information_schema relations vsql answers itself.
 var InfoRelations = map[string]bool{}
 
@@ -287,6 +309,9 @@ func RewritePostgres(src string) (out string, changed bool) {
 				set(i, PGCatalogSchema) // pg_catalog.pg_get_keywords()
 			case call && PGFunctions[name]:
 				set(i, functionSchema(name))
+				if m, ok := providedAs[name]; ok {
+					set(i+2, m)
+				}
 				provided[i] = providedCall{name: name, end: match[i+3]}
 			case call:
 				set(i, "")
@@ -373,7 +398,7 @@ func RewritePostgres(src string) (out string, changed bool) {
 		case t.kind == tokWord && !dot(i-1) && !dot(i+1) && PGFunctions[t.word] &&
 			!isWord(i-1, "macro") && !isWord(i-1, "function") && !isText(i-1, ":"):
 			if i+1 < n && toks[i+1].kind == tokOpen {
-				set(i, functionSchema(t.word)+"."+t.word)
+				set(i, functionSchema(t.word)+"."+MacroOf(t.word))
 				provided[i] = providedCall{name: t.word, end: match[i+1]}
 				if (isWord(i-1, "from") || isWord(i-1, "join")) && match[i+1] > 0 {
 					// a scalar function used as a table: FROM current_schema();
