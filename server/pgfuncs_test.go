@@ -1,29 +1,17 @@
 package server_test
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/vsql/vsql/internal/pgtest"
 )
 
-// comparePG runs each statement on PostgreSQL 15 and on vsqld and reports
-// every answer that differs (values, column types, command tags, error
-// classes).
+// comparePG runs each statement on a PostgreSQL 15 and a vsqld of its own
+// and reports every answer that differs (values, column types, command
+// tags, error classes): agreeWithPostgres.
 func comparePG(t *testing.T, steps []string) {
 	t.Helper()
-	pg := pgtest.Connect(t).PgConn()
-	vs := connectPgx(t, startServer(t, nil)).PgConn()
-	agree := 0
-	for _, s := range steps {
-		want, got := ask(t, pg, s, nil), ask(t, vs, s, nil)
-		if !reflect.DeepEqual(want, got) {
-			t.Errorf("%s\n  PostgreSQL: %v\n  vsqld:      %v", s, want, got)
-			continue
-		}
-		agree++
-	}
-	t.Logf("%d of %d statements answered as PostgreSQL 15 does", agree, len(steps))
+	agreeWithPostgres(t, pgtest.Connect(t).PgConn(), connectPgx(t, startServer(t, nil)).PgConn(), steps)
 }
 
 // TestPostgresFormatting: to_char, to_timestamp, to_date and to_number
