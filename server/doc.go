@@ -148,8 +148,9 @@
 //     any name containing extension, secret, directory, external_access) is
 //     refused with the reason; other DuckDB settings are left to the lock.
 //   - a statement that is not a read and names __vsql, or DDL whose target
-//     vsql's PostgreSQL rewrite sends to memory.__vsql_pg or
-//     memory.__vsql_is (DROP VIEW pg_catalog.pg_class), is refused; reads
+//     vsql's PostgreSQL rewrite sends to memory.__vsql_pg,
+//     memory.__vsql_is or memory.__vsql_fn (DROP VIEW pg_catalog.pg_class),
+//     is refused; reads
 //     naming __vsql, and CREATE/DROP DATABASE (vsql's own, which check
 //     their names), stay reserved_name.
 //   - INSTALL, LOAD, FORCE INSTALL and UPDATE EXTENSIONS are refused unless
@@ -212,7 +213,9 @@
 //
 // Clients' catalog queries are answered by views and macros that package
 // pgcatalog creates once per process in two schemas of the engine's
-// in-memory database (memory.__vsql_pg, memory.__vsql_is); each view
+// in-memory database (memory.__vsql_pg, memory.__vsql_is; the PostgreSQL
+// functions package pgcompat provides live in a third, memory.__vsql_fn);
+// each view
 // filters DuckDB's catalog functions by current_database(), so a session
 // sees its own database or branch only. Before preparing a statement the
 // server passes it through sqltext.RewritePostgres, which sends
