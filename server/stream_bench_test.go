@@ -110,31 +110,40 @@ func BenchmarkPointQuery(b *testing.B) {
 			b.Run(fmt.Sprintf("clients=%d/%s", clients, mode), func(b *testing.B) {
 				server.SetStreamResults(mode != "rows")
 				server.SetMaterializeChunks(mode == "chunks-materialized")
-				start := processCPU()
-				defer reportCPU(b, start)
-				var next atomic.Int64
-				var wg sync.WaitGroup
-				for ci, c := range conns {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						k := ci
-						for next.Add(1) <= int64(b.N) {
-							k = (k + 7919) % 1000000
-							var i, bb int64
-							var t string
-							var d float64
-							if err := c.QueryRow(ctx, "SELECT i, b, t, d FROM w WHERE i = $1", k).Scan(&i, &bb, &t, &d); err != nil {
-								b.Error(err)
-								return
-							}
-						}
-					}()
-				}
-				wg.Wait()
+				runPointQueries(b, clients, func(client, key int) error {
+					var i, bb int64
+					var t string
+					var d float64
+					return conns[client].QueryRow(ctx, "SELECT i, b, t, d FROM w WHERE i = $1", key).Scan(&i, &bb, &t, &d)
+				})
 			})
 		}
 	}
+}
+
+// runPointQueries runs b.N point queries from clients goroutines, each
+// walking the keys from its own start, and reports the process's CPU per
+// query.
+func runPointQueries(b *testing.B, clients int, query func(client, key int) error) {
+	start := processCPU()
+	defer reportCPU(b, start)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for ci := 0; ci < clients; ci++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k := ci
+			for next.Add(1) <= int64(b.N) {
+				k = (k + 7919) % 1000000
+				if err := query(ci, k); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // BenchmarkPointQueryInProcess is BenchmarkPointQuery's query on DuckDB in
@@ -159,32 +168,16 @@ func BenchmarkPointQueryInProcess(b *testing.B) {
 	for _, clients := range []int{1, 16} {
 		for _, int32Key := range []bool{false, true} {
 			b.Run(fmt.Sprintf("clients=%d/int32=%v", clients, int32Key), func(b *testing.B) {
-				start := processCPU()
-				defer reportCPU(b, start)
-				var next atomic.Int64
-				var wg sync.WaitGroup
-				for ci := 0; ci < clients; ci++ {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						k := ci
-						for next.Add(1) <= int64(b.N) {
-							k = (k + 7919) % 1000000
-							var i, bb int64
-							var t string
-							var d float64
-							var key any = k
-							if int32Key {
-								key = int32(k)
-							}
-							if err := stmt.QueryRow(key).Scan(&i, &bb, &t, &d); err != nil {
-								b.Error(err)
-								return
-							}
-						}
-					}()
-				}
-				wg.Wait()
+				runPointQueries(b, clients, func(_, k int) error {
+					var i, bb int64
+					var t string
+					var d float64
+					var key any = k
+					if int32Key {
+						key = int32(k)
+					}
+					return stmt.QueryRow(key).Scan(&i, &bb, &t, &d)
+				})
 			})
 		}
 	}
