@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -36,6 +37,7 @@ func run() error {
 	evidence := flag.Bool("evidence", true, "include sqllogictest's evidence/ files")
 	only := flag.String("only", "", "comma-separated substrings: run only files whose name contains one")
 	limit := flag.Int("limit", 0, "run at most this many statements per file (0 = all)")
+	divergences := flag.String("divergences", "", "also write every divergence to this file, one JSON object per line")
 	flag.Parse()
 	abs, err := filepath.Abs(*corpus)
 	if err != nil {
@@ -100,6 +102,11 @@ func run() error {
 		w = f
 	}
 	difftest.WriteReport(w, meta, results)
+	if *divergences != "" {
+		if err := writeDivergences(*divergences, results); err != nil {
+			return err
+		}
+	}
 	for _, c := range []string{difftest.CorpusPG, difftest.CorpusSLT, ""} {
 		t := difftest.Sum(results, c)
 		name := c
@@ -109,6 +116,25 @@ func run() error {
 		fmt.Fprintf(os.Stderr, "%-12s files %3d compared %6d agree %6d (%.2f%%) skipped %d hung %d crashed %d\n", name, t.Files, t.Run, t.Agree, t.Pct(), t.Skipped, t.Hung, t.Crashed)
 	}
 	return nil
+}
+
+// writeDivergences writes every divergence of results to path as JSON lines,
+// for working through a group statement by statement.
+func writeDivergences(path string, results []difftest.FileResult) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	for _, r := range results {
+		for _, d := range r.Divergences {
+			if err := enc.Encode(d); err != nil {
+				f.Close()
+				return err
+			}
+		}
+	}
+	return f.Close()
 }
 
 // commit is the checkout's commit, with "+changes" when the tree differs.
