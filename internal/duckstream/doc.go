@@ -1,7 +1,8 @@
 // Package duckstream reads DuckDB results a data chunk at a time through
 // DuckDB's C API (github.com/duckdb/duckdb-go-bindings), for vsqld's wire
 // path: pgwire encodes DataRows column by column straight from the
-// chunk's vectors (pgwire/chunks.go).
+// chunk's vectors (pgwire/chunks.go), and installs casts from text written
+// in Go (cast.go).
 //
 // # What it does
 //
@@ -39,6 +40,19 @@
 // type checked through reflect at init; TestHandles fails loudly if an
 // upgrade moves them, and Query then returns an error instead of reading
 // a wrong pointer.
+//
+// # Casts from text written in Go
+//
+// RegisterTextCast (cast.go) installs a Go function as the engine's cast
+// of VARCHAR to DATE, TIMESTAMP or TIME through duckdb_register_cast_function,
+// which duckdb-go does not wrap: cast.go declares the dozen C functions it
+// calls itself (duckdb.h's directory is not one another module's #cgo line
+// can name) and links against the library duckdb-go-bindings brings. A
+// registered cast takes precedence over DuckDB's own for the same pair of
+// types, in CAST, ::, typed literals and the implicit cast of a string into
+// a column; the callback reads each string (duckdb_string_t), keeps NULLs,
+// and reports a failure as the cast's error (CAST) or as a NULL row
+// (TRY_CAST). TestTextCast checks each of these.
 //
 // # Measured (BenchmarkRead, 1M rows × INTEGER, VARCHAR, DECIMAL(12,2),
 // VARCHAR; every value touched; 2 threads on a shared 2-CPU AMD EPYC)

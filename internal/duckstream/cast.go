@@ -1,0 +1,182 @@
+package duckstream
+
+/*
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+// The few declarations of DuckDB's C API (duckdb.h, stable since v1.1.0)
+// that cast functions need. duckdb-go-bindings links the library but does
+// not wrap these, and its header's directory is not one a #cgo line of
+// another module can name; the handles are opaque pointers either way.
+typedef uint64_t idx_t;
+typedef struct _duckdb_connection { void *internal_ptr; } *duckdb_connection;
+typedef struct _duckdb_cast_function { void *internal_ptr; } *duckdb_cast_function;
+typedef struct _duckdb_logical_type { void *internal_ptr; } *duckdb_logical_type;
+typedef struct _duckdb_function_info { void *internal_ptr; } *duckdb_function_info;
+typedef struct _duckdb_vector { void *internal_ptr; } *duckdb_vector;
+typedef int duckdb_state;
+typedef int duckdb_cast_mode; // 0 DUCKDB_CAST_NORMAL, 1 DUCKDB_CAST_TRY
+typedef bool (*duckdb_cast_function_t)(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output);
+typedef void (*duckdb_delete_callback_t)(void *data);
+
+duckdb_cast_function duckdb_create_cast_function(void);
+void duckdb_cast_function_set_source_type(duckdb_cast_function cast_function, duckdb_logical_type source_type);
+void duckdb_cast_function_set_target_type(duckdb_cast_function cast_function, duckdb_logical_type target_type);
+void duckdb_cast_function_set_implicit_cast_cost(duckdb_cast_function cast_function, int64_t cost);
+void duckdb_cast_function_set_function(duckdb_cast_function cast_function, duckdb_cast_function_t function);
+void duckdb_cast_function_set_extra_info(duckdb_cast_function cast_function, void *extra_info, duckdb_delete_callback_t destroy);
+void *duckdb_cast_function_get_extra_info(duckdb_function_info info);
+duckdb_cast_mode duckdb_cast_function_get_cast_mode(duckdb_function_info info);
+void duckdb_cast_function_set_error(duckdb_function_info info, const char *error);
+void duckdb_cast_function_set_row_error(duckdb_function_info info, const char *error, idx_t row, duckdb_vector output);
+duckdb_state duckdb_register_cast_function(duckdb_connection con, duckdb_cast_function cast_function);
+void duckdb_destroy_cast_function(duckdb_cast_function *cast_function);
+duckdb_logical_type duckdb_create_logical_type(int type);
+void duckdb_destroy_logical_type(duckdb_logical_type *type);
+void *duckdb_vector_get_data(duckdb_vector vector);
+uint64_t *duckdb_vector_get_validity(duckdb_vector vector);
+void duckdb_vector_ensure_validity_writable(duckdb_vector vector);
+
+extern bool vsqlCast(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output);
+
+static duckdb_state vsql_register_cast(duckdb_connection con, int source, int target, int64_t cost, int id) {
+	duckdb_cast_function f = duckdb_create_cast_function();
+	duckdb_logical_type s = duckdb_create_logical_type(source);
+	duckdb_logical_type t = duckdb_create_logical_type(target);
+	int *info = malloc(sizeof(int));
+	*info = id;
+	duckdb_cast_function_set_source_type(f, s);
+	duckdb_cast_function_set_target_type(f, t);
+	if (cost >= 0) {
+		duckdb_cast_function_set_implicit_cast_cost(f, cost);
+	}
+	duckdb_cast_function_set_function(f, vsqlCast);
+	duckdb_cast_function_set_extra_info(f, info, free);
+	duckdb_state st = duckdb_register_cast_function(con, f);
+	duckdb_destroy_logical_type(&s);
+	duckdb_destroy_logical_type(&t);
+	duckdb_destroy_cast_function(&f);
+	return st;
+}
+
+static int vsql_cast_id(duckdb_function_info info) {
+	return *(int *)duckdb_cast_function_get_extra_info(info);
+}
+*/
+import "C"
+
+import (
+	"database/sql/driver"
+	"fmt"
+	"sync"
+	"unsafe"
+
+	bindings "github.com/duckdb/duckdb-go-bindings"
+)
+
+// A cast of VARCHAR to a fixed-width type, written in Go: DuckDB calls it
+// for every such cast of the engine (CAST, ::, the implicit cast of a
+// string literal to a column's type), in place of its own. Registered
+// casts take precedence over DuckDB's built-in ones for the same pair of
+// types.
+
+// TextCast converts one text value to the target's physical value (days
+// for DATE as int64, microseconds for TIMESTAMP and TIME); an error fails
+// the cast (CAST) or makes the value NULL (TRY_CAST).
+type TextCast func(text []byte) (int64, error)
+
+// CastTarget is a target type of a text cast.
+type CastTarget int
+
+const (
+	CastDate      CastTarget = iota // DATE, stored as int32 days
+	CastTimestamp                   // TIMESTAMP, int64 microseconds
+	CastTime                        // TIME, int64 microseconds
+)
+
+func (t CastTarget) duckType() (C.int, int) {
+	switch t {
+	case CastDate:
+		return C.int(bindings.TypeDate), 4
+	case CastTimestamp:
+		return C.int(bindings.TypeTimestamp), 8
+	default:
+		return C.int(bindings.TypeTime), 8
+	}
+}
+
+var (
+	castMu    sync.RWMutex
+	castFuncs []registeredCast
+)
+
+type registeredCast struct {
+	fn    TextCast
+	width int
+}
+
+// RegisterTextCast installs fn as the engine's cast of VARCHAR to target,
+// through the driver connection c (casts are global to the DuckDB
+// instance). implicitCost is DuckDB's implicit cast cost (-1: the
+// default).
+func RegisterTextCast(c driver.Conn, target CastTarget, implicitCost int64, fn TextCast) error {
+	h, err := connHandle(c)
+	if err != nil {
+		return err
+	}
+	typ, width := target.duckType()
+	castMu.Lock()
+	id := len(castFuncs)
+	castFuncs = append(castFuncs, registeredCast{fn: fn, width: width})
+	castMu.Unlock()
+	if st := C.vsql_register_cast(C.duckdb_connection(h.Ptr), C.int(bindings.TypeVarchar), typ, C.int64_t(implicitCost), C.int(id)); st != 0 {
+		return fmt.Errorf("duckstream: DuckDB refused the cast of VARCHAR to type %d", typ)
+	}
+	return nil
+}
+
+//export vsqlCast
+func vsqlCast(info C.duckdb_function_info, count C.idx_t, input, output C.duckdb_vector) C.bool {
+	castMu.RLock()
+	rc := castFuncs[C.vsql_cast_id(info)]
+	castMu.RUnlock()
+	try := C.duckdb_cast_function_get_cast_mode(info) == 1
+	in := Vector{Data: C.duckdb_vector_get_data(input), Valid: (*uint64)(unsafe.Pointer(C.duckdb_vector_get_validity(input)))}
+	out := C.duckdb_vector_get_data(output)
+	var outValid *uint64
+	setNull := func(i int) {
+		if outValid == nil {
+			C.duckdb_vector_ensure_validity_writable(output)
+			outValid = (*uint64)(unsafe.Pointer(C.duckdb_vector_get_validity(output)))
+		}
+		w := (*uint64)(unsafe.Add(unsafe.Pointer(outValid), (i>>6)*8))
+		*w &^= 1 << (uint(i) & 63)
+	}
+	ok := true
+	for i := 0; i < int(count); i++ {
+		if in.Null(i) {
+			setNull(i)
+			continue
+		}
+		v, err := rc.fn(Bytes(&in, i))
+		if err != nil {
+			msg := C.CString(err.Error())
+			if try {
+				C.duckdb_cast_function_set_row_error(info, msg, C.idx_t(i), output)
+				C.free(unsafe.Pointer(msg))
+				ok = false
+				continue
+			}
+			C.duckdb_cast_function_set_error(info, msg)
+			C.free(unsafe.Pointer(msg))
+			return false
+		}
+		if rc.width == 4 {
+			*(*int32)(unsafe.Add(out, i*4)) = int32(v)
+		} else {
+			*(*int64)(unsafe.Add(out, i*8)) = v
+		}
+	}
+	return C.bool(ok)
+}

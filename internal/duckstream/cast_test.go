@@ -1,0 +1,72 @@
+package duckstream
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestTextCast: a registered cast from text replaces DuckDB's own for
+// CAST, an implicit cast into a column, comparisons with a literal and a
+// text column (dictionary-compressed, with NULLs); a failure is an error
+// of CAST and a NULL of TRY_CAST.
+func TestTextCast(t *testing.T) {
+	db, conn, dc := openConn(t)
+	_ = db
+	// 'dayN' is N days after 1970-01-01; anything else fails.
+	err := RegisterTextCast(driver.Conn(dc), CastDate, -1, func(text []byte) (int64, error) {
+		s := string(text)
+		if !strings.HasPrefix(s, "day") {
+			return 0, errors.New("not a day: " + s)
+		}
+		return strconv.ParseInt(s[3:], 10, 32)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	one := func(q string) (string, error) {
+		var v sql.NullString
+		err := conn.QueryRowContext(ctx, q).Scan(&v)
+		if !v.Valid {
+			return "NULL", err
+		}
+		return v.String, err
+	}
+	for q, want := range map[string]string{
+		"SELECT CAST('day1' AS DATE)::VARCHAR":        "1970-01-02",
+		"SELECT 'day31'::DATE::VARCHAR":               "1970-02-01",
+		"SELECT TRY_CAST('nope' AS DATE)::VARCHAR":    "NULL",
+		"SELECT CAST(NULL::VARCHAR AS DATE)::VARCHAR": "NULL",
+		"SELECT DATE 'day5' > 'day3'":                 "true", // a typed literal is a cast too
+		"SELECT count(*) FROM (SELECT CAST(s AS DATE) d FROM (SELECT CASE WHEN i % 7 = 0 THEN NULL ELSE 'day' || (i % 3) END AS s FROM range(10000) r(i))) WHERE d = 'day2'": "2857",
+	} {
+		got, err := one(q)
+		if err != nil || got != want {
+			t.Errorf("%s = %s, %v; want %s", q, got, err, want)
+		}
+	}
+	if _, err := conn.ExecContext(ctx, "CREATE TABLE d (x DATE); INSERT INTO d VALUES ('day10')"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := one("SELECT x::VARCHAR FROM d"); err != nil || got != "1970-01-11" {
+		t.Errorf("implicit cast into a column: %s, %v", got, err)
+	}
+	// A text column, stored and read back (dictionary compression).
+	if _, err := conn.ExecContext(ctx, "CREATE TABLE s AS SELECT 'day' || (i % 4) AS s FROM range(50000) r(i); CHECKPOINT"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := one("SELECT sum(epoch(CAST(s AS DATE)) / 86400)::BIGINT::VARCHAR FROM s"); err != nil || got != "75000" {
+		t.Errorf("stored text column: %s, %v", got, err)
+	}
+	if _, err := one("SELECT CAST('nope' AS DATE)"); err == nil || !strings.Contains(err.Error(), "not a day: nope") {
+		t.Errorf("CAST of bad text: %v", err)
+	}
+	if _, err := conn.ExecContext(ctx, "INSERT INTO d VALUES ('bad')"); err == nil || !strings.Contains(err.Error(), "not a day: bad") {
+		t.Errorf("INSERT of bad text: %v", err)
+	}
+}
