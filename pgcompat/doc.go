@@ -110,8 +110,9 @@
 //     column or alias called name is left alone. Not truncated to 63
 //     bytes as PostgreSQL's name is.
 //
-//   - time(p), timetz(p), timestamptz(p), timestamp(p) with time zone: the
-//     precision, which DuckDB's types refuse, is dropped (values keep
+//   - time(p), timetz(p), timestamp(p), timestamptz(p): the precision,
+//     which DuckDB's types refuse (or, for timestamp(p), read as other
+//     types: TIMESTAMP_S, TIMESTAMP_MS), is dropped (values keep
 //     microseconds; PostgreSQL rounds them to p digits).
 //
 //   - numeric(p, s), decimal(p, s) with p above 38: DECIMAL(38, s), the

@@ -661,7 +661,11 @@ func (p *pass) operandStart(i int) int {
 				j -= 3
 				continue
 			}
-		case p.kind(j) == sqltext.String || p.kind(j) == sqltext.Number || p.kind(j) == sqltext.Param:
+		case p.kind(j) == sqltext.String:
+			if w := p.typedLiteralType(j); w >= 0 { // jsonb '…'
+				return w
+			}
+		case p.kind(j) == sqltext.Number || p.kind(j) == sqltext.Param:
 		default:
 			return -1
 		}
@@ -672,6 +676,20 @@ func (p *pass) operandStart(i int) int {
 		return j
 	}
 }
+
+// typedLiteralType returns the token of the type word of a typed literal
+// (json '…', jsonb '…', text '…') whose string is token i, else -1.
+func (p *pass) typedLiteralType(i int) int {
+	if p.kind(i-1) != sqltext.Word || !typedLiteralWords[strings.ToLower(p.text(i-1))] || p.isOp(i-2, ".") {
+		return -1
+	}
+	return i - 1
+}
+
+// typedLiteralWords are the type names that prefix a literal an operator
+// of containment or existence takes (after the type rewrite: jsonb is
+// JSON).
+var typedLiteralWords = map[string]bool{"json": true, "jsonb": true, "text": true, "varchar": true}
 
 // containsLeft rewrites a @> b (token i is @ of @>).
 func containsLeft(p *pass, i int) {
@@ -955,15 +973,13 @@ func (p *pass) enclosing(i int) int {
 	return -1
 }
 
-// timePrecision drops the precision of time(p), timetz(p), timestamptz(p)
-// and timestamp(p) with time zone, which DuckDB's types do not take:
-// their values keep microseconds. (DuckDB's own timestamp(p) without a
-// zone is left as written.)
+// timePrecision drops the precision of time(p), timetz(p), timestamp(p)
+// and timestamptz(p), which DuckDB's types do not take (DuckDB reads
+// timestamp(p) as TIMESTAMP_S or TIMESTAMP_MS, other types than
+// PostgreSQL's timestamp, whose text casts refuse PostgreSQL's input):
+// their values keep microseconds.
 func timePrecision(p *pass, i int) {
 	if p.isOp(i-1, ".") || p.kind(i+1) != sqltext.Open || p.kind(i+2) != sqltext.Number || p.kind(i+3) != sqltext.Close {
-		return
-	}
-	if p.isWord(i, "timestamp") && !(p.isWord(i+4, "with") && p.isWord(i+5, "time") && p.isWord(i+6, "zone")) {
 		return
 	}
 	p.replace(p.toks[i].End, p.toks[i+3].End, "")
