@@ -207,6 +207,9 @@ func (e *colEncoder) appendValue(b []byte, v *duckstream.Vector, i int) []byte {
 		return hex.AppendEncode(append(b, `\x`...), x)
 	case kDate:
 		days := duckstream.Int32(v, i)
+		if days == math.MaxInt32 || days == -math.MaxInt32 { // DuckDB's infinity and -infinity
+			return appendInfinity(b, days > 0, e.binary, 4)
+		}
 		t := dateOf(days)
 		if e.binary {
 			if days > -1e8 && days < 1e8 {
@@ -217,6 +220,9 @@ func (e *colEncoder) appendValue(b []byte, v *duckstream.Vector, i int) []byte {
 		return appendTime(b, pgtype.DateOID, t)
 	case kTimestamp, kTimestampTZ:
 		us := duckstream.Int64(v, i)
+		if us == math.MaxInt64 || us == -math.MaxInt64 {
+			return appendInfinity(b, us > 0, e.binary, 8)
+		}
 		if e.binary {
 			t := time.UnixMicro(us)
 			return binary.BigEndian.AppendUint64(b, uint64(t.Unix()*1_000_000+int64(t.Nanosecond())/1000-946684800_000_000))
@@ -568,4 +574,24 @@ func (c *Conn) writeRaw(b []byte) error {
 func (c *Conn) lost() {
 	c.closed = true
 	_ = c.netConn.Close()
+}
+
+// appendInfinity is a date's or timestamp's infinity or -infinity:
+// PostgreSQL's words in text, its largest and smallest values of the
+// type's width in binary.
+func appendInfinity(b []byte, positive, binaryFormat bool, width int) []byte {
+	switch {
+	case !binaryFormat && positive:
+		return append(b, "infinity"...)
+	case !binaryFormat:
+		return append(b, "-infinity"...)
+	case width == 4 && positive:
+		return binary.BigEndian.AppendUint32(b, math.MaxInt32)
+	case width == 4:
+		return binary.BigEndian.AppendUint32(b, 1<<31)
+	case positive:
+		return binary.BigEndian.AppendUint64(b, math.MaxInt64)
+	default:
+		return binary.BigEndian.AppendUint64(b, 1<<63)
+	}
 }

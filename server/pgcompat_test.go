@@ -122,6 +122,18 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT (-2147483648)::int * -1"},
 		{sql: "SELECT 9223372036854775807::bigint + 1"},
 		{sql: "SELECT interval '3 days' / 2"},
+		{sql: "SELECT 40000::int2"},
+		{sql: "SELECT '3000000000'::int4"},
+		{sql: "SELECT abs((-2147483648)::int4)"},
+		{sql: "SELECT (-2147483648)::int4 / (-1)::int4"},
+		{sql: "SELECT sum(x) FROM (VALUES (9223372036854775807::int8), (1::int8)) v(x)"},
+		{sql: "SELECT 'infinity'::date, '-infinity'::date, 'infinity'::timestamp, '-infinity'::timestamptz"},
+		// justify_*, scale, min_scale, div
+		{sql: "SELECT justify_hours(interval '1 day 27 hours'), justify_hours(interval '-1 day 3 hours'), justify_days(interval '65 days'), justify_days(interval '1 month -35 days')"},
+		{sql: "SELECT justify_interval(interval '1 month -1 hour'), justify_interval(interval '-1 month 40 days 30 hours'), justify_interval(NULL::interval)"},
+		{sql: "SELECT scale(1.50), scale(12::numeric(5,0)), min_scale(1.500), min_scale(2.0), scale(NULL::numeric)"},
+		{sql: "SELECT div(7.5, 2), div(-7, 2), div(9, 3)"},
+		{sql: "SELECT div(1, 0)"},
 		// names PostgreSQL allows and DuckDB reserves
 		{sql: "CREATE TABLE px(id int PRIMARY KEY, at timestamptz, by text, show int)"},
 		{sql: "INSERT INTO px VALUES (1, '2026-12-02 21:55:36.153+00', 'me', 2)"},
@@ -132,6 +144,7 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "UPDATE px SET at = at + interval '1 hour', show = show / 2 WHERE by = 'me'"},
 		{sql: "SELECT id, at, show FROM px ORDER BY by"},
 		// jsonb
+		{sql: `SELECT jsonb '{"a":null, "b":"qq"}' ? 'a', jsonb '{"a":null, "b":"qq"}' ? 'c', jsonb '{"a":1,"b":2}' @> jsonb '{"b":2}'`},
 		{sql: `SELECT '{"a":1,"b":[1,2]}'::jsonb -> 'b', '{"a":1}'::jsonb ->> 'a', '{"a":{"b":"c"}}'::jsonb -> 'a' ->> 'b'`},
 		{sql: `SELECT '{"a":1,"b":2}'::jsonb @> '{"a":1}', '{"a":1}'::jsonb <@ '{"a":1,"b":2}'::jsonb, '{"a":1}'::jsonb @> '{"a":2}'`},
 		{sql: `SELECT '[1,2,3]'::jsonb @> '[3,1]', '[1,2]'::jsonb @> '[4]'`},
