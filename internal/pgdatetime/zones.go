@@ -1,8 +1,10 @@
 package pgdatetime
 
 import (
+	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -293,39 +295,42 @@ func findZone(lower, raw string) *time.Location {
 			}
 		}
 	}
-	if off, ok := parsePOSIXZone(upper); ok {
-		return time.FixedZone(upper, off)
+	if z, ok := parsePOSIXZone(upper); ok {
+		return z.location(upper)
 	}
 	return nil
 }
 
-// parsePOSIXZone reads a POSIX TZ specification without daylight-saving
-// part, "STDoffset", as PostgreSQL's tzparse does: the offset is hours
-// WEST of Greenwich ("GMT+8" is eight hours behind). It returns seconds
-// east.
-func parsePOSIXZone(s string) (int, bool) {
-	i := 0
-	for i < len(s) && !isDigit(s[i]) && s[i] != ',' && s[i] != '-' && s[i] != '+' {
-		i++
-	}
-	if i == 0 || i == len(s) {
-		return 0, false
-	}
-	name := s[:i]
-	for j := 0; j < len(name); j++ {
-		if !isAlpha(name[j]) {
-			return 0, false
+// posixZone is a POSIX TZ specification "STDoffset[DST[offset][,rule]]".
+// Offsets are POSIX's: hours WEST of Greenwich ("GMT+8" is eight hours
+// behind); std and dst hold seconds east.
+type posixZone struct {
+	stdName, dstName string
+	std, dst         int
+	rule             string // "" = PostgreSQL's default, ",M3.2.0,M11.1.0"
+}
+
+// parsePOSIXZone reads a POSIX TZ specification as PostgreSQL's tzparse
+// does (s upper-cased).
+func parsePOSIXZone(s string) (posixZone, bool) {
+	var z posixZone
+	name := func() (string, bool) {
+		i := 0
+		for i < len(s) && !isDigit(s[i]) && s[i] != ',' && s[i] != '-' && s[i] != '+' {
+			if !isAlpha(s[i]) {
+				return "", false
+			}
+			i++
 		}
-	}
-	s = s[i:]
-	neg := false
-	if s[0] == '-' || s[0] == '+' {
-		neg = s[0] == '-'
-		s = s[1:]
+		if i == 0 {
+			return "", false
+		}
+		n := s[:i]
+		s = s[i:]
+		return n, true
 	}
 	num := func(max int) (int, bool) {
-		j := 0
-		v := 0
+		j, v := 0, 0
 		for j < len(s) && isDigit(s[j]) {
 			v = v*10 + int(s[j]-'0')
 			if v > max {
@@ -339,34 +344,178 @@ func parsePOSIXZone(s string) (int, bool) {
 		s = s[j:]
 		return v, true
 	}
-	h, ok := num(24*7 - 1)
-	if !ok {
-		return 0, false
-	}
-	secs := h * 3600
-	if s != "" && s[0] == ':' {
-		s = s[1:]
-		m, ok := num(59)
+	offset := func() (int, bool) {
+		neg := false
+		if s != "" && (s[0] == '-' || s[0] == '+') {
+			neg = s[0] == '-'
+			s = s[1:]
+		}
+		h, ok := num(24*7 - 1)
 		if !ok {
 			return 0, false
 		}
-		secs += m * 60
+		secs := h * 3600
 		if s != "" && s[0] == ':' {
 			s = s[1:]
-			sec, ok := num(60)
+			m, ok := num(59)
 			if !ok {
 				return 0, false
 			}
-			secs += sec
+			secs += m * 60
+			if s != "" && s[0] == ':' {
+				s = s[1:]
+				sec, ok := num(60)
+				if !ok {
+					return 0, false
+				}
+				secs += sec
+			}
+		}
+		if neg {
+			secs = -secs
+		}
+		return -secs, true
+	}
+	var ok bool
+	if z.stdName, ok = name(); !ok || s == "" {
+		return z, false
+	}
+	if z.std, ok = offset(); !ok {
+		return z, false
+	}
+	if s == "" {
+		return z, true
+	}
+	if z.dstName, ok = name(); !ok {
+		return z, false
+	}
+	z.dst = z.std + 3600
+	if s != "" && s[0] != ',' {
+		if z.dst, ok = offset(); !ok {
+			return z, false
 		}
 	}
 	if s != "" {
-		return 0, false // a daylight-saving part: not supported here
+		if s[0] != ',' || !validRule(s[1:]) {
+			return z, false
+		}
+		z.rule = s
 	}
-	if neg {
-		secs = -secs
+	return z, true
+}
+
+// validRule checks a POSIX DST rule "start[/time],end[/time]".
+func validRule(r string) bool {
+	parts := strings.Split(r, ",")
+	if len(parts) != 2 {
+		return false
 	}
-	return -secs, true
+	for _, p := range parts {
+		date, tm, _ := strings.Cut(p, "/")
+		switch {
+		case strings.HasPrefix(date, "M"):
+			f := strings.Split(date[1:], ".")
+			if len(f) != 3 {
+				return false
+			}
+			for i, max := range []int{12, 5, 6} {
+				n, err := strconv.Atoi(f[i])
+				if err != nil || n < 0 || n > max || (i < 2 && n == 0) {
+					return false
+				}
+			}
+		case strings.HasPrefix(date, "J"):
+			n, err := strconv.Atoi(date[1:])
+			if err != nil || n < 1 || n > 365 {
+				return false
+			}
+		default:
+			n, err := strconv.Atoi(date)
+			if err != nil || n < 0 || n > 365 {
+				return false
+			}
+		}
+		if tm != "" {
+			for _, c := range []byte(tm) {
+				if !isDigit(c) && c != ':' && c != '+' && c != '-' {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+func posixOffset(east int) string {
+	west := -east
+	sign := ""
+	if west < 0 {
+		sign = "-"
+		west = -west
+	}
+	return fmt.Sprintf("%s%d:%02d:%02d", sign, west/3600, west/60%60, west%60)
+}
+
+// location builds the zone: a fixed one, or one whose daylight-saving
+// rule Go's time package evaluates from a synthesized TZif footer.
+func (z posixZone) location(name string) *time.Location {
+	if z.dstName == "" {
+		return time.FixedZone(name, z.std)
+	}
+	rule := z.rule
+	if rule == "" {
+		rule = ",M3.2.0,M11.1.0"
+	}
+	footer := "<" + z.stdName + ">" + posixOffset(z.std) + "<" + z.dstName + ">" + posixOffset(z.dst) + rule
+	chars := z.stdName + "\x00" + z.dstName + "\x00"
+	be32 := func(b []byte, v uint32) []byte { return append(b, byte(v>>24), byte(v>>16), byte(v>>8), byte(v)) }
+	header := func(b []byte, timecnt int) []byte {
+		b = append(b, "TZif2"...)
+		b = append(b, make([]byte, 15)...)
+		for _, n := range []int{0, 0, 0, timecnt, 2, len(chars)} {
+			b = be32(b, uint32(n))
+		}
+		return b
+	}
+	types := func(b []byte) []byte {
+		b = be32(b, uint32(int32(z.std)))
+		b = append(b, 0, 0)
+		b = be32(b, uint32(int32(z.dst)))
+		b = append(b, 1, byte(len(z.stdName)+1))
+		return append(b, chars...)
+	}
+	var b []byte
+	b = header(b, 0)
+	b = types(b)
+	b = header(b, 1)
+	first := int64(-1) << 44
+	t := uint64(first)
+	b = be32(b, uint32(t>>32))
+	b = be32(b, uint32(t))
+	b = append(b, 0)
+	b = types(b)
+	b = append(b, '\n')
+	b = append(b, footer...)
+	b = append(b, '\n')
+	loc, err := time.LoadLocationFromTZData(name, b)
+	if err != nil {
+		return nil
+	}
+	return loc
+}
+
+// LoadLocation resolves a time zone name as PostgreSQL's TimeZone setting
+// and its input functions do: an IANA name in any case
+// ("america/new_york"), else a POSIX-style specification ("UTC-3",
+// "GMT+8" = eight hours west, "PST8PDT", "CST7CDT,M4.1.0,M10.5.0"; one
+// with a daylight-saving name but no rule follows the US rules). Zone
+// abbreviations are not names here (PostgreSQL takes them only in
+// date/time input).
+func LoadLocation(name string) (*time.Location, error) {
+	if loc := loadZone(strings.ToLower(name), name); loc != nil {
+		return loc, nil
+	}
+	return nil, &Error{BadZone, fmt.Sprintf("time zone \"%s\" not recognized", name)}
 }
 
 // fixedOffset reports whether loc never changes its offset, and the
