@@ -1558,6 +1558,9 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 				tmask = bit(fTZ)
 			}
 		case ftTime:
+			// PostgreSQL 15's DecodeTimeOnly drops a pending unit word here
+			// without checking it.
+			ptype = 0
 			m, d := p.decodeTime(field)
 			tmask = m
 			if d != dtOK {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"sort"
 	"strings"
@@ -205,22 +206,29 @@ func beyondDuckDB(k Kind, pgText string) bool {
 	return y >= 294247 && !strings.HasSuffix(pgText, " BC")
 }
 
-func TestAgainstPostgres(t *testing.T) {
+func requirePG(t *testing.T) {
 	if os.Getenv("VSQL_REQUIRE_PG") == "" {
 		if _, err := os.Stat("/usr/lib/postgresql/15/bin/postgres"); err != nil && os.Getenv("VSQL_PG_BIN") == "" {
 			t.Skip("PostgreSQL 15 not installed")
 		}
 	}
-	sessions := []*session{
+}
+
+func sessions(t *testing.T) []*session {
+	return []*session{
 		connect(t, "UTC/MDY", "UTC", "ISO, MDY", MDY),
 		connect(t, "America/New_York/DMY", "America/New_York", "ISO, DMY", DMY),
 		connect(t, "Europe/Moscow/YMD", "Europe/Moscow", "ISO, YMD", YMD),
 	}
-	ins := inputs(t)
+}
+
+// compareAll parses every input as every kind in every session, with
+// PostgreSQL as the oracle, and reports each disagreement as an error.
+func compareAll(t *testing.T, label string, ss []*session, ins []string) {
 	kinds := []Kind{Date, Timestamp, TimestampTZ, Time, TimeTZ}
 	total, agree, beyond, msgDiff := 0, 0, 0, 0
 	var bad []string
-	for _, s := range sessions {
+	for _, s := range ss {
 		for _, in := range ins {
 			for _, k := range kinds {
 				total++
@@ -269,8 +277,68 @@ func TestAgainstPostgres(t *testing.T) {
 	for _, b := range bad {
 		t.Error(b)
 	}
-	t.Logf("%d inputs x %d kinds x %d sessions = %d comparisons: %d agree, %d refused as beyond DuckDB's timestamp range, %d disagree; %d agreeing errors have different message text",
-		len(ins), len(kinds), len(sessions), total, agree, beyond, len(bad), msgDiff)
+	t.Logf("%s: %d inputs x %d kinds x %d sessions = %d comparisons: %d agree, %d refused as beyond DuckDB's timestamp range, %d disagree; %d agreeing errors have different message text",
+		label, len(ins), len(kinds), len(ss), total, agree, beyond, len(bad), msgDiff)
+}
+
+func TestAgainstPostgres(t *testing.T) {
+	requirePG(t)
+	compareAll(t, "corpus and edge cases", sessions(t), inputs(t))
+}
+
+// TestGenerated compares inputs put together at random (with a fixed seed)
+// from pieces of date, time, zone and other words.
+func TestGenerated(t *testing.T) {
+	requirePG(t)
+	pieces := [][]string{
+		{"1999-01-08", "1/8/1999", "08/01/99", "Jan 8 1999", "8 Jan 1999", "January 8, 1999", "1999.008", "19990108", "990108",
+			"J2451187", "99-01-08", "1-2-3", "12-31-99", "31-12-99", "2000-02-29", "2001-02-29", "0001-01-01", "13-01-2000",
+			"31/12/1999", "1999/12/31", "99 Jan 08", "Jan-08-99", "08-Jan-1999", "1999-Jan-08", "Feb 29", "20000229", "5-6",
+			"2000-12", "12.31.1999", "31.12.1999", "1999.12.31", "1 2 3", "2024-03-10", "2024-11-03", "1883-11-18", "10000-01-01", "0099-12-31"},
+		{"04:05", "04:05:06", "04:05:06.789", "4:05 PM", "12:00 AM", "12:30 pm", "040506", "0405", "040506.5", "24:00", "24:00:01",
+			"23:59:60", "T04:05:06", "T040506", "t0405", "02:30", "01:30", "13:00 PM", "0:00", "10:00:00.9999999", "5 AM", "04:5", "4::"},
+		{"", "Z", "UTC", "PST", "pdt", "+05", "-08:00", "+0530", "-0330", "+5:30:15", "America/New_York", "EST5EDT", "GMT+8", "UTC-3",
+			"MSK", "CEST", "foo", "Europe/Xyz", "Asia/Kolkata", "Australia/Sydney", "Etc/GMT-14", "+16", "MET DST", "DST", "nzdt", "AKST", "XYZ5ABC4"},
+		{"", "", "", "BC", "AD", "Mon", "Friday", "at", "on", "today", "tomorrow", "yesterday", "allballs", "epoch", "now", "infinity", "T", "J", "y", "d"},
+	}
+	seps := []string{" ", " ", "  ", ",", "T", "-", "/", ""}
+	rng := rand.New(rand.NewPCG(1, 2))
+	seen := map[string]bool{}
+	var ins []string
+	for len(ins) < 2500 {
+		var parts []string
+		for _, p := range pieces {
+			if rng.IntN(5) > 0 {
+				parts = append(parts, p[rng.IntN(len(p))])
+			}
+		}
+		if rng.IntN(4) == 0 && len(parts) > 1 {
+			i, j := rng.IntN(len(parts)), rng.IntN(len(parts))
+			parts[i], parts[j] = parts[j], parts[i]
+		}
+		var b strings.Builder
+		for i, p := range parts {
+			if p == "" {
+				continue
+			}
+			if i > 0 && b.Len() > 0 {
+				b.WriteString(seps[rng.IntN(len(seps))])
+			}
+			switch rng.IntN(6) {
+			case 0:
+				p = strings.ToUpper(p)
+			case 1:
+				p = strings.ToLower(p)
+			}
+			b.WriteString(p)
+		}
+		in := b.String()
+		if !seen[in] {
+			seen[in] = true
+			ins = append(ins, in)
+		}
+	}
+	compareAll(t, "generated", sessions(t), ins)
 }
 
 // TestSpecialWords checks the words that depend on the current time against

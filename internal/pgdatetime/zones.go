@@ -317,7 +317,7 @@ func parsePOSIXZone(s string) (posixZone, bool) {
 	name := func() (string, bool) {
 		i := 0
 		for i < len(s) && !isDigit(s[i]) && s[i] != ',' && s[i] != '-' && s[i] != '+' {
-			if !isAlpha(s[i]) {
+			if s[i] == '<' || s[i] == '>' {
 				return "", false
 			}
 			i++
