@@ -476,3 +476,45 @@ func TestShow(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadLocation compares LoadLocation with PostgreSQL's TimeZone
+// setting: the same names are accepted, and instants print the same in
+// the zone.
+func TestLoadLocation(t *testing.T) {
+	requirePG(t)
+	s := connect(t, "UTC", "UTC", "ISO, MDY", MDY)
+	ctx := context.Background()
+	names := []string{"America/New_York", "america/new_york", "AMERICA/NEW_YORK", "UTC", "utc", "GMT", "GMT+8", "UTC-3", "gmt-05:30",
+		"PST8PDT", "EST5EDT", "CST7CDT", "CST7CDT,M4.1.0,M10.5.0", "XYZ5ABC4", "XY5", "Europe/London", "Japan", "EST", "foo", "foo/bar",
+		"Etc/GMT-14", "Asia/Kolkata", "Australia/Lord_Howe", "Europe/Moscow", "America/Sao_Paulo", "Pacific/Chatham", "Africa/Casablanca",
+		"America/Argentina/Buenos_Aires", "Asia/Tehran", "UTC+25", "Europe/Xyz", "W-SU", "GB", "Hongkong", "Local", "localtime", ""}
+	instants := []string{"2000-01-01 12:00+00", "2000-07-01 12:00+00", "1950-07-01 12:00+00", "1890-07-01 12:00+00", "2050-07-01 12:00+00",
+		"2024-03-10 07:30+00", "2024-11-03 06:30+00", "0100-01-01 00:00+00", "2014-10-26 12:00+00"}
+	for _, name := range names {
+		_, pgErr := s.conn.Exec(ctx, "SELECT set_config('TimeZone', $1, false)", name)
+		loc, err := LoadLocation(name)
+		if (pgErr != nil) != (err != nil) {
+			t.Errorf("zone %q: pg error %v, ours %v", name, pgErr, err)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		for _, in := range instants {
+			var pgText string
+			if err := s.conn.QueryRow(ctx, "SELECT $1::text::timestamptz::text", in).Scan(&pgText); err != nil {
+				t.Fatal(err)
+			}
+			v, err := Parse(in, TimestampTZ, Options{Location: loc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := format(v, TimestampTZ, loc); got != pgText {
+				t.Errorf("zone %q, %s: pg %s, ours %s", name, in, pgText, got)
+			}
+		}
+	}
+	if _, err := s.conn.Exec(ctx, "SET TimeZone = 'UTC'"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -280,7 +280,11 @@ func findZone(lower, raw string) *time.Location {
 		return nil
 	}
 	upper := strings.ToUpper(lower)
-	if upper != "GMT" {
+	if upper == "GMT" {
+		// PostgreSQL always reads "GMT" as the POSIX zone, never a file.
+		return time.FixedZone("GMT", 0)
+	}
+	{
 		cands := []string{raw}
 		if n, ok := systemZoneNames()[lower]; ok {
 			cands = append(cands, n)
