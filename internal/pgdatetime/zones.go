@@ -1,0 +1,616 @@
+package pgdatetime
+
+import (
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	_ "time/tzdata" // zone names resolve without the system's tzdata
+)
+
+type abbrev struct {
+	off  int    // seconds east of UTC
+	dst  bool   // a daylight-saving abbreviation (PostgreSQL's DTZ)
+	zone string // a dynamic abbreviation: its meaning comes from this zone
+}
+
+// abbrevs is PostgreSQL's "Default" time zone abbreviation set.
+var abbrevs = map[string]abbrev{
+	"acdt":   {off: 37800, dst: true},
+	"acsst":  {off: 37800, dst: true},
+	"acwst":  {off: 31500},
+	"acst":   {off: 34200, dst: false},
+	"act":    {off: -18000, dst: false},
+	"adt":    {off: -10800, dst: true},
+	"aedt":   {off: 39600, dst: true},
+	"aesst":  {off: 39600, dst: true},
+	"aest":   {off: 36000, dst: false},
+	"aft":    {off: 16200, dst: false},
+	"akdt":   {off: -28800, dst: true},
+	"akst":   {off: -32400, dst: false},
+	"almst":  {off: 25200, dst: true},
+	"almt":   {zone: "Asia/Almaty"},
+	"amst":   {zone: "Asia/Yerevan"},
+	"amt":    {off: -14400, dst: false},
+	"anast":  {zone: "Asia/Anadyr"},
+	"anat":   {zone: "Asia/Anadyr"},
+	"arst":   {zone: "America/Argentina/Buenos_Aires"},
+	"art":    {zone: "America/Argentina/Buenos_Aires"},
+	"ast":    {off: -14400, dst: false},
+	"awsst":  {off: 32400, dst: true},
+	"awst":   {off: 28800, dst: false},
+	"azost":  {off: 0, dst: true},
+	"azot":   {off: -3600, dst: false},
+	"azst":   {zone: "Asia/Baku"},
+	"azt":    {zone: "Asia/Baku"},
+	"bdst":   {off: 7200, dst: true},
+	"bdt":    {off: 21600, dst: false},
+	"bnt":    {off: 28800, dst: false},
+	"bort":   {off: 28800, dst: false},
+	"bot":    {off: -14400, dst: false},
+	"bra":    {off: -10800, dst: false},
+	"brst":   {off: -7200, dst: true},
+	"brt":    {off: -10800, dst: false},
+	"bst":    {off: 3600, dst: true},
+	"btt":    {off: 21600, dst: false},
+	"cadt":   {off: 37800, dst: true},
+	"cast":   {off: 34200, dst: false},
+	"cct":    {off: 28800, dst: false},
+	"cdt":    {off: -18000, dst: true},
+	"cest":   {off: 7200, dst: true},
+	"cet":    {off: 3600, dst: false},
+	"cetdst": {off: 7200, dst: true},
+	"chadt":  {off: 49500, dst: true},
+	"chast":  {off: 45900, dst: false},
+	"chut":   {off: 36000, dst: false},
+	"ckt":    {zone: "Pacific/Rarotonga"},
+	"clst":   {zone: "America/Santiago"},
+	"clt":    {zone: "America/Santiago"},
+	"cot":    {off: -18000, dst: false},
+	"cst":    {off: -21600, dst: false},
+	"cxt":    {off: 25200, dst: false},
+	"davt":   {zone: "Antarctica/Davis"},
+	"ddut":   {off: 36000, dst: false},
+	"easst":  {zone: "Pacific/Easter"},
+	"east":   {zone: "Pacific/Easter"},
+	"eat":    {off: 10800, dst: false},
+	"edt":    {off: -14400, dst: true},
+	"eest":   {off: 10800, dst: true},
+	"eet":    {off: 7200, dst: false},
+	"eetdst": {off: 10800, dst: true},
+	"egst":   {off: 0, dst: true},
+	"egt":    {off: -3600, dst: false},
+	"est":    {off: -18000, dst: false},
+	"fet":    {zone: "Europe/Minsk"},
+	"fjst":   {off: 46800, dst: true},
+	"fjt":    {off: 43200, dst: false},
+	"fkst":   {off: -10800, dst: false},
+	"fkt":    {zone: "Atlantic/Stanley"},
+	"fnst":   {off: -3600, dst: true},
+	"fnt":    {off: -7200, dst: false},
+	"galt":   {off: -21600, dst: false},
+	"gamt":   {off: -32400, dst: false},
+	"gest":   {zone: "Asia/Tbilisi"},
+	"get":    {zone: "Asia/Tbilisi"},
+	"gft":    {off: -10800, dst: false},
+	"gilt":   {off: 43200, dst: false},
+	"gmt":    {off: 0, dst: false},
+	"gyt":    {zone: "America/Guyana"},
+	"hkt":    {off: 28800, dst: false},
+	"hst":    {off: -36000, dst: false},
+	"ict":    {off: 25200, dst: false},
+	"idt":    {off: 10800, dst: true},
+	"iot":    {zone: "Indian/Chagos"},
+	"irkst":  {zone: "Asia/Irkutsk"},
+	"irkt":   {zone: "Asia/Irkutsk"},
+	"irt":    {off: 12600, dst: false},
+	"ist":    {off: 7200, dst: false},
+	"jayt":   {off: 32400, dst: false},
+	"jst":    {off: 32400, dst: false},
+	"kdt":    {off: 36000, dst: true},
+	"kgst":   {off: 21600, dst: true},
+	"kgt":    {zone: "Asia/Bishkek"},
+	"kost":   {zone: "Pacific/Kosrae"},
+	"krast":  {zone: "Asia/Krasnoyarsk"},
+	"krat":   {zone: "Asia/Krasnoyarsk"},
+	"kst":    {off: 32400, dst: false},
+	"lhdt":   {off: 39600, dst: true},
+	"lhst":   {off: 37800, dst: false},
+	"ligt":   {off: 36000, dst: false},
+	"lint":   {off: 50400, dst: false},
+	"lkt":    {zone: "Asia/Colombo"},
+	"magst":  {zone: "Asia/Magadan"},
+	"magt":   {zone: "Asia/Magadan"},
+	"mart":   {off: -34200, dst: false},
+	"mawt":   {zone: "Antarctica/Mawson"},
+	"mdt":    {off: -21600, dst: true},
+	"mest":   {off: 7200, dst: true},
+	"mesz":   {off: 7200, dst: true},
+	"met":    {off: 3600, dst: false},
+	"metdst": {off: 7200, dst: true},
+	"mez":    {off: 3600, dst: false},
+	"mht":    {off: 43200, dst: false},
+	"mmt":    {off: 23400, dst: false},
+	"mpt":    {off: 36000, dst: false},
+	"msd":    {off: 14400, dst: true},
+	"msk":    {zone: "Europe/Moscow"},
+	"mst":    {off: -25200, dst: false},
+	"mut":    {off: 14400, dst: false},
+	"must":   {off: 18000, dst: true},
+	"mvt":    {off: 18000, dst: false},
+	"myt":    {off: 28800, dst: false},
+	"ndt":    {off: -9000, dst: true},
+	"nft":    {off: -12600, dst: false},
+	"novst":  {zone: "Asia/Novosibirsk"},
+	"novt":   {zone: "Asia/Novosibirsk"},
+	"npt":    {off: 20700, dst: false},
+	"nst":    {off: -12600, dst: false},
+	"nut":    {off: -39600, dst: false},
+	"nzdt":   {off: 46800, dst: true},
+	"nzst":   {off: 43200, dst: false},
+	"nzt":    {off: 43200, dst: false},
+	"omsst":  {zone: "Asia/Omsk"},
+	"omst":   {zone: "Asia/Omsk"},
+	"pdt":    {off: -25200, dst: true},
+	"pet":    {off: -18000, dst: false},
+	"petst":  {zone: "Asia/Kamchatka"},
+	"pett":   {zone: "Asia/Kamchatka"},
+	"pgt":    {off: 36000, dst: false},
+	"pht":    {off: 28800, dst: false},
+	"pkst":   {off: 21600, dst: true},
+	"pkt":    {off: 18000, dst: false},
+	"pmdt":   {off: -7200, dst: true},
+	"pmst":   {off: -10800, dst: false},
+	"pont":   {off: 39600, dst: false},
+	"pst":    {off: -28800, dst: false},
+	"pwt":    {off: 32400, dst: false},
+	"pyst":   {off: -10800, dst: true},
+	"pyt":    {zone: "America/Asuncion"},
+	"ret":    {off: 14400, dst: false},
+	"sadt":   {off: 37800, dst: true},
+	"sast":   {off: 7200, dst: false},
+	"sct":    {off: 14400, dst: false},
+	"sgt":    {zone: "Asia/Singapore"},
+	"taht":   {off: -36000, dst: false},
+	"tft":    {off: 18000, dst: false},
+	"tjt":    {off: 18000, dst: false},
+	"tkt":    {zone: "Pacific/Fakaofo"},
+	"tmt":    {zone: "Asia/Ashgabat"},
+	"tot":    {off: 46800, dst: false},
+	"trut":   {off: 36000, dst: false},
+	"tvt":    {off: 43200, dst: false},
+	"uct":    {off: 0, dst: false},
+	"ulast":  {off: 32400, dst: true},
+	"ulat":   {zone: "Asia/Ulaanbaatar"},
+	"ut":     {off: 0, dst: false},
+	"utc":    {off: 0, dst: false},
+	"uyst":   {off: -7200, dst: true},
+	"uyt":    {off: -10800, dst: false},
+	"uzst":   {off: 21600, dst: true},
+	"uzt":    {off: 18000, dst: false},
+	"vet":    {zone: "America/Caracas"},
+	"vlast":  {zone: "Asia/Vladivostok"},
+	"vlat":   {zone: "Asia/Vladivostok"},
+	"volt":   {zone: "Europe/Volgograd"},
+	"vut":    {off: 39600, dst: false},
+	"wadt":   {off: 28800, dst: true},
+	"wakt":   {off: 43200, dst: false},
+	"wast":   {off: 25200},
+	"wat":    {off: 3600, dst: false},
+	"wdt":    {off: 32400, dst: true},
+	"wet":    {off: 0, dst: false},
+	"wetdst": {off: 3600, dst: true},
+	"wft":    {off: 43200, dst: false},
+	"wgst":   {off: -7200, dst: true},
+	"wgt":    {off: -10800, dst: false},
+	"xjt":    {off: 21600, dst: false},
+	"yakst":  {zone: "Asia/Yakutsk"},
+	"yakt":   {zone: "Asia/Yakutsk"},
+	"yapt":   {off: 36000, dst: false},
+	"yekst":  {zone: "Asia/Yekaterinburg"},
+	"yekt":   {zone: "Asia/Yekaterinburg"},
+	"z":      {off: 0, dst: false},
+	"zulu":   {off: 0, dst: false},
+}
+
+var (
+	zoneMu    sync.Mutex
+	zoneCache = map[string]*time.Location{}
+	zoneNames map[string]string // lower-cased -> name, from the system's zoneinfo
+)
+
+func systemZoneNames() map[string]string {
+	if zoneNames != nil {
+		return zoneNames
+	}
+	zoneNames = map[string]string{}
+	for _, root := range []string{"/usr/share/zoneinfo", "/usr/share/lib/zoneinfo", "/usr/lib/locale/TZ"} {
+		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			rel, err := filepath.Rel(root, path)
+			if err != nil {
+				return nil
+			}
+			rel = filepath.ToSlash(rel)
+			k := strings.ToLower(rel)
+			if _, ok := zoneNames[k]; !ok {
+				zoneNames[k] = rel
+			}
+			return nil
+		})
+	}
+	return zoneNames
+}
+
+// titleCase capitalizes each word of a zone name ("america/new_york" ->
+// "America/New_York"), the usual spelling of IANA names.
+func titleCase(s string) string {
+	b := []byte(s)
+	up := true
+	for i, c := range b {
+		if up && c >= 'a' && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+		up = c == '/' || c == '_' || c == '-'
+	}
+	return string(b)
+}
+
+// loadZone is PostgreSQL's pg_tzset: an IANA zone name (matched without
+// regard to case), else a POSIX-style zone specification such as
+// "GMT+8". lower is the name lower-cased, raw as the input spelled it.
+func loadZone(lower, raw string) *time.Location {
+	zoneMu.Lock()
+	defer zoneMu.Unlock()
+	if loc, ok := zoneCache[lower]; ok {
+		return loc
+	}
+	loc := findZone(lower, raw)
+	zoneCache[lower] = loc
+	return loc
+}
+
+func findZone(lower, raw string) *time.Location {
+	if lower == "" || lower == "local" || strings.Contains(lower, "..") || strings.HasPrefix(lower, "/") {
+		return nil
+	}
+	upper := strings.ToUpper(lower)
+	if upper == "GMT" {
+		// PostgreSQL always reads "GMT" as the POSIX zone, never a file.
+		return time.FixedZone("GMT", 0)
+	}
+	{
+		cands := []string{raw}
+		if n, ok := systemZoneNames()[lower]; ok {
+			cands = append(cands, n)
+		}
+		cands = append(cands, titleCase(lower), upper)
+		for _, c := range cands {
+			if c == "" || c == "Local" {
+				continue
+			}
+			if loc, err := time.LoadLocation(c); err == nil {
+				return loc
+			}
+		}
+	}
+	if z, ok := parsePOSIXZone(upper); ok {
+		return z.location(upper)
+	}
+	return nil
+}
+
+// posixZone is a POSIX TZ specification "STDoffset[DST[offset][,rule]]".
+// Offsets are POSIX's: hours WEST of Greenwich ("GMT+8" is eight hours
+// behind); std and dst hold seconds east.
+type posixZone struct {
+	stdName, dstName string
+	std, dst         int
+	rule             string // "" = PostgreSQL's default, ",M3.2.0,M11.1.0"
+}
+
+// parsePOSIXZone reads a POSIX TZ specification as PostgreSQL's tzparse
+// does (s upper-cased).
+func parsePOSIXZone(s string) (posixZone, bool) {
+	var z posixZone
+	name := func() (string, bool) {
+		i := 0
+		for i < len(s) && !isDigit(s[i]) && s[i] != ',' && s[i] != '-' && s[i] != '+' {
+			if s[i] == '<' || s[i] == '>' {
+				return "", false
+			}
+			i++
+		}
+		if i == 0 {
+			return "", false
+		}
+		n := s[:i]
+		s = s[i:]
+		return n, true
+	}
+	num := func(max int) (int, bool) {
+		j, v := 0, 0
+		for j < len(s) && isDigit(s[j]) {
+			v = v*10 + int(s[j]-'0')
+			if v > max {
+				return 0, false
+			}
+			j++
+		}
+		if j == 0 {
+			return 0, false
+		}
+		s = s[j:]
+		return v, true
+	}
+	offset := func() (int, bool) {
+		neg := false
+		if s != "" && (s[0] == '-' || s[0] == '+') {
+			neg = s[0] == '-'
+			s = s[1:]
+		}
+		h, ok := num(24*7 - 1)
+		if !ok {
+			return 0, false
+		}
+		secs := h * 3600
+		if s != "" && s[0] == ':' {
+			s = s[1:]
+			m, ok := num(59)
+			if !ok {
+				return 0, false
+			}
+			secs += m * 60
+			if s != "" && s[0] == ':' {
+				s = s[1:]
+				sec, ok := num(60)
+				if !ok {
+					return 0, false
+				}
+				secs += sec
+			}
+		}
+		if neg {
+			secs = -secs
+		}
+		return -secs, true
+	}
+	var ok bool
+	if z.stdName, ok = name(); !ok || s == "" {
+		return z, false
+	}
+	if z.std, ok = offset(); !ok {
+		return z, false
+	}
+	if s == "" {
+		return z, true
+	}
+	if z.dstName, ok = name(); !ok {
+		return z, false
+	}
+	z.dst = z.std + 3600
+	if s != "" && s[0] != ',' {
+		if z.dst, ok = offset(); !ok {
+			return z, false
+		}
+	}
+	if s != "" {
+		if s[0] != ',' || !validRule(s[1:]) {
+			return z, false
+		}
+		z.rule = s
+	}
+	return z, true
+}
+
+// validRule checks a POSIX DST rule "start[/time],end[/time]".
+func validRule(r string) bool {
+	parts := strings.Split(r, ",")
+	if len(parts) != 2 {
+		return false
+	}
+	for _, p := range parts {
+		date, tm, _ := strings.Cut(p, "/")
+		switch {
+		case strings.HasPrefix(date, "M"):
+			f := strings.Split(date[1:], ".")
+			if len(f) != 3 {
+				return false
+			}
+			for i, max := range []int{12, 5, 6} {
+				n, err := strconv.Atoi(f[i])
+				if err != nil || n < 0 || n > max || (i < 2 && n == 0) {
+					return false
+				}
+			}
+		case strings.HasPrefix(date, "J"):
+			n, err := strconv.Atoi(date[1:])
+			if err != nil || n < 1 || n > 365 {
+				return false
+			}
+		default:
+			n, err := strconv.Atoi(date)
+			if err != nil || n < 0 || n > 365 {
+				return false
+			}
+		}
+		if tm != "" {
+			for _, c := range []byte(tm) {
+				if !isDigit(c) && c != ':' && c != '+' && c != '-' {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+func posixOffset(east int) string {
+	west := -east
+	sign := ""
+	if west < 0 {
+		sign = "-"
+		west = -west
+	}
+	return fmt.Sprintf("%s%d:%02d:%02d", sign, west/3600, west/60%60, west%60)
+}
+
+// location builds the zone: a fixed one, or one whose daylight-saving
+// rule Go's time package evaluates from a synthesized TZif footer.
+func (z posixZone) location(name string) *time.Location {
+	if z.dstName == "" {
+		return time.FixedZone(name, z.std)
+	}
+	rule := z.rule
+	if rule == "" {
+		rule = ",M3.2.0,M11.1.0"
+	}
+	footer := "<" + z.stdName + ">" + posixOffset(z.std) + "<" + z.dstName + ">" + posixOffset(z.dst) + rule
+	chars := z.stdName + "\x00" + z.dstName + "\x00"
+	be32 := func(b []byte, v uint32) []byte { return append(b, byte(v>>24), byte(v>>16), byte(v>>8), byte(v)) }
+	header := func(b []byte, timecnt int) []byte {
+		b = append(b, "TZif2"...)
+		b = append(b, make([]byte, 15)...)
+		for _, n := range []int{0, 0, 0, timecnt, 2, len(chars)} {
+			b = be32(b, uint32(n))
+		}
+		return b
+	}
+	types := func(b []byte) []byte {
+		b = be32(b, uint32(int32(z.std)))
+		b = append(b, 0, 0)
+		b = be32(b, uint32(int32(z.dst)))
+		b = append(b, 1, byte(len(z.stdName)+1))
+		return append(b, chars...)
+	}
+	var b []byte
+	b = header(b, 0)
+	b = types(b)
+	b = header(b, 1)
+	first := int64(-1) << 44
+	t := uint64(first)
+	b = be32(b, uint32(t>>32))
+	b = be32(b, uint32(t))
+	b = append(b, 0)
+	b = types(b)
+	b = append(b, '\n')
+	b = append(b, footer...)
+	b = append(b, '\n')
+	loc, err := time.LoadLocationFromTZData(name, b)
+	if err != nil {
+		return nil
+	}
+	return loc
+}
+
+// LoadLocation resolves a time zone name as PostgreSQL's TimeZone setting
+// and its input functions do: an IANA name in any case
+// ("america/new_york"), else a POSIX-style specification ("UTC-3",
+// "GMT+8" = eight hours west, "PST8PDT", "CST7CDT,M4.1.0,M10.5.0"; one
+// with a daylight-saving name but no rule follows the US rules). Zone
+// abbreviations are not names here (PostgreSQL takes them only in
+// date/time input).
+func LoadLocation(name string) (*time.Location, error) {
+	if loc := loadZone(strings.ToLower(name), name); loc != nil {
+		return loc, nil
+	}
+	return nil, &Error{BadZone, fmt.Sprintf("time zone \"%s\" not recognized", name)}
+}
+
+// fixedOffset reports whether loc never changes its offset, and the
+// offset (seconds east), as PostgreSQL's pg_get_timezone_offset.
+func fixedOffset(loc *time.Location) (int, bool) {
+	t := time.Unix(0, 0).In(loc)
+	start, end := t.ZoneBounds()
+	if !start.IsZero() || !end.IsZero() {
+		return 0, false
+	}
+	_, off := t.Zone()
+	return off, true
+}
+
+func localSeconds(tm *pgtm) int64 {
+	return (date2j(tm.year, tm.mon, tm.mday)-unixEpochJD)*86400 + (int64(tm.hour)*60+int64(tm.min))*60 + int64(tm.sec)
+}
+
+func offsetAt(loc *time.Location, unix int64) int {
+	_, off := time.Unix(unix, 0).In(loc).Zone()
+	return off
+}
+
+// determineOffset is PostgreSQL's DetermineTimeZoneOffset: the offset
+// (seconds WEST, PostgreSQL's sign) of the wall-clock time tm in loc. A
+// time in a spring-forward gap takes the offset before the transition, an
+// ambiguous time in a fall-back overlap the one after.
+func determineOffset(tm *pgtm, loc *time.Location) int {
+	if !validJulian(tm.year, tm.mon, tm.mday) {
+		return 0
+	}
+	t := localSeconds(tm)
+	prev := time.Unix(t-86400, 0).In(loc)
+	_, before := prev.Zone()
+	_, end := prev.ZoneBounds()
+	if end.IsZero() {
+		return -before
+	}
+	boundary := end.Unix()
+	after := offsetAt(loc, boundary)
+	bt := t - int64(before)
+	at := t - int64(after)
+	if bt < boundary && at < boundary {
+		return -before
+	}
+	if bt > boundary && at >= boundary {
+		return -after
+	}
+	if bt > at {
+		return -before
+	}
+	return -after
+}
+
+// determineAbbrevOffset is PostgreSQL's DetermineTimeZoneAbbrevOffset: the
+// offset a dynamic abbreviation had in its zone at or before tm (else the
+// first time after), else the zone's offset at tm.
+func determineAbbrevOffset(tm *pgtm, abbr, zone string) int {
+	loc, err := time.LoadLocation(zone)
+	if err != nil {
+		return 0
+	}
+	zoneTz := determineOffset(tm, loc)
+	if !validJulian(tm.year, tm.mon, tm.mday) {
+		return zoneTz
+	}
+	instant := localSeconds(tm) + int64(zoneTz)
+	up := strings.ToUpper(abbr)
+	cur := time.Unix(instant, 0).In(loc)
+	for n := 0; n < 2000; n++ {
+		name, off := cur.Zone()
+		if strings.ToUpper(name) == up {
+			return -off
+		}
+		start, _ := cur.ZoneBounds()
+		if start.IsZero() {
+			break
+		}
+		cur = start.Add(-time.Second)
+	}
+	cur = time.Unix(instant, 0).In(loc)
+	for n := 0; n < 2000; n++ {
+		_, end := cur.ZoneBounds()
+		if end.IsZero() {
+			break
+		}
+		cur = end
+		name, off := cur.Zone()
+		if strings.ToUpper(name) == up {
+			return -off
+		}
+	}
+	return zoneTz
+}
