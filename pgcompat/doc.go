@@ -55,6 +55,25 @@
 // invalid_text_representation 22P02, invalid_argument 22023), their hints
 // carried through DuckDB by vsqlerr.ForEngine.
 //
+// justify_hours, justify_days and justify_interval are Go functions too
+// (justify.go), beside the macros div, scale and min_scale.
+//
+// # Casts from text (casts.go)
+//
+// RegisterCasts replaces DuckDB's casts of VARCHAR to DATE, TIMESTAMP and
+// TIME in the engine with PostgreSQL's input functions
+// (internal/pgdatetime, through duckstream.RegisterTextCast): every CAST,
+// ::, typed literal and implicit cast of a string into a column of those
+// types then reads PostgreSQL's formats and fails with PostgreSQL's
+// messages (invalid_datetime_input 22007, datetime_field_overflow 22008,
+// invalid_time_zone_displacement 22009, invalid_time_zone 22023). A cast
+// has no session: it reads MDY order, and the words now, today, tomorrow
+// and yesterday in UTC, which SessionZone's count of sessions off UTC
+// makes safe (while one exists the cast refuses those words,
+// datetime_needs_session). timestamptz keeps DuckDB's (ICU) cast, which
+// reads a zone-less time in the session's TimeZone; its typed literals are
+// read by pgdatetime and rewritten in ISO form (timestamptzLiteral).
+//
 // Caveats: to_number returns double precision (DuckDB's DECIMAL has one
 // scale per column, PostgreSQL's numeric one per value); to_char of a
 // timestamptz reads the session's TimeZone by name (one Go does not know

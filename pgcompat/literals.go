@@ -2,7 +2,6 @@ package pgcompat
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/vsql/vsql/sqltext"
@@ -86,10 +85,6 @@ func (p *pass) castLiteral(lit, start, end int) {
 		}
 		if iv, ok := intervalLiteral(val); ok {
 			p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+iv+"'")
-		}
-	case start == end && p.isWord(start, "date"):
-		if d, ok := dateLiteral(val); ok && val != d {
-			p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+d+"'")
 		}
 	case start == end && (p.isWord(start, "bool") || p.isWord(start, "boolean")):
 		if b, ok := parseBool(val); ok && val != b {
@@ -372,95 +367,6 @@ func (p *pass) arrayNotJSON(i int) string {
 }
 
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
-// dateLiteral reads the date inputs PostgreSQL reads the same way under
-// every DateStyle: a month name with a day and a year of four digits
-// ('January 8, 1999', '08-Jan-1999', '1999 08 Jan'), YYYYMMDD and YYMMDD,
-// YYYY.DDD (day of the year) and Jnnnnnnn (a Julian day). Anything else
-// (the orders DateStyle decides, two-digit years, BC, words) is left to
-// DuckDB's cast.
-func dateLiteral(s string) (string, bool) {
-	v := strings.TrimSpace(s)
-	allDigits := func(t string) bool {
-		for i := 0; i < len(t); i++ {
-			if !isDigit(t[i]) {
-				return false
-			}
-		}
-		return t != ""
-	}
-	atoi := func(t string) int {
-		n := 0
-		for i := 0; i < len(t); i++ {
-			n = n*10 + int(t[i]-'0')
-		}
-		return n
-	}
-	iso := func(y, m, d int) (string, bool) {
-		if y < 1 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
-			return "", false
-		}
-		return fmt.Sprintf("%04d-%02d-%02d", y, m, d), true
-	}
-	switch {
-	case len(v) == 8 && allDigits(v):
-		return iso(atoi(v[:4]), atoi(v[4:6]), atoi(v[6:]))
-	case len(v) == 6 && allDigits(v):
-		y := atoi(v[:2])
-		if y < 70 {
-			y += 2000
-		} else {
-			y += 1900
-		}
-		return iso(y, atoi(v[2:4]), atoi(v[4:]))
-	case len(v) == 8 && v[4] == '.' && allDigits(v[:4]) && allDigits(v[5:]):
-		y, doy := atoi(v[:4]), atoi(v[5:])
-		leap := 0
-		if isLeap(y) {
-			leap = 1
-		}
-		if doy < 1 || doy > daysBefore[leap][12] {
-			return "", false
-		}
-		m := 1
-		for doy > daysBefore[leap][m] {
-			m++
-		}
-		return iso(y, m, doy-daysBefore[leap][m-1])
-	case len(v) > 1 && (v[0] == 'J' || v[0] == 'j') && allDigits(v[1:]) && len(v) <= 9:
-		y, m, d := dateOfJulian(atoi(v[1:]))
-		return iso(y, m, d)
-	}
-	fields := strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == '-' || r == ',' || r == '/' || r == '\t' })
-	if len(fields) != 3 {
-		return "", false
-	}
-	month, year, day := 0, 0, 0
-	for _, f := range fields {
-		switch {
-		case allDigits(f) && len(f) >= 4 && year == 0:
-			year = atoi(f)
-		case allDigits(f) && len(f) <= 2 && day == 0:
-			day = atoi(f)
-		case !allDigits(f) && month == 0 && len(f) >= 3:
-			for k, name := range monthNames {
-				if strings.EqualFold(name, f) || strings.EqualFold(name[:3], f) || strings.EqualFold(f, "sept") && k == 8 {
-					month = k + 1
-					break
-				}
-			}
-			if month == 0 {
-				return "", false
-			}
-		default:
-			return "", false
-		}
-	}
-	if month == 0 || year == 0 || day == 0 {
-		return "", false
-	}
-	return iso(year, month, day)
-}
 
 // callWords returns the tokens of the words w at the top level of the
 // call whose parenthesis opens at token open (indexes, in order), and the

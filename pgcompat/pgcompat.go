@@ -7,7 +7,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/vsql/vsql/internal/pgdatetime"
 	"github.com/vsql/vsql/sqltext"
 )
 
@@ -1084,9 +1086,34 @@ func timestamptzLiteral(p *pass, i int) {
 	if len(s) < 2 || s[0] != '\'' {
 		return
 	}
-	if fixed, ok := fixOffset(s[1 : len(s)-1]); ok {
-		p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+fixed+"'")
+	val := strings.ReplaceAll(s[1:len(s)-1], "''", "'")
+	if fixed, ok := fixOffset(val); ok {
+		p.replace(p.toks[lit].Start, p.toks[lit].End, sqlString(fixed))
+	} else if iso, ok := timestamptzISO(val); ok && iso != val {
+		p.replace(p.toks[lit].Start, p.toks[lit].End, sqlString(iso))
 	}
+}
+
+// timestamptzISO reads s as PostgreSQL's timestamptz input and writes it
+// in the ISO form DuckDB's cast reads alike: with the instant in UTC when
+// s names a zone or offset ('Mon Feb 10 17:32:01 1997 PST' is
+// '1997-02-11 01:32:01+00'), else the wall-clock time, which DuckDB then
+// reads in the session's TimeZone as PostgreSQL does. The special words
+// and years outside 1…9999 are left to DuckDB.
+func timestamptzISO(s string) (string, bool) {
+	v, err := pgdatetime.Parse(s, pgdatetime.TimestampTZ, pgdatetime.Options{Order: pgdatetime.MDY, Location: time.UTC, Now: time.Now()})
+	if err != nil || v.Special != pgdatetime.None {
+		return "", false
+	}
+	t := time.UnixMicro(v.Micros).UTC()
+	if t.Year() < 1 || t.Year() > 9999 {
+		return "", false
+	}
+	iso := t.Format("2006-01-02 15:04:05.999999")
+	if v.HasZone {
+		iso += "+00"
+	}
+	return iso, true
 }
 
 var spacedOffset = regexp.MustCompile(`^(\d{4}-\d\d-\d\d[ T]\d\d?:\d\d(?::\d\d(?:\.\d+)?)?) +([+-]\d\d?(?::?\d\d){0,2})$`)

@@ -51,6 +51,7 @@ const (
 	kDate
 	kTimestamp
 	kTimestampTZ
+	kTime
 	kDecimal64
 	kDecimal128
 	kUUID
@@ -78,6 +79,7 @@ func chunkKind(c duckstream.Column, oid uint32) colKind {
 		duckdb.TYPE_DATE:         {pgtype.DateOID, kDate},
 		duckdb.TYPE_TIMESTAMP:    {pgtype.TimestampOID, kTimestamp},
 		duckdb.TYPE_TIMESTAMP_TZ: {pgtype.TimestamptzOID, kTimestampTZ},
+		duckdb.TYPE_TIME:         {pgtype.TimeOID, kTime},
 		duckdb.TYPE_DECIMAL:      {pgtype.NumericOID, kDecimal64},
 		duckdb.TYPE_UUID:         {pgtype.UUIDOID, kUUID},
 	}[c.Type]
@@ -218,6 +220,15 @@ func (e *colEncoder) appendValue(b []byte, v *duckstream.Vector, i int) []byte {
 			return binary.BigEndian.AppendUint32(b, uint32(int32((time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC).Unix()-946684800)/86400)))
 		}
 		return appendTime(b, pgtype.DateOID, t)
+	case kTime:
+		us := duckstream.Int64(v, i)
+		if e.binary {
+			return binary.BigEndian.AppendUint64(b, uint64(us))
+		}
+		if us == usecsPerDay { // 24:00:00, which PostgreSQL's time allows
+			return append(b, "24:00:00"...)
+		}
+		return appendClock(b, time.UnixMicro(us).UTC())
 	case kTimestamp, kTimestampTZ:
 		us := duckstream.Int64(v, i)
 		if us == math.MaxInt64 || us == -math.MaxInt64 {
@@ -575,6 +586,9 @@ func (c *Conn) lost() {
 	c.closed = true
 	_ = c.netConn.Close()
 }
+
+// usecsPerDay is a day in microseconds, the largest time of day.
+const usecsPerDay = 86_400_000_000
 
 // appendInfinity is a date's or timestamp's infinity or -infinity:
 // PostgreSQL's words in text, its largest and smallest values of the

@@ -386,6 +386,11 @@ func appendDecimal(buf []byte, d duckdb.Decimal) []byte {
 }
 
 func appendTime(buf []byte, oid uint32, t time.Time) []byte {
+	switch {
+	case oid == pgtype.DateOID && (t.Unix() == math.MaxInt32*86400 || t.Unix() == -math.MaxInt32*86400),
+		oid != pgtype.DateOID && (t.UnixMicro() == math.MaxInt64 || t.UnixMicro() == -math.MaxInt64):
+		return appendInfinity(buf, t.Unix() > 0, false, 0) // DuckDB's infinity and -infinity
+	}
 	switch oid {
 	case pgtype.DateOID:
 		return appendBC(appendDate(buf, t), t)

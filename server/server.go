@@ -171,6 +171,9 @@ func (s *Server) open(ctx context.Context) error {
 	if err := pgcompat.RegisterFunctions(reg); err != nil {
 		return err
 	}
+	if err := pgcompat.RegisterCasts(reg); err != nil {
+		return err
+	}
 	if err := s.setupPGCatalog(ctx); err != nil {
 		return err
 	}

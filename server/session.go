@@ -71,6 +71,7 @@ type Session struct {
 	loginPublished bool
 	reports        [][2]string    // ParameterStatus to send after the statement
 	location       *time.Location // TimeZone for timestamptz output (nil = UTC)
+	zone           string         // the TimeZone setting applied ("" = the default, UTC)
 }
 
 // admin reports whether the session's login has the admin role.
@@ -195,6 +196,7 @@ func (s *Session) Close() {
 		_, _ = s.conn.ExecContext(context.Background(), "ROLLBACK", nil)
 	}
 	s.conn.Close()
+	pgcompat.SessionZone(s.zone, "")
 	s.srv.sessMu.Lock()
 	delete(s.srv.sessions, s.pid)
 	s.srv.sessMu.Unlock()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vsql/vsql/pgcatalog"
+	"github.com/vsql/vsql/pgcompat"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
@@ -397,6 +398,8 @@ func (s *Session) applySetting(name, value string) error {
 			return err
 		}
 		s.location = loc
+		pgcompat.SessionZone(s.zone, value) // the casts from text count sessions off UTC
+		s.zone = value
 	}
 	if s.settings == nil {
 		s.settings = map[string]string{}

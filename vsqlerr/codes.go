@@ -97,6 +97,11 @@ const (
 	InvalidUnicodeEscape    Code = "invalid_unicode_escape"
 	InvalidParameterFormat  Code = "invalid_parameter_format"
 	UnsupportedResultFormat Code = "unsupported_result_format"
+	// Text read as a date, timestamp or time (PostgreSQL's input).
+	InvalidDatetimeInput Code = "invalid_datetime_input"
+	InvalidTimeZone      Code = "invalid_time_zone"
+	DatetimeNeedsSession Code = "datetime_needs_session"
+	ZoneDisplacement     Code = "invalid_time_zone_displacement"
 
 	// COPY FROM STDIN / TO STDOUT.
 	CopySyntax       Code = "copy_syntax_error"
@@ -196,6 +201,10 @@ var codes = map[Code]codeInfo{
 	InvalidTextValue:        {"22P02", "The text cannot be read as a value of the type; check its spelling against PostgreSQL's input syntax for the type."},
 	InvalidParameterFormat:  {"08P01", "Send one format code, or one per parameter, each 0 (text) or 1 (binary)."},
 	UnsupportedResultFormat: {"0A000", "Request this column in text format (format code 0)."},
+	InvalidDatetimeInput:    {"22007", "Write dates and times as PostgreSQL reads them: ISO 8601 (1999-01-08 04:05:06), or a form of PostgreSQL's manual, section 8.5.1 ('January 8, 1999', '1/8/1999' month first); see docs/sql.md."},
+	InvalidTimeZone:         {"22023", "Name the zone as the IANA database does (Europe/Paris), by an abbreviation PostgreSQL knows (PST, CET) or as an offset (+02:00)."},
+	ZoneDisplacement:        {"22009", "A numeric UTC offset must lie within ±15:59:59."},
+	DatetimeNeedsSession:    {"0A000", "Write it as a typed literal ('now'::timestamp, date 'today') or call now() / current_date: those are read in the session's TimeZone."},
 
 	CopySyntax:       {"42601", "Write COPY table [(columns)] FROM STDIN or COPY table|(query) TO STDOUT, then [WITH] (option value, …); see docs/sql.md, COPY."},
 	CopyOption:       {"22023", "See docs/sql.md, COPY, for the options vsql accepts and their values."},

@@ -1,0 +1,121 @@
+package pgcompat
+
+import (
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/vsql/vsql/internal/duckstream"
+	"github.com/vsql/vsql/internal/pgdatetime"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// PostgreSQL's input of date, timestamp (without time zone) and time, as
+// the engine's own casts from text: every CAST, :: and implicit cast of a
+// string to these types (INSERT … VALUES ('today') into a date column, a
+// comparison with a string literal, a text column cast) reads the text as
+// PostgreSQL does (internal/pgdatetime), not as DuckDB's parser does.
+// DuckDB calls a registered cast in place of its built-in one.
+//
+// A cast has no session: it reads the day and month in MDY order (the
+// DateStyle vsql starts with) and takes 'now', 'today', 'tomorrow' and
+// 'yesterday', which depend on the session's TimeZone, in UTC, which is
+// right only while every session's TimeZone is UTC; while one is not, the
+// cast refuses those words (datetime_needs_session) rather than guess, and
+// a typed literal ('now'::timestamp, date 'today'), which the rewrite
+// turns into now() and current_date in the session's zone, is the way to
+// write them. timestamp with time zone keeps DuckDB's cast (ICU's, which
+// reads a text without a zone in the session's TimeZone); its typed
+// literals are rewritten (timestamptzLiteral).
+
+// nonUTCSessions counts the sessions whose TimeZone is not UTC.
+var nonUTCSessions atomic.Int64
+
+// SessionZone records a session's change of TimeZone from one setting to
+// another ("" when the session starts or ends), for the casts from text.
+func SessionZone(from, to string) {
+	if from != "" && !IsUTC(from) {
+		nonUTCSessions.Add(-1)
+	}
+	if to != "" && !IsUTC(to) {
+		nonUTCSessions.Add(1)
+	}
+}
+
+// IsUTC reports whether a TimeZone setting names UTC.
+func IsUTC(zone string) bool {
+	switch strings.ToLower(strings.TrimSpace(zone)) {
+	case "utc", "etc/utc", "gmt", "etc/gmt", "z", "zulu", "etc/zulu", "uct", "etc/uct", "universal", "etc/universal",
+		"greenwich", "etc/greenwich", "gmt0", "etc/gmt0", "gmt+0", "gmt-0", "etc/gmt+0", "etc/gmt-0", "+00", "+00:00":
+		return true
+	}
+	return false
+}
+
+// RegisterCasts installs the casts from text on the engine (global to the
+// DuckDB instance).
+func RegisterCasts(conn *sql.Conn) error {
+	return conn.Raw(func(dc any) error {
+		c, ok := dc.(driver.Conn)
+		if !ok {
+			return errors.New("pgcompat: not a driver connection")
+		}
+		for _, t := range []struct {
+			target duckstream.CastTarget
+			kind   pgdatetime.Kind
+		}{{duckstream.CastDate, pgdatetime.Date}, {duckstream.CastTimestamp, pgdatetime.Timestamp}, {duckstream.CastTime, pgdatetime.Time}} {
+			kind := t.kind
+			if err := duckstream.RegisterTextCast(c, t.target, -1, func(text []byte) (int64, error) {
+				v, err := textDatetime(string(text), kind, time.Now())
+				if err != nil {
+					return 0, vsqlerr.ForEngine(err)
+				}
+				if kind == pgdatetime.Date {
+					return int64(v.Days), nil
+				}
+				return v.Micros, nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// textDatetime reads text as PostgreSQL's input of kind, in UTC and MDY
+// order, at the instant now.
+func textDatetime(text string, kind pgdatetime.Kind, now time.Time) (pgdatetime.Value, error) {
+	v, err := pgdatetime.Parse(text, kind, pgdatetime.Options{Order: pgdatetime.MDY, Now: now, Location: time.UTC})
+	if err != nil {
+		var pe *pgdatetime.Error
+		if !errors.As(err, &pe) {
+			return v, err
+		}
+		switch pe.Reason {
+		case pgdatetime.OutOfRange:
+			return v, vsqlerr.New(vsqlerr.DatetimeFieldOverflow, "%s", pe.Msg).WithHint("%s", datetimeInputHint)
+		case pgdatetime.BadZone:
+			return v, vsqlerr.New(vsqlerr.InvalidTimeZone, "%s", pe.Msg)
+		case pgdatetime.BadZoneDisplacement:
+			return v, vsqlerr.New(vsqlerr.ZoneDisplacement, "%s", pe.Msg)
+		default:
+			return v, vsqlerr.New(vsqlerr.InvalidDatetimeInput, "%s", pe.Msg)
+		}
+	}
+	switch v.Special {
+	case pgdatetime.Now, pgdatetime.Today, pgdatetime.Tomorrow, pgdatetime.Yesterday:
+		if nonUTCSessions.Load() > 0 {
+			return v, vsqlerr.New(vsqlerr.DatetimeNeedsSession,
+				"%q as a %s depends on the session's TimeZone, which a cast from text cannot see while sessions use zones other than UTC", text, kind)
+		}
+	}
+	return v, nil
+}
+
+// datetimeInputHint is the hint of a date or time field out of range in
+// text read as a date or time (DatetimeFieldOverflow's own is about
+// to_timestamp's templates).
+const datetimeInputHint = "A field is out of its range (month 1-12, the day of that month, hour 0-24, minute and second 0-59); the order of day and month is month first (MDY)."
