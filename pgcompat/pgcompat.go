@@ -273,6 +273,20 @@ var rules = map[string]rule{
 	"-":                        minusOp,        // '…'::jsonb - 'key'
 	"variadic":                 variadicCall,   // num_nulls(VARIADIC a)
 	"type":                     createType,     // CREATE TYPE t AS (…)
+	"_int2":                    arrayTypeName,
+	"_int4":                    arrayTypeName,
+	"_int8":                    arrayTypeName,
+	"_text":                    arrayTypeName,
+	"_varchar":                 arrayTypeName,
+	"_bool":                    arrayTypeName,
+	"_float4":                  arrayTypeName,
+	"_float8":                  arrayTypeName,
+	"_numeric":                 arrayTypeName,
+	"_date":                    arrayTypeName,
+	"_timestamp":               arrayTypeName,
+	"_timestamptz":             arrayTypeName,
+	"_json":                    arrayTypeName,
+	"_jsonb":                   arrayTypeName,
 	"json_populate_record":     recordCall,
 	"jsonb_populate_record":    recordCall,
 	"json_populate_recordset":  recordCall,
@@ -880,6 +894,22 @@ func nameType(p *pass, i int) {
 	if p.isOp(i-1, ":") && p.isOp(i-2, ":") || p.kind(i+1) == sqltext.String && !p.isWord(i-1, "as") ||
 		p.castTarget(i) || p.columnType(i) {
 		p.replace(p.toks[i].Start, p.toks[i].End, "VARCHAR")
+	}
+}
+
+// arrayTypeName: PostgreSQL's internal name of an array type (_int4,
+// _text, …) is its element type with [] where the word is visibly a type
+// (after ::, as CAST's target or a column's or a composite field's type).
+func arrayTypeName(p *pass, i int) {
+	if p.isOp(i-1, ".") || p.kind(i+1) == sqltext.Open || p.isOp(i+1, ".") {
+		return
+	}
+	if p.isOp(i-1, ":") && p.isOp(i-2, ":") || p.castTarget(i) || p.columnType(i) {
+		elem := strings.ToLower(p.text(i))[1:]
+		if elem == "jsonb" {
+			elem = "json"
+		}
+		p.replace(p.toks[i].Start, p.toks[i].End, elem+"[]")
 	}
 }
 

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"database/sql/driver"
 	"encoding/json"
+	"fmt"
+	"math/big"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/vsql/vsql/sqltext"
@@ -82,7 +85,19 @@ func recordCall(p *pass, i int) {
 		typ = "typeof(CAST(NULL AS STRUCT(" + defs + ")))"
 	} else {
 		b := args[0]
-		typ = "typeof(" + rewrittenCopy("SELECT ", p.src[p.toks[b[0]].Start:p.toks[b[1]].End], "") + ")"
+		copied := rewrittenCopy("SELECT ", p.src[p.toks[b[0]].Start:p.toks[b[1]].End], "")
+		if p.isWord(b[0], "row") && p.kind(b[0]+1) == sqltext.Open && p.matchForward(b[0]+1) == b[1] && b[1] > b[0]+2 {
+			// an anonymous row(…): PostgreSQL names its fields f1, f2, …
+			var parts []string
+			for k, a := range p.splitArgs(b[0]+1, b[1]) {
+				f := fmt.Sprintf("f%d := ", k+1)
+				p.insert(p.toks[a[0]].Start, f)
+				parts = append(parts, f+rewrittenCopy("SELECT ", p.src[p.toks[a[0]].Start:p.toks[a[1]].End], ""))
+			}
+			p.replace(p.toks[b[0]].Start, p.toks[b[0]].End, "struct_pack")
+			copied = "struct_pack(" + strings.Join(parts, ", ") + ")"
+		}
+		typ = "typeof(" + copied + ")"
 		base = "COALESCE("
 	}
 	structure := "to_json(" + typ + ")"
@@ -199,7 +214,8 @@ func jsonKind(v json.RawMessage) string {
 	return "a scalar"
 }
 
-// populateOne merges one JSON object into the base's fields.
+// populateOne merges one JSON object into the base's fields (tmpl: the
+// base as JSON; nil for a nested record, whose missing fields are NULL).
 func populateOne(fields []structField, tmpl map[string]json.RawMessage, v json.RawMessage, jsonb bool, fn string) (string, error) {
 	if !bytes.HasPrefix(bytes.TrimSpace(v), []byte("{")) {
 		return "", invalidArgument("cannot call %s on %s", fn, jsonKind(v))
@@ -212,26 +228,79 @@ func populateOne(fields []structField, tmpl map[string]json.RawMessage, v json.R
 	for _, f := range fields {
 		val, ok := obj[f.name]
 		if !ok {
-			out[f.name] = tmpl[f.name]
+			if val, ok = tmpl[f.name]; !ok {
+				val = json.RawMessage("null")
+			}
+			out[f.name] = val
 			continue
 		}
-		val = bytes.TrimSpace(val)
-		switch {
-		case string(val) == "null":
-		case f.kind == fieldScalar && val[0] != '"':
-			// the value's text, read by the field type's input
-			text := string(val)
-			if jsonb {
-				text = jsonbText(val)
-			}
-			val, _ = json.Marshal(text)
-		case f.kind == fieldList && val[0] != '[' && val[0] != '"':
-			return "", vsqlerr.New(vsqlerr.InvalidTextValue, "expected JSON array")
+		val, err := convertField(f.typ, val, jsonb)
+		if err != nil {
+			return "", err
 		}
 		out[f.name] = val
 	}
 	b, err := json.Marshal(out)
 	return string(b), err
+}
+
+// convertField prepares a JSON value for a field of DuckDB type typ: a
+// scalar type gets the value's text (checked as PostgreSQL's input
+// would), an array type a JSON array whose elements are converted in
+// turn, a struct type a JSON object populated as a nested record; json
+// and other types keep the value.
+func convertField(typ string, val json.RawMessage, jsonb bool) (json.RawMessage, error) {
+	val = bytes.TrimSpace(val)
+	if len(val) == 0 || string(val) == "null" {
+		return json.RawMessage("null"), nil
+	}
+	switch kindOf(typ) {
+	case fieldList:
+		if val[0] == '"' {
+			return val, nil // text of an array, left to DuckDB's cast
+		}
+		if val[0] != '[' {
+			return nil, vsqlerr.New(vsqlerr.InvalidTextValue, "expected JSON array").
+				WithHint("A field of an array type takes a JSON array.")
+		}
+		var elems []json.RawMessage
+		if err := json.Unmarshal(val, &elems); err != nil {
+			return nil, vsqlerr.New(vsqlerr.InvalidTextValue, "invalid input syntax for type json: %v", err)
+		}
+		elem := typ[:strings.LastIndexByte(typ, '[')]
+		for k, e := range elems {
+			c, err := convertField(elem, e, jsonb)
+			if err != nil {
+				return nil, err
+			}
+			elems[k] = c
+		}
+		return json.Marshal(elems)
+	case fieldOther:
+		if fields := structFields(typ); fields != nil {
+			if val[0] == '"' {
+				return val, nil // a record literal, left to DuckDB's cast
+			}
+			s, err := populateOne(fields, nil, val, jsonb, "populate_composite")
+			return json.RawMessage(s), err
+		}
+		return val, nil
+	case fieldJSON:
+		return val, nil
+	}
+	var text string
+	switch {
+	case val[0] == '"':
+		_ = json.Unmarshal(val, &text)
+	case jsonb:
+		text = jsonbText(val)
+	default:
+		text = string(val)
+	}
+	if err := checkScalar(typ, text); err != nil {
+		return nil, err
+	}
+	return json.Marshal(text)
 }
 
 // jsonbText is a JSON value printed as jsonb prints it: keys shorter
@@ -296,9 +365,67 @@ const (
 	fieldOther // a struct, map or union: the JSON value as it is
 )
 
-type structField struct {
-	name string
-	kind fieldKind
+type structField struct{ name, typ string }
+
+// kindOf classifies a DuckDB type as typeof prints it.
+func kindOf(t string) fieldKind {
+	switch {
+	case strings.HasSuffix(t, "]"):
+		return fieldList
+	case t == "JSON":
+		return fieldJSON
+	case strings.HasPrefix(t, "STRUCT(") || strings.HasPrefix(t, "MAP(") || strings.HasPrefix(t, "UNION("):
+		return fieldOther
+	}
+	return fieldScalar
+}
+
+// checkScalar refuses text that PostgreSQL's input function of the
+// field's type refuses with its own error, where DuckDB's cast would
+// raise a different one (or round 43.2 to 43): integers, floats and
+// numerics, and dates and timestamps given a JSON array or object.
+func checkScalar(typ, text string) error {
+	t := strings.TrimSpace(text)
+	switch typ {
+	case "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT":
+		if _, err := strconv.ParseInt(t, 10, 64); err != nil && !bigInteger(t) {
+			name := map[string]string{"TINYINT": "smallint", "SMALLINT": "smallint", "INTEGER": "integer", "BIGINT": "bigint", "HUGEINT": "numeric"}[typ]
+			return vsqlerr.New(vsqlerr.InvalidTextValue, "invalid input syntax for type %s: %q", name, text)
+		}
+	case "FLOAT", "DOUBLE":
+		if _, err := strconv.ParseFloat(t, 64); err != nil && !strings.Contains(err.Error(), "range") {
+			name := map[string]string{"FLOAT": "real", "DOUBLE": "double precision"}[typ]
+			return vsqlerr.New(vsqlerr.InvalidTextValue, "invalid input syntax for type %s: %q", name, text)
+		}
+	case "DATE", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "TIME":
+		if strings.HasPrefix(t, "[") || strings.HasPrefix(t, "{") || t == "true" || t == "false" {
+			name := map[string]string{"DATE": "date", "TIMESTAMP": "timestamp", "TIMESTAMP WITH TIME ZONE": "timestamp with time zone", "TIME": "time"}[typ]
+			return vsqlerr.New(vsqlerr.InvalidDatetimeFormat, "invalid input syntax for type %s: %q", name, text).
+				WithHint("The field's JSON value must be text PostgreSQL reads as a %s.", name)
+		}
+	default:
+		if strings.HasPrefix(typ, "DECIMAL(") {
+			if _, ok := new(big.Float).SetString(t); !ok && !strings.EqualFold(t, "nan") {
+				return vsqlerr.New(vsqlerr.InvalidTextValue, "invalid input syntax for type numeric: %q", text)
+			}
+		}
+	}
+	return nil
+}
+
+// bigInteger reports whether s is an integer too wide for int64 (left for
+// DuckDB's range check).
+func bigInteger(s string) bool {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	if s == "" {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // structFields reads the top-level fields of a DuckDB struct type as
@@ -354,17 +481,7 @@ func structFields(typ string) []structField {
 				break scan
 			}
 		}
-		t := strings.TrimSpace(s[:end])
-		f := structField{name: name}
-		switch {
-		case strings.HasSuffix(t, "]"):
-			f.kind = fieldList
-		case t == "JSON":
-			f.kind = fieldJSON
-		case strings.HasPrefix(t, "STRUCT(") || strings.HasPrefix(t, "MAP(") || strings.HasPrefix(t, "UNION("):
-			f.kind = fieldOther
-		}
-		out = append(out, f)
+		out = append(out, structField{name: name, typ: strings.TrimSpace(s[:end])})
 		if end < len(s) {
 			end++
 		}
