@@ -197,8 +197,10 @@
 //     LATERAL subquery unnesting the struct into columns, in a select
 //     list the struct (a recordset: unnest of the list). The column
 //     definition list of json_to_record is the base CAST(NULL AS
-//     STRUCT(a int, …)); an anonymous row(…) base becomes
-//     struct_pack(f1 := …, …), PostgreSQL's field names.
+//     STRUCT(a int, …)), as it is of json_populate_record(null::record,
+//     j) AS (a int, …) (without one, null::record raises PostgreSQL's
+//     0A000); an anonymous row(…) base becomes struct_pack(f1 := …, …),
+//     PostgreSQL's field names.
 //
 //     Why this design: the record's type is the base value's own DuckDB
 //     type, which DuckDB folds to a constant at bind time (typeof), so

@@ -202,6 +202,15 @@ func TestCompositeRewrite(t *testing.T) {
 	if !strings.Contains(got, "typeof(CAST(NULL AS STRUCT(a int, b JSON)))") || !strings.HasSuffix(got, ")) x") || strings.Contains(got, "jsonb") {
 		t.Errorf("Rewrite(%q) = %q", in, got)
 	}
+	in = `SELECT * FROM json_populate_record(null::record, j) AS (x int)`
+	got, _ = Rewrite(in)
+	if !strings.Contains(got, "typeof(CAST(NULL AS STRUCT(x int)))") || !strings.HasSuffix(got, ")) json_populate_record") || strings.Contains(got, "record,") {
+		t.Errorf("Rewrite(%q) = %q", in, got)
+	}
+	in = `SELECT json_populate_recordset(null::record, j)`
+	if got, _ = Rewrite(in); got != "SELECT error('[vsql:feature_not_supported] could not determine row type for result of json_populate_recordset')" {
+		t.Errorf("Rewrite(%q) = %q", in, got)
+	}
 	in = `SELECT json_populate_recordset(row(i, 50), '[{"f1":"42"}]') FROM v`
 	got, _ = Rewrite(in)
 	if !strings.HasPrefix(got, "SELECT unnest(json_transform_strict(__vsql_json_populate(typeof(struct_pack(f1 := i, f2 := 50)), CAST(to_json(COALESCE(struct_pack(f1 := i, f2 := 50), ") ||

@@ -66,18 +66,32 @@ func recordCall(p *pass, i int) {
 	if toRecord && (len(args) != 1 || !from) || !toRecord && len(args) != 2 {
 		return // PostgreSQL needs a column definition list for json_to_record: left for DuckDB to refuse
 	}
+	if !toRecord && p.nullRecord(args[0]) {
+		// null::record: the type is the column definition list, as for
+		// json_to_record; PostgreSQL refuses it without one
+		if !from {
+			p.replace(p.toks[i].Start, p.toks[closing].End, "error('[vsql:feature_not_supported] could not determine row type for result of "+name+"')")
+			return
+		}
+		toRecord = true
+	}
 	var typ, base string
 	defsStart, defsEnd, alias := -1, -1, ""
 	if toRecord {
-		// json_to_record(j) [AS] x(a int, b text, …)
+		// json_to_record(j) [AS] x(a int, b text, …); json_populate_record(null::record, j) AS (a int, …)
 		j := closing + 1
 		if p.isWord(j, "as") {
 			j++
 		}
-		if p.kind(j) != sqltext.Word && p.kind(j) != sqltext.Quoted || p.kind(j+1) != sqltext.Open {
+		switch {
+		case (p.kind(j) == sqltext.Word || p.kind(j) == sqltext.Quoted) && p.kind(j+1) == sqltext.Open:
+			defsStart, alias = j+1, p.text(j)
+		case p.kind(j) == sqltext.Open && j > closing+1:
+			defsStart, alias = j, name
+		default:
 			return
 		}
-		defsStart, defsEnd, alias = j+1, p.matchForward(j+1), p.text(j)
+		defsEnd = p.matchForward(defsStart)
 		if defsEnd < 0 || defsEnd == defsStart+1 {
 			return
 		}
@@ -126,13 +140,18 @@ func recordCall(p *pass, i int) {
 		tail += " AS " + name
 	}
 	if toRecord {
-		p.replace(p.toks[i].Start, p.toks[i+1].End, open+empty+") AS VARCHAR), "+jOpen)
+		p.replace(p.toks[i].Start, p.toks[args[len(args)-1][0]].Start, open+empty+") AS VARCHAR), "+jOpen)
 		p.replace(p.toks[closing].Start, p.toks[defsEnd].End, jClose+tail+" "+alias)
 		return
 	}
 	p.replace(p.toks[i].Start, p.toks[i+1].End, open+base)
 	p.replace(p.toks[args[0][1]+1].Start, p.toks[args[1][0]].Start, ", "+empty+")) AS VARCHAR), "+jOpen)
 	p.replace(p.toks[closing].Start, p.toks[closing].End, jClose+tail)
+}
+
+// nullRecord reports whether the argument a is null::record.
+func (p *pass) nullRecord(a [2]int) bool {
+	return a[1] == a[0]+3 && p.isWord(a[0], "null") && p.isOp(a[0]+1, ":") && p.isOp(a[0]+2, ":") && p.isWord(a[1], "record")
 }
 
 // rewrittenCopy is text as Rewrite would write it between prefix and
