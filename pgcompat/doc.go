@@ -188,7 +188,12 @@
 //     a table's column types to the other rules (name, jsonb, wide
 //     numerics, and _int4-style array names, which become int4[] where
 //     visibly a type). Package pgwire prints structs in PostgreSQL's row
-//     format.
+//     format. row(a, b) as a whole select-list item of a SELECT, or
+//     before a field ((row(a, b)).f1), is struct_pack(f1 := a, f2 := b):
+//     PostgreSQL's field names, and a struct the driver can read (it
+//     refuses DuckDB's unnamed ones); elsewhere it stays unnamed, which
+//     DuckDB casts to a named struct by position (row(…)::t, VALUES). (x).*
+//     as a select-list item is unnest(x), the fields as columns.
 //
 //   - json(b)_populate_record(set)(base, j), json(b)_to_record(set)(j)
 //     AS x(a int, …) (records.go): written out as json_transform_strict

@@ -287,6 +287,8 @@ var rules = map[string]rule{
 	"_timestamptz":             arrayTypeName,
 	"_json":                    arrayTypeName,
 	"_jsonb":                   arrayTypeName,
+	"row":                      anonymousRow,
+	"*":                        recordStar,
 	"json_populate_record":     recordCall,
 	"jsonb_populate_record":    recordCall,
 	"json_populate_recordset":  recordCall,
@@ -299,7 +301,7 @@ var rules = map[string]rule{
 
 // triggerBytes is a cheap first test: a statement containing none of these
 // bytes (case-insensitively) cannot match a rule.
-const triggerBytes = "/%@<?#:&|-aAbBsSjJzZnNtTdDuUgGwW"
+const triggerBytes = "/%@<?#:&|-*aAbBsSjJzZnNtTdDuUgGwWrR"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.

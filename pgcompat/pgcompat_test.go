@@ -177,6 +177,11 @@ func TestCompositeRewrite(t *testing.T) {
 		{"CREATE TYPE e AS ()", "CREATE TYPE e AS ()"},
 		{"SELECT '{1}'::_int4", "SELECT '{1}'::int4[]"},
 		{"SELECT _int4 FROM t", "SELECT _int4 FROM t"},
+		{"SELECT row(1, 'a'), (row(1, 2)).f2, row(1, 2) AS r FROM t", `SELECT struct_pack(f1 := 1, f2 := 'a') AS "row", (struct_pack(f1 := 1, f2 := 2)).f2, struct_pack(f1 := 1, f2 := 2) AS r FROM t`},
+		{"SELECT row(1, 2)::t, row(1, 2) < row(1, 3) FROM t", "SELECT row(1, 2)::t, row(1, 2) < row(1, 3) FROM t"},
+		{"INSERT INTO t VALUES (row(1, 2))", "INSERT INTO t VALUES (row(1, 2))"},
+		{"SELECT (r).*, (x).a FROM t", "SELECT unnest(r), (x).a FROM t"},
+		{"SELECT t.* FROM t", "SELECT t.* FROM t"},
 	}
 	for _, c := range cases {
 		if got, _ := Rewrite(c.in); got != c.want {

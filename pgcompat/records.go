@@ -508,3 +508,52 @@ func structFields(typ string) []structField {
 	}
 	return out
 }
+
+// anonymousRow: row(a, b, …) with no cast after it, as a whole item of
+// a SELECT's select list (SELECT row(1, 2) [AS r]) or before a field
+// ((row(1, 2)).f1), is struct_pack(f1 := a, f2 := b, …): PostgreSQL
+// names an anonymous record's fields f1, f2, …, and DuckDB's unnamed
+// struct cannot be read by the driver. Elsewhere (row(…)::t, VALUES, a
+// comparison) the unnamed struct stays: DuckDB casts it to a named one
+// by position, and a struct named f1, … by name only.
+func anonymousRow(p *pass, i int) {
+	if !p.isWord(0, "select") || p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
+		return
+	}
+	closing := p.matchForward(i + 1)
+	if closing < 0 || closing == i+2 || p.isOp(closing+1, ":") || p.isOp(closing+1, "[") {
+		return
+	}
+	field := p.kind(i-1) == sqltext.Open && p.kind(closing+1) == sqltext.Close && p.isOp(closing+2, ".")
+	named := p.isWord(closing+1, "as") && p.inSelectList(i-1) &&
+		(p.isWord(i-1, "select") || p.isOp(i-1, ",") || p.isWord(i-1, "distinct") || p.isWord(i-1, "all"))
+	if !field && !named && !p.wholeSelectItem(i, closing) {
+		return
+	}
+	for k, a := range p.splitArgs(i+1, closing) {
+		p.insert(p.toks[a[0]].Start, fmt.Sprintf("f%d := ", k+1))
+	}
+	p.replace(p.toks[i].Start, p.toks[i].End, "struct_pack")
+	if !field && !named {
+		p.insert(p.toks[closing].End, ` AS "row"`)
+	}
+}
+
+// recordStar: (x).* as a select-list item, the fields of a composite as
+// columns, is DuckDB's unnest(x).
+func recordStar(p *pass, i int) {
+	if !p.isOp(i-1, ".") || p.kind(i-2) != sqltext.Close || !p.adjacent(i-1) {
+		return
+	}
+	open := p.matchBackward(i - 2)
+	if open < 1 || !p.inSelectList(open-1) ||
+		!(p.isWord(open-1, "select") || p.isOp(open-1, ",") || p.isWord(open-1, "distinct") || p.isWord(open-1, "all")) {
+		return
+	}
+	next := i + 1
+	if !(next >= len(p.toks) || p.isOp(next, ",") || p.isWord(next, "from") || p.kind(next) == sqltext.Semi || p.kind(next) == sqltext.Close) {
+		return
+	}
+	p.replace(p.toks[open].Start, p.toks[open].End, "unnest(")
+	p.replace(p.toks[i-2].Start, p.toks[i].End, ")")
+}
