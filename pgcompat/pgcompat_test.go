@@ -180,6 +180,7 @@ func TestCompositeRewrite(t *testing.T) {
 		{"SELECT row(1, 'a'), (row(1, 2)).f2, row(1, 2) AS r FROM t", `SELECT struct_pack(f1 := 1, f2 := 'a') AS "row", (struct_pack(f1 := 1, f2 := 2)).f2, struct_pack(f1 := 1, f2 := 2) AS r FROM t`},
 		{"SELECT row(1, 2)::t, row(1, 2) < row(1, 3) FROM t", "SELECT row(1, 2)::t, row(1, 2) < row(1, 3) FROM t"},
 		{"INSERT INTO t VALUES (row(1, 2))", "INSERT INTO t VALUES (row(1, 2))"},
+		{"SELECT array[row(1, 2), row(3, 4)], f(a, row(1, 2)) FROM t", "SELECT array[row(1, 2), row(3, 4)], f(a, row(1, 2)) FROM t"},
 		{"SELECT (r).*, (x).a FROM t", "SELECT unnest(r), (x).a FROM t"},
 		{"SELECT t.* FROM t", "SELECT t.* FROM t"},
 	}

@@ -164,6 +164,40 @@ func rewrittenCopy(prefix, text, suffix string) string {
 	return text
 }
 
+// itemStart reports whether token i is what comes before an item of a
+// select list: SELECT, DISTINCT, ALL, or a comma of the list itself (not
+// one inside brackets).
+func (p *pass) itemStart(i int) bool {
+	if p.isWord(i, "select") || p.isWord(i, "distinct") || p.isWord(i, "all") {
+		return true
+	}
+	if !p.isOp(i, ",") {
+		return false
+	}
+	depth := 0
+	for j := i - 1; j >= 0; j-- {
+		switch {
+		case p.kind(j) == sqltext.Close, p.isOp(j, "]"):
+			depth++
+		case p.kind(j) == sqltext.Open, p.isOp(j, "["):
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case p.kind(j) == sqltext.Semi:
+			return false
+		case depth == 0 && p.kind(j) == sqltext.Word:
+			switch strings.ToLower(p.text(j)) {
+			case "select":
+				return true
+			case "from", "where", "group", "order", "having", "values", "set", "on", "returning", "by":
+				return false
+			}
+		}
+	}
+	return false
+}
+
 // rewriteCopy is Rewrite (a variable: Rewrite's rules include recordCall).
 var rewriteCopy func(string) (string, bool)
 
@@ -173,7 +207,7 @@ func init() { rewriteCopy = Rewrite }
 // select-list item on its own (PostgreSQL names its column after the
 // function).
 func (p *pass) wholeSelectItem(i, closing int) bool {
-	if !(p.isWord(i-1, "select") || p.isOp(i-1, ",") && p.inSelectList(i-1) || p.isWord(i-1, "distinct") || p.isWord(i-1, "all")) {
+	if !p.itemStart(i - 1) {
 		return false
 	}
 	next := closing + 1
@@ -525,8 +559,7 @@ func anonymousRow(p *pass, i int) {
 		return
 	}
 	field := p.kind(i-1) == sqltext.Open && p.kind(closing+1) == sqltext.Close && p.isOp(closing+2, ".")
-	named := p.isWord(closing+1, "as") && p.inSelectList(i-1) &&
-		(p.isWord(i-1, "select") || p.isOp(i-1, ",") || p.isWord(i-1, "distinct") || p.isWord(i-1, "all"))
+	named := p.isWord(closing+1, "as") && p.itemStart(i-1)
 	if !field && !named && !p.wholeSelectItem(i, closing) {
 		return
 	}
@@ -546,8 +579,7 @@ func recordStar(p *pass, i int) {
 		return
 	}
 	open := p.matchBackward(i - 2)
-	if open < 1 || !p.inSelectList(open-1) ||
-		!(p.isWord(open-1, "select") || p.isOp(open-1, ",") || p.isWord(open-1, "distinct") || p.isWord(open-1, "all")) {
+	if open < 1 || !p.itemStart(open-1) {
 		return
 	}
 	next := i + 1
