@@ -340,7 +340,7 @@ func appendFloatDigits(buf []byte, f float64, bits, extra int) []byte {
 // digits extra.
 func appendCell(buf []byte, col *Column, format int16, v any, extra int) ([]byte, error) {
 	oid := col.OID
-	if col.Fields != nil && format == 0 {
+	if col.Fields != nil { // text (25): its binary form is the text
 		if m, ok := v.(map[string]any); ok {
 			return appendRow(buf, col.Fields, m), nil
 		}
