@@ -23,7 +23,9 @@ import (
 // argument when it has the key, else from the base; extra keys dropped.
 // A field of a scalar type gets its JSON value as text (43.2 → "43.2"),
 // so that DuckDB's cast from text refuses what PostgreSQL's input
-// function refuses ("43.2" as an integer); json fields keep the value.
+// function refuses ("43.2" as an integer); json fields keep the value;
+// arrays and nested records are converted element by element
+// (convertField).
 
 // recordFunctions are the PostgreSQL names the rule recordCall rewrites.
 var recordFunctions = map[string]bool{
