@@ -203,6 +203,48 @@
 //     is named generate_series. psqlODBC's SQLForeignKeys numbers key
 //     columns this way.
 //
+//   - CREATE TYPE t AS (f type, …): PostgreSQL's composite type is
+//     DuckDB's CREATE TYPE t AS STRUCT(f type, …); the fields' types are
+//     a table's column types to the other rules (name, jsonb, wide
+//     numerics, and _int4-style array names, which become int4[] where
+//     visibly a type). Package pgwire prints structs in PostgreSQL's row
+//     format. row(a, b) as a whole select-list item of a SELECT, or
+//     before a field ((row(a, b)).f1), is struct_pack(f1 := a, f2 := b):
+//     PostgreSQL's field names, and a struct the driver can read (it
+//     refuses DuckDB's unnamed ones); elsewhere it stays unnamed, which
+//     DuckDB casts to a named struct by position (row(…)::t, VALUES). (x).*
+//     as a select-list item is unnest(x), the fields as columns.
+//
+//   - json(b)_populate_record(set)(base, j), json(b)_to_record(set)(j)
+//     AS x(a int, …) (records.go): written out as json_transform_strict
+//     of the JSON text a Go function (__vsql_json_populate) builds from
+//     the base and j, to the structure to_json(typeof(base)); in FROM a
+//     LATERAL subquery unnesting the struct into columns, in a select
+//     list the struct (a recordset: unnest of the list). The column
+//     definition list of json_to_record is the base CAST(NULL AS
+//     STRUCT(a int, …)), as it is of json_populate_record(null::record,
+//     j) AS (a int, …) (without one, null::record raises PostgreSQL's
+//     0A000); an anonymous row(…) base becomes struct_pack(f1 := …, …),
+//     PostgreSQL's field names.
+//
+//     Why this design: the record's type is the base value's own DuckDB
+//     type, which DuckDB folds to a constant at bind time (typeof), so
+//     nothing is looked up in the catalog (duckdb_types() would cost a
+//     query per statement and know nothing of a row(…) or a column
+//     definition list) and no state is carried from the CREATE TYPE that
+//     was rewritten (it would not survive a restart, a branch switch or a
+//     type created through DuckDB's own syntax). A macro cannot hold the
+//     expression: DuckDB binds a macro's body when it is created, and
+//     json_transform's structure must be a constant then; so the base is
+//     repeated in the statement (its copies rewritten on their own). The
+//     merge is in Go because PostgreSQL's per-field rules need the field
+//     types (typeof's text, parsed there): a missing key takes the base's
+//     field, a scalar field reads the value's text (so DuckDB's cast from
+//     text refuses 43.2 for an integer, where json_transform would round
+//     it), arrays and nested records are converted element by element,
+//     and PostgreSQL's errors are raised with its SQLSTATEs.
+//     json_transform_strict refuses what json_transform would make NULL.
+//
 // These operator rules (@>, <@, ?, #>) become calls by insertions only;
 // their left operand takes in the ->, ->>, #> and #>> before it, which
 // bind as tightly in PostgreSQL, and an operator further right wraps the

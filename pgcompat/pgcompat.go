@@ -241,44 +241,69 @@ type rule func(p *pass, i int)
 // rules maps a trigger (a lower-cased word, or one operator character) to
 // its rule. Every rule sees the same token slice.
 var rules = map[string]rule{
-	"/":               divide,
-	"%":               modulo,
-	"@":               containsLeft,  // a @> b
-	"<":               containsRight, // a <@ b
-	"?":               exists,        // a ? b, a ?| b, a ?& b
-	"#":               path,          // a #> b, a #>> b
-	"at":              reservedWord,
-	"by":              reservedWord,
-	"show":            reservedWord,
-	"jsonb":           jsonbType,
-	"name":            nameType,
-	"timestamptz":     func(p *pass, i int) { timestamptzLiteral(p, i); timePrecision(p, i) },
-	"timestamp":       timePrecision,
-	"time":            timePrecision,
-	"timetz":          timePrecision,
-	"numeric":         wideDecimal,
-	"with":            storageParameters,
-	"decimal":         wideDecimal,
-	"zone":            timestamptzLiteral, // timestamp with time zone
-	"unnest":          multiUnnest,        // unnest(a, b) in FROM
-	"generate_series": setReturning,       // rows, not a list, in a select list
-	":":               colonCast,          // '…'::bool, '{1,2}'::int[]
-	"bool":            typedLiteral,
-	"boolean":         typedLiteral,
-	"date":            typedLiteral,
-	"interval":        typedLiteral,
-	"cast":            castCall,
-	"overlay":         overlayPlacing, // overlay(s PLACING r FROM n FOR m)
-	"substring":       substringFrom,  // substring(s FROM 'regex')
-	"&":               arrayOperand,   // i && '{1,2}'
-	"|":               concatOp,       // '…'::jsonb || '…'
-	"-":               minusOp,        // '…'::jsonb - 'key'
-	"variadic":        variadicCall,   // num_nulls(VARIADIC a)
+	"/":                        divide,
+	"%":                        modulo,
+	"@":                        containsLeft,  // a @> b
+	"<":                        containsRight, // a <@ b
+	"?":                        exists,        // a ? b, a ?| b, a ?& b
+	"#":                        path,          // a #> b, a #>> b
+	"at":                       reservedWord,
+	"by":                       reservedWord,
+	"show":                     reservedWord,
+	"jsonb":                    jsonbType,
+	"name":                     nameType,
+	"timestamptz":              func(p *pass, i int) { timestamptzLiteral(p, i); timePrecision(p, i) },
+	"timestamp":                timePrecision,
+	"time":                     timePrecision,
+	"timetz":                   timePrecision,
+	"numeric":                  wideDecimal,
+	"with":                     storageParameters,
+	"decimal":                  wideDecimal,
+	"zone":                     timestamptzLiteral, // timestamp with time zone
+	"unnest":                   multiUnnest,        // unnest(a, b) in FROM
+	"generate_series":          setReturning,       // rows, not a list, in a select list
+	":":                        colonCast,          // '…'::bool, '{1,2}'::int[]
+	"bool":                     typedLiteral,
+	"boolean":                  typedLiteral,
+	"date":                     typedLiteral,
+	"interval":                 typedLiteral,
+	"cast":                     castCall,
+	"overlay":                  overlayPlacing, // overlay(s PLACING r FROM n FOR m)
+	"substring":                substringFrom,  // substring(s FROM 'regex')
+	"&":                        arrayOperand,   // i && '{1,2}'
+	"|":                        concatOp,       // '…'::jsonb || '…'
+	"-":                        minusOp,        // '…'::jsonb - 'key'
+	"variadic":                 variadicCall,   // num_nulls(VARIADIC a)
+	"type":                     createType,     // CREATE TYPE t AS (…)
+	"_int2":                    arrayTypeName,
+	"_int4":                    arrayTypeName,
+	"_int8":                    arrayTypeName,
+	"_text":                    arrayTypeName,
+	"_varchar":                 arrayTypeName,
+	"_bool":                    arrayTypeName,
+	"_float4":                  arrayTypeName,
+	"_float8":                  arrayTypeName,
+	"_numeric":                 arrayTypeName,
+	"_date":                    arrayTypeName,
+	"_timestamp":               arrayTypeName,
+	"_timestamptz":             arrayTypeName,
+	"_json":                    arrayTypeName,
+	"_jsonb":                   arrayTypeName,
+	"row":                      anonymousRow,
+	"*":                        recordStar,
+	"json_populate_record":     recordCall,
+	"jsonb_populate_record":    recordCall,
+	"json_populate_recordset":  recordCall,
+	"jsonb_populate_recordset": recordCall,
+	"json_to_record":           recordCall,
+	"jsonb_to_record":          recordCall,
+	"json_to_recordset":        recordCall,
+	"jsonb_to_recordset":       recordCall,
 }
 
 // triggerBytes is a cheap first test: a statement containing none of these
 // bytes (case-insensitively) cannot match a rule.
-const triggerBytes = "/%@<?#:&|-aAbBsSjJzZnNtTdDuUgGwW"
+const triggerBytes = "/%@<?#:&|-*aAbBsSjJzZnNtTdDuUgGwWrR"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.
@@ -287,7 +312,7 @@ func Rewrite(sql string) (out string, changed bool) {
 		return sql, false
 	}
 	p := pass{src: sql, toks: sqltext.Tokens(sql)}
-	var buf [16]byte
+	var buf [32]byte
 	for i, t := range p.toks {
 		var r rule
 		switch t.Kind {
@@ -894,6 +919,22 @@ func nameType(p *pass, i int) {
 	}
 }
 
+// arrayTypeName: PostgreSQL's internal name of an array type (_int4,
+// _text, …) is its element type with [] where the word is visibly a type
+// (after ::, as CAST's target or a column's or a composite field's type).
+func arrayTypeName(p *pass, i int) {
+	if p.isOp(i-1, ".") || p.kind(i+1) == sqltext.Open || p.isOp(i+1, ".") {
+		return
+	}
+	if p.isOp(i-1, ":") && p.isOp(i-2, ":") || p.castTarget(i) || p.columnType(i) {
+		elem := strings.ToLower(p.text(i))[1:]
+		if elem == "jsonb" {
+			elem = "json"
+		}
+		p.replace(p.toks[i].Start, p.toks[i].End, elem+"[]")
+	}
+}
+
 // castTarget reports whether token i is the type of CAST(… AS type).
 func (p *pass) castTarget(i int) bool {
 	if !p.isWord(i-1, "as") || !(p.kind(i+1) == sqltext.Close || p.isOp(i+1, "[")) {
@@ -947,6 +988,9 @@ func (p *pass) columnType(i int) bool {
 			return false // nested: a CHECK (…), a function's arguments
 		}
 		for j := 1; j < open; j++ {
+			if p.isWord(j, "type") && j == 1 {
+				return compositeType(p, open) // CREATE TYPE t AS (f type, …)
+			}
 			if p.isWord(j, "as") || p.kind(j) == sqltext.Open {
 				return false
 			}
@@ -956,6 +1000,43 @@ func (p *pass) columnType(i int) bool {
 		}
 	}
 	return false
+}
+
+// compositeType reports whether token open is the parenthesis of CREATE
+// TYPE name AS (…), PostgreSQL's composite type.
+func compositeType(p *pass, open int) bool {
+	if !p.isWord(0, "create") || !p.isWord(1, "type") || !p.isWord(open-1, "as") {
+		return false
+	}
+	j := 2
+	if p.kind(j) != sqltext.Word && p.kind(j) != sqltext.Quoted {
+		return false
+	}
+	if p.isOp(j+1, ".") {
+		j += 2
+		if p.kind(j) != sqltext.Word && p.kind(j) != sqltext.Quoted {
+			return false
+		}
+	}
+	return open == j+2
+}
+
+// createType: CREATE TYPE name AS (f type, …), a composite type, is
+// DuckDB's CREATE TYPE name AS STRUCT(f type, …); the fields' types are
+// mapped as a table's columns are (columnType). An empty field list is
+// left to DuckDB to refuse.
+func createType(p *pass, i int) {
+	if i != 1 || !p.isWord(0, "create") {
+		return
+	}
+	for open := i + 2; open <= i+5 && open < len(p.toks); open++ {
+		if p.kind(open) == sqltext.Open {
+			if compositeType(p, open) && p.kind(open+1) != sqltext.Close {
+				p.insert(p.toks[open].Start, "STRUCT")
+			}
+			return
+		}
+	}
 }
 
 // enclosing returns the index of the ( that encloses token i, -1 if none.

@@ -1,9 +1,11 @@
 package pgcompat
 
 import (
-	"github.com/vsql/vsql/sqltext"
+	"database/sql/driver"
 	"strings"
 	"testing"
+
+	"github.com/vsql/vsql/sqltext"
 )
 
 const p = schema + "."
@@ -166,5 +168,95 @@ func TestLiteralCasts(t *testing.T) {
 		if got, _ := Rewrite(in); got != want {
 			t.Errorf("Rewrite(%q)\n got %q\nwant %q", in, got, want)
 		}
+	}
+}
+
+func TestCompositeRewrite(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"CREATE TYPE avg_state AS (total bigint, count bigint)", "CREATE TYPE avg_state AS STRUCT(total bigint, count bigint)"},
+		{"create type s.jp as (a text, n name, j jsonb, ia _int4, d numeric(50, 2))", "create type s.jp as STRUCT(a text, n VARCHAR, j JSON, ia int4[], d numeric(38, 2))"},
+		{"CREATE TYPE mood AS ENUM ('a', 'b')", "CREATE TYPE mood AS ENUM ('a', 'b')"},
+		{"CREATE TYPE e AS ()", "CREATE TYPE e AS ()"},
+		{"SELECT '{1}'::_int4", "SELECT '{1}'::int4[]"},
+		{"SELECT _int4 FROM t", "SELECT _int4 FROM t"},
+		{"SELECT row(1, 'a'), (row(1, 2)).f2, row(1, 2) AS r FROM t", `SELECT struct_pack(f1 := 1, f2 := 'a') AS "row", (struct_pack(f1 := 1, f2 := 2)).f2, struct_pack(f1 := 1, f2 := 2) AS r FROM t`},
+		{"SELECT row(1, 2)::t, row(1, 2) < row(1, 3) FROM t", "SELECT row(1, 2)::t, row(1, 2) < row(1, 3) FROM t"},
+		{"INSERT INTO t VALUES (row(1, 2))", "INSERT INTO t VALUES (row(1, 2))"},
+		{"SELECT array[row(1, 2), row(3, 4)], f(a, row(1, 2)) FROM t", "SELECT array[row(1, 2), row(3, 4)], f(a, row(1, 2)) FROM t"},
+		{"SELECT (r).*, (x).a FROM t", "SELECT unnest(r), (x).a FROM t"},
+		{"SELECT t.* FROM t", "SELECT t.* FROM t"},
+	}
+	for _, c := range cases {
+		if got, _ := Rewrite(c.in); got != c.want {
+			t.Errorf("Rewrite(%q)\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+	typ := func(b string) string { return "typeof(" + b + ")" }
+	one := func(b, j, fn string) string {
+		return "json_transform_strict(__vsql_json_populate(" + typ(b) + ", CAST(to_json(COALESCE(" + b + ", json_transform('{}', to_json(" + typ(b) + ")))) AS VARCHAR), COALESCE(CAST(" + j + " AS VARCHAR), '{}'), '" + fn + "'), to_json(" + typ(b) + "))"
+	}
+	in := `SELECT * FROM json_populate_record(null::jpop, '{"a":1}') q`
+	want := `SELECT * FROM LATERAL (SELECT unnest(` + one("null::jpop", `'{"a":1}'`, "json_populate_record") + `)) q`
+	if got, _ := Rewrite(in); got != want {
+		t.Errorf("Rewrite(%q)\n got %q\nwant %q", in, got, want)
+	}
+	in = `SELECT json_populate_record(null::jpop, j) FROM t`
+	want = `SELECT ` + one("null::jpop", "j", "json_populate_record") + ` AS json_populate_record FROM t`
+	if got, _ := Rewrite(in); got != want {
+		t.Errorf("Rewrite(%q)\n got %q\nwant %q", in, got, want)
+	}
+	in = `SELECT * FROM json_to_record('{"a":1}') AS x(a int, b jsonb)`
+	got, _ := Rewrite(in)
+	if !strings.Contains(got, "typeof(CAST(NULL AS STRUCT(a int, b JSON)))") || !strings.HasSuffix(got, ")) x") || strings.Contains(got, "jsonb") {
+		t.Errorf("Rewrite(%q) = %q", in, got)
+	}
+	in = `SELECT * FROM json_populate_record(null::record, j) AS (x int)`
+	got, _ = Rewrite(in)
+	if !strings.Contains(got, "typeof(CAST(NULL AS STRUCT(x int)))") || !strings.HasSuffix(got, ")) json_populate_record") || strings.Contains(got, "record,") {
+		t.Errorf("Rewrite(%q) = %q", in, got)
+	}
+	in = `SELECT json_populate_recordset(null::record, j)`
+	if got, _ = Rewrite(in); got != "SELECT error('[vsql:feature_not_supported] could not determine row type for result of json_populate_recordset')" {
+		t.Errorf("Rewrite(%q) = %q", in, got)
+	}
+	in = `SELECT json_populate_recordset(row(i, 50), '[{"f1":"42"}]') FROM v`
+	got, _ = Rewrite(in)
+	if !strings.HasPrefix(got, "SELECT unnest(json_transform_strict(__vsql_json_populate(typeof(struct_pack(f1 := i, f2 := 50)), CAST(to_json(COALESCE(struct_pack(f1 := i, f2 := 50), ") ||
+		!strings.Contains(got, "to_json([typeof(struct_pack(f1 := i, f2 := 50))])") {
+		t.Errorf("Rewrite(%q) = %q", in, got)
+	}
+}
+
+func TestJSONPopulate(t *testing.T) {
+	const typ = `STRUCT(a VARCHAR, b INTEGER, c TIMESTAMP, "j k" JSON, l INTEGER[], r STRUCT(x VARCHAR, y BIGINT))`
+	base := `{"a":"x","b":3,"c":null,"j k":null,"l":null,"r":null}`
+	cases := []struct{ j, fn, want, err string }{
+		{`{"a":"blurfl","x":43.2}`, "json_populate_record", `{"a":"blurfl","b":3,"c":null,"j k":null,"l":null,"r":null}`, ""},
+		{`{"a":[100,200,false],"b":null}`, "json_populate_record", `{"a":"[100,200,false]","b":null,"c":null,"j k":null,"l":null,"r":null}`, ""},
+		{`{"a":[100,200,false]}`, "jsonb_populate_record", `{"a":"[100, 200, false]","b":3,"c":null,"j k":null,"l":null,"r":null}`, ""},
+		{`{"j k":{"z":1},"l":[1,"2",null],"r":{"y":4,"q":1}}`, "json_populate_record", `{"a":"x","b":3,"c":null,"j k":{"z":1},"l":["1","2",null],"r":{"x":null,"y":"4"}}`, ""},
+		{`{"b":43.2}`, "json_populate_record", "", `invalid input syntax for type integer: "43.2"`},
+		{`{"c":[1]}`, "json_populate_record", "", `invalid input syntax for type timestamp: "[1]"`},
+		{`{"l":1}`, "json_populate_record", "", "expected JSON array"},
+		{`{"r":1}`, "json_populate_record", "", "cannot call populate_composite on a scalar"},
+		{`[1]`, "json_populate_record", "", "cannot call populate_composite on an array"},
+		{`[{"b":4},{}]`, "json_populate_recordset", `[{"a":"x","b":"4","c":null,"j k":null,"l":null,"r":null},{"a":"x","b":3,"c":null,"j k":null,"l":null,"r":null}]`, ""},
+		{`{"b":4}`, "json_populate_recordset", "", "cannot call json_populate_recordset on an object"},
+		{`[1]`, "json_populate_recordset", "", "argument of json_populate_recordset must be an array of objects"},
+	}
+	for _, c := range cases {
+		got, err := jsonPopulate([]driver.Value{typ, base, c.j, c.fn})
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s(%s): error %v, want %q", c.fn, c.j, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%s(%s) = %v, %v\nwant %s", c.fn, c.j, got, err, c.want)
+		}
+	}
+	if f := structFields(`STRUCT("a""b" VARCHAR, m MAP(VARCHAR, INTEGER), d DECIMAL(10,2))`); len(f) != 3 || f[0].name != `a"b` || f[1].typ != "MAP(VARCHAR, INTEGER)" || f[2].typ != "DECIMAL(10,2)" {
+		t.Errorf("structFields: %+v", f)
 	}
 }

@@ -188,7 +188,7 @@ func textRows(rows Rows, cols []Column, cells [][]byte) func() (bool, error) {
 			}
 			starts[i] = len(buf)
 			var err error
-			if buf, err = appendCell(buf, cols[i].OID, 0, v, digits); err != nil {
+			if buf, err = appendCell(buf, &cols[i], 0, v, digits); err != nil {
 				return false, vsqlerr.Wrap(err, vsqlerr.UnsupportedResultFormat, "column %q: %v", cols[i].Name, err)
 			}
 			ends[i] = len(buf)

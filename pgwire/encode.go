@@ -338,7 +338,13 @@ func appendFloatDigits(buf []byte, f float64, bits, extra int) []byte {
 
 // appendCell is AppendValue for a cell of rows printed with extra float
 // digits extra.
-func appendCell(buf []byte, oid uint32, format int16, v any, extra int) ([]byte, error) {
+func appendCell(buf []byte, col *Column, format int16, v any, extra int) ([]byte, error) {
+	oid := col.OID
+	if col.Fields != nil { // text (25): its binary form is the text
+		if m, ok := v.(map[string]any); ok {
+			return appendRow(buf, col.Fields, m), nil
+		}
+	}
 	if extra <= 0 && format == 0 {
 		switch x := v.(type) {
 		case float64:
@@ -564,6 +570,57 @@ func needsArrayQuote(s string) bool {
 	for _, c := range []byte(s) {
 		switch c {
 		case '{', '}', ',', '"', '\\', ' ', '\t', '\n', '\r', '\v', '\f':
+			return true
+		}
+	}
+	return false
+}
+
+// appendRow writes a struct in PostgreSQL's row format (record_out): the
+// fields in their order between parentheses, separated by commas, a NULL
+// field empty, a value quoted when it is empty or holds a parenthesis, a
+// comma, a quote, a backslash or white space (quotes and backslashes
+// doubled inside).
+func appendRow(buf []byte, fields []Field, m map[string]any) []byte {
+	buf = append(buf, '(')
+	for k := range fields {
+		if k > 0 {
+			buf = append(buf, ',')
+		}
+		f := &fields[k]
+		v := m[f.Name]
+		if v == nil {
+			continue
+		}
+		var s []byte
+		if sub, ok := v.(map[string]any); ok && f.Fields != nil {
+			s = appendRow(nil, f.Fields, sub)
+		} else {
+			s = appendText(nil, f.OID, v)
+		}
+		if !needsRowQuote(s) {
+			buf = append(buf, s...)
+			continue
+		}
+		buf = append(buf, '"')
+		for _, c := range s {
+			if c == '"' || c == '\\' {
+				buf = append(buf, c)
+			}
+			buf = append(buf, c)
+		}
+		buf = append(buf, '"')
+	}
+	return append(buf, ')')
+}
+
+func needsRowQuote(s []byte) bool {
+	if len(s) == 0 {
+		return true
+	}
+	for _, c := range s {
+		switch c {
+		case '(', ')', ',', '"', '\\', ' ', '\t', '\n', '\r', '\v', '\f':
 			return true
 		}
 	}

@@ -160,7 +160,7 @@ func (c *Conn) sendRows(rows Rows, cursor **chunkCursor, cols []Column, formats 
 				format = formats[i]
 			}
 			starts[i] = len(buf)
-			buf, err = appendCell(buf, cols[i].OID, format, v, digits)
+			buf, err = appendCell(buf, &cols[i], format, v, digits)
 			if err != nil {
 				return n, false, vsqlerr.Wrap(err, vsqlerr.UnsupportedResultFormat, "column %q: %v", cols[i].Name, err)
 			}

@@ -15,6 +15,16 @@ type Column struct {
 	Elem uint32
 	// Dims is the number of array dimensions (0 for scalars).
 	Dims int
+	// Fields describes the fields of a STRUCT column (a composite type),
+	// in their order; nil for every other type. A struct is sent as
+	// text in PostgreSQL's row format, (1,abc,).
+	Fields []Field
+}
+
+// Field is one field of a STRUCT column.
+type Field struct {
+	Name string
+	Column
 }
 
 type scalarType struct {
@@ -85,6 +95,13 @@ func ColumnOf(name string, info duckdb.TypeInfo) Column {
 			return arrayColumn(name, d.Child)
 		case *duckdb.DecimalDetails:
 			col.TypeMod = int32(d.Width)<<16 | int32(d.Scale) + 4
+		case *duckdb.StructDetails:
+			col.OID, col.Size = pgtype.TextOID, -1
+			col.Fields = make([]Field, len(d.Entries))
+			for k, e := range d.Entries {
+				col.Fields[k] = Field{Name: e.Name(), Column: ColumnOf(e.Name(), e.Info())}
+			}
+			return col
 		}
 	}
 	st := scalarOf(info)

@@ -17,6 +17,8 @@ var (
 	callName = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\(.*\)$`)
 	castOf   = regexp.MustCompile(`^CAST\(([A-Za-z_][A-Za-z0-9_]*) AS [^()]*(\([0-9, ]*\))?\)$`)
 	literal  = regexp.MustCompile(`^(-?[0-9][0-9.eE+-]*|'.*'|\(.*\)|NULL|true|false)$`)
+	// (x).f, a field of a composite: PostgreSQL names it after the field
+	fieldOf = regexp.MustCompile(`^\(.*\)\.([A-Za-z_][A-Za-z0-9_]*|"(?:[^"]|"")*")$`)
 )
 
 func postgresColumnName(duck string) string {
@@ -25,6 +27,12 @@ func postgresColumnName(duck string) string {
 	}
 	if m := castOf.FindStringSubmatch(duck); m != nil {
 		return m[1]
+	}
+	if m := fieldOf.FindStringSubmatch(duck); m != nil {
+		if f := m[1]; strings.HasPrefix(f, `"`) {
+			return strings.ReplaceAll(f[1:len(f)-1], `""`, `"`)
+		}
+		return strings.ToLower(m[1])
 	}
 	if m := callName.FindStringSubmatch(duck); m != nil {
 		name := strings.ToLower(m[1])

@@ -17,6 +17,11 @@ func TestPostgresColumnName(t *testing.T) {
 		"order_id":                           "order_id",
 		"amount total":                       "amount total",
 		"memory.__vsql_fn.pg_exists(d, 'a')": "?column?",
+		"(p).a":                              "a",
+		`(CAST(main."row"(1, 2) AS "t")).B`:  "b",
+		`(struct_pack(f1 := 1)).f1`:          "f1",
+		`(p)."x y"`:                          "x y",
+		"((p).a + 1)":                        "?column?",
 	} {
 		if got := postgresColumnName(duck); got != want {
 			t.Errorf("postgresColumnName(%q) = %q, want %q", duck, got, want)
