@@ -31,8 +31,32 @@ import (
 // reads a text without a zone in the session's TimeZone); its typed
 // literals are rewritten (timestamptzLiteral).
 
-// nonUTCSessions counts the sessions whose TimeZone is not UTC.
-var nonUTCSessions atomic.Int64
+// nonUTCSessions counts the sessions whose TimeZone is not UTC,
+// nonMDYSessions those whose DateStyle's order is not MDY.
+var nonUTCSessions, nonMDYSessions atomic.Int64
+
+// SessionDateOrder records a session's change of DateStyle's order (a
+// session starts, and ends, in MDY), for the casts from text.
+func SessionDateOrder(from, to pgdatetime.Order) {
+	if from != pgdatetime.MDY {
+		nonMDYSessions.Add(-1)
+	}
+	if to != pgdatetime.MDY {
+		nonMDYSessions.Add(1)
+	}
+}
+
+// DateOrder is the order of a DateStyle setting as vsql normalizes it
+// ("ISO, DMY").
+func DateOrder(dateStyle string) pgdatetime.Order {
+	switch {
+	case strings.HasSuffix(dateStyle, "DMY"):
+		return pgdatetime.DMY
+	case strings.HasSuffix(dateStyle, "YMD"):
+		return pgdatetime.YMD
+	}
+	return pgdatetime.MDY
+}
 
 // SessionZone records a session's change of TimeZone from one setting to
 // another ("" when the session starts or ends), for the casts from text.
@@ -89,20 +113,25 @@ func RegisterCasts(conn *sql.Conn) error {
 // order, at the instant now.
 func textDatetime(text string, kind pgdatetime.Kind, now time.Time) (pgdatetime.Value, error) {
 	v, err := pgdatetime.Parse(text, kind, pgdatetime.Options{Order: pgdatetime.MDY, Now: now, Location: time.UTC})
-	if err != nil {
-		var pe *pgdatetime.Error
-		if !errors.As(err, &pe) {
-			return v, err
+	if err != nil && nonMDYSessions.Load() > 0 {
+		for _, order := range []pgdatetime.Order{pgdatetime.DMY, pgdatetime.YMD} {
+			if _, e := pgdatetime.Parse(text, kind, pgdatetime.Options{Order: order, Now: now, Location: time.UTC}); e == nil {
+				err = vsqlerr.New(vsqlerr.DatetimeNeedsSession,
+					"%q as a %s depends on the session's DateStyle, which a cast from text cannot see while sessions use an order other than MDY", text, kind)
+				break
+			}
 		}
-		switch pe.Reason {
-		case pgdatetime.OutOfRange:
-			return v, vsqlerr.New(vsqlerr.DatetimeFieldOverflow, "%s", pe.Msg).WithHint("%s", datetimeInputHint)
-		case pgdatetime.BadZone:
-			return v, vsqlerr.New(vsqlerr.InvalidTimeZone, "%s", pe.Msg)
-		case pgdatetime.BadZoneDisplacement:
-			return v, vsqlerr.New(vsqlerr.ZoneDisplacement, "%s", pe.Msg)
-		default:
-			return v, vsqlerr.New(vsqlerr.InvalidDatetimeInput, "%s", pe.Msg)
+	}
+	if err != nil {
+		return v, datetimeError(err)
+	}
+	if nonMDYSessions.Load() > 0 {
+		for _, order := range []pgdatetime.Order{pgdatetime.DMY, pgdatetime.YMD} {
+			w, err := pgdatetime.Parse(text, kind, pgdatetime.Options{Order: order, Now: now, Location: time.UTC})
+			if err != nil || w != v {
+				return v, vsqlerr.New(vsqlerr.DatetimeNeedsSession,
+					"%q as a %s depends on the session's DateStyle, which a cast from text cannot see while sessions use an order other than MDY", text, kind)
+			}
 		}
 	}
 	switch v.Special {
@@ -113,6 +142,24 @@ func textDatetime(text string, kind pgdatetime.Kind, now time.Time) (pgdatetime.
 		}
 	}
 	return v, nil
+}
+
+// datetimeError is a pgdatetime error as the vsql error of its reason.
+func datetimeError(err error) error {
+	var pe *pgdatetime.Error
+	if !errors.As(err, &pe) {
+		return err
+	}
+	switch pe.Reason {
+	case pgdatetime.OutOfRange:
+		return vsqlerr.New(vsqlerr.DatetimeFieldOverflow, "%s", pe.Msg).WithHint("%s", datetimeInputHint)
+	case pgdatetime.BadZone:
+		return vsqlerr.New(vsqlerr.InvalidTimeZone, "%s", pe.Msg)
+	case pgdatetime.BadZoneDisplacement:
+		return vsqlerr.New(vsqlerr.ZoneDisplacement, "%s", pe.Msg)
+	default:
+		return vsqlerr.New(vsqlerr.InvalidDatetimeInput, "%s", pe.Msg)
+	}
 }
 
 // datetimeInputHint is the hint of a date or time field out of range in

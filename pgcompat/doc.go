@@ -68,9 +68,13 @@
 // messages (invalid_datetime_input 22007, datetime_field_overflow 22008,
 // invalid_time_zone_displacement 22009, invalid_time_zone 22023). A cast
 // has no session: it reads MDY order, and the words now, today, tomorrow
-// and yesterday in UTC, which SessionZone's count of sessions off UTC
-// makes safe (while one exists the cast refuses those words,
-// datetime_needs_session). timestamptz keeps DuckDB's (ICU) cast, which
+// and yesterday in UTC, which the counts of sessions off MDY
+// (SessionDateOrder) and off UTC (SessionZone) make safe: while one
+// exists, the cast refuses text whose value the order decides, or those
+// words (datetime_needs_session). Typed literals of date, timestamp and
+// time are read by the rewrite in the session's own DateStyle and
+// TimeZone (TranslateIn's Session; datetimeLiteral in literals.go) and
+// written in ISO form, the words as current_date and now(). timestamptz keeps DuckDB's (ICU) cast, which
 // reads a zone-less time in the session's TimeZone; its typed literals are
 // read by pgdatetime and rewritten in ISO form (timestamptzLiteral).
 //

@@ -2,8 +2,11 @@ package pgcompat
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
+	"time"
 
+	"github.com/vsql/vsql/internal/pgdatetime"
 	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
 )
@@ -86,11 +89,91 @@ func (p *pass) castLiteral(lit, start, end int) {
 		if iv, ok := intervalLiteral(val); ok {
 			p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+iv+"'")
 		}
+	case start == end && p.isWord(start, "date"):
+		p.datetimeLiteral(lit, start, end, val, pgdatetime.Date)
+	case start == end && p.isWord(start, "time"),
+		end == start+3 && p.isWord(start, "time") && p.isWord(start+1, "without"):
+		p.datetimeLiteral(lit, start, end, val, pgdatetime.Time)
+	case start == end && p.isWord(start, "timestamp"),
+		end == start+3 && p.isWord(start, "timestamp") && p.isWord(start+1, "without"):
+		p.datetimeLiteral(lit, start, end, val, pgdatetime.Timestamp)
 	case start == end && (p.isWord(start, "bool") || p.isWord(start, "boolean")):
 		if b, ok := parseBool(val); ok && val != b {
 			p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+b+"'")
 		}
 	}
+}
+
+// datetimeLiteral reads the literal val at token lit, typed date,
+// timestamp or time (tokens start…end), as PostgreSQL's input in the
+// session's DateStyle and TimeZone, and writes it in ISO form; the words
+// today, tomorrow, yesterday and now become current_date (± 1) and the
+// session's local time, and text PostgreSQL refuses becomes its error.
+// (The engine's cast from text reads PostgreSQL's input too, but sees no
+// session: casts.go.)
+func (p *pass) datetimeLiteral(lit, start, end int, val string, kind pgdatetime.Kind) {
+	loc := p.sess.Location
+	if loc == nil {
+		loc = time.UTC
+	}
+	v, err := pgdatetime.Parse(val, kind, pgdatetime.Options{Order: p.sess.Order, Location: loc, Now: time.Now().In(loc)})
+	if err != nil {
+		p.literalExpr(lit, start, end, "error("+sqlString(datetimeError(err).Error())+")")
+		return
+	}
+	day := map[pgdatetime.Special]string{pgdatetime.Today: "current_date", pgdatetime.Tomorrow: "current_date + 1", pgdatetime.Yesterday: "current_date - 1"}[v.Special]
+	var iso string
+	switch {
+	case kind == pgdatetime.Date && v.Special == pgdatetime.Now:
+		p.literalExpr(lit, start, end, "current_date")
+		return
+	case kind == pgdatetime.Date && day != "":
+		p.literalExpr(lit, start, end, day)
+		return
+	case kind == pgdatetime.Timestamp && v.Special == pgdatetime.Now:
+		p.literalExpr(lit, start, end, "CAST(now() AS TIMESTAMP)")
+		return
+	case kind == pgdatetime.Timestamp && day != "":
+		expr := "CAST(" + day + " AS TIMESTAMP)"
+		if us := v.Micros % usecsPerDay; us > 0 { // 'tomorrow 10:00'
+			expr = "(" + expr + " + INTERVAL '" + strconv.FormatInt(us, 10) + " microseconds')"
+		}
+		p.literalExpr(lit, start, end, expr)
+		return
+	case v.Special == pgdatetime.Now || v.Special == pgdatetime.Infinity || v.Special == pgdatetime.NegInfinity:
+		return // the cast reads them
+	case kind == pgdatetime.Date:
+		t := time.Unix(int64(v.Days)*86400, 0).UTC()
+		if t.Year() < 1 || t.Year() > 9999 {
+			return
+		}
+		iso = t.Format("2006-01-02")
+	case kind == pgdatetime.Time:
+		if v.Micros >= usecsPerDay {
+			return // 24:00:00: the cast keeps it
+		}
+		iso = time.UnixMicro(v.Micros).UTC().Format("15:04:05.999999")
+	default:
+		t := time.UnixMicro(v.Micros).UTC()
+		if t.Year() < 1 || t.Year() > 9999 {
+			return
+		}
+		iso = t.Format("2006-01-02 15:04:05.999999")
+	}
+	if iso != val {
+		p.replace(p.toks[lit].Start, p.toks[lit].End, sqlString(iso))
+	}
+}
+
+// literalExpr puts the expression expr in place of the typed literal at
+// token lit (its type tokens start…end): type '…' becomes CAST(expr AS
+// type), '…'::type and CAST('…' AS type) take (expr) for the literal.
+func (p *pass) literalExpr(lit, start, end int, expr string) {
+	if p.toks[start].Start < p.toks[lit].Start {
+		p.replace(p.toks[start].Start, p.toks[lit].End, "CAST("+expr+" AS "+p.src[p.toks[start].Start:p.toks[end].End]+")")
+		return
+	}
+	p.replace(p.toks[lit].Start, p.toks[lit].End, "("+expr+")")
 }
 
 // parseBool reads a boolean as PostgreSQL does: surrounding spaces

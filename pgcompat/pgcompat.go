@@ -253,8 +253,8 @@ var rules = map[string]rule{
 	"jsonb":                    jsonbType,
 	"name":                     nameType,
 	"timestamptz":              func(p *pass, i int) { timestamptzLiteral(p, i); timePrecision(p, i) },
-	"timestamp":                timePrecision,
-	"time":                     timePrecision,
+	"timestamp":                func(p *pass, i int) { timePrecision(p, i); typedLiteral(p, i) },
+	"time":                     func(p *pass, i int) { timePrecision(p, i); typedLiteral(p, i) },
 	"timetz":                   timePrecision,
 	"numeric":                  wideDecimal,
 	"with":                     storageParameters,
@@ -307,11 +307,14 @@ const triggerBytes = "/%@<?#:&|-*aAbBsSjJzZnNtTdDuUgGwWrR"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.
-func Rewrite(sql string) (out string, changed bool) {
+func Rewrite(sql string) (out string, changed bool) { return rewrite(sql, Session{}) }
+
+// rewrite is Rewrite in a session with the settings sess.
+func rewrite(sql string, sess Session) (out string, changed bool) {
 	if !strings.ContainsAny(sql, triggerBytes) {
 		return sql, false
 	}
-	p := pass{src: sql, toks: sqltext.Tokens(sql)}
+	p := pass{src: sql, toks: sqltext.Tokens(sql), sess: sess}
 	var buf [32]byte
 	for i, t := range p.toks {
 		var r rule
@@ -355,6 +358,7 @@ type pass struct {
 	src   string
 	toks  []sqltext.Token
 	edits []edit
+	sess  Session
 }
 
 func (p *pass) replace(start, end int, text string) {

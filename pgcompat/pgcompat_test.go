@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vsql/vsql/internal/pgdatetime"
 	"github.com/vsql/vsql/sqltext"
 )
 
@@ -56,7 +57,7 @@ func TestRewrite(t *testing.T) {
 			"CREATE TABLE num_data (id int4, val numeric(38,10), w decimal(38), n numeric(38,2), x numeric(100, 50))"},
 		{"CREATE TABLE tt (d1 timestamp(2) with time zone, t time(2), z time(2) with time zone, u timestamptz(3), v timestamp(2), w timestamp(0) without time zone)",
 			"CREATE TABLE tt (d1 timestamp with time zone, t time, z time with time zone, u timestamptz, v timestamp, w timestamp without time zone)"},
-		{"SELECT '10:00:00.5'::time(0), t.time(1), time '10:00' AT TIME ZONE 'UTC'", "SELECT '10:00:00.5'::time, t.time(1), time '10:00' AT TIME ZONE 'UTC'"},
+		{"SELECT '10:00:00.5'::time(0), t.time(1), time '10:00' AT TIME ZONE 'UTC'", "SELECT '10:00:00.5'::time, t.time(1), time '10:00:00' AT TIME ZONE 'UTC'"},
 		{`SELECT d @> '{"a":1}' FROM j`, "SELECT " + p + `pg_contains(d , '{"a":1}') FROM j`},
 		{`SELECT '{"a":1}'::jsonb <@ j.d FROM j`, "SELECT " + p + `pg_contained('{"a":1}'::JSON , j.d) FROM j`},
 		{`SELECT d->'a' @> '{"b":1}' FROM j`, "SELECT " + p + `pg_contains(d->'a' , '{"b":1}') FROM j`},
@@ -158,7 +159,9 @@ func TestLiteralCasts(t *testing.T) {
 		`SELECT '{1,2}'::int[], '{{1},{2}}'::int[]`:                                                              `SELECT ['1', '2']::int[], [['1'], ['2']]::int[][]`,
 		`SELECT CAST('{a,"b c",NULL}' AS text[])`:                                                                `SELECT CAST(['a', 'b c', NULL] AS text[])`,
 		`SELECT 'Mon Feb 10 17:32:01 1997 PST'::timestamptz, timestamptz 'Jan 8 1999 04:05', 'now'::timestamptz`: `SELECT '1997-02-11 01:32:01+00'::timestamptz, timestamptz '1999-01-08 04:05:00', 'now'::timestamptz`,
-		`SELECT date 'January 8, 1999', '990108'::date`:                                                          `SELECT date 'January 8, 1999', '990108'::date`, // the engine's cast reads them (casts.go)
+		`SELECT date 'January 8, 1999', '990108'::date, CAST('1/8/1999' AS date)`:                                `SELECT date '1999-01-08', '1999-01-08'::date, CAST('1999-01-08' AS date)`,
+		`SELECT timestamp 'Feb 10 5:32PM 1997', time '04:05 PM', '24:00'::time, date 'infinity'`:                 `SELECT timestamp '1997-02-10 17:32:00', time '16:05:00', '24:00'::time, date 'infinity'`,
+		`SELECT date 'today', 'tomorrow'::date, timestamp 'yesterday', date '1999-02-30'`:                        `SELECT CAST(current_date AS date), (current_date + 1)::date, CAST(CAST(current_date - 1 AS TIMESTAMP) AS timestamp), CAST(error('[vsql:datetime_field_overflow] date/time field value out of range: "1999-02-30"') AS date)`,
 		`SELECT overlay(s placing 'x' from 2 for 3), substring(s from 'a.c'), substring(s from 2 for 3)`:         `SELECT overlay(s , 'x' , 2 , 3), memory.__vsql_fn.pg_substring_regex(s , 'a.c'), substring(s from 2 for 3)`,
 		`SELECT i && '{32,"a b",NULL}', i && '{}', i && '{"x\"y"}'`:                                              `SELECT i && '["32", "a b", NULL]', i && '[]', i && '["x\"y"]'`,
 		`SELECT a - b, '{}'::jsonb - 'k', x || y, '[1]'::jsonb || '[2]'`:                                         `SELECT a - b, memory.__vsql_fn.pg_jsonb_minus('{}'::JSON , 'k'), x || y, memory.__vsql_fn.pg_jsonb_concat('[1]'::JSON , '[2]')`,
@@ -258,5 +261,19 @@ func TestJSONPopulate(t *testing.T) {
 	}
 	if f := structFields(`STRUCT("a""b" VARCHAR, m MAP(VARCHAR, INTEGER), d DECIMAL(10,2))`); len(f) != 3 || f[0].name != `a"b` || f[1].typ != "MAP(VARCHAR, INTEGER)" || f[2].typ != "DECIMAL(10,2)" {
 		t.Errorf("structFields: %+v", f)
+	}
+}
+
+// TestDatetimeLiteralSession: typed literals are read in the session's
+// DateStyle order.
+func TestDatetimeLiteralSession(t *testing.T) {
+	st := sqltext.Parse("SELECT date '1/8/1999', '18/1/1999'::date")
+	got := TranslateIn(st, false, Session{Order: pgdatetime.DMY}).Statement.SQL
+	if want := "SELECT date '1999-08-01', '1999-01-18'::date"; got != want {
+		t.Errorf("DMY: got %q, want %q", got, want)
+	}
+	got = TranslateIn(sqltext.Parse("SELECT date '1/8/1999'"), false, Session{Order: pgdatetime.YMD}).Statement.SQL
+	if !strings.Contains(got, "error(") {
+		t.Errorf("YMD: got %q, want PostgreSQL's error", got)
 	}
 }

@@ -2,9 +2,18 @@ package pgcompat
 
 import (
 	"strings"
+	"time"
 
+	"github.com/vsql/vsql/internal/pgdatetime"
 	"github.com/vsql/vsql/sqltext"
 )
+
+// Session is what the rewrite of a statement reads of its session: the
+// settings typed date and time literals depend on.
+type Session struct {
+	Order    pgdatetime.Order // DateStyle's order of day, month and year
+	Location *time.Location   // TimeZone (nil = UTC)
+}
 
 // Translation is a statement as DuckDB should run it.
 type Translation struct {
@@ -23,6 +32,11 @@ type Translation struct {
 // step returns at once when the statement has none of its trigger text,
 // and the statement is split and classified again once, at the end.
 func Translate(st sqltext.Statement, callsVsql bool) Translation {
+	return TranslateIn(st, callsVsql, Session{})
+}
+
+// TranslateIn is Translate for a session with the settings sess.
+func TranslateIn(st sqltext.Statement, callsVsql bool, sess Session) Translation {
 	sql, changed := st.SQL, false
 	step := func(out string, ok bool) {
 		if ok {
@@ -35,7 +49,7 @@ func Translate(st sqltext.Statement, callsVsql bool) Translation {
 	step(sqltext.RewriteByteaLiterals(sql))
 	out, catalogs := sqltext.RewritePostgres(sql)
 	step(out, catalogs)
-	step(Rewrite(sql))
+	step(rewrite(sql, sess))
 	step(sqltext.RewriteIndexOpclass(sql))
 	switch st.Keyword(0) {
 	case "INSERT", "UPDATE", "DELETE", "SELECT", "WITH":

@@ -153,7 +153,14 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT 'Mon Feb 10 17:32:01 1997 PST'::timestamptz, timestamptz 'January 8, 1999 04:05', CAST('1999-01-08 04:05:06 America/New_York' AS timestamptz)"},
 		{sql: "SET TimeZone = 'America/New_York'"},
 		{sql: "SELECT timestamptz 'January 8, 1999 04:05', '2000-03-15 08:14:01 GMT+8'::timestamptz, '1999-01-08 04:05'::timestamp"},
+		{sql: "SELECT date 'today' = current_date, timestamp 'tomorrow' = current_date + 1, date 'yesterday' < date 'now'"},
 		{sql: "SET TimeZone = 'UTC'"},
+		{sql: "SET DateStyle = 'ISO, DMY'"},
+		{sql: "SELECT date '1/8/1999', '18/1/1999'::date, CAST('08-01-99' AS date), timestamp '8/1/1999 10:00'"},
+		{sql: "SET DateStyle = 'ISO, YMD'"},
+		{sql: "SELECT date '1/8/1999'"},
+		{sql: "SELECT date '99-01-08', '1999-01-08'::date"},
+		{sql: "SET DateStyle = 'ISO, MDY'"},
 		// names PostgreSQL allows and DuckDB reserves
 		{sql: "CREATE TABLE px(id int PRIMARY KEY, at timestamptz, by text, show int)"},
 		{sql: "INSERT INTO px VALUES (1, '2026-12-02 21:55:36.153+00', 'me', 2)"},
@@ -451,3 +458,59 @@ FROM pg_catalog.pg_proc p
 LEFT JOIN pg_depend d ON d.objid = p.oid and d.deptype = 'e'
 WHERE p.prorettype::regtype != 'trigger'::regtype
 ORDER BY 1, 2`
+
+// TestDatetimeCastNeedsSession: a cast from text sees no session, so while
+// a session's DateStyle or TimeZone differs from the defaults, text whose
+// value depends on them is refused (datetime_needs_session) rather than
+// read in MDY order or UTC; a typed literal is read in the session's own
+// settings, and ISO 8601 is read alike everywhere.
+func TestDatetimeCastNeedsSession(t *testing.T) {
+	addr := startServer(t, nil)
+	ctx := context.Background()
+	other, self := connectPgx(t, addr), connectPgx(t, addr)
+	if _, err := self.Exec(ctx, "CREATE TABLE cn (d date)"); err != nil {
+		t.Fatal(err)
+	}
+	insert := func(v string) error {
+		_, err := self.Exec(ctx, "INSERT INTO cn VALUES ('"+v+"')")
+		return err
+	}
+	code := func(err error) string {
+		var pe *pgconn.PgError
+		if asPgError(err, &pe) {
+			return pe.Code
+		}
+		return fmt.Sprint(err)
+	}
+	for _, v := range []string{"1/8/1999", "today"} {
+		if err := insert(v); err != nil {
+			t.Fatalf("%s while every session has the defaults: %v", v, err)
+		}
+	}
+	if _, err := other.Exec(ctx, "SET DateStyle = 'ISO, DMY'"); err != nil {
+		t.Fatal(err)
+	}
+	if err := insert("1/8/1999"); code(err) != "0A000" {
+		t.Errorf("order-dependent text while a session is DMY: %v, want 0A000", err)
+	}
+	if err := insert("1999-01-08"); err != nil {
+		t.Errorf("ISO text while a session is DMY: %v", err)
+	}
+	if _, err := other.Exec(ctx, "SET TimeZone = 'Asia/Tokyo'"); err != nil {
+		t.Fatal(err)
+	}
+	if err := insert("today"); code(err) != "0A000" {
+		t.Errorf("'today' while a session is off UTC: %v, want 0A000", err)
+	}
+	var ok bool
+	if err := self.QueryRow(ctx, "SELECT date 'today' = current_date").Scan(&ok); err != nil || !ok {
+		t.Errorf("typed literal: %v %v", ok, err)
+	}
+	other.Close(ctx)
+	time.Sleep(100 * time.Millisecond) // the session ends after the connection closes
+	for _, v := range []string{"1/8/1999", "today"} {
+		if err := insert(v); err != nil {
+			t.Errorf("%s once that session ended: %v", v, err)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/vsql/vsql/auth"
 	"github.com/vsql/vsql/branches"
+	"github.com/vsql/vsql/internal/pgdatetime"
 	"github.com/vsql/vsql/pgcompat"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqlfuncs"
@@ -69,9 +70,10 @@ type Session struct {
 	settingsStale bool
 	// loginPublished is true once the login's DuckDB variables are set.
 	loginPublished bool
-	reports        [][2]string    // ParameterStatus to send after the statement
-	location       *time.Location // TimeZone for timestamptz output (nil = UTC)
-	zone           string         // the TimeZone setting applied ("" = the default, UTC)
+	reports        [][2]string      // ParameterStatus to send after the statement
+	location       *time.Location   // TimeZone for timestamptz output (nil = UTC)
+	zone           string           // the TimeZone setting applied ("" = the default, UTC)
+	dateOrder      pgdatetime.Order // DateStyle's order of day, month and year
 }
 
 // admin reports whether the session's login has the admin role.
@@ -197,6 +199,7 @@ func (s *Session) Close() {
 	}
 	s.conn.Close()
 	pgcompat.SessionZone(s.zone, "")
+	pgcompat.SessionDateOrder(s.dateOrder, pgdatetime.MDY)
 	s.srv.sessMu.Lock()
 	delete(s.srv.sessions, s.pid)
 	s.srv.sessMu.Unlock()
@@ -304,7 +307,7 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	}
 	// PostgreSQL's SQL as DuckDB runs it: names, semantics, literals
 	// (package pgcompat, one entry point).
-	tr := pgcompat.Translate(st, scan.CallsVsql)
+	tr := pgcompat.TranslateIn(st, scan.CallsVsql, pgcompat.Session{Order: s.dateOrder, Location: s.location})
 	st = tr.Statement
 	if tr.Catalogs {
 		if err := s.publishSettings(ctx, st.SQL); err != nil {

@@ -401,6 +401,11 @@ func (s *Session) applySetting(name, value string) error {
 		pgcompat.SessionZone(s.zone, value) // the casts from text count sessions off UTC
 		s.zone = value
 	}
+	if name == "datestyle" {
+		order := pgcompat.DateOrder(value)
+		pgcompat.SessionDateOrder(s.dateOrder, order) // the casts from text count sessions off MDY
+		s.dateOrder = order
+	}
 	if s.settings == nil {
 		s.settings = map[string]string{}
 	}

@@ -204,7 +204,7 @@ var codes = map[Code]codeInfo{
 	InvalidDatetimeInput:    {"22007", "Write dates and times as PostgreSQL reads them: ISO 8601 (1999-01-08 04:05:06), or a form of PostgreSQL's manual, section 8.5.1 ('January 8, 1999', '1/8/1999' month first); see docs/sql.md."},
 	InvalidTimeZone:         {"22023", "Name the zone as the IANA database does (Europe/Paris), by an abbreviation PostgreSQL knows (PST, CET) or as an offset (+02:00)."},
 	ZoneDisplacement:        {"22009", "A numeric UTC offset must lie within ±15:59:59."},
-	DatetimeNeedsSession:    {"0A000", "Write it as a typed literal ('now'::timestamp, date 'today') or call now() / current_date: those are read in the session's TimeZone."},
+	DatetimeNeedsSession:    {"0A000", "Write the value as a typed literal (date '…', '…'::timestamp), which is read in the session's DateStyle and TimeZone, in ISO 8601 (1999-01-08), or as now() / current_date."},
 
 	CopySyntax:       {"42601", "Write COPY table [(columns)] FROM STDIN or COPY table|(query) TO STDOUT, then [WITH] (option value, …); see docs/sql.md, COPY."},
 	CopyOption:       {"22023", "See docs/sql.md, COPY, for the options vsql accepts and their values."},
