@@ -95,7 +95,9 @@
 //     allow_community_extensions false (true with --allow-extensions);
 //     allow_persistent_secrets false (no secrets read from or written to
 //     ~/.duckdb); temp_directory <data>/tmp, emptied at start.
-//   - then (lockEngine): allowed_directories = live/, cache/, staging/,
+//   - then (lockEngine): TimeZone UTC and default_null_order
+//     nulls_last_on_asc_first_on_desc (PostgreSQL's order of NULLs) for
+//     every connection; allowed_directories = live/, cache/, staging/,
 //     requests/ (the only repository directories DuckDB opens files in:
 //     branch files, snapshot images and remote heads, merge/restore/settle
 //     staging, frozen merge decisions) plus every --file-access directory;

@@ -212,7 +212,10 @@ func (s *Server) lockEngine(ctx context.Context) error {
 	}
 	// TimeZone UTC for every connection (a session's SET TimeZone changes
 	// its own): set once here rather than by each new session.
-	stmts := []string{"SET GLOBAL TimeZone = 'UTC'", "SET GLOBAL allowed_directories = [" + strings.Join(quoted, ", ") + "]"}
+	// NULLs sort as in PostgreSQL: last in ascending order, first in
+	// descending order (DuckDB's default puts them last in both).
+	stmts := []string{"SET GLOBAL TimeZone = 'UTC'", "SET GLOBAL default_null_order = 'nulls_last_on_asc_first_on_desc'",
+		"SET GLOBAL allowed_directories = [" + strings.Join(quoted, ", ") + "]"}
 	if s.cfg.AllowExtensions {
 		// DuckDB loads no extension while external access is off
 		// (measured: "Loading external extensions is disabled through

@@ -128,6 +128,9 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT (-2147483648)::int4 / (-1)::int4"},
 		{sql: "SELECT sum(x) FROM (VALUES (9223372036854775807::int8), (1::int8)) v(x)"},
 		{sql: "SELECT 'infinity'::date, '-infinity'::date, 'infinity'::timestamp, '-infinity'::timestamptz"},
+		// NULLs last in ascending order, first in descending order
+		{sql: "SELECT x FROM (VALUES (1), (NULL), (2)) v(x) ORDER BY x DESC"},
+		{sql: "SELECT x, row_number() OVER (ORDER BY x DESC), array_agg(x) OVER (ORDER BY x) FROM (VALUES (1), (NULL), (2)) v(x) ORDER BY x"},
 		// justify_*, scale, min_scale, div
 		{sql: "SELECT justify_hours(interval '1 day 27 hours'), justify_hours(interval '-1 day 3 hours'), justify_days(interval '65 days'), justify_days(interval '1 month -35 days')"},
 		{sql: "SELECT justify_interval(interval '1 month -1 hour'), justify_interval(interval '-1 month 40 days 30 hours'), justify_interval(NULL::interval)"},
