@@ -97,6 +97,9 @@ func (p *pass) castLiteral(lit, start, end int) {
 	case start == end && p.isWord(start, "timestamp"),
 		end == start+3 && p.isWord(start, "timestamp") && p.isWord(start+1, "without"):
 		p.datetimeLiteral(lit, start, end, val, pgdatetime.Timestamp)
+	case start == end && p.isWord(start, "timetz"),
+		end == start+3 && p.isWord(start, "time") && p.isWord(start+1, "with"):
+		p.datetimeLiteral(lit, start, end, val, pgdatetime.TimeTZ)
 	case start == end && (p.isWord(start, "bool") || p.isWord(start, "boolean")):
 		if b, ok := parseBool(val); ok && val != b {
 			p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+b+"'")
@@ -148,11 +151,14 @@ func (p *pass) datetimeLiteral(lit, start, end int, val string, kind pgdatetime.
 			return
 		}
 		iso = t.Format("2006-01-02")
-	case kind == pgdatetime.Time:
+	case kind == pgdatetime.Time || kind == pgdatetime.TimeTZ:
 		if v.Micros >= usecsPerDay {
 			return // 24:00:00: the cast keeps it
 		}
 		iso = time.UnixMicro(v.Micros).UTC().Format("15:04:05.999999")
+		if kind == pgdatetime.TimeTZ {
+			iso += offsetText(v.Offset, false)
+		}
 	default:
 		t := time.UnixMicro(v.Micros).UTC()
 		if t.Year() < 1 || t.Year() > 9999 {

@@ -255,7 +255,7 @@ var rules = map[string]rule{
 	"timestamptz":              func(p *pass, i int) { timestamptzLiteral(p, i); timePrecision(p, i) },
 	"timestamp":                func(p *pass, i int) { timePrecision(p, i); typedLiteral(p, i) },
 	"time":                     func(p *pass, i int) { timePrecision(p, i); typedLiteral(p, i) },
-	"timetz":                   timePrecision,
+	"timetz":                   func(p *pass, i int) { timePrecision(p, i); typedLiteral(p, i) },
 	"numeric":                  wideDecimal,
 	"with":                     storageParameters,
 	"decimal":                  wideDecimal,

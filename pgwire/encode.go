@@ -133,15 +133,15 @@ func toPgValue(oid uint32, v any) (any, error) {
 		return v, nil
 	case pgtype.DateOID:
 		if t, ok := v.(time.Time); ok {
-			return pgtype.Date{Time: t, Valid: true}, nil
+			return pgtype.Date{Time: t, InfinityModifier: infinityOf(oid, t), Valid: true}, nil
 		}
 	case pgtype.TimestampOID:
 		if t, ok := v.(time.Time); ok {
-			return pgtype.Timestamp{Time: t, Valid: true}, nil
+			return pgtype.Timestamp{Time: t, InfinityModifier: infinityOf(oid, t), Valid: true}, nil
 		}
 	case pgtype.TimestamptzOID:
 		if t, ok := v.(time.Time); ok {
-			return pgtype.Timestamptz{Time: t, Valid: true}, nil
+			return pgtype.Timestamptz{Time: t, InfinityModifier: infinityOf(oid, t), Valid: true}, nil
 		}
 	case pgtype.TimeOID:
 		if t, ok := v.(time.Time); ok {
@@ -392,10 +392,8 @@ func appendDecimal(buf []byte, d duckdb.Decimal) []byte {
 }
 
 func appendTime(buf []byte, oid uint32, t time.Time) []byte {
-	switch {
-	case oid == pgtype.DateOID && (t.Unix() == math.MaxInt32*86400 || t.Unix() == -math.MaxInt32*86400),
-		oid != pgtype.DateOID && (t.UnixMicro() == math.MaxInt64 || t.UnixMicro() == -math.MaxInt64):
-		return appendInfinity(buf, t.Unix() > 0, false, 0) // DuckDB's infinity and -infinity
+	if inf := infinityOf(oid, t); inf != pgtype.Finite {
+		return appendInfinity(buf, inf == pgtype.Infinity, false, 0)
 	}
 	switch oid {
 	case pgtype.DateOID:
@@ -777,4 +775,17 @@ func appendJSONString(buf []byte, s string) []byte {
 		}
 	}
 	return append(buf, '"')
+}
+
+// infinityOf says whether t, a date (oid) or timestamp value from DuckDB,
+// is DuckDB's infinity or -infinity (the largest and smallest value of
+// the type, as duckdb-go converts them).
+func infinityOf(oid uint32, t time.Time) pgtype.InfinityModifier {
+	switch {
+	case oid == pgtype.DateOID && t.Unix() == math.MaxInt32*86400, oid != pgtype.DateOID && t.UnixMicro() == math.MaxInt64:
+		return pgtype.Infinity
+	case oid == pgtype.DateOID && t.Unix() == -math.MaxInt32*86400, oid != pgtype.DateOID && t.UnixMicro() == -math.MaxInt64:
+		return pgtype.NegativeInfinity
+	}
+	return pgtype.Finite
 }
