@@ -518,3 +518,35 @@ func TestLoadLocation(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestFuzzChars compares random strings of date/time characters and
+// words (fixed seed), to exercise the field splitting.
+func TestFuzzChars(t *testing.T) {
+	requirePG(t)
+	chunks := []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "00", "12", "24", "31", "60", "99", "1999", "2000", "20000101",
+		" ", " ", ":", ":", "-", "-", "/", ".", ".", "+", ",", "T", "t", "Z", "J", "y", "m", "d", "h", "mm", "s", "am", "pm",
+		"jan", "Feb", "bc", "ad", "pst", "utc", "msk", "est5edt", "America/New_York", "gmt+8", "dst", "today", "now", "epoch",
+		"allballs", "infinity", "mon", "at", "on", "x", "!", "@",
+		".5", ".123456789", "-08", "+05:30", "5000000000", "BC", "1999.008", "J2451187", "Europe/London", "XYZ5ABC", "  ", "\t"}
+	seed, count := uint64(7), 3000
+	if v := os.Getenv("VSQL_PGDT_FUZZ_SEED"); v != "" {
+		fmt.Sscan(v, &seed)
+		count = 20000
+	}
+	rng := rand.New(rand.NewPCG(seed, 11))
+	seen := map[string]bool{}
+	var ins []string
+	for len(ins) < count {
+		n := 1 + rng.IntN(10)
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			b.WriteString(chunks[rng.IntN(len(chunks))])
+		}
+		in := b.String()
+		if !seen[in] {
+			seen[in] = true
+			ins = append(ins, in)
+		}
+	}
+	compareAll(t, "random characters", sessions(t)[:2], ins)
+}

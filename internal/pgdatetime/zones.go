@@ -276,15 +276,17 @@ func loadZone(lower, raw string) *time.Location {
 }
 
 func findZone(lower, raw string) *time.Location {
-	if lower == "" || lower == "local" || strings.Contains(lower, "..") || strings.HasPrefix(lower, "/") {
+	if lower == "" {
 		return nil
 	}
+	// Names that cannot be a zone file go straight to the POSIX reading.
+	noFile := lower == "local" || strings.Contains(lower, "..") || strings.HasPrefix(lower, "/")
 	upper := strings.ToUpper(lower)
 	if upper == "GMT" {
 		// PostgreSQL always reads "GMT" as the POSIX zone, never a file.
 		return time.FixedZone("GMT", 0)
 	}
-	{
+	if !noFile {
 		cands := []string{raw}
 		if n, ok := systemZoneNames()[lower]; ok {
 			cands = append(cands, n)
