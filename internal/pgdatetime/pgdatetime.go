@@ -248,7 +248,7 @@ func Parse(s string, k Kind, o Options) (Value, error) {
 		}
 		return v, nil
 	default:
-		v.Micros = ((int64(tm.hour)*60+int64(tm.min))*60+int64(tm.sec))*usecsPerSec + p.fsec
+		v.Micros = secsOfDay(tm)*usecsPerSec + p.fsec
 		if k == TimeTZ || v.HasZone {
 			v.Offset = -p.tz
 		}
@@ -644,14 +644,46 @@ func strtoint(s string) (int, string, bool) {
 	return int(v), s[k:], false
 }
 
-// atoi is C's atoi (via strtol, truncated to int).
+// atoi is C's atoi as glibc has it, (int) strtol: the digits saturate at
+// the 64-bit limits, then the value is truncated to 32 bits.
 func atoi(s string) int {
-	v, _, over := strtoint(s)
-	if over {
-		// glibc's atoi is (int) strtol: saturate at LONG_MAX, then truncate.
-		return -1
+	i := 0
+	for i < len(s) && isSpace(s[i]) {
+		i++
 	}
-	return v
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	var v uint64
+	over := false
+	for ; i < len(s) && isDigit(s[i]); i++ {
+		d := uint64(s[i] - '0')
+		if v > (math.MaxUint64-d)/10 {
+			over = true
+			continue
+		}
+		v = v*10 + d
+	}
+	var r int64
+	switch {
+	case !neg && (over || v > math.MaxInt64):
+		r = math.MaxInt64
+	case neg && (over || v > 1<<63):
+		r = math.MinInt64
+	case neg:
+		r = -int64(v)
+	default:
+		r = int64(v)
+	}
+	return int(int32(r))
+}
+
+// secsOfDay is PostgreSQL's ((hour * 60 + min) * 60 + sec), computed in C
+// int arithmetic (wrapping at 32 bits, as it does in practice).
+func secsOfDay(tm *pgtm) int64 {
+	return int64((int32(tm.hour)*60+int32(tm.min))*60 + int32(tm.sec))
 }
 
 // parseFraction is PostgreSQL's ParseFraction: s starts with '.'.
@@ -1105,7 +1137,7 @@ func tm2timestamp(tm *pgtm, fsec int64, tzp *int) (int64, bool) {
 		return 0, false
 	}
 	date := date2j(tm.year, tm.mon, tm.mday) - pgEpochJD
-	t := ((int64(tm.hour)*60+int64(tm.min))*60+int64(tm.sec))*usecsPerSec + fsec
+	t := secsOfDay(tm)*usecsPerSec + fsec
 	r := date*usecsPerDay + t
 	if (r-t)/usecsPerDay != date {
 		return 0, false
@@ -1346,10 +1378,9 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 				bc = val == 1
 			case fDOW:
 			case fUnits:
+				// PostgreSQL 15 lets a unit word replace a pending one
+				// (version 16 rejects consecutive units).
 				tmask = 0
-				if ptype != 0 {
-					return dtBadFormat, nil
-				}
 				ptype = unitPtype(val)
 			case fISOTime:
 				tmask = 0
@@ -1558,9 +1589,8 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 				tmask = bit(fTZ)
 			}
 		case ftTime:
-			// PostgreSQL 15's DecodeTimeOnly drops a pending unit word here
-			// without checking it.
-			ptype = 0
+			// PostgreSQL 15's DecodeTimeOnly leaves a pending unit word
+			// pending here.
 			m, d := p.decodeTime(field)
 			tmask = m
 			if d != dtOK {
@@ -1648,10 +1678,9 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 			case fADBC:
 				bc = val == 1
 			case fUnits:
+				// PostgreSQL 15 lets a unit word replace a pending one
+				// (version 16 rejects consecutive units).
 				tmask = 0
-				if ptype != 0 {
-					return dtBadFormat, nil
-				}
 				ptype = unitPtype(val)
 			case fISOTime:
 				tmask = 0

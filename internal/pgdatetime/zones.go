@@ -536,8 +536,16 @@ func fixedOffset(loc *time.Location) (int, bool) {
 	return off, true
 }
 
-func localSeconds(tm *pgtm) int64 {
-	return (date2j(tm.year, tm.mon, tm.mday)-unixEpochJD)*86400 + (int64(tm.hour)*60+int64(tm.min))*60 + int64(tm.sec)
+// localSeconds is the wall-clock time tm in seconds since 1970-01-01
+// 00:00, as PostgreSQL computes it; ok is false where PostgreSQL detects
+// an overflow (and then takes the zone as UTC).
+func localSeconds(tm *pgtm) (int64, bool) {
+	day := (date2j(tm.year, tm.mon, tm.mday) - unixEpochJD) * 86400
+	t := day + secsOfDay(tm)
+	if t < 0 && day > 0 {
+		return 0, false
+	}
+	return t, true
 }
 
 func offsetAt(loc *time.Location, unix int64) int {
@@ -553,7 +561,10 @@ func determineOffset(tm *pgtm, loc *time.Location) int {
 	if !validJulian(tm.year, tm.mon, tm.mday) {
 		return 0
 	}
-	t := localSeconds(tm)
+	t, ok := localSeconds(tm)
+	if !ok {
+		return 0
+	}
 	prev := time.Unix(t-86400, 0).In(loc)
 	_, before := prev.Zone()
 	_, end := prev.ZoneBounds()
@@ -588,7 +599,11 @@ func determineAbbrevOffset(tm *pgtm, abbr, zone string) int {
 	if !validJulian(tm.year, tm.mon, tm.mday) {
 		return zoneTz
 	}
-	instant := localSeconds(tm) + int64(zoneTz)
+	t, ok := localSeconds(tm)
+	if !ok {
+		return zoneTz
+	}
+	instant := t + int64(zoneTz)
 	up := strings.ToUpper(abbr)
 	cur := time.Unix(instant, 0).In(loc)
 	for n := 0; n < 2000; n++ {
