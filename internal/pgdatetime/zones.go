@@ -490,15 +490,36 @@ func (z posixZone) location(name string) *time.Location {
 		b = append(b, 1, byte(len(z.stdName)+1))
 		return append(b, chars...)
 	}
+	// Go evaluates the footer's rule wrongly before 1970, so the years
+	// before are spelled out as transitions.
+	type trans struct {
+		at  int64
+		dst byte
+	}
+	tx := []trans{{int64(-1) << 44, 0}}
+	if start, end, ok := parseMRule(rule[1:]); ok {
+		for y := -4714; y <= 1970; y++ {
+			a := start.at(y) - int64(z.std)
+			e := end.at(y) - int64(z.dst)
+			if a < e {
+				tx = append(tx, trans{a, 1}, trans{e, 0})
+			} else {
+				tx = append(tx, trans{e, 0}, trans{a, 1})
+			}
+		}
+	}
 	var b []byte
 	b = header(b, 0)
 	b = types(b)
-	b = header(b, 1)
-	first := int64(-1) << 44
-	t := uint64(first)
-	b = be32(b, uint32(t>>32))
-	b = be32(b, uint32(t))
-	b = append(b, 0)
+	b = header(b, len(tx))
+	for _, x := range tx {
+		t := uint64(x.at)
+		b = be32(b, uint32(t>>32))
+		b = be32(b, uint32(t))
+	}
+	for _, x := range tx {
+		b = append(b, x.dst)
+	}
 	b = types(b)
 	b = append(b, '\n')
 	b = append(b, footer...)
@@ -508,6 +529,73 @@ func (z posixZone) location(name string) *time.Location {
 		return nil
 	}
 	return loc
+}
+
+// mRule is a POSIX rule date "Mm.w.d[/time]": day d (0 = Sunday) of week
+// w (5 = the last) of month m, at time (seconds, local) of that day.
+type mRule struct{ m, w, d, secs int }
+
+func parseMRule(r string) (mRule, mRule, bool) {
+	a, b, ok := strings.Cut(r, ",")
+	if !ok {
+		return mRule{}, mRule{}, false
+	}
+	x, ok1 := parseOneMRule(a)
+	y, ok2 := parseOneMRule(b)
+	return x, y, ok1 && ok2
+}
+
+func parseOneMRule(r string) (mRule, bool) {
+	date, tm, hasTime := strings.Cut(r, "/")
+	if !strings.HasPrefix(date, "M") {
+		return mRule{}, false
+	}
+	f := strings.Split(date[1:], ".")
+	if len(f) != 3 {
+		return mRule{}, false
+	}
+	var v [3]int
+	for i := range f {
+		n, err := strconv.Atoi(f[i])
+		if err != nil {
+			return mRule{}, false
+		}
+		v[i] = n
+	}
+	m := mRule{v[0], v[1], v[2], 7200}
+	if hasTime {
+		neg := strings.HasPrefix(tm, "-")
+		tm = strings.TrimLeft(tm, "+-")
+		secs, mult := 0, 3600
+		for i, p := range strings.Split(tm, ":") {
+			n, err := strconv.Atoi(p)
+			if err != nil || i > 2 {
+				return mRule{}, false
+			}
+			secs += n * mult
+			mult /= 60
+		}
+		if neg {
+			secs = -secs
+		}
+		m.secs = secs
+	}
+	return m, true
+}
+
+// at is the rule's local time in year y, in seconds since 1970-01-01
+// 00:00 local.
+func (r mRule) at(y int) int64 {
+	first := date2j(y, r.m, 1)
+	wd := int((first + 1) % 7)
+	if wd < 0 {
+		wd += 7
+	}
+	day := 1 + (r.d-wd+7)%7 + 7*(r.w-1)
+	for day > daysIn(y, r.m) {
+		day -= 7
+	}
+	return (first+int64(day-1)-unixEpochJD)*86400 + int64(r.secs)
 }
 
 // LoadLocation resolves a time zone name as PostgreSQL's TimeZone setting
