@@ -1197,7 +1197,7 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 		field := p.fields[i]
 		switch p.ftype[i] {
 		case ftDate:
-			if ptype == fJulianPtype {
+			if ptype == dtkJulian {
 				val, cp, over := strtoint(field)
 				if over || val < 0 {
 					return dtFieldOverflow, nil
@@ -1381,7 +1381,7 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 				// PostgreSQL 15 lets a unit word replace a pending one
 				// (version 16 rejects consecutive units).
 				tmask = 0
-				ptype = unitPtype(val)
+				ptype = val
 			case fISOTime:
 				tmask = 0
 				if fmask&dateMask != dateMask {
@@ -1449,12 +1449,6 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 	}
 	return dtOK, nil
 }
-
-// fJulianPtype etc. are the "prefix types" a UNITS word sets (PostgreSQL
-// keeps the DTK_* unit value; these are the same values).
-const fJulianPtype = dtkJulian
-
-func unitPtype(val int) int { return val }
 
 // labeledNumber decodes a number that a unit word (or "t") labelled.
 func (p *parser) labeledNumber(field string, ptype, fmask int, isjulian, is2digits *bool) (int, dterr) {
@@ -1681,7 +1675,7 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 				// PostgreSQL 15 lets a unit word replace a pending one
 				// (version 16 rejects consecutive units).
 				tmask = 0
-				ptype = unitPtype(val)
+				ptype = val
 			case fISOTime:
 				tmask = 0
 				if i >= nf-1 || (p.ftype[i+1] != ftNumber && p.ftype[i+1] != ftTime && p.ftype[i+1] != ftDate) {

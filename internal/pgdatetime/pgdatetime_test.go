@@ -283,7 +283,8 @@ func compareAll(t *testing.T, label string, ss []*session, ins []string) {
 
 func TestAgainstPostgres(t *testing.T) {
 	requirePG(t)
-	compareAll(t, "corpus and edge cases", sessions(t), inputs(t))
+	ss := append(sessions(t), connect(t, "Australia/Lord_Howe/MDY", "Australia/Lord_Howe", "ISO, MDY", MDY))
+	compareAll(t, "corpus and edge cases", ss, inputs(t))
 }
 
 // TestGenerated compares inputs put together at random (with a fixed seed)
@@ -302,10 +303,15 @@ func TestGenerated(t *testing.T) {
 		{"", "", "", "BC", "AD", "Mon", "Friday", "at", "on", "today", "tomorrow", "yesterday", "allballs", "epoch", "now", "infinity", "T", "J", "y", "d"},
 	}
 	seps := []string{" ", " ", "  ", ",", "T", "-", "/", ""}
-	rng := rand.New(rand.NewPCG(1, 2))
+	seed, count := uint64(1), 2500
+	if v := os.Getenv("VSQL_PGDT_GEN_SEED"); v != "" {
+		fmt.Sscan(v, &seed)
+		count = 15000
+	}
+	rng := rand.New(rand.NewPCG(seed, 2))
 	seen := map[string]bool{}
 	var ins []string
-	for len(ins) < 2500 {
+	for len(ins) < count {
 		var parts []string
 		for _, p := range pieces {
 			if rng.IntN(5) > 0 {

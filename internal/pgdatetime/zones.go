@@ -271,6 +271,10 @@ func loadZone(lower, raw string) *time.Location {
 		return loc
 	}
 	loc := findZone(lower, raw)
+	if len(zoneCache) >= 4096 {
+		// Input text decides what is looked up: keep the cache bounded.
+		clear(zoneCache)
+	}
 	zoneCache[lower] = loc
 	return loc
 }
