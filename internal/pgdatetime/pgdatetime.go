@@ -193,7 +193,7 @@ func Parse(s string, k Kind, o Options) (Value, error) {
 	if d != dtOK {
 		return Value{}, parseError(d, s, k)
 	}
-	v := Value{HasZone: p.fmask&bit(fTZ) != 0, Special: p.special}
+	v := Value{HasZone: p.zoned, Special: p.special}
 	tm := &p.tm
 	switch k {
 	case Date:
@@ -449,6 +449,7 @@ type parser struct {
 	dtype   int
 	fmask   int
 	special Special
+	zoned   bool // the input named a zone or offset
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -1195,6 +1196,7 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 	nf := len(p.fields)
 	for i := 0; i < nf; i++ {
 		field := p.fields[i]
+		reserv := false // a special word ('now', 'allballs') sets the zone implicitly
 		switch p.ftype[i] {
 		case ftDate:
 			if ptype == dtkJulian {
@@ -1314,6 +1316,7 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 			tmask = bit(typ)
 			switch typ {
 			case fReserv:
+				reserv = true
 				switch val {
 				case dtkNow:
 					tmask = dateMask | timeMask | bit(fTZ)
@@ -1408,6 +1411,9 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 			return dtBadFormat, nil
 		}
 		fmask |= tmask
+		if tmask&(bit(fTZ)|bit(fDTZMod)) != 0 && !reserv {
+			p.zoned = true
+		}
 	}
 	p.fmask = fmask
 	if d := p.validateDate(fmask, isjulian, is2digits, bc); d != dtOK {
@@ -1548,6 +1554,7 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 	nf := len(p.fields)
 	for i := 0; i < nf; i++ {
 		field := p.fields[i]
+		reserv := false // a special word ('now', 'allballs') sets the zone implicitly
 		switch p.ftype[i] {
 		case ftDate:
 			if i == 0 && nf >= 2 && (p.ftype[nf-1] == ftDate || p.ftype[1] == ftTime) {
@@ -1641,6 +1648,7 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 			tmask = bit(typ)
 			switch typ {
 			case fReserv:
+				reserv = true
 				switch val {
 				case dtkNow:
 					tmask = timeMask
@@ -1699,6 +1707,9 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 			return dtBadFormat, nil
 		}
 		fmask |= tmask
+		if tmask&(bit(fTZ)|bit(fDTZMod)) != 0 && !reserv {
+			p.zoned = true
+		}
 	}
 	p.fmask = fmask
 	if d := p.validateDate(fmask, isjulian, is2digits, bc); d != dtOK {

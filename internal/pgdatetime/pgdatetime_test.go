@@ -43,6 +43,22 @@ func inputs(t *testing.T) []string {
 		}
 		fh.Close()
 	}
+	// Long inputs and many fields (PostgreSQL's work buffer and field
+	// limits), and bytes outside ASCII.
+	for _, l := range []string{
+		strings.Repeat("1 ", 24) + "1", strings.Repeat("1 ", 25) + "1", strings.Repeat("1 ", 30),
+		"1999-01-08 04:05:06" + strings.Repeat(" ", 300), strings.Repeat(" ", 300) + "1999-01-08",
+		"1999-01-08 " + strings.Repeat("0", 117), "1999-01-08 " + strings.Repeat("0", 140), "1999-01-08 " + strings.Repeat("0", 160),
+		"1999-01-08 04:05:06." + strings.Repeat("1", 100), "1999-01-08 04:05:06." + strings.Repeat("9", 130),
+		"1999-01-08 " + strings.Repeat("a", 200) + "/b", "1999-01-08 04:05 " + strings.Repeat("x", 120),
+		"1999-01-08 " + strings.Repeat("jan ", 10), strings.Repeat("on ", 40) + "1999-01-08",
+		"1999-01-08 é", "1999-01-08 04:05 Europe/Zürich", "１９９９-01-08", "1999-01-08\u00a004:05", "1999-01-08\t04:05\n",
+	} {
+		if !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
 	return out
 }
 
@@ -380,6 +396,18 @@ func TestSpecialWords(t *testing.T) {
 	check("epoch", TimestampTZ, Value{Micros: 0, Special: Epoch})
 	check("infinity", Date, Value{Days: math.MaxInt32, Special: Infinity})
 	check("-infinity", Timestamp, Value{Micros: -math.MaxInt64, Special: NegInfinity})
+	for in, want := range map[string]bool{"now": false, "allballs": false, "2000-01-01 04:05": false, "2000-01-01 04:05 PST": true,
+		"2000-01-01 04:05-08": true, "2000-01-01 04:05 Europe/London": true, "2000-01-01 04:05 MET DST": true, "2000-01-01 04:05Z": true,
+		"J2451187-08": true, "2000-01-01 040506-08": true, "today": false, "2000-01-01 allballs": false} {
+		for _, k := range []Kind{TimestampTZ, TimeTZ} {
+			if v, err := Parse(in, k, o); err == nil && v.HasZone != want {
+				t.Errorf("Parse(%q, %v).HasZone = %v, want %v", in, k, v.HasZone, want)
+			}
+		}
+	}
+	if v := MustParse("10:00 PST", TimeTZ, o); v.Offset != -28800 || !v.HasZone {
+		t.Errorf("10:00 PST: %+v", v)
+	}
 
 	if os.Getenv("VSQL_REQUIRE_PG") == "" {
 		if _, err := os.Stat("/usr/lib/postgresql/15/bin/postgres"); err != nil && os.Getenv("VSQL_PG_BIN") == "" {
@@ -555,4 +583,28 @@ func TestFuzzChars(t *testing.T) {
 		}
 	}
 	compareAll(t, "random characters", sessions(t)[:2], ins)
+}
+
+func BenchmarkParse(b *testing.B) {
+	ny, _ := time.LoadLocation("America/New_York")
+	o := Options{Location: ny, Now: time.Now()}
+	for _, c := range []struct {
+		in string
+		k  Kind
+	}{
+		{"1999-01-08", Date},
+		{"1999-01-08 04:05:06.789", Timestamp},
+		{"1999-01-08 04:05:06.789-08", TimestampTZ},
+		{"January 8, 1999 04:05 PM America/New_York", TimestampTZ},
+		{"04:05:06", Time},
+	} {
+		b.Run(c.in, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Parse(c.in, c.k, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
