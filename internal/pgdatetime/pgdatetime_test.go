@@ -597,6 +597,7 @@ func BenchmarkParse(b *testing.B) {
 		{"1999-01-08 04:05:06.789-08", TimestampTZ},
 		{"January 8, 1999 04:05 PM America/New_York", TimestampTZ},
 		{"04:05:06", Time},
+		{"2011-04-12 04:05:06 MSK", TimestampTZ},
 	} {
 		b.Run(c.in, func(b *testing.B) {
 			b.ReportAllocs()

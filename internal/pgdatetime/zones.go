@@ -679,12 +679,26 @@ func determineOffset(tm *pgtm, loc *time.Location) int {
 	return -after
 }
 
+var abbrevZones sync.Map // zone name -> *time.Location, for dynamic abbreviations
+
+func abbrevZone(name string) *time.Location {
+	if loc, ok := abbrevZones.Load(name); ok {
+		return loc.(*time.Location)
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil
+	}
+	abbrevZones.Store(name, loc)
+	return loc
+}
+
 // determineAbbrevOffset is PostgreSQL's DetermineTimeZoneAbbrevOffset: the
 // offset a dynamic abbreviation had in its zone at or before tm (else the
 // first time after), else the zone's offset at tm.
 func determineAbbrevOffset(tm *pgtm, abbr, zone string) int {
-	loc, err := time.LoadLocation(zone)
-	if err != nil {
+	loc := abbrevZone(zone)
+	if loc == nil {
 		return 0
 	}
 	zoneTz := determineOffset(tm, loc)
