@@ -67,8 +67,14 @@ const (
 
 // Options are the session settings the input depends on.
 type Options struct {
-	Order    Order
-	Now      time.Time
+	// Order is DateStyle's field order for numeric dates.
+	Order Order
+	// Now is the transaction's current instant, for 'now', 'today',
+	// 'tomorrow', 'yesterday' (and the date of a time without one).
+	Now time.Time
+	// Location is the session's TimeZone (nil = UTC): a TimestampTZ or
+	// TimeTZ without an explicit zone is read in it; 'today' etc. are dates
+	// in it.
 	Location *time.Location
 }
 
@@ -88,12 +94,26 @@ const (
 	Allballs
 )
 
-// Value is a parsed input; see the package documentation.
+// Value is a parsed input. Infinity and NegInfinity are DuckDB's
+// encodings: Days math.MaxInt32 and -math.MaxInt32, Micros math.MaxInt64
+// and -math.MaxInt64.
 type Value struct {
-	Days    int32
-	Micros  int64
-	Offset  int
+	// Days is a Date: days since 1970-01-01 (proleptic Gregorian; 1 BC is
+	// year 0).
+	Days int32
+	// Micros is, for a Timestamp, microseconds since 1970-01-01 00:00:00
+	// of the wall-clock time (a zone in the input is ignored, as
+	// PostgreSQL ignores it); for a TimestampTZ, microseconds since the
+	// Unix epoch (the instant); for a Time or TimeTZ, microseconds since
+	// midnight (24:00:00 is 86400000000).
+	Micros int64
+	// Offset is, for a TimeTZ, its offset in seconds EAST of UTC
+	// ('10:00 PST' has -28800); for a TimestampTZ, the offset used for
+	// the instant; for the other kinds, the zone the input named, if any.
+	Offset int
+	// HasZone says the input named a zone or offset explicitly.
 	HasZone bool
+	// Special is the special word the input was, if any.
 	Special Special
 }
 
@@ -156,7 +176,7 @@ const (
 // zoneErr is a named zone PostgreSQL does not know, reported directly.
 type zoneErr struct{ name string }
 
-func (z *zoneErr) Error() string { return fmt.Sprintf("time zone %q not recognized", z.name) }
+func (z *zoneErr) Error() string { return fmt.Sprintf("time zone \"%s\" not recognized", z.name) }
 
 func parseError(d dterr, s string, k Kind) *Error {
 	switch d {
@@ -168,8 +188,13 @@ func parseError(d dterr, s string, k Kind) *Error {
 	return &Error{BadSyntax, fmt.Sprintf("invalid input syntax for type %s: \"%s\"", k.errName(), s)}
 }
 
-// Parse reads s as PostgreSQL's input function for k does.
+// Parse reads s as PostgreSQL's input function for k does (date_in,
+// timestamp_in, timestamptz_in, time_in, timetz_in). An input PostgreSQL
+// refuses returns an *Error with PostgreSQL's SQLSTATE and message.
 func Parse(s string, k Kind, o Options) (Value, error) {
+	if k < Date || k > TimeTZ {
+		return Value{}, &Error{BadSyntax, fmt.Sprintf("pgdatetime: unknown kind %d", int(k))}
+	}
 	if o.Location == nil {
 		o.Location = time.UTC
 	}
@@ -447,7 +472,6 @@ type parser struct {
 	fsec    int64
 	tz      int // seconds WEST of UTC, PostgreSQL's sign
 	dtype   int
-	fmask   int
 	special Special
 	zoned   bool // the input named a zone or offset
 }
@@ -1415,7 +1439,6 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 			p.zoned = true
 		}
 	}
-	p.fmask = fmask
 	if d := p.validateDate(fmask, isjulian, is2digits, bc); d != dtOK {
 		return d, nil
 	}
@@ -1711,7 +1734,6 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 			p.zoned = true
 		}
 	}
-	p.fmask = fmask
 	if d := p.validateDate(fmask, isjulian, is2digits, bc); d != dtOK {
 		return d, nil
 	}
