@@ -469,7 +469,10 @@ func posixOffset(east int) string {
 // location builds the zone: a fixed one, or one whose daylight-saving
 // rule Go's time package evaluates from a synthesized TZif footer.
 func (z posixZone) location(name string) *time.Location {
-	if z.dstName == "" {
+	if z.dstName == "" || z.dst == z.std {
+		// Daylight-saving time with the standard offset changes nothing
+		// but the abbreviation; PostgreSQL then counts the zone as fixed
+		// too (pg_get_timezone_offset compares offsets only).
 		return time.FixedZone(name, z.std)
 	}
 	rule := z.rule
