@@ -29,8 +29,10 @@
 //   - zones: the abbreviations of PostgreSQL's "Default" set (fixed ones
 //     such as PST or CEST and the dynamic ones such as MSK, whose meaning
 //     comes from their zone's history), IANA names in any case
-//     ('America/New_York'; Go's time package with time/tzdata embedded, so
-//     they resolve without the system's tzdata), POSIX-style specifications
+//     ('America/New_York', 'america/new_york': matched against the system's
+//     zoneinfo directory when there is one, else by the names' usual
+//     capitalization; Go's time package with time/tzdata embedded, so they
+//     resolve without the system's tzdata), POSIX-style specifications
 //     as PostgreSQL's tzparse reads them ('GMT+8' is eight hours WEST of
 //     Greenwich, 'UTC-3', 'PST8PDT'; one with a daylight-saving name and no
 //     rule follows the US rules, as PostgreSQL's default rule), 'MET DST';
@@ -69,6 +71,8 @@
 //     process's zone.
 //   - Only PostgreSQL's Default abbreviation set; the timezone_abbreviations
 //     setting is not modelled.
+//   - Zone history comes from Go's tzdata (the system's, else the embedded
+//     copy), which may be a different release from PostgreSQL's.
 //   - Timestamps beyond DuckDB's range (after 294246 AD; PostgreSQL goes to
 //     294276 AD) are refused with OutOfRange, "timestamp out of range".
 //   - Type modifiers (timestamp(0) etc.) are not applied: Parse keeps

@@ -67,8 +67,14 @@ const (
 
 // Options are the session settings the input depends on.
 type Options struct {
-	Order    Order
-	Now      time.Time
+	// Order is DateStyle's field order for numeric dates.
+	Order Order
+	// Now is the transaction's current instant, for 'now', 'today',
+	// 'tomorrow', 'yesterday' (and the date of a time without one).
+	Now time.Time
+	// Location is the session's TimeZone (nil = UTC): a TimestampTZ or
+	// TimeTZ without an explicit zone is read in it; 'today' etc. are dates
+	// in it.
 	Location *time.Location
 }
 
@@ -88,12 +94,26 @@ const (
 	Allballs
 )
 
-// Value is a parsed input; see the package documentation.
+// Value is a parsed input. Infinity and NegInfinity are DuckDB's
+// encodings: Days math.MaxInt32 and -math.MaxInt32, Micros math.MaxInt64
+// and -math.MaxInt64.
 type Value struct {
-	Days    int32
-	Micros  int64
-	Offset  int
+	// Days is a Date: days since 1970-01-01 (proleptic Gregorian; 1 BC is
+	// year 0).
+	Days int32
+	// Micros is, for a Timestamp, microseconds since 1970-01-01 00:00:00
+	// of the wall-clock time (a zone in the input is ignored, as
+	// PostgreSQL ignores it); for a TimestampTZ, microseconds since the
+	// Unix epoch (the instant); for a Time or TimeTZ, microseconds since
+	// midnight (24:00:00 is 86400000000).
+	Micros int64
+	// Offset is, for a TimeTZ, its offset in seconds EAST of UTC
+	// ('10:00 PST' has -28800); for a TimestampTZ, the offset used for
+	// the instant; for the other kinds, the zone the input named, if any.
+	Offset int
+	// HasZone says the input named a zone or offset explicitly.
 	HasZone bool
+	// Special is the special word the input was, if any.
 	Special Special
 }
 
@@ -156,7 +176,7 @@ const (
 // zoneErr is a named zone PostgreSQL does not know, reported directly.
 type zoneErr struct{ name string }
 
-func (z *zoneErr) Error() string { return fmt.Sprintf("time zone %q not recognized", z.name) }
+func (z *zoneErr) Error() string { return fmt.Sprintf("time zone \"%s\" not recognized", z.name) }
 
 func parseError(d dterr, s string, k Kind) *Error {
 	switch d {
@@ -168,8 +188,13 @@ func parseError(d dterr, s string, k Kind) *Error {
 	return &Error{BadSyntax, fmt.Sprintf("invalid input syntax for type %s: \"%s\"", k.errName(), s)}
 }
 
-// Parse reads s as PostgreSQL's input function for k does.
+// Parse reads s as PostgreSQL's input function for k does (date_in,
+// timestamp_in, timestamptz_in, time_in, timetz_in). An input PostgreSQL
+// refuses returns an *Error with PostgreSQL's SQLSTATE and message.
 func Parse(s string, k Kind, o Options) (Value, error) {
+	if k < Date || k > TimeTZ {
+		return Value{}, &Error{BadSyntax, fmt.Sprintf("pgdatetime: unknown kind %d", int(k))}
+	}
 	if o.Location == nil {
 		o.Location = time.UTC
 	}
@@ -193,7 +218,7 @@ func Parse(s string, k Kind, o Options) (Value, error) {
 	if d != dtOK {
 		return Value{}, parseError(d, s, k)
 	}
-	v := Value{HasZone: p.fmask&bit(fTZ) != 0, Special: p.special}
+	v := Value{HasZone: p.zoned, Special: p.special}
 	tm := &p.tm
 	switch k {
 	case Date:
@@ -248,7 +273,7 @@ func Parse(s string, k Kind, o Options) (Value, error) {
 		}
 		return v, nil
 	default:
-		v.Micros = ((int64(tm.hour)*60+int64(tm.min))*60+int64(tm.sec))*usecsPerSec + p.fsec
+		v.Micros = secsOfDay(tm)*usecsPerSec + p.fsec
 		if k == TimeTZ || v.HasZone {
 			v.Offset = -p.tz
 		}
@@ -447,8 +472,8 @@ type parser struct {
 	fsec    int64
 	tz      int // seconds WEST of UTC, PostgreSQL's sign
 	dtype   int
-	fmask   int
 	special Special
+	zoned   bool // the input named a zone or offset
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -644,14 +669,46 @@ func strtoint(s string) (int, string, bool) {
 	return int(v), s[k:], false
 }
 
-// atoi is C's atoi (via strtol, truncated to int).
+// atoi is C's atoi as glibc has it, (int) strtol: the digits saturate at
+// the 64-bit limits, then the value is truncated to 32 bits.
 func atoi(s string) int {
-	v, _, over := strtoint(s)
-	if over {
-		// glibc's atoi is (int) strtol: saturate at LONG_MAX, then truncate.
-		return -1
+	i := 0
+	for i < len(s) && isSpace(s[i]) {
+		i++
 	}
-	return v
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	var v uint64
+	over := false
+	for ; i < len(s) && isDigit(s[i]); i++ {
+		d := uint64(s[i] - '0')
+		if v > (math.MaxUint64-d)/10 {
+			over = true
+			continue
+		}
+		v = v*10 + d
+	}
+	var r int64
+	switch {
+	case !neg && (over || v > math.MaxInt64):
+		r = math.MaxInt64
+	case neg && (over || v > 1<<63):
+		r = math.MinInt64
+	case neg:
+		r = -int64(v)
+	default:
+		r = int64(v)
+	}
+	return int(int32(r))
+}
+
+// secsOfDay is PostgreSQL's ((hour * 60 + min) * 60 + sec), computed in C
+// int arithmetic (wrapping at 32 bits, as it does in practice).
+func secsOfDay(tm *pgtm) int64 {
+	return int64((int32(tm.hour)*60+int32(tm.min))*60 + int32(tm.sec))
 }
 
 // parseFraction is PostgreSQL's ParseFraction: s starts with '.'.
@@ -1105,7 +1162,7 @@ func tm2timestamp(tm *pgtm, fsec int64, tzp *int) (int64, bool) {
 		return 0, false
 	}
 	date := date2j(tm.year, tm.mon, tm.mday) - pgEpochJD
-	t := ((int64(tm.hour)*60+int64(tm.min))*60+int64(tm.sec))*usecsPerSec + fsec
+	t := secsOfDay(tm)*usecsPerSec + fsec
 	r := date*usecsPerDay + t
 	if (r-t)/usecsPerDay != date {
 		return 0, false
@@ -1163,9 +1220,10 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 	nf := len(p.fields)
 	for i := 0; i < nf; i++ {
 		field := p.fields[i]
+		reserv := false // a special word ('now', 'allballs') sets the zone implicitly
 		switch p.ftype[i] {
 		case ftDate:
-			if ptype == fJulianPtype {
+			if ptype == dtkJulian {
 				val, cp, over := strtoint(field)
 				if over || val < 0 {
 					return dtFieldOverflow, nil
@@ -1282,6 +1340,7 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 			tmask = bit(typ)
 			switch typ {
 			case fReserv:
+				reserv = true
 				switch val {
 				case dtkNow:
 					tmask = dateMask | timeMask | bit(fTZ)
@@ -1346,11 +1405,10 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 				bc = val == 1
 			case fDOW:
 			case fUnits:
+				// PostgreSQL 15 lets a unit word replace a pending one
+				// (version 16 rejects consecutive units).
 				tmask = 0
-				if ptype != 0 {
-					return dtBadFormat, nil
-				}
-				ptype = unitPtype(val)
+				ptype = val
 			case fISOTime:
 				tmask = 0
 				if fmask&dateMask != dateMask {
@@ -1377,8 +1435,10 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 			return dtBadFormat, nil
 		}
 		fmask |= tmask
+		if tmask&(bit(fTZ)|bit(fDTZMod)) != 0 && !reserv {
+			p.zoned = true
+		}
 	}
-	p.fmask = fmask
 	if d := p.validateDate(fmask, isjulian, is2digits, bc); d != dtOK {
 		return d, nil
 	}
@@ -1418,12 +1478,6 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 	}
 	return dtOK, nil
 }
-
-// fJulianPtype etc. are the "prefix types" a UNITS word sets (PostgreSQL
-// keeps the DTK_* unit value; these are the same values).
-const fJulianPtype = dtkJulian
-
-func unitPtype(val int) int { return val }
 
 // labeledNumber decodes a number that a unit word (or "t") labelled.
 func (p *parser) labeledNumber(field string, ptype, fmask int, isjulian, is2digits *bool) (int, dterr) {
@@ -1523,6 +1577,7 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 	nf := len(p.fields)
 	for i := 0; i < nf; i++ {
 		field := p.fields[i]
+		reserv := false // a special word ('now', 'allballs') sets the zone implicitly
 		switch p.ftype[i] {
 		case ftDate:
 			if i == 0 && nf >= 2 && (p.ftype[nf-1] == ftDate || p.ftype[1] == ftTime) {
@@ -1558,9 +1613,8 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 				tmask = bit(fTZ)
 			}
 		case ftTime:
-			// PostgreSQL 15's DecodeTimeOnly drops a pending unit word here
-			// without checking it.
-			ptype = 0
+			// PostgreSQL 15's DecodeTimeOnly leaves a pending unit word
+			// pending here.
 			m, d := p.decodeTime(field)
 			tmask = m
 			if d != dtOK {
@@ -1617,6 +1671,7 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 			tmask = bit(typ)
 			switch typ {
 			case fReserv:
+				reserv = true
 				switch val {
 				case dtkNow:
 					tmask = timeMask
@@ -1648,11 +1703,10 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 			case fADBC:
 				bc = val == 1
 			case fUnits:
+				// PostgreSQL 15 lets a unit word replace a pending one
+				// (version 16 rejects consecutive units).
 				tmask = 0
-				if ptype != 0 {
-					return dtBadFormat, nil
-				}
-				ptype = unitPtype(val)
+				ptype = val
 			case fISOTime:
 				tmask = 0
 				if i >= nf-1 || (p.ftype[i+1] != ftNumber && p.ftype[i+1] != ftTime && p.ftype[i+1] != ftDate) {
@@ -1676,8 +1730,10 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 			return dtBadFormat, nil
 		}
 		fmask |= tmask
+		if tmask&(bit(fTZ)|bit(fDTZMod)) != 0 && !reserv {
+			p.zoned = true
+		}
 	}
-	p.fmask = fmask
 	if d := p.validateDate(fmask, isjulian, is2digits, bc); d != dtOK {
 		return d, nil
 	}

@@ -43,6 +43,22 @@ func inputs(t *testing.T) []string {
 		}
 		fh.Close()
 	}
+	// Long inputs and many fields (PostgreSQL's work buffer and field
+	// limits), and bytes outside ASCII.
+	for _, l := range []string{
+		strings.Repeat("1 ", 24) + "1", strings.Repeat("1 ", 25) + "1", strings.Repeat("1 ", 30),
+		"1999-01-08 04:05:06" + strings.Repeat(" ", 300), strings.Repeat(" ", 300) + "1999-01-08",
+		"1999-01-08 " + strings.Repeat("0", 117), "1999-01-08 " + strings.Repeat("0", 140), "1999-01-08 " + strings.Repeat("0", 160),
+		"1999-01-08 04:05:06." + strings.Repeat("1", 100), "1999-01-08 04:05:06." + strings.Repeat("9", 130),
+		"1999-01-08 " + strings.Repeat("a", 200) + "/b", "1999-01-08 04:05 " + strings.Repeat("x", 120),
+		"1999-01-08 " + strings.Repeat("jan ", 10), strings.Repeat("on ", 40) + "1999-01-08",
+		"1999-01-08 é", "1999-01-08 04:05 Europe/Zürich", "１９９９-01-08", "1999-01-08\u00a004:05", "1999-01-08\t04:05\n",
+	} {
+		if !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
 	return out
 }
 
@@ -283,7 +299,8 @@ func compareAll(t *testing.T, label string, ss []*session, ins []string) {
 
 func TestAgainstPostgres(t *testing.T) {
 	requirePG(t)
-	compareAll(t, "corpus and edge cases", sessions(t), inputs(t))
+	ss := append(sessions(t), connect(t, "Australia/Lord_Howe/MDY", "Australia/Lord_Howe", "ISO, MDY", MDY))
+	compareAll(t, "corpus and edge cases", ss, inputs(t))
 }
 
 // TestGenerated compares inputs put together at random (with a fixed seed)
@@ -302,10 +319,15 @@ func TestGenerated(t *testing.T) {
 		{"", "", "", "BC", "AD", "Mon", "Friday", "at", "on", "today", "tomorrow", "yesterday", "allballs", "epoch", "now", "infinity", "T", "J", "y", "d"},
 	}
 	seps := []string{" ", " ", "  ", ",", "T", "-", "/", ""}
-	rng := rand.New(rand.NewPCG(1, 2))
+	seed, count := uint64(1), 2500
+	if v := os.Getenv("VSQL_PGDT_GEN_SEED"); v != "" {
+		fmt.Sscan(v, &seed)
+		count = 15000
+	}
+	rng := rand.New(rand.NewPCG(seed, 2))
 	seen := map[string]bool{}
 	var ins []string
-	for len(ins) < 2500 {
+	for len(ins) < count {
 		var parts []string
 		for _, p := range pieces {
 			if rng.IntN(5) > 0 {
@@ -374,6 +396,18 @@ func TestSpecialWords(t *testing.T) {
 	check("epoch", TimestampTZ, Value{Micros: 0, Special: Epoch})
 	check("infinity", Date, Value{Days: math.MaxInt32, Special: Infinity})
 	check("-infinity", Timestamp, Value{Micros: -math.MaxInt64, Special: NegInfinity})
+	for in, want := range map[string]bool{"now": false, "allballs": false, "2000-01-01 04:05": false, "2000-01-01 04:05 PST": true,
+		"2000-01-01 04:05-08": true, "2000-01-01 04:05 Europe/London": true, "2000-01-01 04:05 MET DST": true, "2000-01-01 04:05Z": true,
+		"J2451187-08": true, "2000-01-01 040506-08": true, "today": false, "2000-01-01 allballs": false} {
+		for _, k := range []Kind{TimestampTZ, TimeTZ} {
+			if v, err := Parse(in, k, o); err == nil && v.HasZone != want {
+				t.Errorf("Parse(%q, %v).HasZone = %v, want %v", in, k, v.HasZone, want)
+			}
+		}
+	}
+	if v := MustParse("10:00 PST", TimeTZ, o); v.Offset != -28800 || !v.HasZone {
+		t.Errorf("10:00 PST: %+v", v)
+	}
 
 	if os.Getenv("VSQL_REQUIRE_PG") == "" {
 		if _, err := os.Stat("/usr/lib/postgresql/15/bin/postgres"); err != nil && os.Getenv("VSQL_PG_BIN") == "" {
@@ -516,5 +550,66 @@ func TestLoadLocation(t *testing.T) {
 	}
 	if _, err := s.conn.Exec(ctx, "SET TimeZone = 'UTC'"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFuzzChars compares random strings of date/time characters and
+// words (fixed seed), to exercise the field splitting.
+func TestFuzzChars(t *testing.T) {
+	requirePG(t)
+	chunks := []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "00", "12", "24", "31", "60", "99", "1999", "2000", "20000101",
+		" ", " ", ":", ":", "-", "-", "/", ".", ".", "+", ",", "T", "t", "Z", "J", "y", "m", "d", "h", "mm", "s", "am", "pm",
+		"jan", "Feb", "bc", "ad", "pst", "utc", "msk", "est5edt", "America/New_York", "gmt+8", "dst", "today", "now", "epoch",
+		"allballs", "infinity", "mon", "at", "on", "x", "!", "@",
+		".5", ".123456789", "-08", "+05:30", "5000000000", "BC", "1999.008", "J2451187", "Europe/London", "XYZ5ABC", "  ", "\t"}
+	seed, count := uint64(7), 3000
+	if v := os.Getenv("VSQL_PGDT_FUZZ_SEED"); v != "" {
+		fmt.Sscan(v, &seed)
+		count = 20000
+	}
+	rng := rand.New(rand.NewPCG(seed, 11))
+	seen := map[string]bool{}
+	var ins []string
+	for len(ins) < count {
+		n := 1 + rng.IntN(10)
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			b.WriteString(chunks[rng.IntN(len(chunks))])
+		}
+		in := b.String()
+		if !seen[in] {
+			seen[in] = true
+			ins = append(ins, in)
+		}
+	}
+	ss := sessions(t)[:2]
+	if os.Getenv("VSQL_PGDT_FUZZ_SEED") != "" {
+		ss = append(sessions(t), connect(t, "Australia/Lord_Howe/MDY", "Australia/Lord_Howe", "ISO, MDY", MDY))
+	}
+	compareAll(t, "random characters", ss, ins)
+}
+
+func BenchmarkParse(b *testing.B) {
+	ny, _ := time.LoadLocation("America/New_York")
+	o := Options{Location: ny, Now: time.Now()}
+	for _, c := range []struct {
+		in string
+		k  Kind
+	}{
+		{"1999-01-08", Date},
+		{"1999-01-08 04:05:06.789", Timestamp},
+		{"1999-01-08 04:05:06.789-08", TimestampTZ},
+		{"January 8, 1999 04:05 PM America/New_York", TimestampTZ},
+		{"04:05:06", Time},
+		{"2011-04-12 04:05:06 MSK", TimestampTZ},
+	} {
+		b.Run(c.in, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Parse(c.in, c.k, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

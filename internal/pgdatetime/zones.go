@@ -271,20 +271,26 @@ func loadZone(lower, raw string) *time.Location {
 		return loc
 	}
 	loc := findZone(lower, raw)
+	if len(zoneCache) >= 4096 {
+		// Input text decides what is looked up: keep the cache bounded.
+		clear(zoneCache)
+	}
 	zoneCache[lower] = loc
 	return loc
 }
 
 func findZone(lower, raw string) *time.Location {
-	if lower == "" || lower == "local" || strings.Contains(lower, "..") || strings.HasPrefix(lower, "/") {
+	if lower == "" {
 		return nil
 	}
+	// Names that cannot be a zone file go straight to the POSIX reading.
+	noFile := lower == "local" || strings.Contains(lower, "..") || strings.HasPrefix(lower, "/")
 	upper := strings.ToUpper(lower)
 	if upper == "GMT" {
 		// PostgreSQL always reads "GMT" as the POSIX zone, never a file.
 		return time.FixedZone("GMT", 0)
 	}
-	{
+	if !noFile {
 		cands := []string{raw}
 		if n, ok := systemZoneNames()[lower]; ok {
 			cands = append(cands, n)
@@ -463,7 +469,10 @@ func posixOffset(east int) string {
 // location builds the zone: a fixed one, or one whose daylight-saving
 // rule Go's time package evaluates from a synthesized TZif footer.
 func (z posixZone) location(name string) *time.Location {
-	if z.dstName == "" {
+	if z.dstName == "" || z.dst == z.std {
+		// Daylight-saving time with the standard offset changes nothing
+		// but the abbreviation; PostgreSQL then counts the zone as fixed
+		// too (pg_get_timezone_offset compares offsets only).
 		return time.FixedZone(name, z.std)
 	}
 	rule := z.rule
@@ -488,15 +497,36 @@ func (z posixZone) location(name string) *time.Location {
 		b = append(b, 1, byte(len(z.stdName)+1))
 		return append(b, chars...)
 	}
+	// Go evaluates the footer's rule wrongly before 1970, so the years
+	// before are spelled out as transitions.
+	type trans struct {
+		at  int64
+		dst byte
+	}
+	tx := []trans{{int64(-1) << 44, 0}}
+	if start, end, ok := parseMRule(rule[1:]); ok {
+		for y := -4714; y <= 1970; y++ {
+			a := start.at(y) - int64(z.std)
+			e := end.at(y) - int64(z.dst)
+			if a < e {
+				tx = append(tx, trans{a, 1}, trans{e, 0})
+			} else {
+				tx = append(tx, trans{e, 0}, trans{a, 1})
+			}
+		}
+	}
 	var b []byte
 	b = header(b, 0)
 	b = types(b)
-	b = header(b, 1)
-	first := int64(-1) << 44
-	t := uint64(first)
-	b = be32(b, uint32(t>>32))
-	b = be32(b, uint32(t))
-	b = append(b, 0)
+	b = header(b, len(tx))
+	for _, x := range tx {
+		t := uint64(x.at)
+		b = be32(b, uint32(t>>32))
+		b = be32(b, uint32(t))
+	}
+	for _, x := range tx {
+		b = append(b, x.dst)
+	}
 	b = types(b)
 	b = append(b, '\n')
 	b = append(b, footer...)
@@ -506,6 +536,73 @@ func (z posixZone) location(name string) *time.Location {
 		return nil
 	}
 	return loc
+}
+
+// mRule is a POSIX rule date "Mm.w.d[/time]": day d (0 = Sunday) of week
+// w (5 = the last) of month m, at time (seconds, local) of that day.
+type mRule struct{ m, w, d, secs int }
+
+func parseMRule(r string) (mRule, mRule, bool) {
+	a, b, ok := strings.Cut(r, ",")
+	if !ok {
+		return mRule{}, mRule{}, false
+	}
+	x, ok1 := parseOneMRule(a)
+	y, ok2 := parseOneMRule(b)
+	return x, y, ok1 && ok2
+}
+
+func parseOneMRule(r string) (mRule, bool) {
+	date, tm, hasTime := strings.Cut(r, "/")
+	if !strings.HasPrefix(date, "M") {
+		return mRule{}, false
+	}
+	f := strings.Split(date[1:], ".")
+	if len(f) != 3 {
+		return mRule{}, false
+	}
+	var v [3]int
+	for i := range f {
+		n, err := strconv.Atoi(f[i])
+		if err != nil {
+			return mRule{}, false
+		}
+		v[i] = n
+	}
+	m := mRule{v[0], v[1], v[2], 7200}
+	if hasTime {
+		neg := strings.HasPrefix(tm, "-")
+		tm = strings.TrimLeft(tm, "+-")
+		secs, mult := 0, 3600
+		for i, p := range strings.Split(tm, ":") {
+			n, err := strconv.Atoi(p)
+			if err != nil || i > 2 {
+				return mRule{}, false
+			}
+			secs += n * mult
+			mult /= 60
+		}
+		if neg {
+			secs = -secs
+		}
+		m.secs = secs
+	}
+	return m, true
+}
+
+// at is the rule's local time in year y, in seconds since 1970-01-01
+// 00:00 local.
+func (r mRule) at(y int) int64 {
+	first := date2j(y, r.m, 1)
+	wd := int((first + 1) % 7)
+	if wd < 0 {
+		wd += 7
+	}
+	day := 1 + (r.d-wd+7)%7 + 7*(r.w-1)
+	for day > daysIn(y, r.m) {
+		day -= 7
+	}
+	return (first+int64(day-1)-unixEpochJD)*86400 + int64(r.secs)
 }
 
 // LoadLocation resolves a time zone name as PostgreSQL's TimeZone setting
@@ -534,8 +631,16 @@ func fixedOffset(loc *time.Location) (int, bool) {
 	return off, true
 }
 
-func localSeconds(tm *pgtm) int64 {
-	return (date2j(tm.year, tm.mon, tm.mday)-unixEpochJD)*86400 + (int64(tm.hour)*60+int64(tm.min))*60 + int64(tm.sec)
+// localSeconds is the wall-clock time tm in seconds since 1970-01-01
+// 00:00, as PostgreSQL computes it; ok is false where PostgreSQL detects
+// an overflow (and then takes the zone as UTC).
+func localSeconds(tm *pgtm) (int64, bool) {
+	day := (date2j(tm.year, tm.mon, tm.mday) - unixEpochJD) * 86400
+	t := day + secsOfDay(tm)
+	if t < 0 && day > 0 {
+		return 0, false
+	}
+	return t, true
 }
 
 func offsetAt(loc *time.Location, unix int64) int {
@@ -551,7 +656,10 @@ func determineOffset(tm *pgtm, loc *time.Location) int {
 	if !validJulian(tm.year, tm.mon, tm.mday) {
 		return 0
 	}
-	t := localSeconds(tm)
+	t, ok := localSeconds(tm)
+	if !ok {
+		return 0
+	}
 	prev := time.Unix(t-86400, 0).In(loc)
 	_, before := prev.Zone()
 	_, end := prev.ZoneBounds()
@@ -574,19 +682,37 @@ func determineOffset(tm *pgtm, loc *time.Location) int {
 	return -after
 }
 
+var abbrevZones sync.Map // zone name -> *time.Location, for dynamic abbreviations
+
+func abbrevZone(name string) *time.Location {
+	if loc, ok := abbrevZones.Load(name); ok {
+		return loc.(*time.Location)
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil
+	}
+	abbrevZones.Store(name, loc)
+	return loc
+}
+
 // determineAbbrevOffset is PostgreSQL's DetermineTimeZoneAbbrevOffset: the
 // offset a dynamic abbreviation had in its zone at or before tm (else the
 // first time after), else the zone's offset at tm.
 func determineAbbrevOffset(tm *pgtm, abbr, zone string) int {
-	loc, err := time.LoadLocation(zone)
-	if err != nil {
+	loc := abbrevZone(zone)
+	if loc == nil {
 		return 0
 	}
 	zoneTz := determineOffset(tm, loc)
 	if !validJulian(tm.year, tm.mon, tm.mday) {
 		return zoneTz
 	}
-	instant := localSeconds(tm) + int64(zoneTz)
+	t, ok := localSeconds(tm)
+	if !ok {
+		return zoneTz
+	}
+	instant := t + int64(zoneTz)
 	up := strings.ToUpper(abbr)
 	cur := time.Unix(instant, 0).In(loc)
 	for n := 0; n < 2000; n++ {
