@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vsql/vsql/internal/pgdatetime"
 	"github.com/vsql/vsql/vsqlerr"
 )
 
@@ -227,7 +228,7 @@ func (f tmFields) field(n fmtNode) (s string, num int64, isNum bool) {
 		if f.interval {
 			return "", 0, false
 		}
-		return number(julianDay(f.year, f.mon, f.mday), 1)
+		return number(int(pgdatetime.JulianDay(f.year, f.mon, f.mday)), 1)
 	case "TZ":
 		if f.zone == "" {
 			return "", 0, false
@@ -302,28 +303,6 @@ func isoDay(t time.Time) int {
 		return 7
 	}
 	return d
-}
-
-// julianDay is the Julian day number of a (proleptic Gregorian) date.
-func julianDay(y, m, d int) int {
-	if m > 2 {
-		m++
-		y += 4800
-	} else {
-		m += 13
-		y += 4799
-	}
-	c := y / 100
-	j := y*365 - 32167
-	j += y/4 - c + c/4
-	j += 7834 * m / 256
-	return j + d
-}
-
-// dateOfJulian is julianDay's inverse.
-func dateOfJulian(jd int) (y, m, d int) {
-	t := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, jd-2451545)
-	return t.Year(), int(t.Month()), t.Day()
 }
 
 // parsed collects the fields to_timestamp and to_date read.
@@ -803,7 +782,7 @@ func (p *parsed) result(src string) (time.Time, bool, error) {
 	}
 	dateSet := false
 	if p.has["J"] {
-		year, mon, mday = dateOfJulian(p.j)
+		year, mon, mday = pgdatetime.DateOfJulian(int64(p.j))
 		dateSet = true
 	}
 	ddd := p.ddd

@@ -496,21 +496,15 @@ func structFields(typ string) []structField {
 		s = strings.TrimLeft(s, " ")
 		var name string
 		if strings.HasPrefix(s, `"`) {
-			k := 1
-			var nb strings.Builder
-			for k < len(s) {
+			k := 1 // the closing quote ("" inside is a quote)
+			for k < len(s) && (s[k] != '"' || k+1 < len(s) && s[k+1] == '"') {
 				if s[k] == '"' {
-					if k+1 < len(s) && s[k+1] == '"' {
-						nb.WriteByte('"')
-						k += 2
-						continue
-					}
-					break
+					k++
 				}
-				nb.WriteByte(s[k])
 				k++
 			}
-			name, s = nb.String(), s[min(k+1, len(s)):]
+			end := min(k+1, len(s))
+			name, s = sqltext.UnquoteIdent(s[:end]), s[end:]
 		} else {
 			sp := strings.IndexByte(s, ' ')
 			if sp < 0 {

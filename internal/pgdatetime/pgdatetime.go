@@ -1110,6 +1110,13 @@ func timeOverflows(h, m, s int, fsec int64) bool {
 	return ((int64(h)*60+int64(m))*60+int64(s))*usecsPerSec+fsec > usecsPerDay
 }
 
+// JulianDay is the Julian day number of a proleptic Gregorian date (year
+// 0 = 1 BC), PostgreSQL's date2j.
+func JulianDay(y, m, d int) int64 { return date2j(y, m, d) }
+
+// DateOfJulian is JulianDay's inverse, PostgreSQL's j2date.
+func DateOfJulian(jd int64) (y, m, d int) { return j2date(jd) }
+
 // date2j is PostgreSQL's date2j (the Julian day of a proleptic Gregorian
 // date, year 0 = 1 BC).
 func date2j(y, m, d int) int64 {
@@ -1431,24 +1438,15 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 		default:
 			return dtBadFormat, nil
 		}
-		if tmask&fmask != 0 {
+		if !p.addFields(&fmask, tmask, reserv) {
 			return dtBadFormat, nil
-		}
-		fmask |= tmask
-		if tmask&(bit(fTZ)|bit(fDTZMod)) != 0 && !reserv {
-			p.zoned = true
 		}
 	}
 	if d := p.validateDate(fmask, isjulian, is2digits, bc); d != dtOK {
 		return d, nil
 	}
-	if mer != hr24 && tm.hour > 12 {
+	if !applyMeridian(tm, mer) {
 		return dtFieldOverflow, nil
-	}
-	if mer == am && tm.hour == 12 {
-		tm.hour = 0
-	} else if mer == pm && tm.hour != 12 {
-		tm.hour += 12
 	}
 	if p.dtype == dtkDate {
 		if fmask&dateMask != dateMask {
@@ -1726,24 +1724,15 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 		default:
 			return dtBadFormat, nil
 		}
-		if tmask&fmask != 0 {
+		if !p.addFields(&fmask, tmask, reserv) {
 			return dtBadFormat, nil
-		}
-		fmask |= tmask
-		if tmask&(bit(fTZ)|bit(fDTZMod)) != 0 && !reserv {
-			p.zoned = true
 		}
 	}
 	if d := p.validateDate(fmask, isjulian, is2digits, bc); d != dtOK {
 		return d, nil
 	}
-	if mer != hr24 && tm.hour > 12 {
+	if !applyMeridian(tm, mer) {
 		return dtFieldOverflow, nil
-	}
-	if mer == am && tm.hour == 12 {
-		tm.hour = 0
-	} else if mer == pm && tm.hour != 12 {
-		tm.hour += 12
 	}
 	if timeOverflows(tm.hour, tm.min, tm.sec, p.fsec) {
 		return dtFieldOverflow, nil
@@ -1799,4 +1788,32 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 		p.tz = determineOffset(&t, p.opts.Location)
 	}
 	return dtOK, nil
+}
+
+// applyMeridian applies AM or PM to the hour, as both of PostgreSQL's
+// decoders do at their end; false when the hour is beyond 12 with one.
+func applyMeridian(tm *pgtm, mer int) bool {
+	if mer != hr24 && tm.hour > 12 {
+		return false
+	}
+	if mer == am && tm.hour == 12 {
+		tm.hour = 0
+	} else if mer == pm && tm.hour != 12 {
+		tm.hour += 12
+	}
+	return true
+}
+
+// addFields adds the fields tmask of one decoded field to fmask, false
+// when one of them was given already; a zone not from a reserved word
+// marks the input as zoned.
+func (p *parser) addFields(fmask *int, tmask int, reserv bool) bool {
+	if tmask&*fmask != 0 {
+		return false
+	}
+	*fmask |= tmask
+	if tmask&(bit(fTZ)|bit(fDTZMod)) != 0 && !reserv {
+		p.zoned = true
+	}
+	return true
 }
