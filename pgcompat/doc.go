@@ -76,7 +76,12 @@
 // TimeZone (TranslateIn's Session; datetimeLiteral in literals.go) and
 // written in ISO form, the words as current_date and now(). timestamptz keeps DuckDB's (ICU) cast, which
 // reads a zone-less time in the session's TimeZone; its typed literals are
-// read by pgdatetime and rewritten in ISO form (timestamptzLiteral).
+// read by pgdatetime and rewritten in ISO form (timestamptzLiteral). The
+// ISO 8601 forms bulk data comes in (COPY, INSERT of many rows) take a
+// fast path that reads them without allocating (isoDatetime): measured on
+// COPY of 500,000 rows with a timestamp and a date column, 0.42–0.50 s,
+// as with DuckDB's own cast (0.49–0.51 s); every value through pgdatetime
+// took 1.40 s.
 //
 // Caveats: to_number returns double precision (DuckDB's DECIMAL has one
 // scale per column, PostgreSQL's numeric one per value); to_char of a
