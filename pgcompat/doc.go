@@ -118,6 +118,12 @@
 //     divide; an interval computed by an expression ((t1 - t0) / 2) fails
 //     with "No function matches '//(INTERVAL, …)'": write it * 0.5.
 //
+//   - a / '-10', a % '3': a string literal holding a plain number is that
+//     number (PostgreSQL reads the untyped literal as the other operand's
+//     type; DuckDB's // takes no text).
+//
+//   - ORDER BY x USING < and USING >: ASC and DESC (orderUsing).
+//
 //   - a / b and a % b: a divisor that is not a nonzero literal goes through
 //     pg_divisor, which raises [vsql:division_by_zero] (SQLSTATE 22012) for
 //     zero, as PostgreSQL does for integers, numerics and floats alike

@@ -242,6 +242,7 @@ type rule func(p *pass, i int)
 // its rule. Every rule sees the same token slice.
 var rules = map[string]rule{
 	"/":                        divide,
+	"using":                    orderUsing,
 	"%":                        modulo,
 	"@":                        containsLeft,  // a @> b
 	"<":                        containsRight, // a <@ b
@@ -636,12 +637,69 @@ func wrapDivisor(p *pass, i int) bool {
 	if end < 0 {
 		return false
 	}
+	if end == i+1 && p.plainString(i+1) {
+		// x / '-10': PostgreSQL reads the untyped literal as the other
+		// operand's type; a number written as one is that number here
+		// (DuckDB's // takes no text).
+		num, ok := numericText(p.text(i + 1))
+		if !ok {
+			return false
+		}
+		p.replace(p.toks[i+1].Start, p.toks[i+1].End, schema+".pg_divisor("+num+")")
+		return true
+	}
 	if p.kind(i+1) == sqltext.Number && end == i+1 && strings.Trim(p.text(i+1), "0._") != "" {
 		return true // a nonzero literal divisor needs no check
 	}
 	p.insert(p.toks[i+1].Start, schema+".pg_divisor(")
 	p.insert(p.toks[end].End, ")")
 	return true
+}
+
+// numericText is the number a string literal '…' holds, as SQL text
+// ("(-10)", "0.5"); false when it holds no plain number.
+func numericText(lit string) (string, bool) {
+	v := strings.TrimSpace(lit[1 : len(lit)-1])
+	sign := ""
+	if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
+		sign, v = v[:1], v[1:]
+	}
+	digits, dot := 0, false
+	for k := 0; k < len(v); k++ {
+		switch c := v[k]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return "", false
+		}
+	}
+	if digits == 0 {
+		return "", false
+	}
+	if sign == "-" {
+		return "(-" + v + ")", true
+	}
+	return v, true
+}
+
+// orderUsing turns ORDER BY x USING < and USING > (PostgreSQL's sort by
+// an operator) into ASC and DESC, which they mean for the default
+// operator classes; other operators are left for DuckDB to refuse.
+func orderUsing(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Op || p.toks[i+1].End-p.toks[i+1].Start != 1 {
+		return
+	}
+	op := p.text(i + 1)
+	if op != "<" && op != ">" || p.kind(i+2) == sqltext.Op && p.adjacent(i+1) && !p.isOp(i+2, ",") {
+		return // <=, <>, >=, …
+	}
+	word := "ASC"
+	if op == ">" {
+		word = "DESC"
+	}
+	p.replace(p.toks[i].Start, p.toks[i+1].End, word)
 }
 
 // intervalOperand reports whether the operand ending at token i is

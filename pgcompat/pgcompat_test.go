@@ -73,6 +73,9 @@ func TestRewrite(t *testing.T) {
 		{"SELECT CAST('2026-12-02 21:55:36 +05:30' AS timestamptz)", "SELECT CAST('2026-12-02 21:55:36+05:30' AS timestamptz)"},
 		{"SELECT '2026-12-02 21:55:36 +05:30'", "SELECT '2026-12-02 21:55:36 +05:30'"}, // untyped: text
 		{`SELECT jsonb '{"a":null}' ? 'a', json '{"a":1}' @> jsonb '{"a":1}'`, "SELECT " + p + `pg_exists(JSON '{"a":null}' , 'a'), ` + p + `pg_contains(json '{"a":1}' , JSON '{"a":1}')`},
+		{"SELECT f1 / '-10', f1 / ' 2.5', x % '3', f1 / 'abc' FROM t", "SELECT f1 // " + p + "pg_divisor((-10)), f1 // " + p + "pg_divisor(2.5), x % " + p + "pg_divisor(3), f1 / 'abc' FROM t"},
+		{"SELECT a FROM t ORDER BY a USING >, b using <, c USING <= d", "SELECT a FROM t ORDER BY a DESC, b ASC, c USING <= d"},
+		{"SELECT * FROM a JOIN b USING (id)", "SELECT * FROM a JOIN b USING (id)"},
 		{"SELECT 1", "SELECT 1"},
 	}
 	for _, c := range cases {
