@@ -17,8 +17,10 @@
 //
 // The server calls Translate from one place (server.Session.Prepare): the
 // whole text layer in order — named arguments of vsql_* calls, bytea
-// literals, PostgreSQL's names (sqltext.RewritePostgres), Rewrite, index
-// operator classes, spaced timestamptz offsets in DML — each step
+// literals, PostgreSQL's names (sqltext.RewritePostgres), Rewrite (which
+// now also drops index operator classes and names unnamed indexes, rule
+// createIndex in index.go, once a separate pass of sqltext), spaced
+// timestamptz offsets in DML — each step
 // returning at once without its trigger text, and one split and
 // classification of the result at the end (it was one per step). The
 // bench reports Translate's cost per statement ("The PostgreSQL layer per

@@ -243,6 +243,7 @@ type rule func(p *pass, i int)
 var rules = map[string]rule{
 	"/":                        divide,
 	"using":                    orderUsing,
+	"index":                    createIndex,
 	"%":                        modulo,
 	"@":                        containsLeft,  // a @> b
 	"<":                        containsRight, // a <@ b

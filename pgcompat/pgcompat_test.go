@@ -76,6 +76,11 @@ func TestRewrite(t *testing.T) {
 		{"SELECT f1 / '-10', f1 / ' 2.5', x % '3', f1 / 'abc' FROM t", "SELECT f1 // " + p + "pg_divisor((-10)), f1 // " + p + "pg_divisor(2.5), x % " + p + "pg_divisor(3), f1 / 'abc' FROM t"},
 		{"SELECT a FROM t ORDER BY a USING >, b using <, c USING <= d", "SELECT a FROM t ORDER BY a DESC, b ASC, c USING <= d"},
 		{"SELECT * FROM a JOIN b USING (id)", "SELECT * FROM a JOIN b USING (id)"},
+		{`CREATE INDEX "djangoapp_customer_email_like" ON "djangoapp_customer" ("email" varchar_pattern_ops)`, `CREATE INDEX "djangoapp_customer_email_like" ON "djangoapp_customer" ("email")`},
+		{"create unique index on fkest(x, x10, x100)", `create unique index "fkest_x_x10_x100_idx" on fkest(x, x10, x100)`},
+		{"CREATE INDEX ON public.\"T\" USING btree (a DESC, (lower(b)), (a + 1))", "CREATE INDEX \"T_a_lower_expr_idx\" ON public.\"T\" USING btree (a DESC, (lower(b)), (a + 1))"},
+		{"CREATE INDEX i ON t (a)", "CREATE INDEX i ON t (a)"},
+		{"SELECT 'x_ops'", "SELECT 'x_ops'"},
 		{"SELECT 1", "SELECT 1"},
 	}
 	for _, c := range cases {

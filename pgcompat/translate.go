@@ -27,10 +27,11 @@ type Translation struct {
 // Translate is the whole text layer between a PostgreSQL client's
 // statement and DuckDB, in one place and in order: the named arguments of
 // vsql_* calls (callsVsql), bytea literals, PostgreSQL's names
-// (sqltext.RewritePostgres), PostgreSQL's semantics (Rewrite), operator
-// classes of CREATE INDEX, and spaced timestamptz offsets in DML. Each
-// step returns at once when the statement has none of its trigger text,
-// and the statement is split and classified again once, at the end.
+// (sqltext.RewritePostgres), PostgreSQL's semantics (Rewrite, which also
+// drops operator classes of CREATE INDEX and names unnamed indexes), and
+// spaced timestamptz offsets in DML. Each step returns at once when the
+// statement has none of its trigger text, and the statement is split and
+// classified again once, at the end.
 func Translate(st sqltext.Statement, callsVsql bool) Translation {
 	return TranslateIn(st, callsVsql, Session{})
 }
@@ -50,7 +51,6 @@ func TranslateIn(st sqltext.Statement, callsVsql bool, sess Session) Translation
 	out, catalogs := sqltext.RewritePostgres(sql)
 	step(out, catalogs)
 	step(rewrite(sql, sess))
-	step(sqltext.RewriteIndexOpclass(sql))
 	switch st.Keyword(0) {
 	case "INSERT", "UPDATE", "DELETE", "SELECT", "WITH":
 		// Timestamps with a spaced offset, as Sequelize writes them for

@@ -159,34 +159,6 @@ func RewriteSerial(src string) (sequences []string, out string, ok bool) {
 	return sequences, sb.String(), true
 }
 
-// RewriteIndexOpclass drops operator classes from CREATE INDEX column lists
-// (Django's ("email" varchar_pattern_ops)): DuckDB has none, and its ART
-// indexes serve prefix LIKE without them.
-func RewriteIndexOpclass(src string) (string, bool) {
-	if !strings.Contains(strings.ToLower(src), "_ops") {
-		return src, false
-	}
-	toks := tokens(src)
-	if len(toks) < 2 || toks[0].word != "create" || !(toks[1].word == "index" || (toks[1].word == "unique" && len(toks) > 2 && toks[2].word == "index")) {
-		return src, false
-	}
-	var sb strings.Builder
-	last, changed := 0, false
-	for i := 1; i < len(toks); i++ {
-		t := toks[i]
-		if t.kind == tokWord && strings.HasSuffix(t.word, "_ops") && (toks[i-1].kind == tokQuoted || toks[i-1].kind == tokWord || toks[i-1].kind == tokClose) {
-			sb.WriteString(src[last:toks[i-1].end])
-			last = t.end
-			changed = true
-		}
-	}
-	if !changed {
-		return src, false
-	}
-	sb.WriteString(src[last:])
-	return sb.String(), true
-}
-
 // IsAddForeignKey reports ALTER TABLE … ADD [CONSTRAINT name] FOREIGN KEY:
 // DuckDB cannot add a foreign key to an existing table.
 func IsAddForeignKey(src string) bool {

@@ -1,0 +1,86 @@
+package pgcompat
+
+import (
+	"strings"
+
+	"github.com/vsql/vsql/sqltext"
+)
+
+// createIndex is the rule of CREATE [UNIQUE] INDEX (token i is index):
+// operator classes after a column (Django's "email" varchar_pattern_ops)
+// are dropped — DuckDB has none, and its ART indexes serve prefix LIKE
+// without them — and an index without a name (CREATE INDEX ON t (a, b))
+// gets PostgreSQL's default one, t_a_b_idx (an expression is named after
+// its function, t_lower_idx, else expr), which DuckDB requires.
+func createIndex(p *pass, i int) {
+	if !p.isWord(0, "create") || !(i == 1 || i == 2 && p.isWord(1, "unique")) {
+		return
+	}
+	for j := i + 1; j < len(p.toks); j++ {
+		if p.kind(j) == sqltext.Word && strings.HasSuffix(strings.ToLower(p.text(j)), "_ops") &&
+			(p.kind(j-1) == sqltext.Quoted || p.kind(j-1) == sqltext.Word || p.kind(j-1) == sqltext.Close) {
+			p.replace(p.toks[j-1].End, p.toks[j].End, "")
+		}
+	}
+	if !p.isWord(i+1, "on") {
+		return
+	}
+	j := i + 2
+	if p.isWord(j, "only") {
+		j++
+	}
+	table := ""
+	for ; p.kind(j) == sqltext.Word || p.kind(j) == sqltext.Quoted; j += 2 {
+		table = sqltext.UnquoteIdent(p.text(j)) // the last part of schema.table
+		if !p.isOp(j+1, ".") {
+			j++
+			break
+		}
+	}
+	if table == "" {
+		return
+	}
+	if p.isWord(j, "using") {
+		j += 2
+	}
+	if p.kind(j) != sqltext.Open {
+		return
+	}
+	end := p.matchForward(j)
+	if end < 0 {
+		return
+	}
+	var parts []string
+	start := j + 1
+	for k := j + 1; k <= end; k++ {
+		if k < end && !p.isOp(k, ",") {
+			if p.kind(k) == sqltext.Open {
+				k = p.matchForward(k)
+				if k < 0 {
+					return
+				}
+			}
+			continue
+		}
+		// one element: a column (with ASC, DESC, NULLS …, an opclass), or an
+		// expression
+		e := start
+		if p.kind(e) == sqltext.Open { // (expression)
+			e++
+		}
+		switch {
+		case e == start && (p.kind(e) == sqltext.Word || p.kind(e) == sqltext.Quoted) && (e+1 == k || p.kind(e+1) == sqltext.Word):
+			parts = append(parts, sqltext.UnquoteIdent(p.text(e)))
+		case p.kind(e) == sqltext.Word && p.kind(e+1) == sqltext.Open: // f(…): named after the function
+			parts = append(parts, strings.ToLower(p.text(e)))
+		default:
+			parts = append(parts, "expr")
+		}
+		start = k + 1
+	}
+	name := table + "_" + strings.Join(parts, "_") + "_idx"
+	if len(name) > 63 { // PostgreSQL's limit on names
+		name = name[:63]
+	}
+	p.insert(p.toks[i].End, " "+sqltext.QuoteIdent(name))
+}
