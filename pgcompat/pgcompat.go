@@ -244,6 +244,7 @@ var rules = map[string]rule{
 	"/":                        divide,
 	"using":                    orderUsing,
 	"index":                    createIndex,
+	"bytea":                    byteaLiteral,
 	"%":                        modulo,
 	"@":                        containsLeft,  // a @> b
 	"<":                        containsRight, // a <@ b

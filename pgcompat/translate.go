@@ -26,8 +26,8 @@ type Translation struct {
 
 // Translate is the whole text layer between a PostgreSQL client's
 // statement and DuckDB, in one place and in order: the named arguments of
-// vsql_* calls (callsVsql), bytea literals, PostgreSQL's names
-// (sqltext.RewritePostgres), PostgreSQL's semantics (Rewrite, which also
+// vsql_* calls (callsVsql), PostgreSQL's names (sqltext.RewritePostgres),
+// PostgreSQL's semantics (Rewrite, which also reads hex bytea literals,
 // drops operator classes of CREATE INDEX and names unnamed indexes), and
 // spaced timestamptz offsets in DML. Each step returns at once when the
 // statement has none of its trigger text, and the statement is split and
@@ -47,7 +47,6 @@ func TranslateIn(st sqltext.Statement, callsVsql bool, sess Session) Translation
 	if callsVsql {
 		step(sqltext.QuoteNamedArguments(sql), true)
 	}
-	step(sqltext.RewriteByteaLiterals(sql))
 	out, catalogs := sqltext.RewritePostgres(sql)
 	step(out, catalogs)
 	step(rewrite(sql, sess))

@@ -131,6 +131,7 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "CREATE UNIQUE INDEX ON ixn (a, b)"},
 		{sql: "CREATE INDEX ON ixn ((lower(b)))"},
 		{sql: "SELECT indexname FROM pg_indexes WHERE tablename = 'ixn' ORDER BY 1", catalogTypes: true},
+		{sql: `SELECT '\x0001ff'::bytea, E'\\x0a0b'::bytea, '\x'::bytea, 'abc'::bytea`},
 		{sql: "SELECT 40000::int2"},
 		{sql: "SELECT '3000000000'::int4"},
 		{sql: "SELECT abs((-2147483648)::int4)"},

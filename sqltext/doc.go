@@ -34,9 +34,6 @@
 //   - Tokens lexes a statement once into typed tokens for package
 //     pgcompat's single rewrite pass (the same lexer as Split).
 //
-//   - RewriteByteaLiterals turns hex bytea literals ('\x00ff'::bytea) into
-//     from_hex('00ff'): DuckDB reads \x00 in a BLOB literal as an escape.
-//
 //   - RewritePostgres turns PostgreSQL clients' names into DuckDB's, token
 //     by token: public.x → main.x, pg_catalog and information_schema
 //     relations and functions → vsql's catalogs (package pgcatalog),

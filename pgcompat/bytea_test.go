@@ -1,4 +1,4 @@
-package sqltext
+package pgcompat
 
 import "testing"
 
@@ -11,26 +11,9 @@ func TestRewriteByteaLiterals(t *testing.T) {
 		`SELECT '\xzz'::bytea`:                              `SELECT '\xzz'::bytea`,
 		`SELECT 'it''s \x00'::text, '\x01'::bytea -- bytea`: `SELECT 'it''s \x00'::text, from_hex('01') -- bytea`,
 	} {
-		got, _ := RewriteByteaLiterals(in)
+		got, _ := Rewrite(in)
 		if got != want {
-			t.Errorf("RewriteByteaLiterals(%s) = %s, want %s", in, got, want)
-		}
-	}
-}
-
-func TestDeallocateTarget(t *testing.T) {
-	for in, want := range map[string]string{
-		`DEALLOCATE "_PLAN0x1b2c"`:  "_PLAN0x1b2c",
-		`deallocate prepare stmt_1`: "stmt_1",
-		`DEALLOCATE ALL`:            "*",
-		`DEALLOCATE`:                "",
-	} {
-		name, all := DeallocateTarget(in)
-		if all {
-			name = "*"
-		}
-		if name != want {
-			t.Errorf("DeallocateTarget(%s) = %q, want %q", in, name, want)
+			t.Errorf("Rewrite(%s) = %s, want %s", in, got, want)
 		}
 	}
 }
