@@ -16,10 +16,10 @@
 // with none of the trigger bytes is returned untouched before lexing.
 //
 // The server calls Translate from one place (server.Session.Prepare): the
-// whole text layer in order — named arguments of vsql_* calls, bytea
-// literals, PostgreSQL's names (sqltext.RewritePostgres), Rewrite (which
-// now also drops index operator classes and names unnamed indexes, rule
-// createIndex in index.go, once a separate pass of sqltext), spaced
+// whole text layer in order — named arguments of vsql_* calls,
+// PostgreSQL's names (sqltext.RewritePostgres), Rewrite (which also reads
+// hex bytea literals, bytea.go, drops index operator classes and names
+// unnamed indexes, index.go: both once separate passes of sqltext), spaced
 // timestamptz offsets in DML — each step
 // returning at once without its trigger text, and one split and
 // classification of the result at the end (it was one per step). The
