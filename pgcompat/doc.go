@@ -17,16 +17,18 @@
 //
 // The server calls Translate from one place (server.Session.Prepare): the
 // whole text layer in order — named arguments of vsql_* calls,
-// PostgreSQL's names (sqltext.RewritePostgres), Rewrite (which also reads
-// hex bytea literals, bytea.go, drops index operator classes and names
-// unnamed indexes, index.go: both once separate passes of sqltext), spaced
-// timestamptz offsets in DML — each step
-// returning at once without its trigger text, and one split and
+// PostgreSQL's names (sqltext.RewritePostgres), then Rewrite, which also
+// reads hex bytea literals (bytea.go), drops index operator classes and
+// names unnamed indexes (index.go) and fixes spaced timestamptz offsets in
+// DML (offsetLiteral), once separate passes that each lexed again — each
+// step returning at once without its trigger text, and one split and
 // classification of the result at the end (it was one per step). The
 // bench reports Translate's cost per statement ("The PostgreSQL layer per
-// statement"). Each step still lexes on its own when its trigger text is
-// present: merging them into this package's one token pass is the
-// remaining half of the single-pass design. Rewritten
+// statement"). Two steps still lex on their own when their trigger text
+// is present — named arguments (only statements calling vsql_*) and
+// RewritePostgres (800 lines of sqltext, the catalogs' names) — merging
+// them into this package's one token pass is what remains of the
+// single-pass design. Rewritten
 // statements call macros in memory.__vsql_fn that Setup creates once per
 // process; client SQL cannot name them (names starting with __vsql are
 // refused before the rewrite).

@@ -318,6 +318,12 @@ func rewrite(sql string, sess Session) (out string, changed bool) {
 		return sql, false
 	}
 	p := pass{src: sql, toks: sqltext.Tokens(sql), sess: sess}
+	if len(p.toks) > 0 && p.kind(0) == sqltext.Word {
+		switch strings.ToLower(p.text(0)) {
+		case "insert", "update", "delete", "select", "with":
+			p.dml = true
+		}
+	}
 	var buf [32]byte
 	for i, t := range p.toks {
 		var r rule
@@ -328,6 +334,8 @@ func rewrite(sql string, sess Session) (out string, changed bool) {
 			if t.End-t.Start <= len(buf) {
 				r = rules[string(lower(buf[:0], sql[t.Start:t.End]))] // no allocation for a map index
 			}
+		case sqltext.String:
+			r = offsetLiteral
 		}
 		if r != nil {
 			r(&p, i)
@@ -362,6 +370,7 @@ type pass struct {
 	toks  []sqltext.Token
 	edits []edit
 	sess  Session
+	dml   bool // INSERT, UPDATE, DELETE, SELECT or WITH
 }
 
 func (p *pass) replace(start, end int, text string) {
@@ -1289,33 +1298,22 @@ func TimestampParam(s string) string {
 // (pg_to_timestamp: to_timestamp once sqltext sent it to its macro).
 var templateReaders = map[string]bool{"to_timestamp": true, "pg_to_timestamp": true, "to_date": true}
 
-// FixOffsetLiterals removes the space before a numeric offset in every
-// plain string literal shaped exactly like a timestamp with a spaced
-// offset ('2026-12-02 21:55:36.153 +00:00'). The server applies it to
-// DML statements: Sequelize writes its timestamps so into timestamptz
-// columns and compares them so in WHERE (DuckDB reads the offset as a zone
-// name). The trade-off: such a literal meant as text loses that space.
-func FixOffsetLiterals(src string) (string, bool) {
-	var b strings.Builder
-	last, changed := 0, false
-	toks := sqltext.Tokens(src)
-	for k, t := range toks {
-		if t.Kind != sqltext.String || src[t.Start] != '\'' || t.End-t.Start < 2 {
-			continue
-		}
-		if k >= 2 && toks[k-1].Kind == sqltext.Open && toks[k-2].Kind == sqltext.Word &&
-			templateReaders[strings.ToLower(src[toks[k-2].Start:toks[k-2].End])] {
-			continue // the text of to_timestamp(text, template): read by its template
-		}
-		if fixed, ok := fixOffset(src[t.Start+1 : t.End-1]); ok {
-			b.WriteString(src[last:t.Start])
-			b.WriteString("'" + fixed + "'")
-			last, changed = t.End, true
-		}
+// offsetLiteral removes the space before a numeric offset in a plain
+// string literal (token i) of a DML statement shaped exactly like a
+// timestamp with a spaced offset ('2026-12-02 21:55:36.153 +00:00'):
+// Sequelize writes its timestamps so into timestamptz columns and compares
+// them so in WHERE (DuckDB reads the offset as a zone name). The
+// trade-off: such a literal meant as text loses that space. The text of
+// to_timestamp(text, template) is left to its template.
+func offsetLiteral(p *pass, i int) {
+	if !p.dml || !p.plainString(i) || p.toks[i].End-p.toks[i].Start < 19 {
+		return
 	}
-	if !changed {
-		return src, false
+	if p.kind(i-1) == sqltext.Open && p.kind(i-2) == sqltext.Word && templateReaders[strings.ToLower(p.text(i-2))] {
+		return
 	}
-	b.WriteString(src[last:])
-	return b.String(), true
+	t := p.toks[i]
+	if fixed, ok := fixOffset(p.src[t.Start+1 : t.End-1]); ok {
+		p.replace(t.Start, t.End, "'"+fixed+"'")
+	}
 }

@@ -1,7 +1,6 @@
 package pgcompat
 
 import (
-	"strings"
 	"time"
 
 	"github.com/vsql/vsql/internal/pgdatetime"
@@ -28,8 +27,8 @@ type Translation struct {
 // statement and DuckDB, in one place and in order: the named arguments of
 // vsql_* calls (callsVsql), PostgreSQL's names (sqltext.RewritePostgres),
 // PostgreSQL's semantics (Rewrite, which also reads hex bytea literals,
-// drops operator classes of CREATE INDEX and names unnamed indexes), and
-// spaced timestamptz offsets in DML. Each step returns at once when the
+// drops operator classes of CREATE INDEX, names unnamed indexes and fixes
+// spaced timestamptz offsets in DML). Each step returns at once when the
 // statement has none of its trigger text, and the statement is split and
 // classified again once, at the end.
 func Translate(st sqltext.Statement, callsVsql bool) Translation {
@@ -50,15 +49,6 @@ func TranslateIn(st sqltext.Statement, callsVsql bool, sess Session) Translation
 	out, catalogs := sqltext.RewritePostgres(sql)
 	step(out, catalogs)
 	step(rewrite(sql, sess))
-	switch st.Keyword(0) {
-	case "INSERT", "UPDATE", "DELETE", "SELECT", "WITH":
-		// Timestamps with a spaced offset, as Sequelize writes them for
-		// timestamptz columns and compares them in WHERE; DuckDB would
-		// read the offset as a zone name.
-		if strings.IndexByte(sql, '\'') >= 0 {
-			step(FixOffsetLiterals(sql))
-		}
-	}
 	if !changed {
 		return Translation{Statement: st}
 	}
