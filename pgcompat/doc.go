@@ -101,18 +101,19 @@
 //
 // PostgreSQL's own grammar (github.com/pganalyze/pg_query_go/v6, v6.2.5)
 // was measured as the alternative and not taken. On the bench's four
-// layer statements (bench/wire.go, layerStatements), on this machine one
-// after the other, medians of 3 runs of 20,000: pg_query.Parse alone takes
-// 30.5 µs (point query), 26.0 µs (ORM INSERT), 62.3 µs (rewritten) and
-// 61.6 µs (catalog query), where vsql's whole layer — sqltext.Parse and
-// Translate, every rewrite included — takes 3.5, 5.8, 12.1 and 23.9 µs:
-// the parse alone is 2.6–9× the layer, before any rule would walk its tree
-// or the tree be deparsed back to DuckDB's text, and DuckDB-only syntax
-// (vsql's docs use map {…}, SUMMARIZE, struct literals) would still need
-// the token path as a fallback. Its scanner alone (pg_query.Scan: 4.5,
-// 7.9, 7.8, 16.1 µs) is no faster than sqltext's lexer plus all the rules.
-// It also adds PostgreSQL's parser sources to the cgo build: 44 s more
-// wall time (56 s of CPU) on a cold cache, on top of DuckDB's.
+// layer statements (bench/wire.go, layerStatements), each benchmark right
+// after the other on this machine, medians of 3 runs of 20,000:
+// pg_query.Parse alone takes 38.1 µs (point query), 34.3 µs (ORM INSERT),
+// 62.1 µs (rewritten) and 79.4 µs (catalog query), where vsql's whole
+// layer — sqltext.Parse and Translate, every rewrite included — takes 2.4,
+// 3.9, 10.9 and 23.0 µs: the parse alone is 3.5–16× the layer, before any
+// rule would walk its tree or the tree be deparsed back to DuckDB's text,
+// and DuckDB-only syntax (vsql's docs use map {…}, SUMMARIZE, struct
+// literals) would still need the token path as a fallback. Its scanner
+// alone (pg_query.Scan: 4.1, 8.7, 10.3, 18.5 µs) costs about what
+// sqltext's lexer and all the rules cost together. It also adds
+// PostgreSQL's parser sources to the cgo build: 44 s more wall time (56 s
+// of CPU) on a cold cache, on top of DuckDB's.
 //
 // # The rules
 //
