@@ -60,7 +60,9 @@
 // carried through DuckDB by vsqlerr.ForEngine.
 //
 // justify_hours, justify_days and justify_interval are Go functions too
-// (justify.go), beside the macros div, scale and min_scale.
+// (justify.go), beside the macros div, scale and min_scale. jsonb.go is
+// jsonb's one printer (AppendJSONB: keys shorter first, ", " and ": "),
+// used by pgwire for JSON columns and here for record values.
 //
 // # Casts from text (casts.go)
 //

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -367,48 +366,7 @@ func jsonbText(v json.RawMessage) string {
 	if err := d.Decode(&x); err != nil {
 		return string(v)
 	}
-	var b strings.Builder
-	var write func(any)
-	write = func(x any) {
-		switch y := x.(type) {
-		case map[string]any:
-			keys := make([]string, 0, len(y))
-			for k := range y {
-				keys = append(keys, k)
-			}
-			sort.Slice(keys, func(i, j int) bool {
-				if len(keys[i]) != len(keys[j]) {
-					return len(keys[i]) < len(keys[j])
-				}
-				return keys[i] < keys[j]
-			})
-			b.WriteByte('{')
-			for k, key := range keys {
-				if k > 0 {
-					b.WriteString(", ")
-				}
-				kb, _ := json.Marshal(key)
-				b.Write(kb)
-				b.WriteString(": ")
-				write(y[key])
-			}
-			b.WriteByte('}')
-		case []any:
-			b.WriteByte('[')
-			for k, e := range y {
-				if k > 0 {
-					b.WriteString(", ")
-				}
-				write(e)
-			}
-			b.WriteByte(']')
-		default:
-			s, _ := encodeJSON(y)
-			b.WriteString(s)
-		}
-	}
-	write(x)
-	return b.String()
+	return string(AppendJSONB(nil, x))
 }
 
 type fieldKind int

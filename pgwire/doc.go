@@ -125,7 +125,8 @@
 // (CanEncodeBinary); other columns must be read as text. duckdb-go parses
 // JSON values before vsql sees them, so json columns are re-serialized
 // the way PostgreSQL prints jsonb (keys shorter first, then in byte order,
-// ", " and ": " between items), numbers in their shortest form. Structs (PostgreSQL's
+// ", " and ": " between items; pgcompat.AppendJSONB, the one jsonb
+// printer), numbers in their shortest form. Structs (PostgreSQL's
 // composite types, pgcompat's CREATE TYPE … AS (…)) are sent as text in
 // PostgreSQL's row format, (1,"a b",): the fields in their order (Column.Fields,
 // from the STRUCT's type), NULL empty, quoted as record_out quotes. Maps and

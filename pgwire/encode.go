@@ -3,7 +3,6 @@ package pgwire
 import (
 	"bytes"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -15,6 +14,8 @@ import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/vsql/vsql/pgcompat"
 )
 
 // binaryOIDs are the types whose binary encoding vsql sends when a client
@@ -191,7 +192,7 @@ func toInt64(v any) (int64, bool) {
 // appendText appends the PostgreSQL text form of v as a value of type oid.
 func appendText(buf []byte, oid uint32, v any) []byte {
 	if oid == pgtype.JSONOID || oid == pgtype.JSONBOID {
-		return appendJSON(buf, v)
+		return pgcompat.AppendJSONB(buf, v)
 	}
 	switch x := v.(type) {
 	case string:
@@ -688,93 +689,6 @@ func appendDuckText(buf []byte, v any, nested bool) []byte {
 		return appendText(buf, 0, v)
 	}
 	return append(buf, fmt.Sprint(v)...)
-}
-
-// appendJSON re-serializes a JSON value that duckdb-go has already parsed
-// (a JSON string scalar arrives as a Go string) the way PostgreSQL prints
-// jsonb: object keys shorter first, then in byte order (the last of
-// duplicate keys wins), ", " and ": " between items, numbers in their
-// shortest decimal form without an exponent (the driver does not hand out
-// the original text, so 1.50 is 1.5: see the package caveats).
-func appendJSON(buf []byte, v any) []byte {
-	switch x := v.(type) {
-	case nil:
-		return append(buf, "null"...)
-	case bool:
-		return strconv.AppendBool(buf, x)
-	case float64:
-		if x == 0 {
-			return append(buf, '0') // -0 too, as numeric prints it
-		}
-		return strconv.AppendFloat(buf, x, 'f', -1, 64)
-	case string:
-		return appendJSONString(buf, x)
-	case []any:
-		buf = append(buf, '[')
-		for i, e := range x {
-			if i > 0 {
-				buf = append(buf, ", "...)
-			}
-			buf = appendJSON(buf, e)
-		}
-		return append(buf, ']')
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Slice(keys, func(i, j int) bool {
-			if len(keys[i]) != len(keys[j]) {
-				return len(keys[i]) < len(keys[j])
-			}
-			return keys[i] < keys[j]
-		})
-		buf = append(buf, '{')
-		for i, k := range keys {
-			if i > 0 {
-				buf = append(buf, ", "...)
-			}
-			buf = append(appendJSONString(buf, k), ": "...)
-			buf = appendJSON(buf, x[k])
-		}
-		return append(buf, '}')
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return append(buf, fmt.Sprint(v)...)
-	}
-	return append(buf, b...)
-}
-
-// appendJSONString appends s as a JSON string as PostgreSQL escapes it:
-// quote, backslash and control characters only.
-func appendJSONString(buf []byte, s string) []byte {
-	buf = append(buf, '"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '"':
-			buf = append(buf, `\"`...)
-		case '\\':
-			buf = append(buf, `\\`...)
-		case '\b':
-			buf = append(buf, `\b`...)
-		case '\f':
-			buf = append(buf, `\f`...)
-		case '\n':
-			buf = append(buf, `\n`...)
-		case '\r':
-			buf = append(buf, `\r`...)
-		case '\t':
-			buf = append(buf, `\t`...)
-		default:
-			if c < 0x20 {
-				buf = append(buf, fmt.Sprintf(`\u%04x`, c)...)
-			} else {
-				buf = append(buf, c)
-			}
-		}
-	}
-	return append(buf, '"')
 }
 
 // infinityOf says whether t, a date (oid) or timestamp value from DuckDB,

@@ -1,0 +1,101 @@
+package pgcompat
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+// jsonb's output form, one printer for the wire (pgwire prints JSON
+// columns with it) and for the functions that build jsonb text here.
+
+// AppendJSONB re-serializes a parsed JSON value — as duckdb-go hands it
+// out (a JSON string scalar arrives as a Go string, numbers as float64), or
+// as encoding/json decodes it with UseNumber — the way PostgreSQL prints
+// jsonb: object keys shorter first, then in byte order (the last of
+// duplicate keys wins), ", " and ": " between items, numbers in their
+// shortest decimal form without an exponent (the driver does not hand out
+// the original text of a float64, so 1.50 is 1.5: see pgwire's caveats).
+func AppendJSONB(buf []byte, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(buf, "null"...)
+	case bool:
+		return strconv.AppendBool(buf, x)
+	case float64:
+		if x == 0 {
+			return append(buf, '0') // -0 too, as numeric prints it
+		}
+		return strconv.AppendFloat(buf, x, 'f', -1, 64)
+	case json.Number: // the number's own text (1.50 stays 1.50)
+		return append(buf, x...)
+	case string:
+		return appendJSONString(buf, x)
+	case []any:
+		buf = append(buf, '[')
+		for i, e := range x {
+			if i > 0 {
+				buf = append(buf, ", "...)
+			}
+			buf = AppendJSONB(buf, e)
+		}
+		return append(buf, ']')
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool {
+			if len(keys[i]) != len(keys[j]) {
+				return len(keys[i]) < len(keys[j])
+			}
+			return keys[i] < keys[j]
+		})
+		buf = append(buf, '{')
+		for i, k := range keys {
+			if i > 0 {
+				buf = append(buf, ", "...)
+			}
+			buf = append(appendJSONString(buf, k), ": "...)
+			buf = AppendJSONB(buf, x[k])
+		}
+		return append(buf, '}')
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return append(buf, fmt.Sprint(v)...)
+	}
+	return append(buf, b...)
+}
+
+// appendJSONString appends s as a JSON string as PostgreSQL escapes it:
+// quote, backslash and control characters only.
+func appendJSONString(buf []byte, s string) []byte {
+	buf = append(buf, '"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"':
+			buf = append(buf, `\"`...)
+		case '\\':
+			buf = append(buf, `\\`...)
+		case '\b':
+			buf = append(buf, `\b`...)
+		case '\f':
+			buf = append(buf, `\f`...)
+		case '\n':
+			buf = append(buf, `\n`...)
+		case '\r':
+			buf = append(buf, `\r`...)
+		case '\t':
+			buf = append(buf, `\t`...)
+		default:
+			if c < 0x20 {
+				buf = append(buf, fmt.Sprintf(`\u%04x`, c)...)
+			} else {
+				buf = append(buf, c)
+			}
+		}
+	}
+	return append(buf, '"')
+}
