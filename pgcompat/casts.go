@@ -93,8 +93,11 @@ func RegisterCasts(conn *sql.Conn) error {
 		}{{duckstream.CastDate, pgdatetime.Date}, {duckstream.CastTimestamp, pgdatetime.Timestamp}, {duckstream.CastTime, pgdatetime.Time}} {
 			kind := t.kind
 			if err := duckstream.RegisterTextCast(c, t.target, -1, func(text []byte) (int64, error) {
-				if x, ok := isoDatetime(text, kind); ok {
-					return x, nil
+				if v, ok := pgdatetime.ParseISO(text, kind); ok { // bulk data, without allocating
+					if kind == pgdatetime.Date {
+						return int64(v.Days), nil
+					}
+					return v.Micros, nil
 				}
 				v, err := textDatetime(string(text), kind, time.Now())
 				if err != nil {
@@ -111,80 +114,6 @@ func RegisterCasts(conn *sql.Conn) error {
 		return nil
 	})
 }
-
-// isoDatetime reads the ISO 8601 forms bulk data comes in without
-// allocating — YYYY-MM-DD for a date, YYYY-MM-DD HH:MM:SS[.ffffff] (or
-// with T) for a timestamp, HH:MM:SS[.ffffff] for a time, no zone — and
-// returns the physical value as the cast does; ok is false for anything
-// else (then pgdatetime reads it, as PostgreSQL does).
-func isoDatetime(b []byte, kind pgdatetime.Kind) (int64, bool) {
-	num := func(b []byte) (int, bool) {
-		n := 0
-		for _, c := range b {
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			n = n*10 + int(c-'0')
-		}
-		return n, true
-	}
-	clock := func(b []byte) (int64, bool) {
-		if len(b) < 8 || b[2] != ':' || b[5] != ':' {
-			return 0, false
-		}
-		h, ok1 := num(b[0:2])
-		m, ok2 := num(b[3:5])
-		sec, ok3 := num(b[6:8])
-		if !ok1 || !ok2 || !ok3 || h > 23 || m > 59 || sec > 59 {
-			return 0, false
-		}
-		us := int64(0)
-		if len(b) > 8 {
-			frac := b[9:]
-			if b[8] != '.' || len(frac) == 0 || len(frac) > 6 {
-				return 0, false
-			}
-			f, ok := num(frac)
-			if !ok {
-				return 0, false
-			}
-			us = int64(f)
-			for k := len(frac); k < 6; k++ {
-				us *= 10
-			}
-		}
-		return (int64(h)*3600+int64(m)*60+int64(sec))*1_000_000 + us, true
-	}
-	day := func(b []byte) (int64, bool) {
-		if len(b) != 10 || b[4] != '-' || b[7] != '-' {
-			return 0, false
-		}
-		y, ok1 := num(b[0:4])
-		m, ok2 := num(b[5:7])
-		d, ok3 := num(b[8:10])
-		if !ok1 || !ok2 || !ok3 || y < 1 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
-			return 0, false
-		}
-		return pgdatetime.JulianDay(y, m, d) - unixEpochJulian, true
-	}
-	switch kind {
-	case pgdatetime.Date:
-		return day(b)
-	case pgdatetime.Time:
-		return clock(b)
-	case pgdatetime.Timestamp:
-		if len(b) < 19 || b[10] != ' ' && b[10] != 'T' {
-			return 0, false
-		}
-		d, ok1 := day(b[:10])
-		c, ok2 := clock(b[11:])
-		return d*usecsPerDay + c, ok1 && ok2
-	}
-	return 0, false
-}
-
-// unixEpochJulian is the Julian day of 1970-01-01.
-const unixEpochJulian = 2440588
 
 // textDatetime reads text as PostgreSQL's input of kind, in UTC and MDY
 // order, at the instant now.

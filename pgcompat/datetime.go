@@ -708,8 +708,6 @@ func adjustYear(y int) int {
 	return y
 }
 
-func isLeap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
-
 var daysBefore = [2][13]int{{0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365}, {0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335, 366}}
 
 // result builds the timestamp from the fields read, as PostgreSQL's
@@ -813,7 +811,7 @@ func (p *parsed) result(src string) (time.Time, bool, error) {
 			year, mon, mday = t.Year(), int(t.Month()), t.Day()
 		} else {
 			leap := 0
-			if isLeap(year) {
+			if pgdatetime.IsLeap(year) {
 				leap = 1
 			}
 			m := 1
@@ -831,7 +829,7 @@ func (p *parsed) result(src string) (time.Time, bool, error) {
 		}
 	}
 	usec := p.ms*1000 + p.us
-	if mon < 1 || mon > 12 || mday < 1 || mday > daysIn(year, mon) || hour > 24 || min > 59 || sec > 60 || hour < 0 || min < 0 || sec < 0 {
+	if mon < 1 || mon > 12 || mday < 1 || mday > pgdatetime.DaysIn(year, mon) || hour > 24 || min > 59 || sec > 60 || hour < 0 || min < 0 || sec < 0 {
 		return time.Time{}, false, vsqlerr.New(vsqlerr.DatetimeFieldOverflow, "date/time field value out of range: %q", src)
 	}
 	t := time.Date(year, time.Month(mon), mday, hour, min, sec, usec*1000, time.UTC)
@@ -841,14 +839,6 @@ func (p *parsed) result(src string) (time.Time, bool, error) {
 		return t, true, nil
 	}
 	return t, false, nil
-}
-
-func daysIn(y, m int) int {
-	leap := 0
-	if isLeap(y) {
-		leap = 1
-	}
-	return daysBefore[leap][m] - daysBefore[leap][m-1]
 }
 
 // isoYearStart is the Monday of ISO week 1 of ISO year y.

@@ -286,33 +286,3 @@ func TestDatetimeLiteralSession(t *testing.T) {
 		t.Errorf("YMD: got %q, want PostgreSQL's error", got)
 	}
 }
-
-// TestISODatetime: the cast's fast path gives what pgdatetime gives for
-// the ISO forms it takes, and leaves every other text to pgdatetime.
-func TestISODatetime(t *testing.T) {
-	for _, c := range []struct {
-		text string
-		kind pgdatetime.Kind
-	}{
-		{"1999-01-08", pgdatetime.Date}, {"2000-02-29", pgdatetime.Date}, {"0001-01-01", pgdatetime.Date}, {"9999-12-31", pgdatetime.Date},
-		{"1969-12-31 23:59:59.999999", pgdatetime.Timestamp}, {"2026-12-04T05:06:07.5", pgdatetime.Timestamp}, {"1970-01-01 00:00:00", pgdatetime.Timestamp},
-		{"00:00:00", pgdatetime.Time}, {"23:59:59.123", pgdatetime.Time},
-	} {
-		fast, ok := isoDatetime([]byte(c.text), c.kind)
-		v, err := pgdatetime.Parse(c.text, c.kind, pgdatetime.Options{})
-		want := v.Micros
-		if c.kind == pgdatetime.Date {
-			want = int64(v.Days)
-		}
-		if !ok || err != nil || fast != want {
-			t.Errorf("%s (%s): fast %d %v, pgdatetime %d %v", c.text, c.kind, fast, ok, want, err)
-		}
-	}
-	for _, c := range []string{"1999-02-29", "1999-13-01", "1999-1-08", "24:00:00", "23:59:60", "10:00:00.1234567", "1999-01-08 10:00:00+02", "1999-01-08 10:00", "today", ""} {
-		for _, kind := range []pgdatetime.Kind{pgdatetime.Date, pgdatetime.Timestamp, pgdatetime.Time} {
-			if _, ok := isoDatetime([]byte(c), kind); ok {
-				t.Errorf("%q (%s) taken by the fast path", c, kind)
-			}
-		}
-	}
-}

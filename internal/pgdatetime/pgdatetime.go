@@ -1090,6 +1090,12 @@ func (p *parser) validateDate(fmask int, isjulian, is2digits, bc bool) dterr {
 
 func isLeap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
 
+// DaysIn is the number of days of month m (1-12) of year y, IsLeap
+// whether y is a leap year (proleptic Gregorian).
+func DaysIn(y, m int) int { return daysIn(y, m) }
+
+func IsLeap(y int) bool { return isLeap(y) }
+
 func daysIn(y, m int) int {
 	switch m {
 	case 2:
