@@ -124,25 +124,12 @@ func (p *pass) datetimeLiteral(lit, start, end int, val string, kind pgdatetime.
 		p.literalExpr(lit, start, end, "error("+sqlString(datetimeError(err).Error())+")")
 		return
 	}
-	day := map[pgdatetime.Special]string{pgdatetime.Today: "current_date", pgdatetime.Tomorrow: "current_date + 1", pgdatetime.Yesterday: "current_date - 1"}[v.Special]
-	var iso string
-	switch {
-	case kind == pgdatetime.Date && v.Special == pgdatetime.Now:
-		p.literalExpr(lit, start, end, "current_date")
-		return
-	case kind == pgdatetime.Date && day != "":
-		p.literalExpr(lit, start, end, day)
-		return
-	case kind == pgdatetime.Timestamp && v.Special == pgdatetime.Now:
-		p.literalExpr(lit, start, end, "CAST(now() AS TIMESTAMP)")
-		return
-	case kind == pgdatetime.Timestamp && day != "":
-		expr := "CAST(" + day + " AS TIMESTAMP)"
-		if us := v.Micros % usecsPerDay; us > 0 { // 'tomorrow 10:00'
-			expr = "(" + expr + " + INTERVAL '" + strconv.FormatInt(us, 10) + " microseconds')"
-		}
+	if expr, ok := specialExpr(kind, v); ok {
 		p.literalExpr(lit, start, end, expr)
 		return
+	}
+	var iso string
+	switch {
 	case v.Special == pgdatetime.Now || v.Special == pgdatetime.Infinity || v.Special == pgdatetime.NegInfinity:
 		return // the cast reads them
 	case kind == pgdatetime.Date:
@@ -169,6 +156,37 @@ func (p *pass) datetimeLiteral(lit, start, end int, val string, kind pgdatetime.
 	if iso != val {
 		p.replace(p.toks[lit].Start, p.toks[lit].End, sqlString(iso))
 	}
+}
+
+// specialExpr is the expression of a typed date or timestamp literal that
+// is a special word depending on the session (today, tomorrow, yesterday,
+// now): the session's current_date and now(), which DuckDB reads in its
+// TimeZone.
+func specialExpr(kind pgdatetime.Kind, v pgdatetime.Value) (string, bool) {
+	var day string
+	switch v.Special {
+	case pgdatetime.Now, pgdatetime.Today:
+		day = "current_date"
+	case pgdatetime.Tomorrow:
+		day = "current_date + 1"
+	case pgdatetime.Yesterday:
+		day = "current_date - 1"
+	default:
+		return "", false
+	}
+	switch {
+	case kind == pgdatetime.Date:
+		return day, true
+	case kind == pgdatetime.Timestamp && v.Special == pgdatetime.Now:
+		return "CAST(now() AS TIMESTAMP)", true
+	case kind == pgdatetime.Timestamp:
+		expr := "CAST(" + day + " AS TIMESTAMP)"
+		if us := v.Micros % usecsPerDay; us > 0 { // 'tomorrow 10:00'
+			expr = "(" + expr + " + INTERVAL '" + strconv.FormatInt(us, 10) + " microseconds')"
+		}
+		return expr, true
+	}
+	return "", false
 }
 
 // literalExpr puts the expression expr in place of the typed literal at
