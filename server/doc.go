@@ -188,7 +188,10 @@
 //   - PRAGMA: only table_info, show, show_tables, show_tables_expanded,
 //     version, platform, collations, storage_info; PRAGMA x = … is a SET.
 //   - SET/RESET: vsql's PostgreSQL settings (per session, settings.go and
-//     settings_planner.go), RESET ALL, SET TRANSACTION / SESSION
+//     settings_planner.go; a session's DateStyle order and TimeZone also
+//     go to pgcompat.TranslateIn for typed date/time literals, and are
+//     counted by pgcompat.SessionDateOrder/SessionZone for the engine's
+//     session-less casts from text), RESET ALL, SET TRANSACTION / SESSION
 //     CHARACTERISTICS, SET/RESET ROLE and SESSION AUTHORIZATION (vsql's
 //     own: back to the login is a no-op, another user is refused) and SET
 //     VARIABLE only; DuckDB's settings (all process-wide but schema and
