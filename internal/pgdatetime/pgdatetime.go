@@ -474,6 +474,11 @@ type parser struct {
 	dtype   int
 	special Special
 	zoned   bool // the input named a zone or offset
+
+	// the zone the decoders found by name: a zone (namedTz), or a dynamic
+	// abbreviation (abbrev, of the zone abbrevZone)
+	namedTz            *time.Location
+	abbrevZone, abbrev string
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -1227,8 +1232,7 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 	isjulian, is2digits, bc := false, false, false
 	haveTextMonth := false
 	mer := hr24
-	var namedTz *time.Location
-	var abbrevZone, abbrev string
+	p.namedTz, p.abbrevZone, p.abbrev = nil, "", ""
 	p.dtype = dtkDate
 	nf := len(p.fields)
 	for i := 0; i < nf; i++ {
@@ -1277,11 +1281,9 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 					}
 					tmask = m | bit(fTZ)
 				} else {
-					loc := loadZone(field, p.raw[i])
-					if loc == nil {
+					if !p.zoneName(field, p.raw[i]) {
 						return dtOK, &zoneErr{field}
 					}
-					namedTz = loc
 					tmask = bit(fTZ)
 				}
 			} else {
@@ -1400,18 +1402,8 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 				}
 				haveTextMonth = true
 				tm.mon = val
-			case fDTZMod:
-				tmask |= bit(fDTZ)
-				p.tz -= val
-			case fDTZ:
-				tmask |= bit(fTZ)
-				p.tz = -val
-			case fTZ:
-				p.tz = -val
-			case fDynTZ:
-				tmask |= bit(fTZ)
-				abbrevZone = dz
-				abbrev = field
+			case fDTZMod, fDTZ, fTZ, fDynTZ:
+				tmask = p.zoneWord(typ, val, dz, field, tmask)
 			case fAmPm:
 				mer = val
 			case fADBC:
@@ -1432,11 +1424,9 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 				}
 				ptype = dtkTime
 			case fUnknown:
-				loc := loadZone(field, p.raw[i])
-				if loc == nil {
+				if !p.zoneName(field, p.raw[i]) {
 					return dtBadFormat, nil
 				}
-				namedTz = loc
 				tmask = bit(fTZ)
 			default:
 				return dtBadFormat, nil
@@ -1461,17 +1451,17 @@ func (p *parser) decodeDateTime() (dterr, *zoneErr) {
 			}
 			return dtBadFormat, nil
 		}
-		if namedTz != nil {
+		if p.namedTz != nil {
 			if fmask&bit(fDTZMod) != 0 {
 				return dtBadFormat, nil
 			}
-			p.tz = determineOffset(tm, namedTz)
+			p.tz = determineOffset(tm, p.namedTz)
 		}
-		if abbrevZone != "" {
+		if p.abbrevZone != "" {
 			if fmask&bit(fDTZMod) != 0 {
 				return dtBadFormat, nil
 			}
-			p.tz = determineAbbrevOffset(tm, abbrev, abbrevZone)
+			p.tz = determineAbbrevOffset(tm, p.abbrev, p.abbrevZone)
 		}
 		if fmask&bit(fTZ) == 0 {
 			if fmask&bit(fDTZMod) != 0 {
@@ -1575,8 +1565,7 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 	ptype := 0
 	isjulian, is2digits, bc := false, false, false
 	mer := hr24
-	var namedTz *time.Location
-	var abbrevZone, abbrev string
+	p.namedTz, p.abbrevZone, p.abbrev = nil, "", ""
 	p.dtype = dtkTime
 	nf := len(p.fields)
 	for i := 0; i < nf; i++ {
@@ -1609,11 +1598,9 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 				}
 				tmask = m | bit(fTZ)
 			} else {
-				loc := loadZone(field, p.raw[i])
-				if loc == nil {
+				if !p.zoneName(field, p.raw[i]) {
 					return dtOK, &zoneErr{field}
 				}
-				namedTz = loc
 				tmask = bit(fTZ)
 			}
 		case ftTime:
@@ -1690,18 +1677,8 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 				default:
 					return dtBadFormat, nil
 				}
-			case fDTZMod:
-				tmask |= bit(fDTZ)
-				p.tz -= val
-			case fDTZ:
-				tmask |= bit(fTZ)
-				p.tz = -val
-			case fTZ:
-				p.tz = -val
-			case fDynTZ:
-				tmask |= bit(fTZ)
-				abbrevZone = dz
-				abbrev = field
+			case fDTZMod, fDTZ, fTZ, fDynTZ:
+				tmask = p.zoneWord(typ, val, dz, field, tmask)
 			case fAmPm:
 				mer = val
 			case fADBC:
@@ -1718,11 +1695,9 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 				}
 				ptype = dtkTime
 			case fUnknown:
-				loc := loadZone(field, p.raw[i])
-				if loc == nil {
+				if !p.zoneName(field, p.raw[i]) {
 					return dtBadFormat, nil
 				}
-				namedTz = loc
 				tmask = bit(fTZ)
 			default:
 				return dtBadFormat, nil
@@ -1760,20 +1735,20 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 		t.hour, t.min, t.sec = tm.hour, tm.min, tm.sec
 		return t, dtOK
 	}
-	if namedTz != nil {
+	if p.namedTz != nil {
 		if fmask&bit(fDTZMod) != 0 {
 			return dtBadFormat, nil
 		}
-		if off, fixed := fixedOffset(namedTz); fixed {
+		if off, fixed := fixedOffset(p.namedTz); fixed {
 			p.tz = -off
 		} else {
 			if fmask&dateMask != dateMask {
 				return dtBadFormat, nil
 			}
-			p.tz = determineOffset(tm, namedTz)
+			p.tz = determineOffset(tm, p.namedTz)
 		}
 	}
-	if abbrevZone != "" {
+	if p.abbrevZone != "" {
 		if fmask&bit(fDTZMod) != 0 {
 			return dtBadFormat, nil
 		}
@@ -1781,7 +1756,7 @@ func (p *parser) decodeTimeOnly() (dterr, *zoneErr) {
 		if d != dtOK {
 			return d, nil
 		}
-		p.tz = determineAbbrevOffset(&t, abbrev, abbrevZone)
+		p.tz = determineAbbrevOffset(&t, p.abbrev, p.abbrevZone)
 	}
 	if fmask&bit(fTZ) == 0 {
 		if fmask&bit(fDTZMod) != 0 {
@@ -1821,5 +1796,37 @@ func (p *parser) addFields(fmask *int, tmask int, reserv bool) bool {
 	if tmask&(bit(fTZ)|bit(fDTZMod)) != 0 && !reserv {
 		p.zoned = true
 	}
+	return true
+}
+
+// zoneWord applies a zone keyword of the abbreviation table (typ fTZ, fDTZ,
+// fDTZMod or fDynTZ, with its value and, when dynamic, its zone dz) found
+// as field, and returns the field's mask tmask with the zone bits the
+// keyword adds: the same in both of PostgreSQL's decoders.
+func (p *parser) zoneWord(typ, val int, dz, field string, tmask int) int {
+	switch typ {
+	case fDTZMod:
+		p.tz -= val
+		return tmask | bit(fDTZ)
+	case fDTZ:
+		p.tz = -val
+		return tmask | bit(fTZ)
+	case fTZ:
+		p.tz = -val
+	case fDynTZ:
+		p.abbrevZone, p.abbrev = dz, field
+		return tmask | bit(fTZ)
+	}
+	return tmask
+}
+
+// zoneName takes field (raw: as written) as a full zone name; false when
+// no zone has that name.
+func (p *parser) zoneName(field, raw string) bool {
+	loc := loadZone(field, raw)
+	if loc == nil {
+		return false
+	}
+	p.namedTz = loc
 	return true
 }
