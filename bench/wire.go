@@ -379,7 +379,7 @@ func (b *bench) selectSection(ctx context.Context, data []byte, pg *postgres) (s
 			})
 			inProc := systems[len(systems)-1]
 			fmt.Fprintf(&w, "\n**Where the time goes** (the goal is missed in this run). Rows leave DuckDB a chunk at a time "+
-				"(internal/duckstream, streaming) and are encoded column by column straight into the output buffer "+
+				"(internal/duckstream, streaming) and are encoded value by value from the chunk's vectors straight into the output buffer "+
 				"(pgwire/chunks.go), text and binary alike; DuckDB in this process, reading the same rows through "+
 				"database/sql with no wire at all, reaches %s (%.2f× PostgreSQL's text rate over the wire). ",
 				fmtRate(median(inProc.rate)), median(ratios(inProc.rate, systems[2].rate)))

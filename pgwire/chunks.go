@@ -8,8 +8,6 @@ import (
 	"math/big"
 	"math/bits"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -20,8 +18,8 @@ import (
 )
 
 // ChunkRows is implemented by Rows read from DuckDB a data chunk at a time
-// (see internal/duckstream). pgwire then encodes DataRows column by column
-// straight from the chunk's vectors (sendChunks) instead of calling Next.
+// (see internal/duckstream). pgwire then encodes each DataRow straight from
+// the chunk's vectors (sendChunks) instead of calling Next.
 // Rows.Err reports the error that ended the chunks.
 type ChunkRows interface {
 	Rows
@@ -129,8 +127,8 @@ func ChunkType(info duckdb.TypeInfo) bool {
 	return chunkKind(c, scalarOf(info).oid) != 0
 }
 
-// colEncoder encodes one column of a chunk into data, value by value; ends
-// holds each value's end offset, -1 for NULL.
+// colEncoder encodes the values of one column of a chunk, one at a time,
+// straight into the DataRow being built.
 type colEncoder struct {
 	kind   colKind
 	binary bool
@@ -138,25 +136,6 @@ type colEncoder struct {
 	scale  int
 	width  int // bytes of a DECIMAL's internal integer
 	loc    *time.Location
-	data   []byte
-	starts []int
-	ends   []int
-}
-
-// encode encodes rows [from, to) of v; starts and ends are indexed from
-// from.
-func (e *colEncoder) encode(v *duckstream.Vector, from, to int) {
-	e.data, e.starts, e.ends = e.data[:0], e.starts[:0], e.ends[:0]
-	for i := from; i < to; i++ {
-		if v.Null(i) {
-			e.starts = append(e.starts, 0)
-			e.ends = append(e.ends, -1)
-			continue
-		}
-		e.starts = append(e.starts, len(e.data))
-		e.data = e.appendValue(e.data, v, i)
-		e.ends = append(e.ends, len(e.data))
-	}
 }
 
 func (e *colEncoder) appendValue(b []byte, v *duckstream.Vector, i int) []byte {
@@ -379,32 +358,26 @@ func (e *colEncoder) appendDecimal(b []byte, v *duckstream.Vector, i int) []byte
 	return b
 }
 
-// chunkCursor reads a chunk stream row by row: each chunk is encoded once,
-// a loop per column, and its rows are then handed out as cells. With
-// SetSplitEncoding(true), a chunk of at least splitRows rows is encoded in
-// two halves at once, the second on a goroutine of its own; it is off by
-// default: with the client on the same two CPUs it measured no faster
-// (server's 1M × (int, bigint, text, double) text read: 402–453 ms
-// without, 423–454 ms with, alternating in one run). A portal keeps its
-// cursor between Executes with a row limit.
+// chunkCursor reads a chunk stream row by row and encodes each row's
+// values from the chunk's vectors straight into the DataRow (or, for COPY,
+// into one row's cells): no value is encoded before it is sent, and none
+// is copied after. A portal keeps its cursor between Executes with a row
+// limit.
+//
+// Encoding a whole chunk column by column first (a loop per column into a
+// buffer per column, then each row gathered from those buffers) was
+// measured slower: the gather copies every value a second time and keeps
+// two offsets per value (BenchmarkEncodeChunks, 1M × (integer, bigint,
+// text, double), text: 133 ms per 1M rows column by column against 110 ms
+// row by row; binary 58 ms against 39 ms).
 type chunkCursor struct {
 	rows      ChunkRows
 	res       *duckstream.Result
-	encs      []colEncoder // rows [0, split) of the current chunk
-	encs2     []colEncoder // rows [split, size)
-	split     int
-	size, row int // rows in the current chunk; the current row (-1 before the first)
+	encs      []colEncoder
+	size, row int    // rows in the current chunk; the current row (-1 before the first)
+	cellBuf   []byte // cells' bytes (COPY)
+	cellEnds  []int
 }
-
-// splitRows is the smallest chunk encoded in two halves: below it the
-// hand-off costs more than it saves.
-const splitRows = 512
-
-var splitEncoding atomic.Bool
-
-// SetSplitEncoding switches the two-half encoding of large chunks (off by
-// default), for benchmarks.
-func SetSplitEncoding(on bool) { splitEncoding.Store(on) }
 
 func newChunkCursor(rows ChunkRows, res *duckstream.Result, loc *time.Location, cols []Column, formats []int16) *chunkCursor {
 	encs := make([]colEncoder, len(cols))
@@ -424,57 +397,21 @@ func newChunkCursor(rows ChunkRows, res *duckstream.Result, loc *time.Location, 
 			encs[i].width = 8
 		}
 	}
-	encs2 := make([]colEncoder, len(encs))
-	for i := range encs {
-		encs2[i] = encs[i]
-	}
-	return &chunkCursor{rows: rows, res: res, encs: encs, encs2: encs2, row: -1}
+	return &chunkCursor{rows: rows, res: res, encs: encs, row: -1}
 }
 
-// next moves to the next row, fetching and encoding the next chunk when
-// the current one is used up; false at the end (then see rows.Err).
+// next moves to the next row, fetching the next chunk when the current
+// one is used up; false at the end (then see rows.Err).
 func (k *chunkCursor) next() bool {
 	k.row++
 	for k.row >= k.size {
 		k.size = k.res.Next()
+		k.row = 0
 		if k.size == 0 {
-			k.row = 0
 			return false
 		}
-		k.encodeChunk()
-		k.row = 0
 	}
 	return true
-}
-
-func (k *chunkCursor) encodeChunk() {
-	k.split = k.size
-	if k.size < splitRows || !splitEncoding.Load() {
-		for i := range k.encs {
-			k.encs[i].encode(k.res.Vector(i), 0, k.size)
-		}
-		return
-	}
-	k.split = k.size / 2
-	var second sync.WaitGroup
-	second.Go(func() {
-		for i := range k.encs2 {
-			k.encs2[i].encode(k.res.Vector(i), k.split, k.size)
-		}
-	})
-	for i := range k.encs {
-		k.encs[i].encode(k.res.Vector(i), 0, k.split)
-	}
-	second.Wait()
-}
-
-// at is the encoder of column i that holds the current row, and the row's
-// index in it.
-func (k *chunkCursor) at(i int) (*colEncoder, int) {
-	if k.row < k.split {
-		return &k.encs[i], k.row
-	}
-	return &k.encs2[i], k.row - k.split
 }
 
 // appendDataRow appends the current row as a DataRow message.
@@ -483,30 +420,40 @@ func (k *chunkCursor) appendDataRow(out []byte) []byte {
 	out = append(out, 'D', 0, 0, 0, 0)
 	out = binary.BigEndian.AppendUint16(out, uint16(len(k.encs)))
 	for i := range k.encs {
-		e, r := k.at(i)
-		end := e.ends[r]
-		if end < 0 {
+		v := k.res.Vector(i)
+		if v.Null(k.row) {
 			out = append(out, 0xff, 0xff, 0xff, 0xff)
 			continue
 		}
-		from := e.starts[r]
-		out = binary.BigEndian.AppendUint32(out, uint32(end-from))
-		out = append(out, e.data[from:end]...)
+		at := len(out)
+		out = k.encs[i].appendValue(append(out, 0, 0, 0, 0), v, k.row)
+		binary.BigEndian.PutUint32(out[at:], uint32(len(out)-at-4))
 	}
 	binary.BigEndian.PutUint32(out[start+1:], uint32(len(out)-start-1))
 	return out
 }
 
 // cells sets dst to the current row's encoded values (nil for NULL),
-// valid until the next chunk.
+// valid until the next call.
 func (k *chunkCursor) cells(dst [][]byte) {
+	k.cellBuf, k.cellEnds = k.cellBuf[:0], k.cellEnds[:0]
 	for i := range k.encs {
-		e, r := k.at(i)
-		if end := e.ends[r]; end < 0 {
-			dst[i] = nil
-		} else {
-			dst[i] = e.data[e.starts[r]:end]
+		v := k.res.Vector(i)
+		if v.Null(k.row) {
+			k.cellEnds = append(k.cellEnds, -1)
+			continue
 		}
+		k.cellBuf = k.encs[i].appendValue(k.cellBuf, v, k.row)
+		k.cellEnds = append(k.cellEnds, len(k.cellBuf))
+	}
+	from := 0
+	for i, end := range k.cellEnds {
+		if end < 0 {
+			dst[i] = nil
+			continue
+		}
+		dst[i] = k.cellBuf[from:end:end]
+		from = end
 	}
 }
 

@@ -156,8 +156,8 @@ func (c *Conn) copyOut(ctx context.Context, cs CopyStatement, spec CopySpec) (st
 }
 
 // textRows returns a function that sets cells to the next row of rows,
-// each value in PostgreSQL's text form: a chunk at a time, each column
-// encoded by its loop, when rows stream from DuckDB (ChunkRows); else
+// each value in PostgreSQL's text form: straight from the chunk's vectors
+// when rows stream from DuckDB (ChunkRows); else
 // value by value (AppendValue). It returns false at the end of rows.
 func textRows(rows Rows, cols []Column, cells [][]byte) func() (bool, error) {
 	if cr, ok := rows.(ChunkRows); ok {

@@ -28,14 +28,14 @@
 //   - encode.go / decode.go: text and binary value codecs.
 //   - chunks.go: the chunk path. Rows that implement ChunkRows hand over a
 //     DuckDB result read a data chunk at a time (internal/duckstream);
-//     sendChunks encodes each column of a chunk in one loop per type and
-//     format (bool, int2/4/8 from every DuckDB integer that maps to them,
-//     float4/8, text, bytea, date, timestamp, timestamptz in the
-//     session's TimeZone, numeric from DECIMAL, uuid; text and binary;
-//     NULLs from the validity mask) into reused per-column buffers, then
-//     interleaves them into DataRows in a 64 KiB buffer written straight
-//     to the socket. No allocation per value (DECIMAL wider than 18
-//     digits goes through big.Int). The bytes are those of the row path
+//     sendChunks encodes each row's values straight from the chunk's
+//     vectors into its DataRow (bool, int2/4/8 from every DuckDB integer
+//     that maps to them, float4/8, text, bytea, date, timestamp,
+//     timestamptz in the session's TimeZone, numeric from DECIMAL, uuid;
+//     text and binary; NULLs from the validity mask), in a 64 KiB buffer
+//     written straight to the socket: each value is written once, where
+//     it is sent. No allocation per value (DECIMAL wider than 18 digits
+//     goes through big.Int). The bytes are those of the row path
 //     (AppendValue), checked by server's TestStreamSameBytes.
 //   - session.go: the interfaces the server implements.
 //   - copy.go: the COPY sub-protocol (CopyInResponse/CopyData/CopyDone/

@@ -1,7 +1,6 @@
 package pgwire
 
 import (
-	"bytes"
 	"encoding/hex"
 	"fmt"
 	"math"
@@ -254,55 +253,20 @@ func appendFloat(buf []byte, f float64, bits int) []byte {
 		}
 		return append(buf, '0')
 	}
-	digits := 15
-	if bits == 32 {
-		digits = 6
-	}
-	// One shortest-digits conversion ('e'), laid out as 'f' by hand when
-	// the exponent is in range: the digits of 'e' and 'f' with precision
-	// -1 are the same, and the conversion is most of the cost. A stack
-	// buffer keeps this allocation-free.
-	var tmp [32]byte
-	e := strconv.AppendFloat(tmp[:0], f, 'e', -1, bits)
-	i := bytes.LastIndexByte(e, 'e')
-	exp := 0
-	for _, ch := range e[i+2:] {
-		exp = exp*10 + int(ch-'0')
-	}
-	if e[i+1] == '-' {
-		exp = -exp
-	}
-	if exp < -4 || exp >= digits {
-		return append(buf, e...)
-	}
-	mant := e[:i]
-	if mant[0] == '-' {
-		buf = append(buf, '-')
-		mant = mant[1:]
-	}
-	// mant is d or d.ddd: the significant digits with a point after the first.
-	var ds [24]byte
-	sig := append(ds[:0], mant[0])
-	if len(mant) > 2 {
-		sig = append(sig, mant[2:]...)
-	}
-	if exp < 0 {
-		buf = append(buf, '0', '.')
-		for k := -1; k > exp; k-- {
-			buf = append(buf, '0')
+	// Between 1e-4 and the type's decimal digits (10^15 for float8, 10^6
+	// for float4) PostgreSQL lays the shortest digits out without an
+	// exponent, as 'f' with precision -1 does. The double's magnitude
+	// decides, as the digits' would: the shortest digits of a double below
+	// 10^15 never round up to 10^15 (that is another double's), nor those
+	// of one at or above 1e-4 down below it.
+	if a := math.Abs(f); bits == 32 {
+		if a >= float64(float32(1e-4)) && a < 1e6 {
+			return strconv.AppendFloat(buf, f, 'f', -1, 32)
 		}
-		return append(buf, sig...)
+	} else if a >= 1e-4 && a < 1e15 {
+		return strconv.AppendFloat(buf, f, 'f', -1, 64)
 	}
-	if len(sig) <= exp+1 {
-		buf = append(buf, sig...)
-		for k := len(sig); k <= exp; k++ {
-			buf = append(buf, '0')
-		}
-		return buf
-	}
-	buf = append(buf, sig[:exp+1]...)
-	buf = append(buf, '.')
-	return append(buf, sig[exp+1:]...)
+	return strconv.AppendFloat(buf, f, 'e', -1, bits)
 }
 
 // FloatRows is implemented by Rows whose session sets extra_float_digits:

@@ -152,8 +152,9 @@ func TestBinaryArrayToList(t *testing.T) {
 	}
 }
 
-// appendFloat lays out one shortest-digits conversion by hand; it must
-// print what strconv's 'f' (exponent in range) or 'e' form prints.
+// appendFloat chooses the layout by the value's magnitude; it must print
+// what the exponent of the shortest digits chooses: strconv's 'f' form
+// (exponent in range) or its 'e' form.
 func TestAppendFloatLayout(t *testing.T) {
 	reference := func(f float64, bits int) string {
 		digits := 15
@@ -172,6 +173,12 @@ func TestAppendFloatLayout(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	values := []float64{1, -1, 10, 123456789012345, 999999999999999, 1e14, 0.0001, 0.00012345, -0.001, 1.5, 1 / 7.0, -1e-4, 9.999999999999999e14}
+	// The magnitudes where the layout changes, and their neighbours.
+	for _, edge := range []float64{1e-4, 1e15, 1e6, float64(float32(1e-4))} {
+		for _, x := range []float64{edge, math.Nextafter(edge, 0), math.Nextafter(edge, math.Inf(1))} {
+			values = append(values, x, -x, float64(math.Nextafter32(float32(x), 0)), float64(math.Nextafter32(float32(x), 1e30)))
+		}
+	}
 	for range 200000 {
 		values = append(values, math.Float64frombits(rng.Uint64()), rng.NormFloat64()*math.Pow(10, float64(rng.IntN(40)-20)), float64(rng.IntN(1e6))/7)
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgproto3"
 
-	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/server"
 )
 
@@ -107,7 +106,6 @@ func TestStreamSameBytes(t *testing.T) {
 		name  string
 		setup []string
 		run   func(c *rawConn, q string)
-		split bool // the chunk path encodes large chunks in two halves
 	}
 	extended := func(format int16, maxRows uint32) func(c *rawConn, q string) {
 		return func(c *rawConn, q string) {
@@ -125,29 +123,23 @@ func TestStreamSameBytes(t *testing.T) {
 	}
 	simple := func(c *rawConn, q string) { c.send(&pgproto3.Query{String: q}) }
 	variants := []variant{
-		{"simple", nil, simple, false},
-		{"text", nil, extended(0, 0), false},
-		{"binary", nil, extended(1, 0), false},
-		{"simple-zone", []string{"SET TimeZone = 'America/St_Johns'"}, simple, false},
-		{"binary-zone", []string{"SET TimeZone = 'Asia/Kolkata'"}, extended(1, 0), false},
-		{"text-zone", []string{"SET TimeZone = 'America/New_York'"}, extended(0, 0), false},
-		{"portal-text", nil, extended(0, 1500), false},
-		{"portal-binary", nil, extended(1, 1500), false},
-		{"split-simple", nil, simple, true},
-		{"split-binary", nil, extended(1, 0), true},
-		{"split-portal", nil, extended(0, 1500), true},
+		{"simple", nil, simple},
+		{"text", nil, extended(0, 0)},
+		{"binary", nil, extended(1, 0)},
+		{"simple-zone", []string{"SET TimeZone = 'America/St_Johns'"}, simple},
+		{"binary-zone", []string{"SET TimeZone = 'Asia/Kolkata'"}, extended(1, 0)},
+		{"text-zone", []string{"SET TimeZone = 'America/New_York'"}, extended(0, 0)},
+		{"portal-text", nil, extended(0, 1500)},
+		{"portal-binary", nil, extended(1, 1500)},
 	}
-	defer pgwire.SetSplitEncoding(false)
 	for _, v := range variants {
 		for qi, q := range streamQueries {
 			t.Run(fmt.Sprintf("%s/%d", v.name, qi), func(t *testing.T) {
 				server.SetStreamResults(false)
 				old := wireBytes(t, addr, v.setup, func(c *rawConn) { v.run(c, q) })
 				server.SetStreamResults(true)
-				pgwire.SetSplitEncoding(v.split)
 				before := server.ChunkRuns()
 				got := wireBytes(t, addr, v.setup, func(c *rawConn) { v.run(c, q) })
-				pgwire.SetSplitEncoding(false)
 				if streamed := server.ChunkRuns() > before; !streamed {
 					t.Errorf("%q: chunk path used = %v", q, streamed)
 				}
