@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"slices"
 	"strconv"
 	"time"
 
@@ -267,7 +268,7 @@ func dateOf(days int32) time.Time {
 
 func (e *colEncoder) appendInt(b []byte, x int64, size int) []byte {
 	if !e.binary {
-		return strconv.AppendInt(b, x, 10)
+		return appendDecimalInt(b, x)
 	}
 	switch size {
 	case 2:
@@ -276,6 +277,50 @@ func (e *colEncoder) appendInt(b []byte, x int64, size int) []byte {
 		return binary.BigEndian.AppendUint32(b, uint32(x))
 	}
 	return binary.BigEndian.AppendUint64(b, uint64(x))
+}
+
+// digitPairs holds "00" to "99", for writing two decimal digits at a time.
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
+
+// appendDecimalInt is strconv.AppendInt(b, x, 10) written straight into
+// b's spare capacity, two digits at a time (strconv formats into a buffer
+// of its own and copies; this is the text path's integer loop).
+func appendDecimalInt(b []byte, x int64) []byte {
+	u := uint64(x)
+	if x < 0 {
+		b = append(b, '-')
+		u = -u
+	}
+	n := decimalDigits(u)
+	b = slices.Grow(b, n)
+	end := len(b) + n
+	b = b[:end]
+	i := end
+	for u >= 100 {
+		q := u / 100
+		r := (u - q*100) * 2
+		i -= 2
+		b[i], b[i+1] = digitPairs[r], digitPairs[r+1]
+		u = q
+	}
+	if u >= 10 {
+		r := u * 2
+		b[i-2], b[i-1] = digitPairs[r], digitPairs[r+1]
+	} else {
+		b[i-1] = byte('0' + u)
+	}
+	return b
+}
+
+// decimalDigits is the number of decimal digits of u (1 for 0).
+func decimalDigits(u uint64) int {
+	t := bits.Len64(u) * 1233 >> 12 // ⌊bit length × log10(2)⌋: the digits, or one more
+	if u < pow10[t] {
+		return max(t, 1)
+	}
+	return t + 1
 }
 
 var pow10 = [...]uint64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}

@@ -198,3 +198,25 @@ func TestAppendFloatLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendDecimalInt compares the text path's integer formatter with
+// strconv on the edges of every digit count and of int64.
+func TestAppendDecimalInt(t *testing.T) {
+	values := []int64{0, 1, -1, 9, 10, 99, 100, math.MaxInt64, math.MinInt64, math.MaxInt64 - 1, math.MinInt64 + 1}
+	for p := int64(10); p > 0 && p <= math.MaxInt64/10*10; p *= 10 {
+		values = append(values, p-1, p, p+1, -p+1, -p, -p-1)
+		if p > math.MaxInt64/10 {
+			break
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 10000 {
+		values = append(values, int64(rng.Uint64()), int64(rng.Uint64()>>rng.IntN(64)))
+	}
+	for _, v := range values {
+		got := string(appendDecimalInt([]byte("x"), v))
+		if want := "x" + strconv.FormatInt(v, 10); got != want {
+			t.Fatalf("appendDecimalInt(%d) = %q, want %q", v, got, want)
+		}
+	}
+}
