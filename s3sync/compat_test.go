@@ -118,7 +118,9 @@ func TestCompressedPacksAndOldRemotes(t *testing.T) {
 	if err := plain.CreateBucket(ctx); err != nil {
 		t.Fatal(err)
 	}
-	open := func(ctx context.Context, bucket string) (ObjectStore, error) { return NewAWSStore(ctx, bucket, AWSOptions{}) }
+	open := func(ctx context.Context, bucket string) (ObjectStore, error) {
+		return NewAWSStore(ctx, bucket, AWSOptions{})
+	}
 	loc, _ := ParseLocation("s3://compat/p/")
 	hu, _ := ParseHeadURL("s3://compat/p/heads/olddb/main")
 
