@@ -252,7 +252,7 @@ func (r *Remotes) Upload(ctx context.Context, db, branch string, cm catalog.Chun
 		r.known[loc.String()] = known
 		// Learn what the heads this writer knows already store.
 		for _, h := range d.Heads {
-			if desc, err := readDescriptor(ctx, s, loc, h.Descriptor); err == nil {
+			if desc, err := readDescriptor(ctx, s, loc, h.Descriptor); err == nil && readable(h.Descriptor, desc) == nil {
 				for _, c := range desc.Chunks {
 					known[c.Hash] = c
 				}
@@ -444,11 +444,17 @@ func readDescriptor(ctx context.Context, s ObjectStore, loc Location, key string
 	if err != nil {
 		return d, err
 	}
-	if err = json.Unmarshal(data, &d); err == nil && d.Format > descriptorFormat {
-		err = vsqlerr.New(vsqlerr.StorageCorrupt, "descriptor %s has format %d; this vsqld reads formats up to %d", key, d.Format, descriptorFormat).
-			WithHint("Upgrade vsqld to read this remote.")
-	}
+	err = json.Unmarshal(data, &d)
 	return d, err
+}
+
+// readable refuses a descriptor of a format later than this version knows.
+func readable(key string, d Descriptor) error {
+	if d.Format > descriptorFormat {
+		return vsqlerr.New(vsqlerr.FeatureNotSupported, "descriptor %s has format %d; this vsqld reads formats up to %d", key, d.Format, descriptorFormat).
+			WithHint("A newer vsqld wrote this remote; upgrade vsqld to read it.")
+	}
+	return nil
 }
 
 // FetchHead reads a remote head and makes every chunk of its snapshot
@@ -476,6 +482,9 @@ func (r *Remotes) FetchHead(ctx context.Context, h HeadURL, blocks Blocks) (etag
 	desc, err := readDescriptor(ctx, s, h.Location, head.Descriptor)
 	if err != nil {
 		return "", cm, vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "read descriptor %s: %v", head.Descriptor, err)
+	}
+	if err := readable(head.Descriptor, desc); err != nil {
+		return "", cm, err
 	}
 	cm, err = fetchBlocks(ctx, s, h.Location, desc, blocks)
 	return etag, cm, err
@@ -579,6 +588,9 @@ func (r *Remotes) FetchExported(ctx context.Context, db string, want catalog.Chu
 	desc, err := readDescriptor(ctx, s, loc, key)
 	if err != nil {
 		return vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "read descriptor %s: %v", key, err)
+	}
+	if err := readable(key, desc); err != nil {
+		return err
 	}
 	if desc.Root != want.Root {
 		return vsqlerr.New(vsqlerr.StorageCorrupt, "descriptor %s describes %s, not %s", key, desc.Root, want.Root)
