@@ -60,19 +60,19 @@ func (s *BlockStore) path(h Hash, compressed bool) string {
 }
 
 // stat finds a block's file in either form, the compressed one first.
-func (s *BlockStore) stat(h Hash) (path string, compressed bool, info fs.FileInfo, err error) {
+func (s *BlockStore) stat(h Hash) (path string, compressed bool, err error) {
 	for _, compressed := range []bool{true, false} {
 		path := s.path(h, compressed)
-		if info, err = os.Stat(path); err == nil {
-			return path, compressed, info, nil
+		if _, err = os.Stat(path); err == nil {
+			return path, compressed, nil
 		}
 	}
-	return "", false, nil, err
+	return "", false, err
 }
 
 // Has reports whether a block is stored (in either form).
 func (s *BlockStore) Has(h Hash) bool {
-	_, _, _, err := s.stat(h)
+	_, _, err := s.stat(h)
 	return err == nil
 }
 
@@ -121,33 +121,31 @@ func (s *BlockStore) Get(h Hash) ([]byte, error) { return s.GetInto(nil, h) }
 
 // GetInto is Get decoding into buf's storage when it is large enough.
 func (s *BlockStore) GetInto(buf []byte, h Hash) ([]byte, error) {
-	path, compressed, _, err := s.stat(h)
-	if err != nil {
-		return nil, fmt.Errorf("read block %s: %w", HashHex(h), err)
-	}
-	data, _, err := s.read(buf, StoredBlock{Hash: h, Path: path, Compressed: compressed})
-	if err != nil {
-		return nil, fmt.Errorf("read block %s: %w", HashHex(h), err)
-	}
-	return data, nil
+	data, _, _, err := s.load(buf, h)
+	return data, err
 }
 
 // GetCompressed returns a block's compressed form, checked against its
 // hash; a block stored raw is compressed on the way (S3 uploads use it, so
 // packs always hold compressed blocks).
 func (s *BlockStore) GetCompressed(h Hash) ([]byte, error) {
-	path, compressed, _, err := s.stat(h)
+	data, file, compressed, err := s.load(nil, h)
+	if err != nil || compressed {
+		return file, err
+	}
+	return zblock.Compress(nil, data), nil
+}
+
+// load finds a block in either form and reads it (see read).
+func (s *BlockStore) load(buf []byte, h Hash) (data, file []byte, compressed bool, err error) {
+	path, compressed, err := s.stat(h)
+	if err == nil {
+		data, file, err = s.read(buf, StoredBlock{Hash: h, Path: path, Compressed: compressed})
+	}
 	if err != nil {
-		return nil, fmt.Errorf("read block %s: %w", HashHex(h), err)
+		return nil, nil, false, fmt.Errorf("read block %s: %w", HashHex(h), err)
 	}
-	data, z, err := s.read(nil, StoredBlock{Hash: h, Path: path, Compressed: compressed})
-	if err != nil {
-		return nil, fmt.Errorf("read block %s: %w", HashHex(h), err)
-	}
-	if !compressed {
-		z = zblock.Compress(nil, data)
-	}
-	return z, nil
+	return data, file, compressed, nil
 }
 
 // Read returns the content of a block file Walk found, decompressed and

@@ -180,6 +180,22 @@ func TestCompressedPacksAndOldRemotes(t *testing.T) {
 		}
 		checkFetched(t, fresh, cm, header, one, three)
 	})
+	t.Run("a descriptor of a later format is refused", func(t *testing.T) {
+		desc := Descriptor{Format: descriptorFormat + 1, DB: "future", Root: first.Root}
+		body, _ := json.Marshal(desc)
+		if _, err := plain.Put(ctx, loc.Key("snapshots/future/d.json"), body); err != nil {
+			t.Fatal(err)
+		}
+		r, _ := OpenRemotes(t.TempDir(), open)
+		if err := r.SetRemote(ctx, "future", loc.String()); err != nil {
+			t.Fatal(err)
+		}
+		r.state.Databases["future"].exported(first.Root, "snapshots/future/d.json")
+		err := r.FetchExported(ctx, "future", first, newStore(t))
+		if !vsqlerr.IsCode(err, vsqlerr.FeatureNotSupported) {
+			t.Errorf("FetchExported of a later format: %v, want feature_not_supported", err)
+		}
+	})
 	t.Run("a new remote holds only compressed blocks", func(t *testing.T) {
 		r, _ := OpenRemotes(t.TempDir(), open)
 		if err := r.SetRemote(ctx, "newdb", loc.String()); err != nil {
