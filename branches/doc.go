@@ -53,9 +53,13 @@
 // DuckDB blocks are mostly runs of zeros and lightly compressed column
 // segments, so zstd's entropy stage matters (s2 stores 3.5× more) while
 // its higher levels buy nothing more. SpeedDefault stores 10% less than
-// SpeedFastest at about the same speed here; a snapshot compresses only the
-// blocks it adds, and reading the file remains its cost. Decompression is
-// fast enough that a verified Get costs little more than the hash.
+// SpeedFastest at about the same speed here. A snapshot compresses only the
+// blocks it adds (in the bench, side by side with the raw store: 100
+// scattered UPDATEs of the 1M-row table 780 KiB → 6 KiB stored at the same
+// 149 ms; 100 scattered DELETEs 8.0 MiB → 798 KiB, 82 → 115 ms, the cost
+// of compressing 32 new blocks; one changed row of a 3-row table 524 KiB →
+// 767 B; the whole store 12.4× smaller than its content). Decompression
+// is fast enough that a verified Get costs little more than the hash.
 //
 // A compressed block is <hash>.zst; a raw one (older repositories) is the
 // bare <hash>, which no DuckDB content could be confused with, since the

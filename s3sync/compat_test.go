@@ -122,6 +122,14 @@ func TestCompressedPacksAndOldRemotes(t *testing.T) {
 		return NewAWSStore(ctx, bucket, AWSOptions{})
 	}
 	loc, _ := ParseLocation("s3://compat/p/")
+	// remoteOf is a fresh repository's remotes, db exporting to loc.
+	remoteOf := func(t *testing.T, db string) *Remotes {
+		r, _ := OpenRemotes(t.TempDir(), open)
+		if err := r.SetRemote(ctx, db, loc.String()); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
 	hu, _ := ParseHeadURL("s3://compat/p/heads/olddb/main")
 
 	local := newStore(t)
@@ -139,10 +147,7 @@ func TestCompressedPacksAndOldRemotes(t *testing.T) {
 		checkFetched(t, fresh, cm, header, one, two)
 	})
 	t.Run("an old export's evicted blocks are fetched back", func(t *testing.T) {
-		r, _ := OpenRemotes(t.TempDir(), open)
-		if err := r.SetRemote(ctx, "olddb", loc.String()); err != nil {
-			t.Fatal(err)
-		}
+		r := remoteOf(t, "olddb")
 		r.state.Databases["olddb"].exported(first.Root, oldKey)
 		fresh := newStore(t)
 		if err := r.FetchExported(ctx, "olddb", first, fresh); err != nil {
@@ -151,10 +156,7 @@ func TestCompressedPacksAndOldRemotes(t *testing.T) {
 		checkFetched(t, fresh, first, header, one, two)
 	})
 	t.Run("a writer continues an old remote with compressed packs", func(t *testing.T) {
-		r, _ := OpenRemotes(t.TempDir(), open)
-		if err := r.SetRemote(ctx, "olddb", loc.String()); err != nil {
-			t.Fatal(err)
-		}
+		r := remoteOf(t, "olddb")
 		// remotes.json as the old version left it: the head it wrote.
 		r.state.Databases["olddb"].Heads["main"] = &headState{ETag: oldETag, Descriptor: oldKey, Root: first.Root, Token: "oldtoken"}
 		three := duckLike(256<<10, 4)
@@ -186,10 +188,7 @@ func TestCompressedPacksAndOldRemotes(t *testing.T) {
 		if _, err := plain.Put(ctx, loc.Key("snapshots/future/d.json"), body); err != nil {
 			t.Fatal(err)
 		}
-		r, _ := OpenRemotes(t.TempDir(), open)
-		if err := r.SetRemote(ctx, "future", loc.String()); err != nil {
-			t.Fatal(err)
-		}
+		r := remoteOf(t, "future")
 		r.state.Databases["future"].exported(first.Root, "snapshots/future/d.json")
 		err := r.FetchExported(ctx, "future", first, newStore(t))
 		if !vsqlerr.IsCode(err, vsqlerr.FeatureNotSupported) {
@@ -197,10 +196,7 @@ func TestCompressedPacksAndOldRemotes(t *testing.T) {
 		}
 	})
 	t.Run("a new remote holds only compressed blocks", func(t *testing.T) {
-		r, _ := OpenRemotes(t.TempDir(), open)
-		if err := r.SetRemote(ctx, "newdb", loc.String()); err != nil {
-			t.Fatal(err)
-		}
+		r := remoteOf(t, "newdb")
 		if err := r.ExportSnapshot(ctx, "newdb", "main", first, local); err != nil {
 			t.Fatal(err)
 		}

@@ -59,6 +59,9 @@ func Decompress(dst, z []byte) ([]byte, error) {
 	if cap(dst) < MaxSize {
 		dst = make([]byte, 0, MaxSize)
 	}
+	if len(z) == 0 {
+		return nil, fmt.Errorf("%w: no data", ErrMalformed)
+	}
 	out, err := decoder.DecodeAll(z, dst[:0:MaxSize])
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
