@@ -3,6 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,7 +30,8 @@ func (b *bench) snapshotSection(ctx context.Context) (string, error) {
 	w.WriteString("## Snapshots\n\n" + b.commandLine("snapshot"))
 	fmt.Fprintf(&w, "A %s-row `orders` table (as in Merges), snapshotted once. Then each run changes %d rows and times "+
 		"`SELECT new_bytes, total_bytes FROM vsql_create_snapshot()` from the client (checkpoint, chunking and hashing "+
-		"the file, storing new blocks, the catalog transaction). New bytes are the blocks the snapshot had to store; the "+
+		"the file, storing new blocks, the catalog transaction). New bytes are what the snapshot added to the block store: "+
+		"the blocks it had to store, zstd-compressed, as they are on disk; the "+
 		"fraction is new_bytes ÷ total_bytes, the size of the file. Scattered rows are every %s-th key; clustered rows are "+
 		"%d consecutive keys. Each run uses other rows than the last.\n\n", fmtCount(rows), n, fmtCount(stride), n)
 	s, c, done, err := b.startConnected(ctx)
@@ -86,16 +92,125 @@ func (b *bench) snapshotSection(ctx context.Context) (string, error) {
 	for i, ch := range changes {
 		out = append(out, []string{ch.name, fmtMs(median(times[i])), fmtBytes(median(news[i])), fmt.Sprintf("%.2f%%", median(fracs[i]))})
 	}
+	small, err := b.smallSnapshots(ctx, s, c)
+	if err != nil {
+		return w.String(), err
+	}
+	out = append(out, []string{"UPDATE 1 row of a 3-row table (database `small`)", fmtMs(small.time), fmtBytes(small.newBytes),
+		fmt.Sprintf("%.2f%%", 100*small.newBytes/small.total)})
 	w.WriteString(table([]string{"change before the snapshot", "snapshot time", "new bytes", "of the file"}, out))
+	fmt.Fprintf(&w, "\nThe 3-row table's file is %s; the block store grew by %s per snapshot of one changed row "+
+		"(median; the store's size on disk measured around each snapshot, a check of new_bytes).\n",
+		fmtBytes(small.total), fmtBytes(small.grown))
+	b.goal("snapshot after changing 1 row of a 3-row table: new bytes", "≤ 32 KiB", fmtBytes(small.newBytes), small.newBytes <= 32<<10)
+	upd := median(fracs[0])
+	b.goal(fmt.Sprintf("snapshot after %s of a %s-row table: new bytes ÷ file", changes[0].name, fmtCount(rows)), "≤ 1.5%",
+		fmt.Sprintf("%.2f%% (%s)", upd, fmtBytes(median(news[0]))), upd <= 1.5)
 	d, _, _, err := snapshot(ctx, c)
 	if err != nil {
 		return w.String(), err
 	}
 	fmt.Fprintf(&w, "\nThe file was %s at the end. A snapshot of an unchanged branch, for reference: %s (one run).\n", fmtBytes(float64(total)), fmtMs(ms(d)))
+	if st, err := b.storeSize(ctx, s); err == nil {
+		fmt.Fprintf(&w, "\nThe block store at the end of the section (`vsqld verify`, beside the running server): %d blocks, "+
+			"%s on disk for %s of block content (%.1f× smaller).\n", st.blocks, fmtBytes(st.onDisk), fmtBytes(st.content), st.content/st.onDisk)
+	} else {
+		fmt.Fprintf(&w, "\nThe block store's size could not be read: `%s`.\n", oneLine(err.Error()))
+	}
 	if hwm, err := peak(s.pid()); err == nil {
 		fmt.Fprintf(&w, "\nPeak memory of vsqld (VmHWM) over this section: %s.\n", fmtBytes(float64(hwm)))
 	}
 	return w.String(), nil
+}
+
+// smallRun is the median snapshot of one changed row of a 3-row table.
+type smallRun struct {
+	time                   float64 // ms
+	newBytes, grown, total float64
+}
+
+// smallSnapshots measures, in database small of s, snapshots after one
+// changed row of a 3-row table: new_bytes and the block store's growth on
+// disk.
+func (b *bench) smallSnapshots(ctx context.Context, s *server, c *pgx.Conn) (smallRun, error) {
+	var r smallRun
+	if err := execAll(ctx, c, "CREATE DATABASE small"); err != nil {
+		return r, err
+	}
+	sc, err := s.connect(ctx, "small")
+	if err != nil {
+		return r, err
+	}
+	defer sc.Close(ctx)
+	if err := execAll(ctx, sc, "CREATE TABLE t (id integer PRIMARY KEY, v text)", "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c')",
+		"SELECT * FROM vsql_create_snapshot()"); err != nil {
+		return r, err
+	}
+	blocks := filepath.Join(s.data, "blocks")
+	var times, news, grown []float64
+	for run := 0; run <= b.cfg.runs; run++ { // run 0 is the warm-up
+		if err := execAll(ctx, sc, fmt.Sprintf("UPDATE t SET v = 'r%d' WHERE id = %d", run, 1+run%3)); err != nil {
+			return r, err
+		}
+		before, err := dirSize(blocks)
+		if err != nil {
+			return r, err
+		}
+		d, nb, tb, err := snapshot(ctx, sc)
+		if err != nil {
+			return r, err
+		}
+		after, err := dirSize(blocks)
+		if err != nil {
+			return r, err
+		}
+		if run > 0 {
+			times, news, grown = append(times, ms(d)), append(news, float64(nb)), append(grown, float64(after-before))
+			r.total = float64(tb)
+		}
+	}
+	r.time, r.newBytes, r.grown = median(times), median(news), median(grown)
+	return r, nil
+}
+
+// dirSize is the size of the files under dir.
+func dirSize(dir string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			n += info.Size()
+		}
+		return nil
+	})
+	return n, err
+}
+
+// storeStats is what vsqld verify says of a block store.
+type storeStats struct {
+	blocks          int
+	onDisk, content float64
+}
+
+var verifyLine = regexp.MustCompile(`verify: (\d+) blocks \((\d+) bytes on disk, (\d+) bytes of content\)`)
+
+// storeSize runs vsqld verify on s's repository (it only reads, beside the
+// server) and reads the block store's size on disk and of content.
+func (b *bench) storeSize(ctx context.Context, s *server) (storeStats, error) {
+	var st storeStats
+	out, err := exec.CommandContext(ctx, b.bin, "verify", "--data", s.data).CombinedOutput()
+	m := verifyLine.FindSubmatch(out)
+	if err != nil || m == nil {
+		return st, fmt.Errorf("vsqld verify: %v: %s", err, out)
+	}
+	st.blocks, _ = strconv.Atoi(string(m[1]))
+	onDisk, _ := strconv.ParseInt(string(m[2]), 10, 64)
+	content, _ := strconv.ParseInt(string(m[3]), 10, 64)
+	st.onDisk, st.content = float64(onDisk), float64(content)
+	return st, nil
 }
 
 func (b *bench) branchSection(ctx context.Context) (string, error) {

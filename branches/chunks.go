@@ -51,8 +51,9 @@ func contentRoot(fileSize int64, chunks []Hash) string {
 }
 
 // chunkFile reads a file chunk by chunk, hashes each chunk and, when store
-// is not nil, stores the chunks it does not have yet (each fsynced). It
-// returns the chunk map and the bytes newly stored. afterBlock, if set, is
+// is not nil, stores the chunks it does not have yet (each compressed and
+// fsynced). It returns the chunk map and the bytes newly written to the
+// store (compressed, as on disk). afterBlock, if set, is
 // called after each newly stored block (a fault point in tests).
 func chunkFile(path string, store *BlockStore, afterBlock func()) (catalog.ChunkMap, int64, error) {
 	f, err := os.Open(path)
@@ -80,12 +81,12 @@ func chunkFile(path string, store *BlockStore, afterBlock func()) (catalog.Chunk
 		h := sha256.Sum256(chunk)
 		m.Chunks = append(m.Chunks, h)
 		if store != nil {
-			written, err := store.Put(h, chunk)
+			stored, err := store.Put(h, chunk)
 			if err != nil {
 				return m, 0, err
 			}
-			if written {
-				newBytes += n
+			if stored > 0 {
+				newBytes += stored
 				if afterBlock != nil {
 					afterBlock()
 				}
@@ -96,9 +97,14 @@ func chunkFile(path string, store *BlockStore, afterBlock func()) (catalog.Chunk
 	return m, newBytes, nil
 }
 
+// materializeAhead is how many blocks materialize reads and decompresses
+// (each on its own goroutine) ahead of the one it writes.
+const materializeAhead = 3
+
 // materialize writes the file a chunk map describes to dst, verifying every
 // block, atomically and durably (internal/atomicfile): dst is replaced only
-// once every block was read, checked and written, and fsynced.
+// once every block was read, checked and written, and fsynced. The next
+// blocks are read and decompressed while one is written.
 func materialize(store *BlockStore, m catalog.ChunkMap, dst string) error {
 	if contentRoot(m.FileSize, m.Chunks) != m.Root {
 		return fmt.Errorf("materialize %s: chunk map does not match its root: %w", m.Root, ErrCorrupt)
@@ -111,22 +117,74 @@ func materialize(store *BlockStore, m catalog.ChunkMap, dst string) error {
 		return err
 	}
 	defer tmp.Cleanup() // no-op after Commit
+	ahead := readAhead(store, m.Chunks)
+	defer ahead.stop()
 	var written int64
-	for i, h := range m.Chunks {
-		data, err := store.Get(h)
-		if err != nil {
-			return fmt.Errorf("materialize %s: %w", m.Root, err)
+	for i := range m.Chunks {
+		res := <-ahead.next
+		b := <-res
+		if b.err != nil {
+			return fmt.Errorf("materialize %s: %w", m.Root, b.err)
 		}
-		if int64(len(data)) != chunkSize(i, m.FileSize) {
-			return fmt.Errorf("materialize %s: block %d has %d bytes: %w", m.Root, i, len(data), ErrCorrupt)
+		if int64(len(b.data)) != chunkSize(i, m.FileSize) {
+			return fmt.Errorf("materialize %s: block %d has %d bytes: %w", m.Root, i, len(b.data), ErrCorrupt)
 		}
-		if _, err := tmp.Write(data); err != nil {
+		if _, err := tmp.Write(b.data); err != nil {
 			return err
 		}
-		written += int64(len(data))
+		written += int64(len(b.data))
+		ahead.bufs <- b.buf
 	}
 	if written != m.FileSize {
 		return fmt.Errorf("materialize %s: wrote %d of %d bytes: %w", m.Root, written, m.FileSize, errors.New("short chunk map"))
 	}
 	return tmp.Commit()
 }
+
+// pipeline reads blocks ahead of their writer: next delivers, in chunk
+// order, one channel per block that receives it once read; bufs holds the
+// materializeAhead+1 decode buffers, which bound the blocks in flight (the
+// writer gives each back after writing it).
+type pipeline struct {
+	next chan chan aheadBlock
+	bufs chan []byte
+	done chan struct{}
+}
+
+// aheadBlock is one block read ahead: its content or the error reading it,
+// and the buffer its content lives in.
+type aheadBlock struct {
+	data, buf []byte
+	err       error
+}
+
+// readAhead starts reading chunks; stop ends it early and must be called.
+func readAhead(store *BlockStore, chunks []Hash) *pipeline {
+	p := &pipeline{
+		next: make(chan chan aheadBlock, materializeAhead+1),
+		bufs: make(chan []byte, materializeAhead+1),
+		done: make(chan struct{}),
+	}
+	for range materializeAhead + 1 {
+		p.bufs <- make([]byte, 0, BlockSize)
+	}
+	go func() {
+		for _, h := range chunks {
+			var buf []byte
+			select {
+			case buf = <-p.bufs:
+			case <-p.done:
+				return
+			}
+			res := make(chan aheadBlock, 1)
+			go func() {
+				data, err := store.GetInto(buf, h)
+				res <- aheadBlock{data: data, buf: buf, err: err}
+			}()
+			p.next <- res // never blocks: a buffer was free
+		}
+	}()
+	return p
+}
+
+func (p *pipeline) stop() { close(p.done) }

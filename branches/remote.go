@@ -172,10 +172,9 @@ func Evict(ctx context.Context, dataDir string, cat *catalog.Catalog, exported m
 		if keep[h] || !store.Has(h) {
 			continue
 		}
-		if info, err := os.Stat(store.Path(h)); err == nil {
-			rep.Bytes += info.Size()
-		}
-		if err := store.Remove(h); err != nil {
+		freed, err := store.Remove(h)
+		rep.Bytes += freed
+		if err != nil {
 			return rep, err
 		}
 		rep.Blocks++

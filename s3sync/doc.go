@@ -15,11 +15,13 @@
 //
 // # Object layout under s3://bucket/prefix/
 //
-//	packs/<sha256>.pack                  blocks a snapshot added, concatenated;
-//	                                     named by the pack's hash, written once
+//	packs/<sha256>.pack                  blocks a snapshot added, each one zstd
+//	                                     frame, concatenated; named by the
+//	                                     pack's hash, written once
 //	snapshots/<db>/<root>-<sum>.json     a snapshot descriptor: content root,
-//	                                     file size, and per chunk its hash and
-//	                                     byte range in a pack (the index page)
+//	                                     file size, and per chunk its hash,
+//	                                     byte range in a pack and encoding
+//	                                     (the index page)
 //	commits/<db>/<branch>/<token>.json   a commit record: the head to be written,
 //	                                     with its unique token
 //	heads/<db>/<branch>                  the branch's head: descriptor, content
@@ -38,9 +40,24 @@
 // before a crash (same writer id, same content) is adopted.
 //
 // Readers fetch the head, its descriptor, and every block they lack with a
-// ranged read of its pack, verified against its SHA-256 before it is
-// stored (a mismatch is storage_corrupt naming the pack and offset, and the
-// block is never used).
+// ranged read of its pack, decompressed and verified against the SHA-256
+// of its content before it is stored (a mismatch, a frame that does not
+// decode or an unknown encoding is storage_corrupt naming the pack and
+// offset, and the block is never used). A verified compressed block is
+// stored as it came, without compressing it again.
+//
+// # Compressed blocks and older remotes
+//
+// Packs hold blocks in the block store's compressed form (package zblock;
+// the choice is measured in package branches' doc.go), taken from the
+// store as they are on disk, so an export compresses nothing except blocks
+// an older repository still holds raw. Descriptors of format 2 record
+// "encoding": "zstd" per chunk; format 1 (older versions) has no encoding
+// field, and a chunk without one is raw. Readers take both, and a
+// descriptor of a later format is refused (feature_not_supported: upgrade
+// vsqld). A writer
+// continuing a remote that older versions wrote reuses their raw chunks
+// (a descriptor may mix both) and packs only new blocks, compressed.
 //
 // # State
 //

@@ -15,6 +15,7 @@ import (
 
 	"github.com/vsql/vsql/catalog"
 	"github.com/vsql/vsql/internal/s3test"
+	"github.com/vsql/vsql/internal/zblock"
 	"github.com/vsql/vsql/vsqlerr"
 )
 
@@ -70,13 +71,22 @@ func (f *faultTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
+// memBlocks keeps block contents in memory, compressing on the way out as
+// the block store does.
 type memBlocks map[[32]byte][]byte
 
-func (m memBlocks) Has(h [32]byte) bool            { _, ok := m[h]; return ok }
-func (m memBlocks) Get(h [32]byte) ([]byte, error) { return m[h], nil }
-func (m memBlocks) Put(h [32]byte, d []byte) (bool, error) {
+func (m memBlocks) Has(h [32]byte) bool { _, ok := m[h]; return ok }
+func (m memBlocks) GetCompressed(h [32]byte) ([]byte, error) {
+	return zblock.Compress(nil, m[h]), nil
+}
+func (m memBlocks) Put(h [32]byte, d []byte) (int64, error) {
 	m[h] = d
-	return true, nil
+	return int64(len(d)), nil
+}
+func (m memBlocks) PutCompressed(h [32]byte, z []byte) (int64, error) {
+	d, err := zblock.Decompress(nil, z)
+	m[h] = d
+	return int64(len(z)), err
 }
 
 func fakeSnapshot(blocks memBlocks, texts ...string) catalog.ChunkMap {

@@ -16,18 +16,26 @@ import (
 
 	"github.com/vsql/vsql/catalog"
 	"github.com/vsql/vsql/internal/atomicfile"
+	"github.com/vsql/vsql/internal/zblock"
 	"github.com/vsql/vsql/vsqlerr"
 )
 
-// Blocks is the local block store as s3sync needs it.
+// Blocks is the local block store as s3sync needs it. Packs hold blocks
+// in the store's compressed form (package zblock).
 type Blocks interface {
 	Has(h [32]byte) bool
-	Get(h [32]byte) ([]byte, error)
-	Put(h [32]byte, data []byte) (bool, error)
+	// Put stores a block's content (fetched raw from an older remote).
+	Put(h [32]byte, data []byte) (int64, error)
+	// GetCompressed returns a block compressed, checked against its hash.
+	GetCompressed(h [32]byte) ([]byte, error)
+	// PutCompressed stores a compressed block the caller has verified.
+	PutCompressed(h [32]byte, z []byte) (int64, error)
 }
 
 // Descriptor describes one exported snapshot: its chunk map and where
-// every chunk is stored (the snapshot's index page).
+// every chunk is stored (the snapshot's index page). Format 1 is what
+// versions before compressed blocks wrote (every chunk raw); format 2 adds
+// ChunkLocation.Encoding.
 type Descriptor struct {
 	Format     int             `json:"format"`
 	DB         string          `json:"db"`
@@ -39,13 +47,20 @@ type Descriptor struct {
 	ExportedAt time.Time       `json:"exported_at"`
 }
 
-// ChunkLocation is where one chunk of a snapshot is: a byte range of a pack.
+// ChunkLocation is where one chunk of a snapshot is: a byte range of a
+// pack, holding the chunk compressed with Encoding ("zstd") or, when it is
+// empty (packs of older versions), raw.
 type ChunkLocation struct {
-	Hash   string `json:"hash"`
-	Pack   string `json:"pack"`
-	Offset int64  `json:"offset"`
-	Length int64  `json:"length"`
+	Hash     string `json:"hash"`
+	Pack     string `json:"pack"`
+	Offset   int64  `json:"offset"`
+	Length   int64  `json:"length"`
+	Encoding string `json:"encoding,omitempty"`
 }
+
+// descriptorFormat is the format this version writes; readers take it and
+// every older one.
+const descriptorFormat = 2
 
 // Head is the small object heads/<db>/<branch>: the branch's current
 // snapshot descriptor and the unique token of the write that put it there.
@@ -237,14 +252,14 @@ func (r *Remotes) Upload(ctx context.Context, db, branch string, cm catalog.Chun
 		r.known[loc.String()] = known
 		// Learn what the heads this writer knows already store.
 		for _, h := range d.Heads {
-			if desc, err := readDescriptor(ctx, s, loc, h.Descriptor); err == nil {
+			if desc, err := readDescriptor(ctx, s, loc, h.Descriptor); err == nil && readable(h.Descriptor, desc) == nil {
 				for _, c := range desc.Chunks {
 					known[c.Hash] = c
 				}
 			}
 		}
 	}
-	desc := Descriptor{Format: 1, DB: db, Branch: branch, Root: cm.Root, FileSize: cm.FileSize, Writer: r.state.Writer, ExportedAt: time.Now().UTC()}
+	desc := Descriptor{Format: descriptorFormat, DB: db, Branch: branch, Root: cm.Root, FileSize: cm.FileSize, Writer: r.state.Writer, ExportedAt: time.Now().UTC()}
 	var pack bytes.Buffer
 	var pending []int // indexes into desc.Chunks waiting for the current pack
 	flush := func() error {
@@ -276,7 +291,7 @@ func (r *Remotes) Upload(ctx context.Context, db, branch string, cm catalog.Chun
 			pending = append(pending, len(desc.Chunks)-1)
 			continue
 		}
-		data, err := blocks.Get(h)
+		data, err := blocks.GetCompressed(h)
 		if err != nil {
 			return nil, err
 		}
@@ -286,7 +301,7 @@ func (r *Remotes) Upload(ctx context.Context, db, branch string, cm catalog.Chun
 			}
 		}
 		inThisExport[hash] = len(desc.Chunks)
-		desc.Chunks = append(desc.Chunks, ChunkLocation{Hash: hash, Offset: int64(pack.Len()), Length: int64(len(data))})
+		desc.Chunks = append(desc.Chunks, ChunkLocation{Hash: hash, Offset: int64(pack.Len()), Length: int64(len(data)), Encoding: zblock.Zstd})
 		pending = append(pending, len(desc.Chunks)-1)
 		pack.Write(data)
 	}
@@ -433,6 +448,15 @@ func readDescriptor(ctx context.Context, s ObjectStore, loc Location, key string
 	return d, err
 }
 
+// readable refuses a descriptor of a format later than this version knows.
+func readable(key string, d Descriptor) error {
+	if d.Format > descriptorFormat {
+		return vsqlerr.New(vsqlerr.FeatureNotSupported, "descriptor %s has format %d; this vsqld reads formats up to %d", key, d.Format, descriptorFormat).
+			WithHint("A newer vsqld wrote this remote; upgrade vsqld to read it.")
+	}
+	return nil
+}
+
 // FetchHead reads a remote head and makes every chunk of its snapshot
 // local: missing blocks are read from their packs, verified against their
 // hashes (a mismatch is storage_corrupt naming the object, and the block is
@@ -459,15 +483,20 @@ func (r *Remotes) FetchHead(ctx context.Context, h HeadURL, blocks Blocks) (etag
 	if err != nil {
 		return "", cm, vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "read descriptor %s: %v", head.Descriptor, err)
 	}
+	if err := readable(head.Descriptor, desc); err != nil {
+		return "", cm, err
+	}
 	cm, err = fetchBlocks(ctx, s, h.Location, desc, blocks)
 	return etag, cm, err
 }
 
 // fetchBlocks makes a descriptor's chunks local: each block the store
-// lacks is read from its pack and verified against its hash before it is
-// stored.
+// lacks is read from its pack, decompressed if it is compressed, and
+// verified against its hash before it is stored (compressed as it came, or
+// compressed by the store when the pack held it raw).
 func fetchBlocks(ctx context.Context, s ObjectStore, loc Location, desc Descriptor, blocks Blocks) (catalog.ChunkMap, error) {
 	cm := catalog.ChunkMap{Root: desc.Root, FileSize: desc.FileSize}
+	buf := make([]byte, 0, zblock.MaxSize)
 	for _, c := range desc.Chunks {
 		var hash [32]byte
 		b, err := hex.DecodeString(c.Hash)
@@ -483,15 +512,40 @@ func fetchBlocks(ctx context.Context, s ObjectStore, loc Location, desc Descript
 		if err != nil {
 			return cm, vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "read %s: %v", loc.String()+c.Pack, err)
 		}
-		if sha256.Sum256(data) != hash {
-			return cm, vsqlerr.New(vsqlerr.StorageCorrupt, "block %s read from %s at offset %d does not match its hash; it was not used",
-				c.Hash, loc.String()+c.Pack, c.Offset)
+		content, err := decodeFetched(c.Encoding, data, buf)
+		if err == nil && sha256.Sum256(content) != hash {
+			err = errors.New("does not match its hash")
 		}
-		if _, err := blocks.Put(hash, data); err != nil {
+		if err != nil {
+			return cm, vsqlerr.New(vsqlerr.StorageCorrupt, "block %s read from %s at offset %d %v; it was not used",
+				c.Hash, loc.String()+c.Pack, c.Offset, err)
+		}
+		if c.Encoding == "" {
+			_, err = blocks.Put(hash, content)
+		} else {
+			_, err = blocks.PutCompressed(hash, data)
+		}
+		if err != nil {
 			return cm, err
 		}
 	}
 	return cm, nil
+}
+
+// decodeFetched returns the content of a chunk fetched in the given
+// encoding (buf is scratch space for decompressing).
+func decodeFetched(encoding string, data, buf []byte) ([]byte, error) {
+	switch encoding {
+	case "":
+		return data, nil
+	case zblock.Zstd:
+		content, err := zblock.Decompress(buf, data)
+		if err != nil {
+			return nil, fmt.Errorf("does not decode (%v)", err)
+		}
+		return content, nil
+	}
+	return nil, fmt.Errorf("has the unknown encoding %q", encoding)
 }
 
 // ExportedRoots lists the content roots this repository exported, whose
@@ -534,6 +588,9 @@ func (r *Remotes) FetchExported(ctx context.Context, db string, want catalog.Chu
 	desc, err := readDescriptor(ctx, s, loc, key)
 	if err != nil {
 		return vsqlerr.Wrap(err, vsqlerr.RemoteUnavailable, "read descriptor %s: %v", key, err)
+	}
+	if err := readable(key, desc); err != nil {
+		return err
 	}
 	if desc.Root != want.Root {
 		return vsqlerr.New(vsqlerr.StorageCorrupt, "descriptor %s describes %s, not %s", key, desc.Root, want.Root)

@@ -105,7 +105,8 @@ func (m *Main) verify(ctx context.Context, args []string) error {
 	for _, p := range rep.Problems {
 		fmt.Fprintln(m.Stdout, "verify:", p)
 	}
-	fmt.Fprintf(m.Stdout, "verify: %d blocks, %d chunk maps, %d snapshots checked, %d blocks only in S3, %d problems\n", rep.Blocks, rep.ChunkMaps, rep.Snapshots, rep.RemoteBlocks, len(rep.Problems))
+	fmt.Fprintf(m.Stdout, "verify: %d blocks (%d bytes on disk, %d bytes of content), %d chunk maps, %d snapshots checked, %d blocks only in S3, %d problems\n",
+		rep.Blocks, rep.StoredBytes, rep.ContentBytes, rep.ChunkMaps, rep.Snapshots, rep.RemoteBlocks, len(rep.Problems))
 	if len(rep.Problems) > 0 {
 		return errProblems
 	}
