@@ -12,6 +12,7 @@ import (
 
 	"github.com/vsql/vsql/catalog"
 	"github.com/vsql/vsql/internal/atomicfile"
+	"github.com/vsql/vsql/internal/faults"
 )
 
 // GCReport says what gc removed.
@@ -24,20 +25,82 @@ type GCReport struct {
 	TempFilesRemoved          int
 }
 
-// DefaultGCGrace protects blocks written moments ago (by a snapshot that
-// has not published yet) from gc.
+// DefaultGCGrace protects blocks written moments ago from gc (offline,
+// by a process that stopped half-way; online, the block store lock
+// already keeps in-flight snapshots safe).
 const DefaultGCGrace = time.Hour
 
+// OnlineFileGrace is how old a temporary file, or a live file no branch
+// names, must be before an online gc removes it: younger ones may belong
+// to a write in progress (a materialization, a restore).
+const OnlineFileGrace = time.Hour
+
 // GC removes what no snapshot or branch references: blocks outside every
-// snapshot's chunk map, unreferenced chunk maps, snapshot images that no
-// reader pin holds (images are rebuilt from blocks on demand), live files
-// no branch names, and leftover temporary files. It must run while no vsqld
-// serves the repository (the caller holds the repository lock).
+// kept snapshot's chunk map (and outside the results of unfinished merge
+// requests), unreferenced chunk maps, snapshot images that no reader pin
+// holds (images are rebuilt from blocks on demand), live files no branch
+// names, and leftover temporary files. It must run while no vsqld serves
+// the repository (the caller holds the repository lock); a serving vsqld
+// runs Manager.GC instead.
 func GC(ctx context.Context, dataDir string, cat *catalog.Catalog, grace time.Duration) (GCReport, error) {
+	return gc(ctx, dataDir, cat, grace, nil)
+}
+
+// GC is the online gc: what GC removes offline, while vsqld serves. It
+// holds the block store lock exclusively, so no snapshot, publication or
+// import is between storing its blocks and recording them, and it leaves
+// every file the engine has attached (live files, images) and temporary
+// or unnamed live files younger than OnlineFileGrace.
+func (m *Manager) GC(ctx context.Context, grace time.Duration) (GCReport, error) {
+	m.storeMu.Lock()
+	defer m.storeMu.Unlock()
+	return gc(ctx, m.dataDir, m.cat, grace, &onlineGC{m: m, cutoff: time.Now().Add(-max(grace, OnlineFileGrace))})
+}
+
+// onlineGC decides, for an online gc, which files it must leave.
+type onlineGC struct {
+	m      *Manager
+	cutoff time.Time
+}
+
+// remove removes path unless the engine has it attached (or it is the
+// WAL of an attached file) or, when young counts, it is newer than the
+// cutoff. It holds the manager's lock, under which files are attached.
+func (o *onlineGC) remove(path string, young bool) bool {
+	if young {
+		if info, err := os.Stat(path); err != nil || info.ModTime().After(o.cutoff) {
+			return false
+		}
+	}
+	o.m.mu.Lock()
+	defer o.m.mu.Unlock()
+	base := strings.TrimSuffix(path, ".wal")
+	for _, a := range o.m.attached {
+		if a.path == base {
+			return false
+		}
+	}
+	return os.Remove(path) == nil
+}
+
+// holdStore keeps online gc away while a snapshot, publication or import
+// stores blocks and records the chunk map that references them.
+func (m *Manager) holdStore() func() {
+	m.storeMu.RLock()
+	return m.storeMu.RUnlock
+}
+
+func gc(ctx context.Context, dataDir string, cat *catalog.Catalog, grace time.Duration, online *onlineGC) (GCReport, error) {
 	var rep GCReport
 	store, err := OpenBlockStore(filepath.Join(dataDir, "blocks"))
 	if err != nil {
 		return rep, err
+	}
+	remove := func(path string, young bool) bool {
+		if online != nil {
+			return online.remove(path, young)
+		}
+		return os.Remove(path) == nil
 	}
 	referenced := map[Hash]bool{}
 	liveFiles := map[string]bool{}
@@ -84,8 +147,12 @@ func GC(ctx context.Context, dataDir string, cat *catalog.Catalog, grace time.Du
 	if err != nil {
 		return rep, err
 	}
+	faults.Point("gc.after_chunk_maps")
 	cutoff := time.Now().Add(-grace)
 	err = store.Walk(func(b StoredBlock) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if referenced[b.Hash] || b.Info.ModTime().After(cutoff) {
 			rep.BlocksKept++
 			return nil
@@ -93,6 +160,7 @@ func GC(ctx context.Context, dataDir string, cat *catalog.Catalog, grace time.Du
 		if err := os.Remove(b.Path); err != nil {
 			return err
 		}
+		faults.Point("gc.after_block")
 		rep.BlocksRemoved++
 		rep.BytesRemoved += b.Info.Size()
 		return nil
@@ -104,13 +172,14 @@ func GC(ctx context.Context, dataDir string, cat *catalog.Catalog, grace time.Du
 	// internal/atomicfile's, and the ".tmp-" ones of versions before it.
 	_ = filepath.WalkDir(dataDir, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && (atomicfile.IsTemp(d.Name()) || strings.HasPrefix(d.Name(), ".tmp-")) {
-			if os.Remove(path) == nil {
+			if remove(path, true) {
 				rep.TempFilesRemoved++
 			}
 		}
 		return nil
 	})
-	// Images: rebuilt on demand, kept only while pinned.
+	// Images: rebuilt on demand, kept only while pinned (or, online,
+	// attached).
 	_ = filepath.WalkDir(filepath.Join(dataDir, "cache"), func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(d.Name(), ".duckdb") {
 			return nil
@@ -120,7 +189,7 @@ func GC(ctx context.Context, dataDir string, cat *catalog.Catalog, grace time.Du
 		if pinned[db+"/"+id] {
 			return nil
 		}
-		if os.Remove(path) == nil {
+		if remove(path, false) {
 			rep.ImagesRemoved++
 		}
 		return nil
@@ -135,7 +204,7 @@ func GC(ctx context.Context, dataDir string, cat *catalog.Catalog, grace time.Du
 		if liveFiles[base] {
 			return nil
 		}
-		if os.Remove(path) == nil && !strings.HasSuffix(path, ".wal") {
+		if remove(path, true) && !strings.HasSuffix(path, ".wal") {
 			rep.LiveFilesRemoved++
 		}
 		return nil
@@ -205,8 +274,11 @@ func Verify(ctx context.Context, dataDir string, cat *catalog.Catalog, remote ma
 			if err != nil {
 				return err
 			}
-			snaps += len(ss)
 			for _, s := range ss {
+				if s.Deleted {
+					continue // no content to check
+				}
+				snaps++
 				if _, err := tx.ChunkMap(ctx, s.ContentRoot); err != nil {
 					rep.Problems = append(rep.Problems, fmt.Sprintf("snapshot %d of %s: chunk map %s is missing", s.ID, d.Name, s.ContentRoot))
 				}

@@ -47,6 +47,10 @@ type Manager struct {
 	// evicted (s3sync reads and verifies them).
 	Fetcher func(ctx context.Context, db string, cm catalog.ChunkMap) error
 
+	// storeMu is held shared from storing a snapshot's blocks to recording
+	// its chunk map, and exclusively by online gc (holdStore, GC).
+	storeMu sync.RWMutex
+
 	mu       sync.Mutex
 	attached map[string]*attachment
 	gates    map[string]*Gate
@@ -57,6 +61,7 @@ type attachment struct {
 	alias    string
 	db       string
 	branch   string // "" for snapshot images
+	snapshot int64  // the snapshot an image holds
 	path     string // absolute
 	readOnly bool
 	sessions int
@@ -186,6 +191,9 @@ func (m *Manager) snapshot(ctx context.Context, tx *catalog.Tx, d catalog.Databa
 	s, err := tx.Snapshot(ctx, d.ID, ref)
 	if errors.Is(err, catalog.ErrNotFound) {
 		return s, vsqlerr.New(vsqlerr.SnapshotNotFound, "snapshot %q of database %q does not exist", ref, d.Name)
+	}
+	if err == nil && s.Deleted {
+		return s, deletedError(s, d.Name)
 	}
 	return s, err
 }
@@ -330,7 +338,7 @@ func (m *Manager) attachSnapshotLocked(ctx context.Context, db, ref string) (*at
 			}
 		}
 	}
-	a := &attachment{alias: alias, db: db, path: path, readOnly: true}
+	a := &attachment{alias: alias, db: db, snapshot: s.ID, path: path, readOnly: true}
 	if err := m.attach(ctx, a); err != nil {
 		return nil, err
 	}

@@ -152,6 +152,15 @@ type PublishResult struct {
 // state from their next statement. Before the catalog transaction nothing
 // is visible; a crash leaves at most unreferenced blocks and files (gc).
 func (m *Manager) Publish(ctx context.Context, p Publication) (PublishResult, error) {
+	res, err := m.publish(ctx, p)
+	if err == nil && p.File != "" {
+		m.afterSnapshot(ctx, p.DB)
+	}
+	return res, err
+}
+
+func (m *Manager) publish(ctx context.Context, p Publication) (PublishResult, error) {
+	defer m.holdStore()() // from storing blocks to recording them
 	var res PublishResult
 	alias := BranchAlias(p.DB, p.Branch)
 	var cm catalog.ChunkMap

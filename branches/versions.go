@@ -45,6 +45,14 @@ func validBranchName(name string) error {
 // store lacks (each fsynced), and then, in one catalog transaction, records
 // the chunk map and the snapshot and moves the head.
 func (m *Manager) CreateSnapshot(ctx context.Context, db, branch, name string) (SnapshotResult, error) {
+	res, err := m.createSnapshot(ctx, db, branch, name)
+	if err == nil {
+		m.afterSnapshot(ctx, db)
+	}
+	return res, err
+}
+
+func (m *Manager) createSnapshot(ctx context.Context, db, branch, name string) (SnapshotResult, error) {
 	res := SnapshotResult{Branch: branch, Name: name}
 	if err := validBranchName(branch); err != nil {
 		return res, err
@@ -86,6 +94,7 @@ func (m *Manager) CreateSnapshot(ctx context.Context, db, branch, name string) (
 		return res, err
 	}
 	defer release()
+	defer m.holdStore()() // from storing blocks to recording them
 
 	cm := headMap
 	var newBytes int64

@@ -117,6 +117,20 @@ var migrations = []string{
 	// 7: the typed form of a decision's key (a JSON list of the typed value
 	// structs of conflict_details.key; '' for decisions recorded before).
 	`ALTER TABLE merge_resolutions ADD COLUMN key_values TEXT NOT NULL DEFAULT ''`,
+	// 8: deleted snapshots and retention. A deleted snapshot keeps its row
+	// and parent edges (merge bases are found through it) but points at the
+	// empty chunk map 'deleted', so its own map and blocks become garbage.
+	`ALTER TABLE snapshots ADD COLUMN deleted_at TEXT;             -- NULL while the content is kept
+	ALTER TABLE snapshots ADD COLUMN deleted_by TEXT NOT NULL DEFAULT '';   -- a login, or 'retention'
+	ALTER TABLE snapshots ADD COLUMN deleted_name TEXT NOT NULL DEFAULT ''; -- the name it had (freed)
+	INSERT INTO chunk_maps (root, file_size, chunks) VALUES ('deleted', 0, x'') ON CONFLICT (root) DO NOTHING;
+	CREATE TABLE retention (
+		database_id         INTEGER PRIMARY KEY REFERENCES databases(id) ON DELETE CASCADE,
+		keep_last           INTEGER NOT NULL DEFAULT 0, -- 0: no count rule
+		keep_within_seconds INTEGER NOT NULL DEFAULT 0, -- 0: no age rule
+		set_by              TEXT NOT NULL,
+		set_at              TEXT NOT NULL
+	)`,
 }
 
 func (c *Catalog) migrate(ctx context.Context) error {

@@ -38,7 +38,22 @@ type Snapshot struct {
 	TotalBytes  int64
 	NewBytes    int64
 	Provenance  string // JSON
+	// Deleted snapshots keep their row and parent edges (history and merge
+	// bases go through them) but not their content: ContentRoot is then
+	// DeletedRoot and Name is "" (the name is free again; DeletedName
+	// keeps it).
+	Deleted     bool
+	DeletedAt   time.Time
+	DeletedBy   string // the login, or "retention"
+	DeletedName string
 }
+
+// DeletedRoot is the content root of every deleted snapshot: an empty
+// chunk map that is never materialized (ChunkMap refuses it).
+const DeletedRoot = "deleted"
+
+// ErrDeleted is returned by ChunkMap for a deleted snapshot's content.
+var ErrDeleted = errors.New("the snapshot was deleted")
 
 // ChunkMap lists the blocks a snapshot's file consists of.
 type ChunkMap struct {
@@ -163,14 +178,20 @@ func (t *Tx) updateBranch(ctx context.Context, q string, args ...any) error {
 }
 
 const snapshotCols = `database_id, id, coalesce(name, ''), kind, branch, created_at, content_root, total_bytes, new_bytes, provenance,
+	coalesce(deleted_at, ''), deleted_by, deleted_name,
 	(SELECT coalesce(group_concat(parent_id, ','), '') FROM (SELECT parent_id FROM snapshot_parents p
 	  WHERE p.database_id = s.database_id AND p.snapshot_id = s.id ORDER BY ord))`
 
 func scanSnapshot(sc interface{ Scan(...any) error }) (Snapshot, error) {
 	var s Snapshot
-	var created, parents string
-	err := sc.Scan(&s.DatabaseID, &s.ID, &s.Name, &s.Kind, &s.Branch, &created, &s.ContentRoot, &s.TotalBytes, &s.NewBytes, &s.Provenance, &parents)
+	var created, deleted, parents string
+	err := sc.Scan(&s.DatabaseID, &s.ID, &s.Name, &s.Kind, &s.Branch, &created, &s.ContentRoot, &s.TotalBytes, &s.NewBytes, &s.Provenance,
+		&deleted, &s.DeletedBy, &s.DeletedName, &parents)
 	s.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
+	if deleted != "" {
+		s.Deleted = true
+		s.DeletedAt, _ = time.Parse(time.RFC3339Nano, deleted)
+	}
 	for _, p := range strings.Split(parents, ",") {
 		if id, perr := strconv.ParseInt(p, 10, 64); perr == nil {
 			s.Parents = append(s.Parents, id)
@@ -209,6 +230,11 @@ func (t *Tx) Snapshot(ctx context.Context, dbID int64, ref string) (Snapshot, er
 		q += `name = ?`
 	}
 	s, err := scanSnapshot(t.tx.QueryRowContext(t.ctx, q, dbID, arg))
+	if errors.Is(err, sql.ErrNoRows) && arg == any(ref) {
+		// A name freed by a deletion still says what became of it.
+		s, err = scanSnapshot(t.tx.QueryRowContext(t.ctx, `SELECT `+snapshotCols+` FROM snapshots s
+			WHERE database_id = ? AND deleted_name = ? ORDER BY id DESC LIMIT 1`, dbID, ref))
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return s, fmt.Errorf("snapshot %q: %w", ref, ErrNotFound)
 	}
@@ -279,9 +305,13 @@ func (t *Tx) PutChunkMap(ctx context.Context, m ChunkMap) error {
 	return nil
 }
 
-// ChunkMap reads a chunk map (ErrNotFound if absent).
+// ChunkMap reads a chunk map (ErrNotFound if absent, ErrDeleted for
+// DeletedRoot).
 func (t *Tx) ChunkMap(ctx context.Context, root string) (ChunkMap, error) {
 	m := ChunkMap{Root: root}
+	if root == DeletedRoot {
+		return m, ErrDeleted
+	}
 	var buf []byte
 	err := t.tx.QueryRowContext(t.ctx, `SELECT file_size, chunks FROM chunk_maps WHERE root = ?`, root).Scan(&m.FileSize, &buf)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -305,9 +335,9 @@ func decodeChunks(buf []byte) [][32]byte {
 // ChunkMaps returns every chunk map whose root is referenced by a snapshot
 // (for gc and verify), and all recorded ones when referencedOnly is false.
 func (t *Tx) ChunkMaps(ctx context.Context, referencedOnly bool) ([]ChunkMap, error) {
-	q := `SELECT root, file_size, chunks FROM chunk_maps`
+	q := `SELECT root, file_size, chunks FROM chunk_maps WHERE root <> '` + DeletedRoot + `'`
 	if referencedOnly {
-		q += ` WHERE root IN (SELECT content_root FROM snapshots)`
+		q += ` AND root IN (` + referencedRoots + `)`
 	}
 	rows, err := t.tx.QueryContext(t.ctx, q)
 	if err != nil {
@@ -327,9 +357,16 @@ func (t *Tx) ChunkMaps(ctx context.Context, referencedOnly bool) ([]ChunkMap, er
 	return out, rows.Err()
 }
 
+// referencedRoots are the content roots gc keeps: those of snapshots
+// (deleted ones name DeletedRoot), and the results of merge requests not
+// yet finished, which a retry publishes.
+const referencedRoots = `SELECT content_root FROM snapshots UNION
+	SELECT json_extract(publication, '$.content_root') FROM merge_requests
+	WHERE publication <> '' AND state NOT IN ('complete', 'aborted')`
+
 // DeleteUnreferencedChunkMaps removes chunk maps no snapshot uses.
 func (t *Tx) DeleteUnreferencedChunkMaps(ctx context.Context) (int64, error) {
-	res, err := t.tx.ExecContext(t.ctx, `DELETE FROM chunk_maps WHERE root NOT IN (SELECT content_root FROM snapshots)`)
+	res, err := t.tx.ExecContext(t.ctx, `DELETE FROM chunk_maps WHERE root <> '`+DeletedRoot+`' AND root NOT IN (`+referencedRoots+`)`)
 	if err != nil {
 		return 0, err
 	}

@@ -36,55 +36,14 @@ type Ancestry struct {
 	Candidates []int64
 }
 
-// ancestors returns id and every snapshot reachable from it by parent edges.
-func ancestors(parents map[int64][]int64, id int64) map[int64]bool {
-	seen := map[int64]bool{}
-	stack := []int64{id}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[n] {
-			continue
-		}
-		seen[n] = true
-		stack = append(stack, parents[n]...)
-	}
-	return seen
-}
-
 // SelectBase computes the ancestry of snapshots ours and theirs.
 func SelectBase(snaps []catalog.Snapshot, ours, theirs int64) Ancestry {
-	parents := map[int64][]int64{}
+	parents := catalog.ParentMap(snaps)
 	kinds := map[int64]string{}
 	for _, s := range snaps {
-		parents[s.ID] = s.Parents
 		kinds[s.ID] = s.Kind
 	}
-	fromOurs := ancestors(parents, ours)
-	fromTheirs := ancestors(parents, theirs)
-	var common []int64
-	for id := range fromOurs {
-		if fromTheirs[id] {
-			common = append(common, id)
-		}
-	}
-	// A common ancestor is best unless it is a proper ancestor of another
-	// common ancestor.
-	dominated := map[int64]bool{}
-	for _, c := range common {
-		for a := range ancestors(parents, c) {
-			if a != c {
-				dominated[a] = true
-			}
-		}
-	}
-	var best []int64
-	for _, c := range common {
-		if !dominated[c] {
-			best = append(best, c)
-		}
-	}
-	sort.Slice(best, func(i, j int) bool { return best[i] < best[j] })
+	best, fromOurs, fromTheirs := catalog.BestCommonAncestors(parents, ours, theirs)
 	a := Ancestry{Candidates: best}
 	switch len(best) {
 	case 0:

@@ -205,7 +205,11 @@ func branchHead(brs map[string]catalog.Branch, db, name string) (int64, error) {
 
 func snapshotRef(snaps []catalog.Snapshot, db, ref string) (int64, error) {
 	for _, s := range snaps {
-		if strconv.FormatInt(s.ID, 10) == ref || (s.Name != "" && s.Name == ref) {
+		if strconv.FormatInt(s.ID, 10) == ref || (s.Name != "" && s.Name == ref) || (s.Deleted && s.DeletedName == ref) {
+			if s.Deleted {
+				return 0, vsqlerr.New(vsqlerr.SnapshotDeleted, "snapshot %d of database %q was deleted (by %s at %s); a merge cannot read it",
+					s.ID, db, s.DeletedBy, s.DeletedAt.Format(time.RFC3339))
+			}
 			return s.ID, nil
 		}
 	}
@@ -258,6 +262,14 @@ func (m *Merger) selectBranchInputs(ctx context.Context, db, ours, theirs, desti
 		return in, anc, vsqlerr.New(vsqlerr.MergeBaseUnavailable, "no common ancestor of snapshots %d and %d is recorded", in.ours, in.theirs)
 	}
 	in.base = anc.Base
+	if in.base != in.ours && in.base != in.theirs {
+		for _, s := range snaps {
+			if s.ID == in.base && s.Deleted {
+				return in, anc, vsqlerr.New(vsqlerr.MergeBaseDeleted, "snapshot %d, the common ancestor of snapshots %d and %d, was deleted (by %s at %s)",
+					s.ID, in.ours, in.theirs, s.DeletedBy, s.DeletedAt.Format(time.RFC3339))
+			}
+		}
+	}
 	switch {
 	case in.base == in.theirs:
 		in.action = ActionUpToDate

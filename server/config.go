@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vsql/vsql/auth"
+	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/s3sync"
 )
 
@@ -18,6 +19,13 @@ type Config struct {
 	// RemotePoll is how often attached S3 heads are checked for a new
 	// snapshot (default 2s).
 	RemotePoll time.Duration
+	// GCInterval is how often retention and the online gc run in the
+	// background (default DefaultGCInterval; negative turns it off).
+	GCInterval time.Duration
+	// GCGrace keeps unreferenced blocks younger than this from the
+	// background gc and from vsql_gc without grace => (default
+	// branches.DefaultGCGrace; negative is none).
+	GCGrace time.Duration
 	// S3Endpoint and S3PathStyle configure the S3 client (default: the
 	// AWS SDK's environment, AWS_ENDPOINT_URL_S3 included).
 	S3Endpoint  string
@@ -115,12 +123,24 @@ func UsersPath(dataDir, usersFile string) string {
 	return filepath.Join(dataDir, DefaultUsersFile)
 }
 
+// DefaultGCInterval is how often the background gc runs by default.
+const DefaultGCInterval = time.Hour
+
 func (c *Config) setDefaults() {
 	if c.Listen == "" {
 		c.Listen = DefaultListen
 	}
 	if c.RemotePoll <= 0 {
 		c.RemotePoll = 2 * time.Second
+	}
+	if c.GCInterval == 0 {
+		c.GCInterval = DefaultGCInterval
+	}
+	switch {
+	case c.GCGrace == 0:
+		c.GCGrace = branches.DefaultGCGrace
+	case c.GCGrace < 0:
+		c.GCGrace = 0
 	}
 	if c.DataDir == "" {
 		c.DataDir = DefaultDataDir

@@ -311,6 +311,7 @@ func (s *Server) Serve(ctx context.Context, ready func(addr net.Addr)) error {
 		<-ctx.Done()
 		ln.Close()
 	}()
+	stopGC := s.startGC()
 	var backoff time.Duration
 	for {
 		nc, err := ln.Accept()
@@ -332,6 +333,7 @@ func (s *Server) Serve(ctx context.Context, ready func(addr net.Addr)) error {
 			s.serveConn(ctx, nc)
 		}()
 	}
+	stopGC()
 	s.shutdown(&wg)
 	return nil
 }

@@ -394,16 +394,17 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	return ds, nil
 }
 
-// gatesOf lists the branch gates a statement holds while it runs: the
-// session's own branch and the branches it names by qualified name, in one
-// sorted order for everyone (no lock cycles).
+// gatesOf lists the gates a statement holds while it runs: the session's
+// own branch and the branches and snapshot images it names by qualified
+// name ("db/dev".t, "db@4".t; deleting a snapshot waits for statements
+// reading its image), in one sorted order for everyone (no lock cycles).
 func (s *Session) gatesOf(scan sqltext.Scan) []string {
 	var gates []string
 	if s.target.Snapshot == "" {
 		gates = append(gates, s.alias)
 	}
 	for _, alias := range scan.Catalogs {
-		if _, branch, snapshot, ok := branches.ParseAlias(alias); ok && snapshot == "" && branch != "" && alias != s.alias {
+		if _, branch, snapshot, ok := branches.ParseAlias(alias); ok && (branch != "" || snapshot != "") && alias != s.alias {
 			gates = append(gates, alias)
 		}
 	}

@@ -76,6 +76,10 @@ var needsOf = map[string]access{
 	"vsql_restore":         {reqs: []requirement{{arg: "branch", privilege: catalog.Merge, direct: true}}},
 	"vsql_branches":        dbNeeds(catalog.Read),
 	"vsql_snapshots":       dbNeeds(catalog.Read),
+	"vsql_delete_snapshot": {databaseAdmin: true},
+	"vsql_set_retention":   {databaseAdmin: true},
+	"vsql_retention":       dbNeeds(catalog.Read),
+	"vsql_gc":              {adminRole: true},
 	"vsql_diff":            {reqs: []requirement{{arg: "from", version: true, privilege: catalog.Read}, {arg: "to", version: true, privilege: catalog.Read}}},
 
 	"vsql_merge_branch": {resolutionTables: true, reqs: []requirement{{arg: "ours", privilege: catalog.Read}, {arg: "theirs", privilege: catalog.Read},

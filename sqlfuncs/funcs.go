@@ -50,6 +50,15 @@ type Backend interface {
 	Restore(ctx context.Context, db, branch, snapshotRef string, force bool) (branches.RestoreResult, error)
 	Branches(ctx context.Context, db string) ([]branches.BranchInfo, error)
 	Snapshots(ctx context.Context, db string) ([]catalog.Snapshot, error)
+	// DeleteSnapshot deletes a snapshot's content; by is the caller's login.
+	DeleteSnapshot(ctx context.Context, db, ref string, force bool, by string) (branches.DeleteSnapshotResult, error)
+	// SetRetention records and applies db's retention policy.
+	SetRetention(ctx context.Context, db string, keepLast int, keepWithin time.Duration, by string) (branches.RetentionResult, error)
+	// Retention reads db's retention policy.
+	Retention(ctx context.Context, db string) (catalog.Retention, error)
+	// GC removes unreferenced blocks, chunk maps, images and files while
+	// the server runs.
+	GC(ctx context.Context, grace time.Duration) (branches.GCReport, error)
 	Diff(ctx context.Context, db, from, to, table string) ([]branches.DiffRow, error)
 	// SetRemote makes db export its snapshots to an S3 location.
 	SetRemote(ctx context.Context, db, url string) (string, error)
@@ -236,6 +245,83 @@ var functions = []function{
 		},
 	},
 	{
+		name:    "vsql_delete_snapshot",
+		params:  []param{{"db", true}, {"snapshot", true}, {"force", false}},
+		columns: []column{{"snapshot_id", tBigint}, {"name", tVarchar}},
+		mutates: true,
+		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
+			force, err := a.boolean("force")
+			if err != nil {
+				return nil, err
+			}
+			r, err := b.DeleteSnapshot(ctx, db, a.str("snapshot"), force, callerOf(ctx).User())
+			if err != nil {
+				return nil, err
+			}
+			return [][]any{{r.ID, nullable(r.Name)}}, nil
+		},
+	},
+	{
+		name:    "vsql_set_retention",
+		params:  []param{{"db", true}, {"keep_last", false}, {"keep_within", false}},
+		columns: []column{{"database_name", tVarchar}, {"keep_last", tBigint}, {"keep_within", tVarchar}, {"deleted_snapshots", tBigintList}},
+		mutates: true,
+		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
+			keepLast, err := a.count("keep_last")
+			if err != nil {
+				return nil, err
+			}
+			keepWithin, err := a.interval("keep_within")
+			if err != nil {
+				return nil, err
+			}
+			r, err := b.SetRetention(ctx, db, keepLast, keepWithin, callerOf(ctx).User())
+			if err != nil {
+				return nil, err
+			}
+			deleted := make([]any, len(r.Deleted))
+			for i, id := range r.Deleted {
+				deleted[i] = id
+			}
+			return [][]any{{db, bigint(int64(r.KeepLast)), nullable(formatInterval(r.KeepWithin)), deleted}}, nil
+		},
+	},
+	{
+		name:    "vsql_retention",
+		params:  []param{{"db", true}},
+		columns: []column{{"database_name", tVarchar}, {"keep_last", tBigint}, {"keep_within", tVarchar}, {"set_by", tVarchar}, {"set_at", tTimestamptz}},
+		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
+			r, err := b.Retention(ctx, db)
+			if err != nil {
+				return nil, err
+			}
+			if !r.Active() {
+				return [][]any{{db, nil, nil, nil, nil}}, nil
+			}
+			return [][]any{{db, bigint(int64(r.KeepLast)), nullable(formatInterval(r.KeepWithin)), r.SetBy, r.SetAt}}, nil
+		},
+	},
+	{
+		name:    "vsql_gc",
+		params:  []param{{"grace", false}},
+		columns: []column{{"blocks_removed", tBigint}, {"bytes_removed", tBigint}, {"blocks_kept", tBigint}, {"chunk_maps_removed", tBigint}, {"images_removed", tBigint}, {"live_files_removed", tBigint}, {"temp_files_removed", tBigint}},
+		mutates: true,
+		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
+			grace := time.Duration(-1) // the server's --gc-grace
+			if a["grace"] != nil {
+				var err error
+				if grace, err = a.interval("grace"); err != nil {
+					return nil, err
+				}
+			}
+			r, err := b.GC(ctx, grace)
+			if err != nil {
+				return nil, err
+			}
+			return [][]any{{int64(r.BlocksRemoved), r.BytesRemoved, int64(r.BlocksKept), r.ChunkMapsRemoved, int64(r.ImagesRemoved), int64(r.LiveFilesRemoved), int64(r.TempFilesRemoved)}}, nil
+		},
+	},
+	{
 		name:    "vsql_restore",
 		heavy:   true,
 		params:  []param{{"db", true}, {"branch", true}, {"snapshot", false}, {"force", false}},
@@ -285,8 +371,8 @@ var functions = []function{
 			c := callerOf(ctx)
 			var out [][]any
 			for _, s := range list {
-				if !c.CanRead(db, s.Branch) {
-					continue // taken on a branch the caller may not read
+				if !c.CanRead(db, s.Branch) || s.Deleted {
+					continue // taken on a branch the caller may not read, or deleted
 				}
 				parents := make([]any, len(s.Parents))
 				for j, p := range s.Parents {

@@ -2,6 +2,7 @@ package sqlfuncs
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -519,4 +520,114 @@ func needBranches(a args, names ...string) error {
 		}
 	}
 	return nil
+}
+
+// count accepts a whole number of 0 or more (absent is 0).
+func (a args) count(name string) (int, error) {
+	switch v := a[name].(type) {
+	case nil:
+		return 0, nil
+	case float64:
+		if v == float64(int(v)) && v >= 0 {
+			return int(v), nil
+		}
+	case string:
+		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n >= 0 {
+			return n, nil
+		}
+	}
+	return 0, vsqlerr.New(vsqlerr.InvalidArgument, "%s => must be a whole number of 0 or more, not %v", name, a[name])
+}
+
+// intervalUnits are the units an interval argument may use, as PostgreSQL
+// and DuckDB print and read them (a month is 30 days, a year 365).
+var intervalUnits = map[string]time.Duration{
+	"second": time.Second, "sec": time.Second, "s": time.Second,
+	"minute": time.Minute, "min": time.Minute, "m": time.Minute,
+	"hour": time.Hour, "h": time.Hour,
+	"day": 24 * time.Hour, "d": 24 * time.Hour,
+	"week": 7 * 24 * time.Hour, "w": 7 * 24 * time.Hour,
+	"month": 30 * 24 * time.Hour, "mon": 30 * 24 * time.Hour,
+	"year": 365 * 24 * time.Hour, "y": 365 * 24 * time.Hour,
+}
+
+// interval accepts an INTERVAL (DuckDB passes '7 days', '1 day 02:00:00',
+// '01:30:00'), a number of seconds, or a Go duration such as '90m'.
+func (a args) interval(name string) (time.Duration, error) {
+	v, ok := a[name].(string)
+	if !ok {
+		return a.duration(name)
+	}
+	bad := vsqlerr.New(vsqlerr.InvalidArgument, "%s => must be an interval such as '7 days' or '12 hours', not %q", name, v)
+	fields := strings.Fields(strings.ToLower(v))
+	if len(fields) == 0 {
+		return 0, bad
+	}
+	var total time.Duration
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if strings.Contains(f, ":") { // hh:mm[:ss[.fff]]
+			parts := strings.Split(f, ":")
+			if len(parts) > 3 {
+				return 0, bad
+			}
+			units := []time.Duration{time.Hour, time.Minute, time.Second}
+			for j, p := range parts {
+				n, err := strconv.ParseFloat(p, 64)
+				if err != nil || n < 0 {
+					return 0, bad
+				}
+				total += time.Duration(n * float64(units[j]))
+			}
+			continue
+		}
+		n, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			if d, derr := time.ParseDuration(f); derr == nil && len(fields) == 1 {
+				return d, nil
+			}
+			return 0, bad
+		}
+		if i+1 == len(fields) {
+			if len(fields) == 1 { // a bare number is seconds
+				return time.Duration(n * float64(time.Second)), nil
+			}
+			return 0, bad
+		}
+		i++
+		unit, found := intervalUnits[strings.TrimSuffix(fields[i], "s")]
+		if !found {
+			unit, found = intervalUnits[fields[i]]
+		}
+		if !found {
+			return 0, bad
+		}
+		total += time.Duration(n * float64(unit))
+	}
+	if total < 0 {
+		return 0, bad
+	}
+	return total, nil
+}
+
+// formatInterval prints a duration as an interval ('7 days', '36:00:00'
+// for what is not whole days); "" for zero.
+func formatInterval(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	day := 24 * time.Hour
+	days, rest := d/day, d%day
+	var parts []string
+	switch {
+	case days == 1:
+		parts = append(parts, "1 day")
+	case days > 1:
+		parts = append(parts, fmt.Sprintf("%d days", days))
+	}
+	if rest > 0 {
+		s := rest / time.Second
+		parts = append(parts, fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60))
+	}
+	return strings.Join(parts, " ")
 }

@@ -46,6 +46,9 @@ const (
 	SnapshotExists    Code = "snapshot_exists"
 	NoSnapshot        Code = "no_snapshot"
 	SnapshotReadOnly  Code = "snapshot_read_only"
+	SnapshotDeleted   Code = "snapshot_deleted"
+	SnapshotInUse     Code = "snapshot_in_use"
+	SnapshotProtected Code = "snapshot_protected"
 	InvalidArgument   Code = "invalid_argument"
 	ActiveTransaction Code = "active_attachment_or_transaction"
 	ReservedName      Code = "reserved_name"
@@ -59,6 +62,7 @@ const (
 	MergeInputsChanged    Code = "merge_inputs_changed"
 	MergeBaseAmbiguous    Code = "merge_base_ambiguous"
 	MergeBaseUnavailable  Code = "merge_base_unavailable"
+	MergeBaseDeleted      Code = "merge_base_deleted"
 	MergeValidationFailed Code = "merge_validation_failed"
 	RequestIDReused       Code = "request_id_reused"
 	MergeLimitExceeded    Code = "merge_limit_exceeded"
@@ -153,6 +157,9 @@ var codes = map[Code]codeInfo{
 	SnapshotExists:    {"42710", "Snapshot names are unique per database; choose another name."},
 	NoSnapshot:        {"55000", "The branch has no snapshot yet; create one with vsql_create_snapshot first."},
 	SnapshotReadOnly:  {"25006", "Snapshots are read-only; connect to a branch (db or db/branch) to write."},
+	SnapshotDeleted:   {"3D000", "The snapshot's content was deleted (vsql_delete_snapshot or the database's retention, vsql_set_retention); read a snapshot that is kept: SELECT * FROM vsql_snapshots('db')."},
+	SnapshotInUse:     {"55006", "A branch head, a snapshot an unfinished merge request needs (finish or abort it: vsql_merge_requests, vsql_abort_merge) or one a session reads (disconnect it) cannot be deleted."},
+	SnapshotProtected: {"55000", "Named snapshots and the merge bases of the branch heads are kept; pass force => true to delete one anyway."},
 	InvalidArgument:   {"22023", "Check the function's arguments in docs/sql.md."},
 	ActiveTransaction: {"55006", "A session attached to the branch has an open transaction; wait for it to COMMIT or ROLLBACK, then retry."},
 	ReservedName:      {"42939", "Names starting with __vsql are reserved for vsql's internals; call the vsql_* functions instead."},
@@ -164,6 +171,7 @@ var codes = map[Code]codeInfo{
 	MergeTargetDirty:      {"VS003", "Snapshot the target branch first (vsql_create_snapshot), or pass snapshot_target => true."},
 	MergeInputsChanged:    {"VS004", "A branch moved since you reviewed it: preview again and pass the new expected_*_snapshot_id values."},
 	MergeBaseAmbiguous:    {"VS005", "The history has several best common ancestors; pick the base yourself with vsql_merge_snapshots."},
+	MergeBaseDeleted:      {"VS015", "The common ancestor of ours and theirs was deleted, so a three-way merge cannot read it; merge with vsql_merge_snapshots and a base you choose, and keep merge bases (retention keeps them unless they are deleted by force)."},
 	MergeBaseUnavailable:  {"VS006", "No common ancestor is recorded for these snapshots; pick a base yourself with vsql_merge_snapshots."},
 	MergeValidationFailed: {"23000", "The merged data breaks a constraint of the target table; fix the data in one of the inputs and merge again."},
 	RequestIDReused:       {"VS007", "A request_id belongs to one set of arguments; use a new request_id for a different merge."},

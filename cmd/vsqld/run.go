@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/server"
 )
 
@@ -120,6 +121,7 @@ type serveOptions struct {
 	s3Endpoint, remotes                 string
 	s3PathStyle                         bool
 	remotePoll                          time.Duration
+	gcInterval, gcGrace                 time.Duration
 	fileAccess                          dirList
 	allowExtensions                     bool
 }
@@ -206,6 +208,15 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 	allowExt, _ := strconv.ParseBool(m.env("allow-extensions"))
 	fs.BoolVar(&o.allowExtensions, "allow-extensions", allowExt, "let admins INSTALL and LOAD DuckDB extensions (community ones too) and DuckDB autoload known ones; leaves DuckDB's external access on, so only vsql's statement checks keep write/read sessions from server files [VSQL_ALLOW_EXTENSIONS]")
 	fs.DurationVar(&o.remotePoll, "remote-poll", poll, "how often attached remote heads are checked for new snapshots [VSQL_REMOTE_POLL]")
+	gcEvery, gcGrace := server.DefaultGCInterval, branches.DefaultGCGrace
+	if v, err := time.ParseDuration(m.env("gc-interval")); err == nil {
+		gcEvery = v
+	}
+	if v, err := time.ParseDuration(m.env("gc-grace")); err == nil {
+		gcGrace = v
+	}
+	fs.DurationVar(&o.gcInterval, "gc-interval", gcEvery, "how often the background gc applies retention and removes unreferenced blocks, chunk maps, images and files while serving; 0 turns it off [VSQL_GC_INTERVAL]")
+	fs.DurationVar(&o.gcGrace, "gc-grace", gcGrace, "unreferenced blocks younger than this are kept by the background gc and by vsql_gc() without grace => [VSQL_GC_GRACE]")
 	return fs, o
 }
 
@@ -306,10 +317,20 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		TLSCert: o.tlsCert, TLSKey: o.tlsKey, UsersFile: o.users, TrustAll: o.trustAll, RowResults: o.rowResults,
 		CreateDatabases: o.createDatabases, AllowRemotes: o.allowRemotes.items,
 		S3Endpoint: o.s3Endpoint, S3PathStyle: o.s3PathStyle, Remotes: remotes, RemotePoll: o.remotePoll,
+		GCInterval: orOff(o.gcInterval), GCGrace: orOff(o.gcGrace),
 		FileAccess: o.fileAccess, AllowExtensions: o.allowExtensions,
 	})
 	if err != nil {
 		return err
 	}
 	return srv.Serve(ctx, m.Ready)
+}
+
+// orOff maps a flag's 0 ("off", "none") to the negative value Config
+// reads that way (its zero means the default).
+func orOff(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
