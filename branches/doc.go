@@ -140,10 +140,42 @@
 // move. Evict (offline) removes images and the blocks only exported
 // snapshots use; materializing one calls Fetcher to bring them back.
 //
+// # Deleting snapshots, retention and gc
+//
+// DeleteSnapshot and retention (SetRetention, ApplyRetention, applied
+// after every recorded snapshot) never remove a snapshot's row: its
+// content root becomes catalog.DeletedRoot (an empty chunk map that
+// ChunkMap refuses), its name is freed, and its parent edges stay, so
+// ancestry and merge-base selection see the same graph as before and a
+// merge whose base was deleted says so (merge_base_deleted) instead of
+// falling back to an older ancestor, which would resurrect deleted rows.
+// Kept whatever force says: branch heads, snapshots unfinished merge
+// requests name, pinned ones, and images a session or a merge reads
+// (sessions and users of the attachment). Kept unless forced: named
+// snapshots and the best common ancestors of every pair of branch heads
+// (catalog.BestCommonAncestors, linear in the history). Deleting takes
+// the gates of the snapshot's attached images exclusively (statements
+// naming "db@N" hold them shared), so a read in progress finishes, then
+// under the manager's lock re-reads the history and deletes in one
+// catalog transaction what is still deletable, detaches the images and
+// removes their files.
+//
+// gc marks every block of the chunk maps kept snapshots (and the results
+// of unfinished merge requests) reference and sweeps the rest. Offline
+// (GC, vsqld gc) it holds the repository lock. Online (Manager.GC,
+// vsql_gc, the background pass) it holds storeMu exclusively: snapshot
+// creation and publication hold it shared from their first stored block
+// to the catalog commit that references it, so a block that a snapshot in
+// flight found already stored (and did not write again) cannot be swept
+// between the two. Online gc also leaves every attached file, and temporary
+// and unnamed live files younger than OnlineFileGrace.
+//
 // # Caveats
 //
-//   - gc must run offline (it takes the repository lock); verify may run
-//     beside a serving vsqld.
+//   - verify may run beside a serving vsqld; vsqld gc only while it is
+//     stopped (the online gc is Manager.GC).
+//   - S3 remotes are not collected: deleting a snapshot locally leaves its
+//     descriptor and packs in the bucket.
 //   - Statements take the gates of branches they name in quotes
 //     ("db/dev".t) besides their own; a main branch named plainly from
 //     another database's session (retail.main.t) is not gated.

@@ -43,7 +43,8 @@ func validBranchName(name string) error {
 // whose parent is the branch's head. Under the branch's exclusive gate it
 // checkpoints the live file, requires an empty WAL, stores the blocks the
 // store lacks (each fsynced), and then, in one catalog transaction, records
-// the chunk map and the snapshot and moves the head.
+// the chunk map and the snapshot and moves the head; then the database's
+// retention is applied (a failure there is logged, not returned).
 func (m *Manager) CreateSnapshot(ctx context.Context, db, branch, name string) (SnapshotResult, error) {
 	res, err := m.createSnapshot(ctx, db, branch, name)
 	if err == nil {

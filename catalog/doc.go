@@ -16,6 +16,15 @@
 // one grant per user and pattern; protected_branches lists branches that
 // move only by merges. Dropping a database drops both.
 //
+// Deleted snapshots and retention (retention.go, migration 8): a deleted
+// snapshot keeps its row and parent edges, with deleted_at/deleted_by set,
+// its name moved to deleted_name (freed) and its content root set to
+// DeletedRoot, an empty chunk map that ChunkMap refuses (ErrDeleted), so
+// its own map becomes unreferenced and gc frees its blocks. The retention
+// table holds each database's keep_last/keep_within policy. The graph
+// helpers (Ancestors, BestCommonAncestors) are the one implementation of
+// merge-base candidates, shared by merge and retention.
+//
 // Schema changes are versioned migrations (migrations.go): each runs once,
 // in order, inside a transaction that also records its version in
 // schema_version. A catalog written by a newer vsqld (a higher version than

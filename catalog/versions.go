@@ -364,7 +364,8 @@ const referencedRoots = `SELECT content_root FROM snapshots UNION
 	SELECT json_extract(publication, '$.content_root') FROM merge_requests
 	WHERE publication <> '' AND state NOT IN ('complete', 'aborted')`
 
-// DeleteUnreferencedChunkMaps removes chunk maps no snapshot uses.
+// DeleteUnreferencedChunkMaps removes chunk maps that no snapshot (nor an
+// unfinished merge request's result) uses.
 func (t *Tx) DeleteUnreferencedChunkMaps(ctx context.Context) (int64, error) {
 	res, err := t.tx.ExecContext(t.ctx, `DELETE FROM chunk_maps WHERE root <> '`+DeletedRoot+`' AND root NOT IN (`+referencedRoots+`)`)
 	if err != nil {

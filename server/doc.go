@@ -32,6 +32,10 @@
 //     vsql_attach_remote) is read only from a location an administrator
 //     configured: a database's remote or an AllowRemotes prefix; anything
 //     else is permission_denied before any S3 request.
+//   - gc.go: the background pass (every GCInterval, stopped before
+//     shutdown waits for sessions): each database's retention, then the
+//     online gc (branches.Manager.GC) with GCGrace; vsql_gc runs the same
+//     gc on demand.
 //   - copy.go: COPY … FROM STDIN and COPY … TO STDOUT. COPY FROM appends
 //     the rows, as text, to a session temp table (__vsql_copy) with DuckDB's
 //     appender, finds the first value its column type rejects (TRY of the
