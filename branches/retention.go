@@ -373,6 +373,9 @@ func (m *Manager) Retention(ctx context.Context, db string) (catalog.Retention, 
 // keeps and returns their ids. Snapshots being read are left for a later
 // pass.
 func (m *Manager) ApplyRetention(ctx context.Context, db string) ([]int64, error) {
+	if r, err := m.Retention(ctx, db); err != nil || !r.Active() {
+		return nil, err // no policy: the history is not even read
+	}
 	now := time.Now()
 	return m.deleteSnapshots(ctx, db, RetentionBy, false, func(h *history) ([]int64, error) {
 		return h.expired(h.retention, now), nil
