@@ -174,8 +174,8 @@
 //
 //   - verify may run beside a serving vsqld; vsqld gc only while it is
 //     stopped (the online gc is Manager.GC).
-//   - S3 remotes are not collected: deleting a snapshot locally leaves its
-//     descriptor and packs in the bucket.
+//   - S3 remotes are collected by the server after the local gc
+//     (s3sync.Remotes.Collect); packs partly in use are kept whole.
 //   - Statements take the gates of branches they name in quotes
 //     ("db/dev".t) besides their own; a main branch named plainly from
 //     another database's session (retail.main.t) is not gated.

@@ -23,6 +23,10 @@ type GCReport struct {
 	ImagesRemoved             int
 	LiveFilesRemoved          int
 	TempFilesRemoved          int
+	// RemoteObjectsRemoved and RemoteBytesRemoved are what an online gc
+	// removed from S3 remotes (descriptors and packs; set by the server).
+	RemoteObjectsRemoved int
+	RemoteBytesRemoved   int64
 }
 
 // DefaultGCGrace protects blocks written moments ago from gc (offline,

@@ -123,6 +123,7 @@ var migrations = []string{
 	`ALTER TABLE snapshots ADD COLUMN deleted_at TEXT;             -- NULL while the content is kept
 	ALTER TABLE snapshots ADD COLUMN deleted_by TEXT NOT NULL DEFAULT '';   -- a login, or 'retention'
 	ALTER TABLE snapshots ADD COLUMN deleted_name TEXT NOT NULL DEFAULT ''; -- the name it had (freed)
+	ALTER TABLE snapshots ADD COLUMN deleted_root TEXT NOT NULL DEFAULT ''; -- the content root it had
 	INSERT INTO chunk_maps (root, file_size, chunks) VALUES ('deleted', 0, x'') ON CONFLICT (root) DO NOTHING;
 	CREATE TABLE retention (
 		database_id         INTEGER PRIMARY KEY REFERENCES databases(id) ON DELETE CASCADE,

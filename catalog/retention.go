@@ -14,13 +14,40 @@ import (
 // DeletedRoot and its name is freed. by is the login that asked, or
 // "retention". Deleting a deleted snapshot is a no-op.
 func (t *Tx) DeleteSnapshot(ctx context.Context, dbID, id int64, by string) error {
-	_, err := t.tx.ExecContext(t.ctx, `UPDATE snapshots SET content_root = ?, deleted_at = ?, deleted_by = ?,
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE snapshots SET deleted_root = content_root, content_root = ?, deleted_at = ?, deleted_by = ?,
 		deleted_name = coalesce(name, ''), name = NULL WHERE database_id = ? AND id = ? AND deleted_at IS NULL`,
 		DeletedRoot, time.Now().UTC().Format(time.RFC3339Nano), by, dbID, id)
 	if err != nil {
 		return fmt.Errorf("delete snapshot %d: %w", id, err)
 	}
 	return nil
+}
+
+// RemoteRoots are the content roots of db whose exports an S3 remote gc
+// keeps: those of kept snapshots, of unfinished merge requests' results,
+// and of snapshots deleted after since (a reader may still be fetching
+// them).
+func (t *Tx) RemoteRoots(ctx context.Context, dbID int64, since time.Time) (map[string]bool, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT content_root FROM snapshots WHERE database_id = ? AND deleted_at IS NULL
+		UNION SELECT deleted_root FROM snapshots WHERE database_id = ? AND deleted_at >= ?
+		UNION SELECT json_extract(publication, '$.content_root') FROM merge_requests
+		WHERE database_id = ? AND publication <> '' AND state NOT IN ('complete', 'aborted')`,
+		dbID, dbID, since.UTC().Format(time.RFC3339Nano), dbID)
+	if err != nil {
+		return nil, fmt.Errorf("list content roots: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var root sql.NullString
+		if err := rows.Scan(&root); err != nil {
+			return nil, err
+		}
+		if root.Valid {
+			out[root.String] = true
+		}
+	}
+	return out, rows.Err()
 }
 
 // Retention is a database's policy for deleting old snapshots. A snapshot

@@ -128,6 +128,31 @@ func (s *AWSStore) PutIf(ctx context.Context, key string, data []byte, ifMatch s
 	return aws.ToString(out.ETag), nil
 }
 
+// List pages through ListObjectsV2.
+func (s *AWSStore) List(ctx context.Context, prefix string) ([]ObjectInfo, error) {
+	var out []ObjectInfo
+	p := s3.NewListObjectsV2Paginator(s.client, &s3.ListObjectsV2Input{Bucket: aws.String(s.bucket), Prefix: aws.String(prefix)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, mapError(err)
+		}
+		for _, o := range page.Contents {
+			out = append(out, ObjectInfo{Key: aws.ToString(o.Key), Size: aws.ToInt64(o.Size), LastModified: aws.ToTime(o.LastModified)})
+		}
+	}
+	return out, nil
+}
+
+// Delete removes one object.
+func (s *AWSStore) Delete(ctx context.Context, key string) error {
+	_, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(key)})
+	if err != nil && !errors.Is(mapError(err), ErrNotFound) {
+		return mapError(err)
+	}
+	return nil
+}
+
 // mapError turns S3's answers into this package's errors.
 func mapError(err error) error {
 	var api smithy.APIError

@@ -59,6 +59,23 @@
 // continuing a remote that older versions wrote reuses their raw chunks
 // (a descriptor may mix both) and packs only new blocks, compressed.
 //
+// # Remote gc
+//
+// Collect (called by the server's online gc, after the local one) removes
+// the descriptors this writer exported for content roots the catalog no
+// longer keeps (deleted snapshots, once deleted for longer than the
+// grace), then every pack that no remaining descriptor at the location
+// names and that is older than the grace. It lists heads/<db>/, snapshots/
+// and packs/ (the Collector interface: ListObjectsV2 and DeleteObject),
+// reads every descriptor at the location (packs are shared between the
+// databases exporting there), and keeps branch heads' descriptors and
+// other writers' descriptors whatever their age. Descriptors are deleted
+// before packs, so a descriptor never names a missing pack. It holds the
+// remotes' lock (no export runs meanwhile) and forgets the chunk locations
+// it had learned, which the next export relearns from the heads. Packs are
+// never rewritten: one that a kept snapshot uses in part stays whole.
+// Commit records are not collected.
+//
 // # State
 //
 // remotes.json in the repository holds this writer's random id, each

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/vsql/vsql/vsqlerr"
 )
@@ -23,6 +24,22 @@ type ObjectStore interface {
 	// with ifMatch "", only if it does not exist. A failed condition is
 	// ErrPrecondition.
 	PutIf(ctx context.Context, key string, data []byte, ifMatch string) (etag string, err error)
+}
+
+// ObjectInfo is one listed object.
+type ObjectInfo struct {
+	Key          string
+	Size         int64
+	LastModified time.Time
+}
+
+// Collector is what remote gc needs of an ObjectStore besides reads and
+// writes (AWSStore has it; a store without it is not collected).
+type Collector interface {
+	// List returns every object whose key starts with prefix.
+	List(ctx context.Context, prefix string) ([]ObjectInfo, error)
+	// Delete removes an object (a missing one is no error).
+	Delete(ctx context.Context, key string) error
 }
 
 // Errors of ObjectStore implementations.

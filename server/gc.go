@@ -7,6 +7,7 @@ import (
 
 	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/s3sync"
 )
 
 // GC implements vsql_gc for the backend: a negative grace means the
@@ -15,12 +16,61 @@ func (b backend) GC(ctx context.Context, grace time.Duration) (branches.GCReport
 	if grace < 0 {
 		grace = b.s.cfg.GCGrace
 	}
-	rep, err := b.Manager.GC(ctx, grace)
-	if err == nil {
-		b.s.log.Info("gc", "blocks_removed", rep.BlocksRemoved, "bytes_removed", rep.BytesRemoved, "chunk_maps_removed", rep.ChunkMapsRemoved,
-			"images_removed", rep.ImagesRemoved, "blocks_kept", rep.BlocksKept, "by", "vsql_gc")
+	return b.s.runGC(ctx, grace, "vsql_gc")
+}
+
+// runGC is one online gc: the repository's, then each S3 remote's.
+func (s *Server) runGC(ctx context.Context, grace time.Duration, by string) (branches.GCReport, error) {
+	rep, err := s.versions.GC(ctx, grace)
+	if err != nil {
+		return rep, err
 	}
+	remote, err := s.collectRemotes(ctx, grace)
+	rep.RemoteObjectsRemoved = remote.DescriptorsRemoved + remote.PacksRemoved
+	rep.RemoteBytesRemoved = remote.BytesRemoved
+	s.log.Info("gc", "blocks_removed", rep.BlocksRemoved, "bytes_removed", rep.BytesRemoved, "chunk_maps_removed", rep.ChunkMapsRemoved,
+		"images_removed", rep.ImagesRemoved, "blocks_kept", rep.BlocksKept, "remote_descriptors_removed", remote.DescriptorsRemoved,
+		"remote_packs_removed", remote.PacksRemoved, "remote_bytes_removed", remote.BytesRemoved, "by", by)
 	return rep, err
+}
+
+// collectRemotes runs the remote gc of every database with an S3 remote,
+// keeping the exports of its kept snapshots, of unfinished merge requests
+// and of snapshots deleted within grace.
+func (s *Server) collectRemotes(ctx context.Context, grace time.Duration) (s3sync.CollectReport, error) {
+	var total s3sync.CollectReport
+	if s.remotes == nil {
+		return total, nil
+	}
+	var dbs []catalog.Database
+	if err := s.catalog.Tx(ctx, func(tx *catalog.Tx) error {
+		var err error
+		dbs, err = tx.Databases(ctx)
+		return err
+	}); err != nil {
+		return total, err
+	}
+	for _, d := range dbs {
+		if s.remotes.Remote(d.Name) == "" {
+			continue
+		}
+		var keep map[string]bool
+		if err := s.catalog.Tx(ctx, func(tx *catalog.Tx) error {
+			var err error
+			keep, err = tx.RemoteRoots(ctx, d.ID, time.Now().Add(-grace))
+			return err
+		}); err != nil {
+			return total, err
+		}
+		rep, err := s.remotes.Collect(ctx, d.Name, keep, grace)
+		total.DescriptorsRemoved += rep.DescriptorsRemoved
+		total.PacksRemoved += rep.PacksRemoved
+		total.BytesRemoved += rep.BytesRemoved
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
 }
 
 // startGC runs retention and the online gc every GCInterval (off when it
@@ -66,13 +116,7 @@ func (s *Server) gcPass(ctx context.Context) {
 			s.log.Warn("background gc: retention", "db", d.Name, "err", err)
 		}
 	}
-	rep, err := s.versions.GC(ctx, s.cfg.GCGrace)
-	if err != nil {
-		if ctx.Err() == nil {
-			s.log.Warn("background gc", "err", err)
-		}
-		return
+	if _, err := s.runGC(ctx, s.cfg.GCGrace, "background"); err != nil && ctx.Err() == nil {
+		s.log.Warn("background gc", "err", err)
 	}
-	s.log.Info("gc", "blocks_removed", rep.BlocksRemoved, "bytes_removed", rep.BytesRemoved, "chunk_maps_removed", rep.ChunkMapsRemoved,
-		"images_removed", rep.ImagesRemoved, "blocks_kept", rep.BlocksKept, "by", "background")
 }

@@ -2,8 +2,10 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/s3sync"
 	"github.com/vsql/vsql/server"
 )
 
@@ -317,4 +320,122 @@ func TestDeleteSnapshotRefusals(t *testing.T) {
 	if action != "merged" && action != "created_branch" {
 		t.Errorf("snapshot merge: %s", action)
 	}
+}
+
+// remoteObjects lists a location's objects under path, by key.
+func remoteObjects(t *testing.T, st *s3sync.AWSStore, prefix string) map[string]int64 {
+	t.Helper()
+	list, err := st.List(context.Background(), prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int64{}
+	for _, o := range list {
+		out[o.Key] = o.Size
+	}
+	return out
+}
+
+// Retention and the online gc bring an S3 remote down to what the kept
+// snapshots need: their descriptors and the packs those name; a replica
+// still reads the head, and the writer keeps exporting.
+func TestRetentionCollectsRemote(t *testing.T) {
+	startVersity(t)
+	st := createBucket(t, "retention")
+	ctx := context.Background()
+	addr := startServer(t, func(c *server.Config) { c.GCInterval = -1 })
+	admin := connectPgx(t, addr)
+	mustExec(t, admin, "CREATE DATABASE lake")
+	lake := connectDB(t, addr, "lake")
+	mustExec(t, lake, "SELECT * FROM vsql_set_remote('lake', 's3://retention/r/')",
+		"CREATE TABLE t (id integer PRIMARY KEY, v bigint, pad text)",
+		"INSERT INTO t SELECT range, range, repeat('x', 300) FROM range(30000)")
+	for i := 1; i <= 10; i++ {
+		mustExec(t, lake, fmt.Sprintf("UPDATE t SET v = v + %d, pad = repeat('%c', 300) WHERE id %% 10 = %d", i, 'a'+i, i%10),
+			"SELECT * FROM vsql_create_snapshot()")
+	}
+	want := scalarInt(t, lake, "SELECT sum(v) FROM t")
+	before := remoteObjects(t, st, "r/")
+	var beforeBytes int64
+	for _, n := range before {
+		beforeBytes += n
+	}
+	mustExec(t, lake, "SELECT * FROM vsql_set_retention(keep_last => 3)")
+	var objects, bytes int64
+	if err := admin.QueryRow(ctx, "SELECT remote_objects_removed, remote_bytes_removed FROM vsql_gc(grace => 0)").Scan(&objects, &bytes); err != nil {
+		t.Fatal(err)
+	}
+	after := remoteObjects(t, st, "r/")
+	var afterBytes int64
+	for _, n := range after {
+		afterBytes += n
+	}
+	t.Logf("remote: %d objects, %d bytes → %d objects, %d bytes (vsql_gc: %d objects, %d bytes)", len(before), beforeBytes, len(after), afterBytes, objects, bytes)
+	if objects == 0 || afterBytes >= beforeBytes || beforeBytes-afterBytes != bytes {
+		t.Errorf("remote gc removed %d objects, %d bytes; the remote went %d → %d bytes", objects, bytes, beforeBytes, afterBytes)
+	}
+	// What is left is exactly the kept snapshots' descriptors and their packs.
+	roots := map[string]bool{}
+	for _, r := range stringsOf(t, lake, "SELECT content_root FROM vsql_snapshots()") {
+		roots[r] = true
+	}
+	needPacks := map[string]bool{}
+	descriptors := 0
+	for key := range after {
+		if !strings.HasPrefix(key, "r/snapshots/") {
+			continue
+		}
+		descriptors++
+		body, _, err := st.Get(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d s3sync.Descriptor
+		if err := json.Unmarshal(body, &d); err != nil {
+			t.Fatal(err)
+		}
+		if !roots[d.Root] {
+			t.Errorf("descriptor %s of a deleted snapshot is still in the remote", key)
+		}
+		for _, c := range d.Chunks {
+			needPacks["r/"+c.Pack] = true
+		}
+	}
+	if descriptors != 3 {
+		t.Errorf("%d descriptors left, want 3", descriptors)
+	}
+	for key := range after {
+		if strings.HasPrefix(key, "r/packs/") && !needPacks[key] {
+			t.Errorf("pack %s is named by no kept descriptor", key)
+		}
+	}
+	for key := range needPacks {
+		if _, ok := after[key]; !ok {
+			t.Errorf("pack %s of a kept snapshot was removed", key)
+		}
+	}
+	// A replica reads the head; the writer exports again.
+	b := startServer(t, func(c *server.Config) { c.AllowRemotes = []string{"s3://retention/r/"} })
+	replica := connectDB(t, b, "s3://retention/r/heads/lake/main")
+	if got := scalarInt(t, replica, "SELECT sum(v) FROM t"); got != want {
+		t.Errorf("replica reads sum %d after remote gc, want %d", got, want)
+	}
+	mustExec(t, lake, "UPDATE t SET v = v + 1 WHERE id < 100", "SELECT * FROM vsql_create_snapshot()")
+	replica2 := connectDB(t, b, "s3://retention/r/heads/lake/main")
+	if got := scalarInt(t, replica2, "SELECT sum(v) FROM t"); got != want+100 {
+		t.Errorf("replica reads sum %d after a new export, want %d", got, want+100)
+	}
+}
+
+func stringsOf(t *testing.T, conn *pgx.Conn, q string) []string {
+	t.Helper()
+	rows, err := conn.Query(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -302,9 +302,10 @@ var functions = []function{
 		},
 	},
 	{
-		name:    "vsql_gc",
-		params:  []param{{"grace", false}},
-		columns: []column{{"blocks_removed", tBigint}, {"bytes_removed", tBigint}, {"blocks_kept", tBigint}, {"chunk_maps_removed", tBigint}, {"images_removed", tBigint}, {"live_files_removed", tBigint}, {"temp_files_removed", tBigint}},
+		name:   "vsql_gc",
+		params: []param{{"grace", false}},
+		columns: []column{{"blocks_removed", tBigint}, {"bytes_removed", tBigint}, {"blocks_kept", tBigint}, {"chunk_maps_removed", tBigint}, {"images_removed", tBigint}, {"live_files_removed", tBigint}, {"temp_files_removed", tBigint},
+			{"remote_objects_removed", tBigint}, {"remote_bytes_removed", tBigint}},
 		mutates: true,
 		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
 			grace := time.Duration(-1) // the server's --gc-grace
@@ -318,7 +319,8 @@ var functions = []function{
 			if err != nil {
 				return nil, err
 			}
-			return [][]any{{int64(r.BlocksRemoved), r.BytesRemoved, int64(r.BlocksKept), r.ChunkMapsRemoved, int64(r.ImagesRemoved), int64(r.LiveFilesRemoved), int64(r.TempFilesRemoved)}}, nil
+			return [][]any{{int64(r.BlocksRemoved), r.BytesRemoved, int64(r.BlocksKept), r.ChunkMapsRemoved, int64(r.ImagesRemoved), int64(r.LiveFilesRemoved), int64(r.TempFilesRemoved),
+				int64(r.RemoteObjectsRemoved), r.RemoteBytesRemoved}}, nil
 		},
 	},
 	{
