@@ -112,13 +112,19 @@ func (b *bench) snapshotSection(ctx context.Context) (string, error) {
 	}
 	fmt.Fprintf(&w, "\nThe file was %s at the end. A snapshot of an unchanged branch, for reference: %s (one run).\n", fmtBytes(float64(total)), fmtMs(ms(d)))
 	if st, err := b.storeSize(ctx, s); err == nil {
-		fmt.Fprintf(&w, "\nThe block store at the end of the section (`vsqld verify`, beside the running server): %d blocks, "+
+		fmt.Fprintf(&w, "\nThe block store after the figures above (`vsqld verify`, beside the running server): %d blocks, "+
 			"%s on disk for %s of block content (%.1f× smaller).\n", st.blocks, fmtBytes(st.onDisk), fmtBytes(st.content), st.content/st.onDisk)
 	} else {
 		fmt.Fprintf(&w, "\nThe block store's size could not be read: `%s`.\n", oneLine(err.Error()))
 	}
+	if err := b.scaleSnapshots(ctx, &w, s, c); err != nil {
+		return w.String(), err
+	}
 	if hwm, err := peak(s.pid()); err == nil {
-		fmt.Fprintf(&w, "\nPeak memory of vsqld (VmHWM) over this section: %s.\n", fmtBytes(float64(hwm)))
+		fmt.Fprintf(&w, "\nPeak memory of vsqld (VmHWM) over this section (before the next subsection's own vsqld): %s.\n", fmtBytes(float64(hwm)))
+	}
+	if err := b.tenTables(ctx, &w); err != nil {
+		return w.String(), err
 	}
 	return w.String(), nil
 }
@@ -293,4 +299,157 @@ func (b *bench) branchSection(ctx context.Context) (string, error) {
 		fmt.Fprintf(&w, "\nPeak memory of vsqld (VmHWM) over this section: %s.\n", fmtBytes(float64(hwm)))
 	}
 	return w.String(), nil
+}
+
+// scaleChange is one change made to the rows-row and the 10×rows-row table
+// alike before a snapshot of each.
+type scaleChange struct {
+	name string
+	sql  func(rows, run int) string
+}
+
+var scaleChanges = []scaleChange{
+	{"UPDATE 100 clustered rows", func(rows, r int) string {
+		lo := (r * 7919 * 100) % (rows - 100)
+		return fmt.Sprintf("UPDATE orders SET status = 'paid %d' WHERE order_id BETWEEN %d AND %d", r, lo, lo+99)
+	}},
+	{"UPDATE 100 scattered rows", func(rows, r int) string {
+		return fmt.Sprintf("UPDATE orders SET status = 'paid %d' WHERE order_id %% %d = %d", r, rows/100, r)
+	}},
+	{"nothing (an unchanged branch)", nil},
+}
+
+// scaleSnapshots measures, in databases s1 and s10 of s (an orders table
+// of rows and of 10×rows rows), the snapshot after the same change,
+// alternating the two databases run by run. It writes a table and sets the
+// goal of the clustered UPDATE.
+func (b *bench) scaleSnapshots(ctx context.Context, w *strings.Builder, s *server, c *pgx.Conn) error {
+	rows := b.cfg.snapRows
+	sizes := []int{rows, 10 * rows}
+	names := []string{"s1", "s10"}
+	fmt.Fprintf(w, "\n### Snapshot time and the file's size\n\nTwo more databases, `s1` with a %s-row and `s10` with a %s-row `orders` table "+
+		"(built with one `INSERT … SELECT … FROM range(n)`, then snapshotted). Each run makes the same change to both and times "+
+		"`vsql_create_snapshot()` on each, the two databases alternating; the ratio is the median of the per-run ratios. "+
+		"Clustered rows are 100 consecutive keys (one row group); scattered rows are every (n/100)-th key, so they touch every "+
+		"row group of either table (%d and %d row groups of 122,880 rows).\n\n",
+		fmtCount(sizes[0]), fmtCount(sizes[1]), (sizes[0]+122879)/122880, (sizes[1]+122879)/122880)
+	conns := make([]*pgx.Conn, 2)
+	files := make([]int64, 2)
+	for i, db := range names {
+		start := time.Now()
+		if err := execAll(ctx, c, "CREATE DATABASE "+db); err != nil {
+			return err
+		}
+		dc, err := s.connect(ctx, db)
+		if err != nil {
+			return err
+		}
+		defer dc.Close(ctx)
+		conns[i] = dc
+		if err := execAll(ctx, dc, fmt.Sprintf(ordersDDL, "orders"), ordersInsert("orders", sizes[i])); err != nil {
+			return err
+		}
+		if _, _, files[i], err = snapshot(ctx, dc); err != nil {
+			return err
+		}
+		b.cfg.logf("built %s (%s rows, %s) in %v", db, fmtCount(sizes[i]), fmtBytes(float64(files[i])), time.Since(start).Round(time.Millisecond))
+	}
+	times := make([][2][]float64, len(scaleChanges))
+	ratios := make([][]float64, len(scaleChanges))
+	for run := 0; run <= b.cfg.runs; run++ { // run 0 is the warm-up
+		for k, ch := range scaleChanges {
+			var t [2]float64
+			for i := range names {
+				if ch.sql != nil {
+					if err := execAll(ctx, conns[i], ch.sql(sizes[i], run+1)); err != nil {
+						return err
+					}
+				}
+				d, _, tb, err := snapshot(ctx, conns[i])
+				if err != nil {
+					return err
+				}
+				t[i], files[i] = ms(d), tb
+			}
+			if run > 0 {
+				times[k][0], times[k][1] = append(times[k][0], t[0]), append(times[k][1], t[1])
+				ratios[k] = append(ratios[k], t[1]/t[0])
+			}
+		}
+	}
+	var out [][]string
+	for k, ch := range scaleChanges {
+		out = append(out, []string{ch.name, fmtMs(median(times[k][0])), fmtMs(median(times[k][1])), fmt.Sprintf("%.2f×", median(ratios[k]))})
+	}
+	w.WriteString(table([]string{"change before the snapshot", fmtCount(sizes[0]) + " rows", fmtCount(sizes[1]) + " rows", "ratio"}, out))
+	fmt.Fprintf(w, "\nThe files were %s and %s at the end.\n", fmtBytes(float64(files[0])), fmtBytes(float64(files[1])))
+	r := median(ratios[0])
+	b.goal(fmt.Sprintf("snapshot after %s: %s-row table ÷ %s-row table", scaleChanges[0].name, fmtCount(sizes[1]), fmtCount(sizes[0])),
+		"≤ 2×", fmt.Sprintf("%.2f× (%s vs %s)", r, fmtMs(median(times[0][1])), fmtMs(median(times[0][0]))), r <= 2)
+	return nil
+}
+
+// tenTables measures, in a repository of its own, the block store after 20
+// snapshots of one changed row each in a database of 10 small tables: on
+// disk (compressed) against its content (what the raw store of versions
+// before compression held: the same blocks, one raw file each).
+func (b *bench) tenTables(ctx context.Context, w *strings.Builder) error {
+	const tables, snaps, rows = 10, 20, 10_000
+	fmt.Fprintf(w, "\n### A repository of %d small tables after %d small snapshots\n\nA repository of its own (a fresh vsqld): database `ten` "+
+		"with %d `orders` tables of %s rows each, snapshotted once; then %d times: `UPDATE` one row of one table (the tables in "+
+		"turn) and `vsql_create_snapshot()`. The block store is then measured two ways: the bytes of its files on disk (the "+
+		"blocks zstd-compressed, as stored today), and `vsqld verify`'s bytes of block content, which is what the raw store "+
+		"(one uncompressed file per block, before compression) holds for the same blocks.\n\n",
+		tables, snaps, tables, fmtCount(rows), snaps)
+	s, c, done, err := b.startConnected(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	if err := execAll(ctx, c, "CREATE DATABASE ten"); err != nil {
+		return err
+	}
+	tc, err := s.connect(ctx, "ten")
+	if err != nil {
+		return err
+	}
+	defer tc.Close(ctx)
+	for i := range tables {
+		t := fmt.Sprintf("t%d", i)
+		if err := execAll(ctx, tc, fmt.Sprintf(ordersDDL, t), ordersInsert(t, rows)); err != nil {
+			return err
+		}
+	}
+	if err := execAll(ctx, tc, "SELECT * FROM vsql_create_snapshot()"); err != nil {
+		return err
+	}
+	var newBytes int64
+	for i := range snaps {
+		if err := execAll(ctx, tc, fmt.Sprintf("UPDATE t%d SET status = 'paid %d' WHERE order_id = %d", i%tables, i, (i*7919)%rows)); err != nil {
+			return err
+		}
+		_, nb, _, err := snapshot(ctx, tc)
+		if err != nil {
+			return err
+		}
+		newBytes += nb
+	}
+	onDisk, err := dirSize(filepath.Join(s.data, "blocks"))
+	if err != nil {
+		return err
+	}
+	st, err := b.storeSize(ctx, s)
+	if err != nil {
+		return err
+	}
+	frac := 100 * float64(onDisk) / st.content
+	w.WriteString(table([]string{"block store", "blocks", "bytes"}, [][]string{
+		{"on disk, compressed (files under blocks/)", strconv.Itoa(st.blocks), fmtBytes(float64(onDisk))},
+		{"on disk, compressed (`vsqld verify`)", strconv.Itoa(st.blocks), fmtBytes(st.onDisk)},
+		{"content: the raw store before compression (`vsqld verify`)", strconv.Itoa(st.blocks), fmtBytes(st.content)},
+	}))
+	fmt.Fprintf(w, "\nCompressed ÷ raw: %.2f%%. The %d snapshots after the first reported %s of new_bytes in all.\n", frac, snaps, fmtBytes(float64(newBytes)))
+	b.goal(fmt.Sprintf("%d-table repository after %d small snapshots: block store on disk ÷ the raw store", tables, snaps), "≤ 25%",
+		fmt.Sprintf("%.2f%% (%s vs %s)", frac, fmtBytes(float64(onDisk)), fmtBytes(st.content)), frac <= 25)
+	return nil
 }

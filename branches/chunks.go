@@ -12,6 +12,7 @@ import (
 
 	"github.com/vsql/vsql/catalog"
 	"github.com/vsql/vsql/internal/atomicfile"
+	"github.com/zeebo/xxh3"
 )
 
 // The layout of a DuckDB file: a 12 KiB header (one main and two database
@@ -50,25 +51,40 @@ func contentRoot(fileSize int64, chunks []Hash) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// chunking is what chunkFile found.
+type chunking struct {
+	Map      catalog.ChunkMap
+	NewBytes int64 // written to the store (compressed, as on disk)
+	Hashed   int   // blocks whose SHA-256 was computed; the others reused the memo's
+}
+
 // chunkFile reads a file chunk by chunk, hashes each chunk and, when store
 // is not nil, stores the chunks it does not have yet (each compressed and
-// fsynced). It returns the chunk map and the bytes newly written to the
-// store (compressed, as on disk). afterBlock, if set, is
-// called after each newly stored block (a fault point in tests).
-func chunkFile(path string, store *BlockStore, afterBlock func()) (catalog.ChunkMap, int64, error) {
+// fsynced). With a memo, a chunk whose xxh3-128 equals the one the memo
+// holds for the same position of the same file reuses the memo's SHA-256
+// (see "Hashing only what changed" in doc.go); the memo then holds this
+// chunking. afterBlock, if set, is called after each newly stored block (a
+// fault point in tests).
+func chunkFile(path string, store *BlockStore, memo *hashMemo, afterBlock func()) (chunking, error) {
+	var c chunking
 	f, err := os.Open(path)
 	if err != nil {
-		return catalog.ChunkMap{}, 0, fmt.Errorf("chunk %s: %w", path, err)
+		return c, fmt.Errorf("chunk %s: %w", path, err)
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return catalog.ChunkMap{}, 0, err
+		return c, err
 	}
 	size := info.Size()
-	m := catalog.ChunkMap{FileSize: size}
+	dev, ino, identified := fileID(info)
+	var prev *fileMemo
+	if identified {
+		prev = memo.lookup(path, dev, ino)
+	}
+	next := &fileMemo{dev: dev, ino: ino}
+	c.Map = catalog.ChunkMap{FileSize: size}
 	buf := make([]byte, BlockSize)
-	var newBytes int64
 	for i := 0; ; i++ {
 		n := chunkSize(i, size)
 		if n <= 0 {
@@ -76,25 +92,40 @@ func chunkFile(path string, store *BlockStore, afterBlock func()) (catalog.Chunk
 		}
 		chunk := buf[:n]
 		if _, err := io.ReadFull(f, chunk); err != nil {
-			return m, 0, fmt.Errorf("chunk %s: %w", path, err)
+			return c, fmt.Errorf("chunk %s: %w", path, err)
 		}
-		h := sha256.Sum256(chunk)
-		m.Chunks = append(m.Chunks, h)
-		if store != nil {
-			stored, err := store.Put(h, chunk)
-			if err != nil {
-				return m, 0, err
-			}
-			if stored > 0 {
-				newBytes += stored
-				if afterBlock != nil {
-					afterBlock()
+		var q xxh3.Uint128
+		if memo != nil {
+			q = memo.quick(chunk)
+		}
+		h, reused := prev.reuse(i, n, q)
+		if reused && store != nil && !store.Has(h) {
+			reused = false // the memo outlived the block (e.g. gc after retention): store it again
+		}
+		if !reused {
+			h = sha256.Sum256(chunk)
+			c.Hashed++
+			if store != nil {
+				stored, err := store.Put(h, chunk)
+				if err != nil {
+					return c, err
+				}
+				if stored > 0 {
+					c.NewBytes += stored
+					if afterBlock != nil {
+						afterBlock()
+					}
 				}
 			}
 		}
+		c.Map.Chunks = append(c.Map.Chunks, h)
+		next.blocks = append(next.blocks, blockMemo{n: n, quick: q, sum: h})
 	}
-	m.Root = contentRoot(size, m.Chunks)
-	return m, newBytes, nil
+	c.Map.Root = contentRoot(size, c.Map.Chunks)
+	if memo != nil && identified {
+		memo.remember(path, next)
+	}
+	return c, nil
 }
 
 // materializeAhead is how many blocks materialize reads and decompresses

@@ -55,6 +55,9 @@ type Manager struct {
 	attached map[string]*attachment
 	gates    map[string]*Gate
 	roots    map[string]rootEntry
+	// memo holds each chunked file's last chunking, so that the next one
+	// SHA-256-hashes only the blocks whose xxh3 differs (prehash.go).
+	memo *hashMemo
 }
 
 type attachment struct {
@@ -89,7 +92,7 @@ func NewManager(ctx context.Context, dataDir string, cat *catalog.Catalog, eng E
 		return nil, err
 	}
 	m := &Manager{dataDir: dataDir, cat: cat, store: store, eng: eng, log: log,
-		attached: map[string]*attachment{}, gates: map[string]*Gate{}, roots: map[string]rootEntry{}}
+		attached: map[string]*attachment{}, gates: map[string]*Gate{}, roots: map[string]rootEntry{}, memo: newHashMemo()}
 	var dbs []catalog.Database
 	if err := cat.Tx(ctx, func(tx *catalog.Tx) error {
 		dbs, err = tx.Databases(ctx)
@@ -545,6 +548,7 @@ func (m *Manager) DropDatabase(ctx context.Context, name string, ifExists bool) 
 		if err := os.RemoveAll(dir); err != nil {
 			m.log.Warn("remove dropped database files", "dir", dir, "err", err)
 		}
+		m.memo.forgetDir(dir)
 	}
 	return nil, nil
 }
@@ -593,12 +597,12 @@ func (m *Manager) fileRoot(path string) (string, error) {
 	if ok && e.size == info.Size() && e.mtime.Equal(info.ModTime()) {
 		return e.root, nil
 	}
-	cm, _, err := chunkFile(path, nil, nil)
+	c, err := chunkFile(path, nil, m.memo, nil)
 	if err != nil {
 		return "", err
 	}
-	m.rememberRoot(path, cm.Root)
-	return cm.Root, nil
+	m.rememberRoot(path, c.Map.Root)
+	return c.Map.Root, nil
 }
 
 func (m *Manager) rememberRoot(path, root string) {

@@ -166,11 +166,11 @@ func (m *Manager) publish(ctx context.Context, p Publication) (PublishResult, er
 	var cm catalog.ChunkMap
 	var newRel string
 	if p.File != "" {
-		var err error
-		cm, res.NewBytes, err = chunkFile(p.File, m.store, nil)
+		c, err := chunkFile(p.File, m.store, m.memo, nil)
 		if err != nil {
 			return res, err
 		}
+		cm, res.NewBytes = c.Map, c.NewBytes
 		res.TotalBytes = cm.FileSize
 		faults.Point("publish.after_blocks")
 		newRel = liveFileFor(p.DB, p.Branch)
@@ -178,8 +178,10 @@ func (m *Manager) publish(ctx context.Context, p Publication) (PublishResult, er
 			return res, err
 		}
 		if err := os.Rename(p.File, m.abs(newRel)); err != nil {
+			m.memo.forget(p.File)
 			return res, fmt.Errorf("move merged file into place: %w", err)
 		}
+		m.memo.rename(p.File, m.abs(newRel))
 		if err := atomicfile.SyncDir(filepath.Dir(m.abs(newRel))); err != nil {
 			return res, err
 		}
@@ -188,6 +190,7 @@ func (m *Manager) publish(ctx context.Context, p Publication) (PublishResult, er
 	cleanup := func() {
 		if newRel != "" {
 			os.Remove(m.abs(newRel))
+			m.memo.forget(m.abs(newRel))
 		}
 	}
 	var old catalog.Branch
@@ -329,6 +332,7 @@ func (m *Manager) publish(ctx context.Context, p Publication) (PublishResult, er
 		oldPath := m.abs(old.LiveFile)
 		os.Remove(oldPath)
 		os.Remove(oldPath + ".wal")
+		m.memo.forget(oldPath)
 	}
 	return res, nil
 }

@@ -118,10 +118,11 @@ func (m *Manager) createSnapshot(ctx context.Context, db, branch, name string) (
 				WithHint("A transaction is committing on the branch; retry the snapshot.")
 		}
 		faults.Point("snapshot.after_checkpoint")
-		cm, newBytes, err = chunkFile(path, m.store, func() { faults.Point("snapshot.after_block") })
+		c, err := chunkFile(path, m.store, m.memo, func() { faults.Point("snapshot.after_block") })
 		if err != nil {
 			return res, err
 		}
+		cm, newBytes = c.Map, c.NewBytes
 		faults.Point("snapshot.before_publish")
 	}
 	if m.Exporter != nil {
@@ -269,6 +270,7 @@ func (m *Manager) DeleteBranch(ctx context.Context, db, name string, force bool)
 	path := m.abs(b.LiveFile)
 	os.Remove(path)
 	os.Remove(path + ".wal")
+	m.memo.forget(path)
 	return res, nil
 }
 
