@@ -32,16 +32,8 @@ func (r *Remotes) Collect(ctx context.Context, db string, keep map[string]bool, 
 	var rep CollectReport
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	d := r.state.Databases[db]
-	if d == nil {
-		return rep, nil
-	}
-	loc, err := ParseLocation(d.URL)
-	if err != nil {
-		return rep, err
-	}
-	s, err := r.store(ctx, loc.Bucket)
-	if err != nil {
+	d, loc, s, err := r.remoteOf(ctx, db)
+	if d == nil || err != nil {
 		return rep, err
 	}
 	c, ok := s.(Collector)

@@ -116,6 +116,24 @@ type headState struct {
 	Token      string `json:"token"`
 }
 
+// remoteOf returns db's remote, its location and its bucket's store; a
+// nil remote (and no error) when db has none. r.mu must be held.
+func (r *Remotes) remoteOf(ctx context.Context, db string) (*dbRemote, Location, ObjectStore, error) {
+	d := r.state.Databases[db]
+	if d == nil {
+		return nil, Location{}, nil, nil
+	}
+	loc, err := ParseLocation(d.URL)
+	if err != nil {
+		return nil, loc, nil, err
+	}
+	s, err := r.store(ctx, loc.Bucket)
+	if err != nil {
+		return nil, loc, nil, err
+	}
+	return d, loc, s, nil
+}
+
 // OpenRemotes reads dataDir/remotes.json (created on first use). open
 // returns the object store of a bucket (NewAWSStore in production).
 func OpenRemotes(dataDir string, open func(ctx context.Context, bucket string) (ObjectStore, error)) (*Remotes, error) {
@@ -234,16 +252,8 @@ type Pending struct {
 func (r *Remotes) Upload(ctx context.Context, db, branch string, cm catalog.ChunkMap, blocks Blocks) (*Pending, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	d := r.state.Databases[db]
-	if d == nil {
-		return nil, nil
-	}
-	loc, err := ParseLocation(d.URL)
-	if err != nil {
-		return nil, err
-	}
-	s, err := r.store(ctx, loc.Bucket)
-	if err != nil {
+	d, loc, s, err := r.remoteOf(ctx, db)
+	if d == nil || err != nil {
 		return nil, err
 	}
 	known := r.known[loc.String()]

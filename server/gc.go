@@ -42,12 +42,8 @@ func (s *Server) collectRemotes(ctx context.Context, grace time.Duration) (s3syn
 	if s.remotes == nil {
 		return total, nil
 	}
-	var dbs []catalog.Database
-	if err := s.catalog.Tx(ctx, func(tx *catalog.Tx) error {
-		var err error
-		dbs, err = tx.Databases(ctx)
-		return err
-	}); err != nil {
+	dbs, err := s.databases(ctx)
+	if err != nil {
 		return total, err
 	}
 	for _, d := range dbs {
@@ -102,12 +98,8 @@ func (s *Server) startGC() (stop func()) {
 // gcPass applies every database's retention (keep_within ages snapshots
 // out even when no new snapshot is taken), then runs the online gc.
 func (s *Server) gcPass(ctx context.Context) {
-	var dbs []catalog.Database
-	if err := s.catalog.Tx(ctx, func(tx *catalog.Tx) error {
-		var err error
-		dbs, err = tx.Databases(ctx)
-		return err
-	}); err != nil {
+	dbs, err := s.databases(ctx)
+	if err != nil {
 		s.log.Warn("background gc: list databases", "err", err)
 		return
 	}
@@ -119,4 +111,15 @@ func (s *Server) gcPass(ctx context.Context) {
 	if _, err := s.runGC(ctx, s.cfg.GCGrace, "background"); err != nil && ctx.Err() == nil {
 		s.log.Warn("background gc", "err", err)
 	}
+}
+
+// databases lists the repository's databases.
+func (s *Server) databases(ctx context.Context) ([]catalog.Database, error) {
+	var dbs []catalog.Database
+	err := s.catalog.Tx(ctx, func(tx *catalog.Tx) error {
+		var err error
+		dbs, err = tx.Databases(ctx)
+		return err
+	})
+	return dbs, err
 }
