@@ -78,7 +78,7 @@ func (o *onlineGC) remove(path string, young bool) bool {
 	}
 	o.m.mu.Lock()
 	defer o.m.mu.Unlock()
-	base := strings.TrimSuffix(path, ".wal")
+	base := liveBase(path)
 	for _, a := range o.m.attached {
 		if a.path == base {
 			return false
@@ -204,11 +204,11 @@ func gc(ctx context.Context, dataDir string, cat *catalog.Catalog, grace time.Du
 		if err != nil || d.IsDir() {
 			return nil
 		}
-		base := strings.TrimSuffix(path, ".wal")
+		base := liveBase(path)
 		if liveFiles[base] {
 			return nil
 		}
-		if remove(path, true) && !strings.HasSuffix(path, ".wal") {
+		if remove(path, true) && liveBase(path) == path {
 			rep.LiveFilesRemoved++
 		}
 		return nil

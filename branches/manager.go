@@ -327,8 +327,14 @@ func (m *Manager) attachSnapshotLocked(ctx context.Context, db, ref string) (*at
 	}
 	image := filepath.Join(m.dataDir, "cache", db, fmt.Sprintf("%d.duckdb", s.ID))
 	if _, err := os.Stat(image); err != nil {
-		if err := m.materialize(ctx, db, cm, image); err != nil {
-			return nil, vsqlerr.Wrap(err, vsqlerr.StorageCorrupt, "materialize snapshot %d of %q: %v", s.ID, db, err)
+		recycled, err := m.recycleImage(ctx, db, cm, image)
+		if err != nil {
+			m.log.Warn("image not recycled", "db", db, "snapshot", s.ID, "err", err)
+		}
+		if !recycled {
+			if err := m.materialize(ctx, db, cm, image); err != nil {
+				return nil, vsqlerr.Wrap(err, vsqlerr.StorageCorrupt, "materialize snapshot %d of %q: %v", s.ID, db, err)
+			}
 		}
 	}
 	path := image

@@ -137,6 +137,8 @@ type Publication struct {
 	// manager's Exporter; NoExport skips both (the remote already holds it).
 	Remote   func(ctx context.Context, cm catalog.ChunkMap) error
 	NoExport bool
+
+	inPlace *InPlace // set by InPlace.Publish: the live file is the result
 }
 
 // PublishResult says what publication did.
@@ -186,6 +188,14 @@ func (m *Manager) publish(ctx context.Context, p Publication) (PublishResult, er
 			return res, err
 		}
 		faults.Point("publish.before_commit")
+	} else if p.inPlace != nil {
+		c, err := chunkFile(p.inPlace.path, m.store, m.memo, nil)
+		if err != nil {
+			return res, err
+		}
+		cm, res.NewBytes = c.Map, c.NewBytes
+		res.TotalBytes = cm.FileSize
+		faults.Point("publish.after_blocks")
 	}
 	cleanup := func() {
 		if newRel != "" {
@@ -194,7 +204,7 @@ func (m *Manager) publish(ctx context.Context, p Publication) (PublishResult, er
 		}
 	}
 	var old catalog.Branch
-	if !p.NewBranch {
+	if !p.NewBranch && p.inPlace == nil { // in place, the caller holds the gate and checked the branch
 		release, err := m.Gate(alias).Exclusive(ctx)
 		if err != nil {
 			cleanup()
@@ -256,9 +266,12 @@ func (m *Manager) publish(ctx context.Context, p Publication) (PublishResult, er
 			if old, err = m.branch(ctx, tx, d, p.Branch); err != nil {
 				return err
 			}
+			if p.inPlace != nil && old.Head != p.ExpectHead {
+				return vsqlerr.New(vsqlerr.MergeInputsChanged, "branch %q moved from snapshot %d to %d during the operation", p.Branch, p.ExpectHead, old.Head)
+			}
 		}
 		head := p.Existing
-		if p.File != "" {
+		if p.File != "" || p.inPlace != nil {
 			if err := tx.PutChunkMap(ctx, cm); err != nil {
 				return err
 			}
@@ -292,6 +305,9 @@ func (m *Manager) publish(ctx context.Context, p Publication) (PublishResult, er
 		if newRel != "" {
 			return tx.SetBranchLiveFile(ctx, d.ID, p.Branch, newRel)
 		}
+		if p.inPlace != nil {
+			return nil // the live file is the new head
+		}
 		// A move to an existing snapshot: the branch's file is rebuilt from
 		// that snapshot's blocks on next use.
 		return tx.ResetBranchLiveFile(ctx, d.ID, p.Branch, liveFileFor(p.DB, p.Branch))
@@ -301,6 +317,10 @@ func (m *Manager) publish(ctx context.Context, p Publication) (PublishResult, er
 		return res, err
 	}
 	faults.Point("publish.after_commit")
+	if p.inPlace != nil {
+		m.rememberRoot(p.inPlace.path, cm.Root)
+		return res, nil
+	}
 	if p.NewBranch {
 		if newRel != "" {
 			m.rememberRoot(m.abs(newRel), cm.Root)

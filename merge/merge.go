@@ -66,11 +66,16 @@ type Options struct {
 	RequestID                                  string
 	ExpectedBase, ExpectedOurs, ExpectedTheirs int64
 	SnapshotTarget                             bool
-	Validate                                   bool
-	SchemaMode                                 string
-	LockTimeout                                time.Duration
-	Timeout                                    time.Duration
-	Resolutions                                Resolutions
+	// CopyTarget builds the result in a copy of ours even when it could be
+	// written into the destination's live file (in_place => false): the
+	// destination stays readable and writable during the merge, at the cost
+	// of copying its whole file.
+	CopyTarget  bool
+	Validate    bool
+	SchemaMode  string
+	LockTimeout time.Duration
+	Timeout     time.Duration
+	Resolutions Resolutions
 	// Limits (0 = the default): rows and bytes read from the inputs, bytes
 	// written to staging.
 	MaxRows, MaxInputBytes, MaxStagingBytes int64
@@ -313,7 +318,9 @@ type session struct {
 	releases []func()
 }
 
-func (m *Merger) open(ctx context.Context, in inputs, opt Options) (*session, error) {
+// open attaches the three inputs. With live set, ours is read from the
+// destination's live file, which live holds at ours (see InPlace).
+func (m *Merger) open(ctx context.Context, in inputs, opt Options, live *branches.InPlace) (*session, error) {
 	conn, err := m.db.Conn(ctx)
 	if err != nil {
 		return nil, err
@@ -330,6 +337,12 @@ func (m *Merger) open(ctx context.Context, in inputs, opt Options) (*session, er
 	s := &session{conn: conn, opt: opt, progress: &m.progress, lineage: in.lineage}
 	var aliases []string
 	for i, id := range []int64{in.base, in.ours, in.theirs} {
+		if i == 1 && live != nil {
+			aliases = append(aliases, live.Alias())
+			s.oursPath = live.Path()
+			s.inputBytes += live.Size()
+			continue
+		}
 		alias, path, release, err := m.versions.SnapshotImage(ctx, in.db, id)
 		if err != nil {
 			s.close()
@@ -469,12 +482,61 @@ func (m *Merger) build(ctx context.Context, s *session, results []*TableResult, 
 		return "", err
 	}
 	fail := func(err error) (string, error) {
-		_, _ = s.conn.ExecContext(context.Background(), "ROLLBACK")
-		_, _ = s.conn.ExecContext(context.Background(), "USE "+sqltext.QuoteIdent(s.home))
 		_, _ = s.conn.ExecContext(context.Background(), "DETACH "+sqltext.QuoteIdent(alias))
 		os.Remove(staging)
 		os.Remove(staging + ".wal")
 		return "", err
+	}
+	if err := s.applyAll(ctx, results, alias, op); err != nil {
+		return fail(err)
+	}
+	if _, err := s.conn.ExecContext(ctx, "CHECKPOINT "+sqltext.QuoteIdent(alias)); err != nil {
+		return fail(err)
+	}
+	if _, err := s.conn.ExecContext(ctx, "DETACH "+sqltext.QuoteIdent(alias)); err != nil {
+		os.Remove(staging)
+		return "", err
+	}
+	if info, err := os.Stat(staging); err == nil && info.Size() > s.opt.MaxStagingBytes {
+		os.Remove(staging)
+		return "", vsqlerr.New(vsqlerr.MergeLimitExceeded, "the merged result is %d bytes, more than max_staging_bytes (%d)", info.Size(), s.opt.MaxStagingBytes)
+	}
+	return staging, nil
+}
+
+// buildInPlace writes the merged result into the destination's live file,
+// held at ours by live: only the changed rows are written, and only the
+// blocks they touch change. Until publication the file's marker says it
+// may differ from the branch's head (a crash rebuilds the branch from its
+// head); a failure before COMMIT is rolled back, one after it leaves the
+// rebuilding to live.Close.
+func (m *Merger) buildInPlace(ctx context.Context, s *session, results []*TableResult, op string, live *branches.InPlace) error {
+	before := live.Size()
+	if err := live.MarkApplying(); err != nil {
+		return err
+	}
+	faults.Point("merge.inplace_after_mark")
+	if err := s.applyAll(ctx, results, live.Alias(), op); err != nil {
+		return err
+	}
+	faults.Point("merge.inplace_after_commit")
+	if _, err := s.conn.ExecContext(ctx, "CHECKPOINT "+sqltext.QuoteIdent(live.Alias())); err != nil {
+		return err
+	}
+	if grown := live.Size() - before; grown > s.opt.MaxStagingBytes {
+		return vsqlerr.New(vsqlerr.MergeLimitExceeded, "the merge grew the file of %q by %d bytes, more than max_staging_bytes (%d)", s.ours.alias, grown, s.opt.MaxStagingBytes)
+	}
+	return nil
+}
+
+// applyAll applies the schema plan and the merged rows of every table to
+// the database alias in one transaction: all of it or, on any error
+// (rolled back), none. DuckDB validates every native constraint.
+func (s *session) applyAll(ctx context.Context, results []*TableResult, alias, op string) error {
+	fail := func(err error) error {
+		_, _ = s.conn.ExecContext(context.Background(), "ROLLBACK")
+		_, _ = s.conn.ExecContext(context.Background(), "USE "+sqltext.QuoteIdent(s.home))
+		return err
 	}
 	if _, err := s.conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
 		return fail(err)
@@ -500,21 +562,10 @@ func (m *Merger) build(ctx context.Context, s *session, results []*TableResult, 
 		}
 		return fail(err)
 	}
-	if _, err := s.conn.ExecContext(ctx, "CHECKPOINT "+sqltext.QuoteIdent(alias)); err != nil {
-		return fail(err)
-	}
-	if _, err := s.conn.ExecContext(ctx, "DETACH "+sqltext.QuoteIdent(alias)); err != nil {
-		os.Remove(staging)
-		return "", err
-	}
-	if info, err := os.Stat(staging); err == nil && info.Size() > s.opt.MaxStagingBytes {
-		os.Remove(staging)
-		return "", vsqlerr.New(vsqlerr.MergeLimitExceeded, "the merged result is %d bytes, more than max_staging_bytes (%d)", info.Size(), s.opt.MaxStagingBytes)
-	}
 	for _, r := range results {
 		s.progress.update(s.status, func(st *Status) { st.RowsApplied += r.Changes })
 	}
-	return staging, nil
+	return nil
 }
 
 func copyFile(src, dst string) error {
@@ -833,8 +884,22 @@ func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, o
 		}
 	}
 
+	// A merge into ours' own branch writes its result into the branch's
+	// live file, which it holds from here to publication (see InPlace).
+	var live *branches.InPlace
+	if !in.newBranch && !opt.CopyTarget && !m.remoteMerge(in.db) && in.action != ActionUpToDate && in.action != ActionFastForward {
+		start := time.Now()
+		if live, err = m.versions.OpenInPlace(ctx, in.db, in.destination, in.ours, opt.LockTimeout); err != nil {
+			return res, err
+		}
+		if live != nil {
+			defer live.Close()
+		}
+		res.TargetCheckMS += ms(time.Since(start))
+	}
+
 	// Every check a merge runs, fast-forwards and no-ops included.
-	s, err := m.open(ctx, in, opt)
+	s, err := m.open(ctx, in, opt, live)
 	if err != nil {
 		return res, err
 	}
@@ -907,11 +972,18 @@ func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, o
 	faults.Point("merge.after_comparison")
 
 	start = time.Now()
-	staging, err := m.build(ctx, s, results, op)
+	staging := ""
+	if live != nil {
+		err = m.buildInPlace(ctx, s, results, op, live)
+	} else {
+		staging, err = m.build(ctx, s, results, op)
+	}
 	if err != nil {
 		return res, err
 	}
-	defer os.Remove(staging)
+	if staging != "" {
+		defer os.Remove(staging)
+	}
 	res.ApplicationMS = ms(time.Since(start))
 	faults.Point("merge.after_application")
 
@@ -921,7 +993,12 @@ func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, o
 	publication.Kind = "merge"
 	publication.Parents = []int64{in.ours, in.theirs}
 	publication.Provenance = m.provenance(ctx, in, opt)
-	pub, err := m.versions.Publish(ctx, publication)
+	var pub branches.PublishResult
+	if live != nil {
+		pub, err = live.Publish(ctx, publication)
+	} else {
+		pub, err = m.versions.Publish(ctx, publication)
+	}
 	if err != nil {
 		return res, err
 	}

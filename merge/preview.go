@@ -61,7 +61,7 @@ func (m *Merger) preview(ctx context.Context, in inputs, opt Options) ([]Preview
 		return nil, err
 	}
 	defer release()
-	s, err := m.open(ctx, in, opt)
+	s, err := m.open(ctx, in, opt, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +184,7 @@ func (m *Merger) PreflightBranch(ctx context.Context, db, ours, theirs, destinat
 		return p, err
 	}
 	defer release()
-	s, err := m.open(ctx, in, opt)
+	s, err := m.open(ctx, in, opt, nil)
 	if err != nil {
 		issue(err)
 		return p, nil

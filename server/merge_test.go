@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -334,5 +337,117 @@ func TestHeavyCallsRunOffDuckDBThread(t *testing.T) {
 	}
 	if got := calls() - before; got != 1 {
 		t.Errorf("a failing merge ran %d calls, want 1", got)
+	}
+}
+
+// liveFilesOf lists the files in a database's live directory.
+func liveFilesOf(t *testing.T, dataDir, db string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(dataDir, "live", db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	sort.Strings(names)
+	return names
+}
+
+// A merge into ours' own branch writes the result into the branch's live
+// file (no copy: the file keeps its name, and only what changed is
+// written); a failed one leaves the branch clean at its old head; with
+// in_place => false the result is built in a copy that replaces the file.
+func TestMergeIntoOursWritesInPlace(t *testing.T) {
+	var dataDir string
+	addr := startServer(t, func(c *server.Config) { dataDir = c.DataDir })
+	ctx := context.Background()
+	main := twoSides(t, addr, "inplace",
+		[]string{"CREATE TABLE t (id INTEGER PRIMARY KEY, code VARCHAR UNIQUE, v INTEGER)",
+			"INSERT INTO t SELECT range, 'c' || range, 0 FROM range(20000)"},
+		[]string{"UPDATE t SET v = 1 WHERE id < 100"},
+		[]string{"UPDATE t SET v = 2 WHERE id >= 19900", "INSERT INTO t VALUES (20000, 'new', 3)"})
+	before := liveFilesOf(t, dataDir, "inplace")
+	var action string
+	var snap int64
+	if err := main.QueryRow(ctx, "SELECT merge_action, snapshot_id FROM vsql_merge_branch(NULL, 'main', 'side', 'main')").Scan(&action, &snap); err != nil {
+		t.Fatal(err)
+	}
+	if action != "merged" || headOf(t, main, "main") != snap {
+		t.Fatalf("merge: %s %d, head %d", action, snap, headOf(t, main, "main"))
+	}
+	var sum, n int64
+	if err := main.QueryRow(ctx, "SELECT sum(v), count(*) FROM t").Scan(&sum, &n); err != nil || sum != 100+200+3 || n != 20001 {
+		t.Fatalf("merged rows: sum %d, count %d, %v", sum, n, err)
+	}
+	if after := liveFilesOf(t, dataDir, "inplace"); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("live files %v became %v: the merge replaced main's file instead of writing into it", before, after)
+	}
+	target := func() string {
+		t.Helper()
+		var state string
+		if err := main.QueryRow(ctx, "SELECT target_state FROM vsql_merge_branch_preflight(NULL, 'main', 'side', 'main')").Scan(&state); err != nil {
+			t.Fatal(err)
+		}
+		return state
+	}
+	if s := target(); s != "clean" {
+		t.Errorf("after an in-place merge main is %s, want clean (its file is its new head)", s)
+	}
+
+	// A merge that fails in place (a UNIQUE code on both sides) changes nothing.
+	side, err := pgx.Connect(ctx, dsn(addr, "inplace/side"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer side.Close(ctx)
+	for _, q := range []string{"UPDATE t SET code = 'dup' WHERE id = 5", "SELECT * FROM vsql_create_snapshot()"} {
+		if _, err := side.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []string{"UPDATE t SET code = 'dup' WHERE id = 6", "SELECT * FROM vsql_create_snapshot()"} {
+		if _, err := main.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	head := headOf(t, main, "main")
+	_, err = main.Exec(ctx, "SELECT * FROM vsql_merge_branch(NULL, 'main', 'side', 'main')")
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || !strings.Contains(pgErr.Message, "merge_validation_failed") {
+		t.Fatalf("conflicting unique codes: %v", err)
+	}
+	if headOf(t, main, "main") != head || target() != "clean" {
+		t.Errorf("a failed in-place merge moved main (%d → %d) or left it %s", head, headOf(t, main, "main"), target())
+	}
+	var code string
+	if err := main.QueryRow(ctx, "SELECT code FROM t WHERE id = 5").Scan(&code); err != nil || code != "c5" {
+		t.Errorf("main's row 5 after the failed merge: %q %v (want c5)", code, err)
+	}
+	for _, f := range liveFilesOf(t, dataDir, "inplace") {
+		if strings.HasSuffix(f, ".applying") {
+			t.Errorf("marker %s left behind", f)
+		}
+	}
+
+	// in_place => false: the result is a copy, which replaces main's file.
+	for _, q := range []string{"UPDATE t SET code = 'c6' WHERE id = 6", "UPDATE t SET v = 9 WHERE id = 7", "SELECT * FROM vsql_create_snapshot()"} {
+		if _, err := main.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before = liveFilesOf(t, dataDir, "inplace")
+	if err := main.QueryRow(ctx, "SELECT merge_action FROM vsql_merge_branch(NULL, 'main', 'side', 'main', in_place => false)").Scan(&action); err != nil || action != "merged" {
+		t.Fatalf("copy merge: %s %v", action, err)
+	}
+	if after := liveFilesOf(t, dataDir, "inplace"); fmt.Sprint(after) == fmt.Sprint(before) {
+		t.Errorf("in_place => false kept main's file %v", after)
+	}
+	if err := main.QueryRow(ctx, "SELECT code FROM t WHERE id = 5").Scan(&code); err != nil || code != "dup" {
+		t.Errorf("copy merge: row 5 %q %v", code, err)
+	}
+	if _, err := main.Exec(ctx, "SELECT * FROM vsql_merge_branch(NULL, 'main', 'side', 'main', in_place => 'maybe')"); err == nil || !strings.Contains(err.Error(), "in_place") {
+		t.Errorf("in_place => 'maybe': %v", err)
 	}
 }

@@ -125,6 +125,13 @@ func (s *Server) open(ctx context.Context) error {
 	if s.catalog, err = catalog.Open(ctx, filepath.Join(cfg.DataDir, "catalog.db")); err != nil {
 		return err
 	}
+	// Live files an in-place merge was changing when vsqld stopped are
+	// rebuilt from their branch's head before anything attaches them.
+	if n, err := branches.RecoverInPlace(ctx, cfg.DataDir, s.catalog); err != nil {
+		return fmt.Errorf("recover interrupted in-place merges: %w", err)
+	} else if n > 0 {
+		s.log.Warn("rebuilt branches from their heads after interrupted in-place merges", "branches", n)
+	}
 	if err := s.ensureDefaultDatabase(ctx); err != nil {
 		return err
 	}

@@ -108,6 +108,13 @@ func mergeOptions(c Caller, a args) (merge.Options, error) {
 		}
 		*f.dst = v
 	}
+	if a["in_place"] != nil {
+		inPlace, err := a.boolean("in_place")
+		if err != nil {
+			return o, err
+		}
+		o.CopyTarget = !inPlace
+	}
 	for _, f := range []struct {
 		name string
 		dst  *time.Duration
@@ -161,7 +168,7 @@ func mergeOptions(c Caller, a args) (merge.Options, error) {
 	return o, nil
 }
 
-var guardParams = []param{{"async", false}, {"max_rows", false}, {"max_input_bytes", false}, {"max_staging_bytes", false}, {"request_id", false}, {"resolution_tables", false}, {"conflict_strategy", false}, {"expected_base_snapshot_id", false}, {"expected_ours_snapshot_id", false},
+var guardParams = []param{{"async", false}, {"in_place", false}, {"max_rows", false}, {"max_input_bytes", false}, {"max_staging_bytes", false}, {"request_id", false}, {"resolution_tables", false}, {"conflict_strategy", false}, {"expected_base_snapshot_id", false}, {"expected_ours_snapshot_id", false},
 	{"expected_theirs_snapshot_id", false}, {"schema_mode", false}, {"lock_timeout", false}, {"timeout", false}}
 
 var mergeResultColumns = []column{{"branch_name", tVarchar}, {"snapshot_id", tBigint}, {"merge_action", tVarchar},

@@ -332,19 +332,32 @@ func TestCrashDuringMerge(t *testing.T) {
 		t.Skip("builds vsqld and runs child processes")
 	}
 	bin := vsqldBinary(t)
+	// The merge writes into main's live file (in place) unless copy is set;
+	// a crash anywhere in place must leave main at a recorded snapshot.
 	points := []struct {
 		fault     string
 		published bool
+		copy      bool
 	}{
-		{"merge.after_comparison", false},
-		{"merge.after_application", false},
-		{"publish.after_blocks", false},
-		{"publish.before_commit", false},
-		{"publish.after_commit", true},
+		{"merge.after_comparison", false, false},
+		{"merge.inplace_after_mark", false, false},
+		{"merge.inplace_after_commit", false, false},
+		{"merge.after_application", false, false},
+		{"publish.after_blocks", false, false},
+		{"publish.after_commit", true, false},
+		{"inplace.recover_before_remove", false, false}, // after inplace_after_commit, the first restart dies recovering
+		{"merge.after_application", false, true},
+		{"publish.before_commit", false, true},
+		{"publish.after_commit", true, true},
 	}
-	const merge = "SELECT snapshot_id, merge_action FROM vsql_merge_branch('postgres', 'main', 'side', 'main', request_id => 'crash-merge')"
 	for _, p := range points {
-		t.Run(p.fault, func(t *testing.T) {
+		name := p.fault
+		merge := "SELECT snapshot_id, merge_action FROM vsql_merge_branch('postgres', 'main', 'side', 'main', request_id => 'crash-merge')"
+		if p.copy {
+			name += "/copy"
+			merge = "SELECT snapshot_id, merge_action FROM vsql_merge_branch('postgres', 'main', 'side', 'main', request_id => 'crash-merge', in_place => false)"
+		}
+		t.Run(name, func(t *testing.T) {
 			data := t.TempDir()
 			c := startChild(t, bin, data, "")
 			conn := c.connect(t, "postgres")
@@ -361,7 +374,23 @@ func TestCrashDuringMerge(t *testing.T) {
 			conn.Close(context.Background())
 			c.stop(t)
 
-			c, conn = crashAndRestart(t, bin, data, p.fault, merge)
+			if p.fault == "inplace.recover_before_remove" {
+				c = startChild(t, bin, data, "merge.inplace_after_commit")
+				expectKilled(t, c, c.connect(t, "postgres"), "merge.inplace_after_commit", merge)
+				// The restart dies between rebuilding the branch and
+				// removing the old file; the next one must finish the job.
+				restart := exec.Command(bin, "serve", "--listen", freeAddr(t), "--data", data, "--threads", "2")
+				restart.Env = append(os.Environ(), "VSQL_FAULT="+p.fault)
+				err := restart.Run()
+				var exitErr *exec.ExitError
+				if !errors.As(err, &exitErr) || exitErr.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+					t.Fatalf("the restart was not killed while recovering: %v", err)
+				}
+				c = startChild(t, bin, data, "")
+				conn = c.connect(t, "postgres")
+			} else {
+				c, conn = crashAndRestart(t, bin, data, p.fault, merge)
+			}
 			defer c.stop(t)
 			defer conn.Close(context.Background())
 			head := scalar[int64](t, conn, "SELECT head_snapshot_id FROM vsql_branches() WHERE branch_name = 'main'")
