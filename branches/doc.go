@@ -12,6 +12,7 @@
 //	                              read alike, never written any more)
 //	live/<db>/main.duckdb         a database's first main live file
 //	live/<db>/<branch>-<n>.duckdb later live files (a new name per materialization)
+//	live/<db>/….duckdb.applying   marker: an in-place merge is changing that file
 //	cache/<db>/<id>.duckdb        snapshot images, rebuilt from blocks on demand
 //	cache/<db>/<id>@<name>.duckdb hard links for images attached by name
 //
@@ -191,12 +192,41 @@
 // file (and its WAL) with the head's content root, caching the file's root
 // by size and modification time.
 //
+// # In-place merges and recycled images (inplace.go, recycle.go)
+//
+// A merge into ours' own branch writes into the branch's live file instead
+// of a copy (package merge has the protocol). OpenInPlace holds the gate
+// exclusively until Close, so the file is exactly the head until the merge
+// writes and exactly its result after; MarkApplying writes
+// "<live>.applying" (atomically, fsynced) before the first write;
+// InPlace.Publish chunks the live file (the pre-check hashes only blocks
+// that changed) and records the snapshot and head without moving any file.
+// Close after a failure compares the file with the head and, if the bytes
+// differ, gives the branch a new live file rebuilt from its head
+// (resetLive). RecoverInPlace, at start-up before anything is attached,
+// does the same for every marker left by a crash: resetting is right
+// whether or not the merge was published, because the head is then either
+// the old state or the result. gc keeps a live file's marker with it.
+//
+// A snapshot image that is not in the cache is patched, when it can be,
+// from another image that nothing has attached, no name links to (one
+// inode link) and that shares at least half of the new image's chunks at
+// the same places: the old image is renamed to a temporary name, the
+// differing chunks are written into it from the block store, and it is
+// truncated, fsynced and renamed into place. A merge's base and theirs are
+// typically the previous merge's base and theirs plus a few changed blocks,
+// so in the bench's repeated merges an image costs what changed, not the
+// file. A crash mid-patch leaves only a temporary file (gc removes it); the
+// old snapshot's image is rebuilt on demand. Blocks not held locally (to
+// be fetched from a remote) fall back to plain materialization.
+//
 // # The gate
 //
 // Every statement a session runs holds shared the gates of its own branch
 // and of the branches it names in quotes ("db/dev".t), taken in one sorted
 // order; snapshot, restore, delete and merge publication hold a gate
-// exclusively. Statements that
+// exclusively, and an in-place merge holds its destination's from the
+// comparison to publication. Statements that
 // call vsql_* functions do not take the gate (the functions take it), so a
 // session can snapshot its own branch.
 //

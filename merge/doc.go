@@ -25,8 +25,8 @@
 //     differ somewhere, then one classification pass in SQL (the closed set
 //     of outcomes: none, update, insert, delete, cell, insert_insert,
 //     delete_update) with the merged cells computed next to it; and the
-//     application: DELETE of changed keys plus INSERT of merged rows on a
-//     copy of ours, so cost follows the change, not the table, and DuckDB
+//     application: DELETE of changed keys plus INSERT of merged rows into
+//     ours' live file or a copy of ours, so cost follows the change, not the table, and DuckDB
 //     checks every PRIMARY KEY, UNIQUE, NOT NULL and CHECK constraint.
 //   - signature.go: column signatures (storage segments and their blocks'
 //     content hashes) that prove columns or whole tables unchanged.
@@ -46,17 +46,36 @@
 //
 // # How a merge runs
 //
-// The three input snapshots are attached read-only as snapshot images. The
-// comparison results live in temp tables on one DuckDB connection owned by
-// the merge. The result is built in staging/ from a plain copy of ours'
-// image, checkpointed, and published by branches.Publish: its blocks are
-// stored, the file moves into live/, and one catalog transaction records the
-// merge snapshot (parents ours and theirs, provenance with the algorithm,
-// the inputs and their content roots, the schema mode, the request id),
-// moves the branch and completes the request. A crash or cancel before that
-// transaction leaves every branch as it was (staging is emptied at start-up,
-// gc removes unreferenced blocks and files); after it, retrying the same
-// request_id replays the result, so a merge is never published twice.
+// The three input snapshots are attached read-only as snapshot images
+// (branches patches a new image from an unused neighbour's, so an image
+// costs what differs). The comparison results live in temp tables on one
+// DuckDB connection owned by the merge. Then one of two paths:
+//
+//   - In place (the destination is ours' own branch, the database has no
+//     S3 remote, in_place not false): branches.OpenInPlace takes the
+//     branch's gate exclusively before the inputs are attached and checks
+//     it is clean at ours; ours is read from the live file itself, the
+//     result is applied to it in one DuckDB transaction after an
+//     ".applying" marker is written beside it, checkpointed, and published
+//     by InPlace.Publish (only blocks whose xxh3 pre-check changed are
+//     hashed and stored). A failure before COMMIT rolls back; a failure
+//     after it, or a file whose bytes differ after a rollback, has the
+//     branch rebuilt from its head (InPlace.Close); a crash leaves the
+//     marker, and the next start rebuilds the branch from its head
+//     (branches.RecoverInPlace), which is the result only if the catalog
+//     transaction below committed.
+//   - Copy (new branches, S3 remotes, in_place => false): the result is
+//     built in staging/ from a plain copy of ours' image, checkpointed, and
+//     published by branches.Publish: its blocks are stored, the file moves
+//     into live/.
+//
+// Either way one catalog transaction records the merge snapshot (parents
+// ours and theirs, provenance with the algorithm, the inputs and their
+// content roots, the schema mode, the request id), moves the branch and
+// completes the request. A crash or cancel before that transaction leaves
+// every branch as it was (staging is emptied at start-up, gc removes
+// unreferenced blocks and files); after it, retrying the same request_id
+// replays the result, so a merge is never published twice.
 //
 // # Caveats
 //
