@@ -51,8 +51,7 @@
 // costs what differs). The comparison results live in temp tables on one
 // DuckDB connection owned by the merge. Then one of two paths:
 //
-//   - In place (the destination is ours' own branch, the database has no
-//     S3 remote, in_place not false): branches.OpenInPlace takes the
+//   - In place (the destination is ours' own branch, in_place not false): branches.OpenInPlace takes the
 //     branch's gate exclusively before the inputs are attached and checks
 //     it is clean at ours; ours is read from the live file itself, the
 //     result is applied to it in one DuckDB transaction after an
@@ -64,7 +63,7 @@
 //     marker, and the next start rebuilds the branch from its head
 //     (branches.RecoverInPlace), which is the result only if the catalog
 //     transaction below committed.
-//   - Copy (new branches, S3 remotes, in_place => false): the result is
+//   - Copy (new branches, snapshot merges, in_place => false): the result is
 //     built in staging/ from a plain copy of ours' image, checkpointed, and
 //     published by branches.Publish: its blocks are stored, the file moves
 //     into live/.

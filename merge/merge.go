@@ -887,7 +887,7 @@ func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, o
 	// A merge into ours' own branch writes its result into the branch's
 	// live file, which it holds from here to publication (see InPlace).
 	var live *branches.InPlace
-	if !in.newBranch && !opt.CopyTarget && !m.remoteMerge(in.db) && in.action != ActionUpToDate && in.action != ActionFastForward {
+	if !in.newBranch && !opt.CopyTarget && in.action != ActionUpToDate && in.action != ActionFastForward {
 		start := time.Now()
 		if live, err = m.versions.OpenInPlace(ctx, in.db, in.destination, in.ours, opt.LockTimeout); err != nil {
 			return res, err
