@@ -365,7 +365,9 @@ func (m *Merger) open(ctx context.Context, in inputs, opt Options, live *branche
 		s.close()
 		return nil, vsqlerr.New(vsqlerr.MergeLimitExceeded, "the inputs are %d bytes, more than max_input_bytes (%d)", s.inputBytes, opt.MaxInputBytes)
 	}
-	shapes, err := inspectAll(ctx, conn, aliases, []string{"base", "ours", "theirs"})
+	names := []string{branches.SnapshotAlias(in.db, strconv.FormatInt(in.base, 10)),
+		branches.SnapshotAlias(in.db, strconv.FormatInt(in.ours, 10)), branches.SnapshotAlias(in.db, strconv.FormatInt(in.theirs, 10))}
+	shapes, err := inspectAll(ctx, conn, aliases, names, []string{"base", "ours", "theirs"})
 	if err != nil {
 		s.close()
 		return nil, err
