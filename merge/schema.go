@@ -87,9 +87,9 @@ func strs(v any) []string {
 // inspectAll reads the catalogs of the inputs (aliases in the order
 // base, ours, theirs) with one query per system table, and refuses anything
 // merges do not support, naming the first offending object.
-// names are the inputs as errors show them (the snapshot "db@id", even
+// shown are the inputs as errors show them (the snapshot "db@id", even
 // when ours is read from its branch's live file).
-func inspectAll(ctx context.Context, conn *sql.Conn, aliases, names, labels []string) ([]*catalogShape, error) {
+func inspectAll(ctx context.Context, conn *sql.Conn, aliases, shown, labels []string) ([]*catalogShape, error) {
 	shapes := make([]*catalogShape, len(aliases))
 	byAlias := map[string]*catalogShape{}
 	quoted := make([]string, len(aliases))
@@ -210,7 +210,7 @@ func inspectAll(ctx context.Context, conn *sql.Conn, aliases, names, labels []st
 			}
 		}
 		if p := problems[s.alias]; len(p) > 0 {
-			return nil, vsqlerr.New(vsqlerr.MergeUnsupported, "%s (in %s, snapshot %s)", p[0], labels[i], names[i])
+			return nil, vsqlerr.New(vsqlerr.MergeUnsupported, "%s (in %s, snapshot %s)", p[0], labels[i], shown[i])
 		}
 	}
 	return shapes, nil

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -149,9 +150,29 @@ func (c *Conn) Serve(ctx context.Context) {
 			c.writeMu.Unlock()
 			return
 		}
-		c.handle(ctx, msg)
+		c.handleGuarded(ctx, msg)
+		closed := c.closed
 		c.writeMu.Unlock()
+		if closed {
+			return
+		}
 	}
+}
+
+// handleGuarded runs handle, turning a panic (a bug in vsql) into a FATAL
+// internal_error for this client and a logged stack, as net/http does for
+// a handler: the deferred unlocks between here and the panic have run, the
+// other sessions go on, and this connection ends because its state can no
+// longer be trusted. Without it the panic would hang the connection on
+// writeMu in Serve's deferred close.
+func (c *Conn) handleGuarded(ctx context.Context, msg pgproto3.FrontendMessage) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.Error("panic while serving a message; closing the connection", "panic", r, "stack", string(debug.Stack()))
+			c.fatal(vsqlerr.New(vsqlerr.Internal, "internal error: %v", r))
+		}
+	}()
+	c.handle(ctx, msg)
 }
 
 func (c *Conn) receiveFailed(err error) {
