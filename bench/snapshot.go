@@ -354,48 +354,74 @@ func (b *bench) scaleSnapshots(ctx context.Context, w *strings.Builder, s *serve
 		}
 		b.cfg.logf("built %s (%s rows, %s) in %v", db, fmtCount(sizes[i]), fmtBytes(float64(files[i])), time.Since(start).Round(time.Millisecond))
 	}
-	times := make([][2][]float64, len(scaleChanges))
+	// Per change and database: DuckDB's CHECKPOINT alone, then vsql's
+	// snapshot of the checkpointed file, and their sum.
+	var ckpt, own, total [][2][]float64
+	for range scaleChanges {
+		ckpt, own, total = append(ckpt, [2][]float64{}), append(own, [2][]float64{}), append(total, [2][]float64{})
+	}
 	newBytes := make([][2][]float64, len(scaleChanges))
 	ratios := make([][]float64, len(scaleChanges))
+	ownRatios := make([][]float64, len(scaleChanges))
 	for run := 0; run <= b.cfg.runs; run++ { // run 0 is the warm-up
 		for k, ch := range scaleChanges {
-			var t [2]float64
+			var t, o [2]float64
 			for i := range names {
 				if ch.sql != nil {
 					if err := execAll(ctx, conns[i], ch.sql(sizes[i], run+1)); err != nil {
 						return err
 					}
 				}
+				cd, err := timed(func() error { return execAll(ctx, conns[i], "CHECKPOINT") })
+				if err != nil {
+					return err
+				}
 				d, nb, tb, err := snapshot(ctx, conns[i])
 				if err != nil {
 					return err
 				}
-				t[i], files[i] = ms(d), tb
+				t[i], o[i], files[i] = ms(cd)+ms(d), ms(d), tb
 				if run > 0 {
 					newBytes[k][i] = append(newBytes[k][i], float64(nb))
+					ckpt[k][i] = append(ckpt[k][i], ms(cd))
+					own[k][i] = append(own[k][i], ms(d))
+					total[k][i] = append(total[k][i], t[i])
 				}
 			}
 			if run > 0 {
-				times[k][0], times[k][1] = append(times[k][0], t[0]), append(times[k][1], t[1])
 				ratios[k] = append(ratios[k], t[1]/t[0])
+				ownRatios[k] = append(ownRatios[k], o[1]/o[0])
 			}
 		}
 	}
 	var out [][]string
 	for k, ch := range scaleChanges {
-		out = append(out, []string{ch.name, fmtMs(median(times[k][0])), fmtMs(median(times[k][1])), fmt.Sprintf("%.2f×", median(ratios[k])),
-			fmtBytes(median(newBytes[k][0])), fmtBytes(median(newBytes[k][1]))})
+		for i := range names {
+			ratio, ownRatio := "", ""
+			if i == 1 {
+				ratio, ownRatio = fmt.Sprintf("%.2f×", median(ratios[k])), fmt.Sprintf("%.2f×", median(ownRatios[k]))
+			}
+			out = append(out, []string{ch.name, fmtCount(sizes[i]), fmtMs(median(ckpt[k][i])), fmtMs(median(own[k][i])),
+				fmtMs(median(total[k][i])), ratio, ownRatio, fmtBytes(median(newBytes[k][i]))})
+		}
 	}
-	w.WriteString(table([]string{"change before the snapshot", fmtCount(sizes[0]) + " rows", fmtCount(sizes[1]) + " rows", "ratio",
-		"new bytes, " + fmtCount(sizes[0]) + " rows", "new bytes, " + fmtCount(sizes[1]) + " rows"}, out))
+	w.WriteString("Each run times DuckDB's `CHECKPOINT` of the branch first, then `vsql_create_snapshot()` (whose own checkpoint " +
+		"then finds nothing to write): the first is DuckDB writing the change into its file, the second is vsql's part " +
+		"(the pre-check over the file, hashing, compressing and storing the new blocks, the catalog transaction). A snapshot " +
+		"without the separate CHECKPOINT costs their sum.\n\n")
+	w.WriteString(table([]string{"change before the snapshot", "rows", "DuckDB CHECKPOINT", "vsql snapshot", "sum",
+		"sum ÷ smaller table's", "vsql's part ÷ smaller table's", "new bytes"}, out))
 	fmt.Fprintf(w, "\nThe files were %s and %s at the end. A scattered change is not the same change in the two tables in "+
 		"storage terms: its 100 rows fall into every row group of either table, and DuckDB's checkpoint rewrites the changed "+
-		"column's segments of each row group it touches, so the larger table's snapshot has about ten times the blocks to "+
-		"write, hash and store (the new bytes above); its time follows those blocks, not the file. The goal is stated for the "+
-		"clustered change, which is the same change in both.\n", fmtBytes(float64(files[0])), fmtBytes(float64(files[1])))
+		"column's segments of each row group it touches (decompressing, re-analysing and recompressing 122,880 values per "+
+		"row group), so the larger table's CHECKPOINT does about ten times the work. vsql's own part stores only the blocks "+
+		"that changed, but its pre-check still reads the whole file (two readers, xxh3 per block), which is most of it "+
+		"on the larger file (see the unchanged branch). The goal is stated for the clustered change, which is the same change in both.\n",
+		fmtBytes(float64(files[0])), fmtBytes(float64(files[1])))
 	r := median(ratios[0])
 	b.goal(fmt.Sprintf("snapshot after %s: %s-row table ÷ %s-row table", scaleChanges[0].name, fmtCount(sizes[1]), fmtCount(sizes[0])),
-		"≤ 2×", fmt.Sprintf("%.2f× (%s vs %s)", r, fmtMs(median(times[0][1])), fmtMs(median(times[0][0]))), r <= 2)
+		"≤ 2×", fmt.Sprintf("%.2f× (%s vs %s; scattered rows: %.2f×, vsql's part of it %.2f×)", r, fmtMs(median(total[0][1])),
+			fmtMs(median(total[0][0])), median(ratios[1]), median(ownRatios[1])), r <= 2)
 	return nil
 }
 

@@ -6,9 +6,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 
 	"github.com/vsql/vsql/catalog"
 	"github.com/vsql/vsql/internal/atomicfile"
@@ -58,6 +59,19 @@ type chunking struct {
 	Hashed   int   // blocks whose SHA-256 was computed; the others reused the memo's
 }
 
+// chunkWorkers is how many blocks chunkFile hashes, compresses and stores
+// at once. Storing a block ends in two fsyncs (the block's file and its
+// directory); with several in flight their waits overlap, and hashing and
+// compression use every core.
+const chunkWorkers = 4
+
+// chunkReaders is how many goroutines read the file and compute the
+// pre-check, each taking every chunkReaders-th block: on a file that
+// barely changed, reading it is most of a snapshot's own cost, and it
+// grows with the file (docs/BENCHMARKS.md, "Snapshot time and the file's
+// size").
+const chunkReaders = 2
+
 // chunkFile reads a file chunk by chunk, hashes each chunk and, when store
 // is not nil, stores the chunks it does not have yet (each compressed and
 // fsynced). With a memo, a chunk whose xxh3-128 equals the one the memo
@@ -65,6 +79,11 @@ type chunking struct {
 // (see "Hashing only what changed" in doc.go); the memo then holds this
 // chunking. afterBlock, if set, is called after each newly stored block (a
 // fault point in tests).
+//
+// chunkReaders goroutines read the file (pread) and compute the
+// pre-check; chunks that need their SHA-256 go to chunkWorkers
+// goroutines, which hash, compress and store them. The chunking is
+// returned only once every one of them is stored.
 func chunkFile(path string, store *BlockStore, memo *hashMemo, afterBlock func()) (chunking, error) {
 	var c chunking
 	f, err := os.Open(path)
@@ -82,50 +101,186 @@ func chunkFile(path string, store *BlockStore, memo *hashMemo, afterBlock func()
 	if identified {
 		prev = memo.lookup(path, dev, ino)
 	}
-	next := &fileMemo{dev: dev, ino: ino}
-	c.Map = catalog.ChunkMap{FileSize: size}
-	buf := make([]byte, BlockSize)
-	for i := 0; ; i++ {
-		n := chunkSize(i, size)
-		if n <= 0 {
-			break
-		}
-		chunk := buf[:n]
-		if _, err := io.ReadFull(f, chunk); err != nil {
-			return c, fmt.Errorf("chunk %s: %w", path, err)
-		}
-		var q xxh3.Uint128
-		if memo != nil {
-			q = memo.quick(chunk)
-		}
-		h, reused := prev.reuse(i, n, q)
-		if reused && store != nil && !store.Has(h) {
-			reused = false // the memo outlived the block (e.g. gc after retention): store it again
-		}
-		if !reused {
-			h = sha256.Sum256(chunk)
-			c.Hashed++
-			if store != nil {
-				stored, err := store.Put(h, chunk)
-				if err != nil {
-					return c, err
-				}
-				if stored > 0 {
-					c.NewBytes += stored
-					if afterBlock != nil {
-						afterBlock()
-					}
-				}
-			}
-		}
-		c.Map.Chunks = append(c.Map.Chunks, h)
-		next.blocks = append(next.blocks, blockMemo{n: n, quick: q, sum: h})
+	count := 0
+	for chunkSize(count, size) > 0 {
+		count++
 	}
+	next := &fileMemo{dev: dev, ino: ino, blocks: make([]blockMemo, count)}
+	c.Map = catalog.ChunkMap{FileSize: size, Chunks: make([]Hash, count)}
+	w := newChunkHashers(store, afterBlock)
+	var hashed atomic.Int64
+	var readMu sync.Mutex
+	var readErr error
+	var readers sync.WaitGroup
+	for r := range chunkReaders {
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			for i := r; i < count; i += chunkReaders {
+				n := chunkSize(i, size)
+				chunk := w.buffer()
+				if chunk == nil { // a worker failed
+					return
+				}
+				chunk = chunk[:n]
+				if _, err := f.ReadAt(chunk, chunkStart(i)); err != nil {
+					w.release(chunk)
+					readMu.Lock()
+					if readErr == nil {
+						readErr = fmt.Errorf("chunk %s: %w", path, err)
+					}
+					readMu.Unlock()
+					w.fail()
+					return
+				}
+				var q xxh3.Uint128
+				if memo != nil {
+					q = memo.quick(chunk)
+				}
+				h, reused := prev.reuse(i, n, q)
+				if reused && store != nil && !store.Has(h) {
+					reused = false // the memo outlived the block (e.g. gc after retention): store it again
+				}
+				c.Map.Chunks[i] = h
+				next.blocks[i] = blockMemo{n: n, quick: q, sum: h}
+				if reused {
+					w.release(chunk)
+					continue
+				}
+				hashed.Add(1)
+				w.hash(i, chunk)
+			}
+		}()
+	}
+	readers.Wait()
+	sums, newBytes, err := w.wait()
+	if readErr != nil {
+		return c, readErr
+	}
+	if err != nil {
+		return c, err
+	}
+	for i, h := range sums {
+		c.Map.Chunks[i] = h
+		next.blocks[i].sum = h
+	}
+	c.Hashed = int(hashed.Load())
+	c.NewBytes = newBytes
 	c.Map.Root = contentRoot(size, c.Map.Chunks)
 	if memo != nil && identified {
 		memo.remember(path, next)
 	}
 	return c, nil
+}
+
+// chunkStart is the offset of chunk i in its file.
+func chunkStart(i int) int64 {
+	if i == 0 {
+		return 0
+	}
+	return HeaderSize + int64(i-1)*BlockSize
+}
+
+// chunkHashers hashes (and stores) the chunks chunkFile hands it on
+// chunkWorkers goroutines, with a fixed set of chunk buffers, so that
+// reading the file waits when the workers fall behind.
+type chunkHashers struct {
+	store      *BlockStore
+	afterBlock func()
+	free       chan []byte
+	work       chan hashJob
+	done       chan struct{}
+	wg         sync.WaitGroup
+
+	mu       sync.Mutex
+	sums     map[int]Hash
+	newBytes int64
+	err      error
+	stopped  bool // done is closed
+}
+
+type hashJob struct {
+	i     int
+	chunk []byte
+}
+
+func newChunkHashers(store *BlockStore, afterBlock func()) *chunkHashers {
+	w := &chunkHashers{store: store, afterBlock: afterBlock, free: make(chan []byte, 2*chunkWorkers),
+		work: make(chan hashJob), done: make(chan struct{}), sums: map[int]Hash{}}
+	for range 2 * chunkWorkers {
+		w.free <- make([]byte, BlockSize)
+	}
+	for range chunkWorkers {
+		w.wg.Add(1)
+		go w.run()
+	}
+	return w
+}
+
+// buffer returns a free chunk buffer, or nil once a worker has failed.
+func (w *chunkHashers) buffer() []byte {
+	select {
+	case b := <-w.free:
+		return b[:cap(b)]
+	case <-w.done:
+		return nil
+	}
+}
+
+func (w *chunkHashers) release(b []byte) { w.free <- b }
+
+func (w *chunkHashers) hash(i int, chunk []byte) {
+	select {
+	case w.work <- hashJob{i, chunk}:
+	case <-w.done:
+		w.release(chunk)
+	}
+}
+
+func (w *chunkHashers) run() {
+	defer w.wg.Done()
+	for job := range w.work {
+		h := sha256.Sum256(job.chunk)
+		var stored int64
+		var err error
+		if w.store != nil {
+			stored, err = w.store.Put(h, job.chunk)
+		}
+		w.release(job.chunk)
+		w.mu.Lock()
+		w.sums[job.i] = h
+		w.newBytes += stored
+		if err != nil && w.err == nil {
+			w.err = err
+			w.stopLocked()
+		}
+		w.mu.Unlock()
+		if err == nil && stored > 0 && w.afterBlock != nil {
+			w.afterBlock()
+		}
+	}
+}
+
+// fail stops handing out buffers and work (a reader failed).
+func (w *chunkHashers) fail() {
+	w.mu.Lock()
+	w.stopLocked()
+	w.mu.Unlock()
+}
+
+func (w *chunkHashers) stopLocked() {
+	if !w.stopped {
+		w.stopped = true
+		close(w.done)
+	}
+}
+
+// wait stops the workers once they have finished and returns the hashes
+// they computed by chunk index, the bytes they stored, and the first error.
+func (w *chunkHashers) wait() (map[int]Hash, int64, error) {
+	close(w.work)
+	w.wg.Wait()
+	return w.sums, w.newBytes, w.err
 }
 
 // materializeAhead is how many blocks materialize reads and decompresses

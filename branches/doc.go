@@ -119,21 +119,29 @@
 // or writing the same value into two zero words, leaves it unchanged
 // (TestChunkFilePreCheck makes both changes), so it cannot serve.
 //
+// Two goroutines read the file (pread, every other block) and compute the
+// pre-check; blocks that need their SHA-256 go to four workers that hash,
+// compress and store them, so that the fsyncs of new blocks overlap and
+// hashing uses both cores.
+//
 // Measured (BenchmarkChunkFile, a 64 MiB file in the page cache): reading
-// 3.7 ms, reading with xxh3 4.0–5.4 ms, reading with SHA-256 49–51 ms,
-// the old chunking (SHA-256 and a stat per block) 48–60 ms, the pre-check
-// with nothing changed 6.0–7.5 ms (the stat per block included), with 3
-// blocks changed 4.6–6.3 ms: about 8× less. What stays proportional to the
-// file's size is the read (~18 GB/s from the page cache, slower from
-// disk) and a stat per block; the chunk map (32 bytes per block) and the
-// content root are computed from it; the WAL check is a stat. In the
-// bench (one run, side by side) a snapshot of an unchanged branch takes
-// 6.9 ms at 1M rows (14 MiB) and 19.3 ms at 10M rows (129 MiB), the read
-// and the stats; after 100 clustered UPDATEs 30.0 vs 48.4 ms (1.63×; before
-// the pre-check the 1M-row figure alone was 47 ms). CHECKPOINT rewrites the
-// column segments of each changed row group, so 100 rows scattered over
-// all 82 row groups of the 10M-row table take 726 ms against 82 ms over
-// the 9 of 1M rows (9.25×): that cost follows the row groups changed.
+// with xxh3 on one goroutine 6.4–9.9 ms, reading with SHA-256 55 ms, the
+// old chunking (SHA-256 and a stat per block) 48–60 ms; with the two
+// readers, the pre-check with nothing changed 4.7–6.5 ms (a stat per
+// block included), with 3 blocks changed 4.6–4.8 ms (10 ms on one
+// reader); a first chunking, every block hashed, 29 ms (SHA-256 on four
+// workers). What stays proportional to the file's size is the read and a
+// stat per block; the chunk map (32 bytes per block) and the content root
+// are computed from it; the WAL check is a stat. The bench separates
+// DuckDB's CHECKPOINT from vsql's part (docs/BENCHMARKS.md, "Snapshot time
+// and the file's size"): vsql's part of a snapshot of an unchanged branch
+// is 4.1 ms at 1M rows (14 MiB) and 18.3 ms at 10M rows (129 MiB); after
+// 100 clustered UPDATEs the whole snapshot takes 24.2 vs 40.2 ms (1.56×).
+// CHECKPOINT rewrites the column segments of each changed row group, so
+// 100 rows scattered over all 82 row groups of the 10M-row table take
+// 606 ms of CHECKPOINT against 71 ms over the 9 of 1M rows: that cost is
+// DuckDB's and follows the row groups changed; vsql's part of the same
+// snapshots is 28.6 vs 7.5 ms.
 //
 // # Where a DELETE's new blocks come from
 //

@@ -82,13 +82,6 @@ func patch(t testing.TB, path string, off int64, b []byte) {
 }
 
 // blockStart is the offset of chunk i.
-func blockStart(i int) int64 {
-	if i == 0 {
-		return 0
-	}
-	return HeaderSize + int64(i-1)*BlockSize
-}
-
 // The pre-check gives exactly the chunk map a full hash gives, and stores
 // every changed block, through in-place changes (including ones DuckDB's
 // own block checksum cannot see), truncation, growth, replacement by
@@ -128,14 +121,14 @@ func TestChunkFilePreCheck(t *testing.T) {
 	// zero words of block 7 set to the same value (DuckDB's checksum, an
 	// XOR of per-word hashes, is blind to both).
 	patch(t, path, 100, []byte{0xff})
-	patch(t, path, blockStart(3)+4321, []byte{0x5a})
+	patch(t, path, chunkStart(3)+4321, []byte{0x5a})
 	patch(t, path, size-10, []byte{0x77})
 	c = checkChunking(t, "three bytes changed", path, store, memo, 3)
 	if c.NewBytes == 0 {
 		t.Error("changed blocks were not stored")
 	}
 	data, _ := os.ReadFile(path)
-	w := blockStart(5)
+	w := chunkStart(5)
 	var swapped [16]byte
 	copy(swapped[:8], data[w+8:w+16])
 	copy(swapped[8:], data[w:w+8])
@@ -143,7 +136,7 @@ func TestChunkFilePreCheck(t *testing.T) {
 		t.Fatal("test content: the words to swap are equal")
 	}
 	patch(t, path, w, swapped[:])
-	z := blockStart(7) + 64 // bytes 64..511 of each 512 are zeros
+	z := chunkStart(7) + 64 // bytes 64..511 of each 512 are zeros
 	var same [16]byte
 	binary.LittleEndian.PutUint64(same[:8], 0xdeadbeef)
 	binary.LittleEndian.PutUint64(same[8:], 0xdeadbeef)
@@ -151,7 +144,7 @@ func TestChunkFilePreCheck(t *testing.T) {
 	checkChunking(t, "words swapped, equal words written", path, store, memo, 2)
 
 	// Truncation inside block 9: blocks before it are reused.
-	size = blockStart(9) + 5000
+	size = chunkStart(9) + 5000
 	if err := os.Truncate(path, size); err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +164,7 @@ func TestChunkFilePreCheck(t *testing.T) {
 	// Replaced by rename with the same content but one block: another
 	// inode, so nothing is reused.
 	data, _ = os.ReadFile(path)
-	data[blockStart(2)+9] ^= 1
+	data[chunkStart(2)+9] ^= 1
 	tmp := path + ".tmp"
 	writeFile(t, tmp, data)
 	if err := os.Rename(tmp, path); err != nil {
@@ -205,7 +198,7 @@ func TestChunkFilePreCheck(t *testing.T) {
 			changed := map[int]bool{}
 			for range 1 + rng.IntN(4) {
 				i := rng.IntN(nChunks)
-				off := blockStart(i) + rng.Int64N(chunkSize(i, int64(len(data))))
+				off := chunkStart(i) + rng.Int64N(chunkSize(i, int64(len(data))))
 				if data[off] == 0xee { // make sure the byte changes
 					patch(t, path, off, []byte{0xef})
 				} else {
@@ -360,7 +353,7 @@ func BenchmarkChunkFile(b *testing.B) {
 			for _, i := range []int{5, 100, 200} {
 				var v [8]byte
 				binary.LittleEndian.PutUint64(v[:], uint64(round))
-				patch(b, path, blockStart(i)+64, v[:])
+				patch(b, path, chunkStart(i)+64, v[:])
 			}
 			b.StartTimer()
 			c, err := chunkFile(path, nil, memo, nil) // hashing only: storing is the same either way

@@ -63,10 +63,12 @@ type Result struct {
 	closed    bool
 
 	// With prefetch, a goroutine fetches the next chunk while the caller
-	// encodes the current one (at most one waits in ahead).
-	ahead   chan bindings.DataChunk
-	quit    chan struct{}
-	fetcher sync.WaitGroup
+	// encodes the current one (at most one waits in ahead). It starts
+	// after the first full chunk (prefetchMinRows).
+	prefetchWanted bool
+	ahead          chan bindings.DataChunk
+	quit           chan struct{}
+	fetcher        sync.WaitGroup
 
 	// After Detach, the chunks not yet read, in order, and the error that
 	// ended the result (nil: it ended normally).
@@ -87,7 +89,9 @@ func Query(ctx context.Context, conn driver.Conn, stmt *duckdb.Stmt, args []driv
 
 // QueryPrefetch is Query whose Result fetches the next chunk in the
 // background while the current one is used: both cores work, and no more
-// than two chunks are held ahead of the reader (backpressure holds).
+// than two chunks are held ahead of the reader (backpressure holds). The
+// background fetcher starts once a chunk comes back full; until then
+// chunks are fetched on the caller's goroutine.
 func QueryPrefetch(ctx context.Context, conn driver.Conn, stmt *duckdb.Stmt, args []driver.NamedValue, streaming bool) (*Result, error) {
 	return query(ctx, conn, stmt, args, streaming, true)
 }
@@ -146,12 +150,24 @@ func query(ctx context.Context, conn driver.Conn, stmt *duckdb.Stmt, args []driv
 		bindings.DestroyLogicalType(&lt)
 		r.Columns[i] = c
 	}
-	if prefetch {
-		r.ahead, r.quit = make(chan bindings.DataChunk, 1), make(chan struct{})
-		r.fetcher.Add(1)
-		go r.prefetch()
-	}
+	r.prefetchWanted = prefetch
 	return r, nil
+}
+
+// prefetchMinRows is the chunk size from which a Result with prefetch
+// starts its fetcher: DuckDB's full vector. A result whose chunks are
+// smaller (a point query's one row) is fetched on the caller's goroutine,
+// which saves the hand-off to another thread where there is nothing to
+// overlap.
+const prefetchMinRows = 2048
+
+// startPrefetch starts the fetcher once a full chunk suggests that more
+// follow.
+func (r *Result) startPrefetch() {
+	r.prefetchWanted = false
+	r.ahead, r.quit = make(chan bindings.DataChunk, 1), make(chan struct{})
+	r.fetcher.Add(1)
+	go r.prefetch()
 }
 
 func (r *Result) prefetch() {
@@ -214,6 +230,8 @@ func (r *Result) Next() int {
 	}
 	if r.size == 0 {
 		r.release()
+	} else if r.prefetchWanted && r.size >= prefetchMinRows && !r.detached {
+		r.startPrefetch()
 	}
 	return r.size
 }
