@@ -70,6 +70,7 @@ var rolesSQL = []string{
 	`CREATE TABLE IF NOT EXISTS {P}.vsql_protected (datname VARCHAR, branch VARCHAR)`,
 	`CREATE OR REPLACE MACRO {P}.vsql_current_user() AS CAST(getvariable('{USERVAR}') AS VARCHAR)`,
 	`CREATE OR REPLACE MACRO {P}.vsql_session_user() AS CAST(getvariable('{USERVAR}') AS VARCHAR)`,
+	`CREATE OR REPLACE MACRO {P}.vsql_current_role() AS CAST(getvariable('{USERVAR}') AS VARCHAR)`,
 	// Without users every trusted session is an admin, under whatever name it gave.
 	`CREATE OR REPLACE VIEW {P}.vsql_logins AS
 		SELECT rolname, role, oid FROM {P}.vsql_roles

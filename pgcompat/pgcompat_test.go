@@ -17,6 +17,8 @@ func TestRewrite(t *testing.T) {
 		{"SELECT * FROM t, unnest(t.a, t.b) AS u(x, y)", "SELECT * FROM t, LATERAL (SELECT unnest(t.a) AS x, unnest(t.b) AS y) u"},
 		{"SELECT * FROM unnest(ARRAY[1], f(a, b)) WITH ORDINALITY k(x, y, n)", "SELECT * FROM LATERAL (SELECT unnest(ARRAY[1]) AS x, unnest(f(a, b)) AS y, unnest(generate_series(1, greatest(len(ARRAY[1]), len(f(a, b))))) AS n) k"},
 		{"SELECT unnest(a), unnest(b) FROM t, unnest(c) u", "SELECT unnest(a), unnest(b) FROM t, unnest(c) u"},
+		{"SELECT * FROM unnest(ARRAY[1, 2], ARRAY['a'])", "SELECT * FROM LATERAL (SELECT unnest(ARRAY[1, 2]) AS unnest, unnest(ARRAY['a']) AS unnest) unnest"},
+		{"SELECT * FROM unnest(a, b) WITH ORDINALITY WHERE true", "SELECT * FROM LATERAL (SELECT unnest(a) AS unnest, unnest(b) AS unnest, unnest(generate_series(1, greatest(len(a), len(b)))) AS ordinality) unnest WHERE true"},
 		{"SELECT f(x, unnest(a, b))", "SELECT f(x, unnest(a, b))"},
 		{"SELECT generate_series(1, 3)", "SELECT CAST(unnest(generate_series(1, 3)) AS INTEGER) AS generate_series"},
 		{"SELECT a, generate_series(1, n) AS i FROM t", "SELECT a, unnest(generate_series(1, n)) AS i FROM t"},

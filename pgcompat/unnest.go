@@ -16,8 +16,9 @@ import (
 //	    unnest(generate_series(1, greatest(len(i.indkey), len(i.indoption)))) AS n) k
 //
 // Only in a FROM item (after FROM, JOIN, LATERAL or a comma of a FROM
-// list) with at least two arguments and an alias; anything else is left
-// to DuckDB.
+// list) with at least two arguments; anything else is left to DuckDB.
+// Without an alias the item and its columns are named "unnest", as
+// PostgreSQL names them (DuckDB's SELECT * shows the second as unnest_1).
 func multiUnnest(p *pass, i int) {
 	if p.kind(i+1) != sqltext.Open || !p.fromItem(i-1) {
 		return
@@ -35,15 +36,22 @@ func multiUnnest(p *pass, i int) {
 	if p.isWord(j, "with") && p.isWord(j+1, "ordinality") {
 		ordinality, j = true, j+2
 	}
-	if p.isWord(j, "as") {
+	hasAs := p.isWord(j, "as")
+	if hasAs {
 		j++
 	}
-	if p.kind(j) != sqltext.Word && p.kind(j) != sqltext.Quoted || notNames[strings.ToLower(p.text(j))] {
-		return // no alias
+	// Without an alias PostgreSQL names the FROM item and each of its
+	// columns "unnest" (and the ordinality column "ordinality").
+	alias, last := "unnest", j-1
+	named := (p.kind(j) == sqltext.Word || p.kind(j) == sqltext.Quoted) && !notNames[strings.ToLower(p.text(j))]
+	if !named && hasAs {
+		return // AS without a name: a syntax error either way
 	}
-	alias, last := p.text(j), j
+	if named {
+		alias, last = p.text(j), j
+	}
 	var names []string
-	if p.kind(j+1) == sqltext.Open {
+	if named && p.kind(j+1) == sqltext.Open {
 		end := p.matchForward(j + 1)
 		if end < 0 {
 			return
@@ -74,6 +82,8 @@ func multiUnnest(p *pass, i int) {
 		b.WriteString("unnest(" + texts[k] + ")")
 		if len(names) > 0 {
 			b.WriteString(" AS " + names[k])
+		} else if !named {
+			b.WriteString(" AS unnest")
 		}
 	}
 	if ordinality {

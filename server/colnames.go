@@ -25,6 +25,11 @@ func postgresColumnName(duck string) string {
 	if strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_") || strings.HasPrefix(duck, sqltext.PGCatalogSchema+".pg_") {
 		return "?column?" // an operator pgcompat rewrote into a call (@>, ?, #>)
 	}
+	// current_user, session_user and current_role, rewritten into calls
+	// of macros in the catalog schema (sqltext.RewritePostgres)
+	if rest, ok := strings.CutPrefix(duck, sqltext.PGCatalogSchema+".vsql_"); ok && strings.HasSuffix(rest, "()") {
+		duck = "vsql_" + rest
+	}
 	if m := castOf.FindStringSubmatch(duck); m != nil {
 		return m[1]
 	}
@@ -43,6 +48,8 @@ func postgresColumnName(duck string) string {
 			return "current_user"
 		case "vsql_session_user":
 			return "session_user"
+		case "vsql_current_role":
+			return "current_role"
 		case "cast", "try_cast":
 			return "?column?"
 		}

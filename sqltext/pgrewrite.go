@@ -138,7 +138,7 @@ var scalarsUsedAsTables = map[string]bool{"current_database": true, "current_use
 
 // loginWords are PostgreSQL's names of the session's login, and the
 // provided function that answers each.
-var loginWords = map[string]string{"current_user": "vsql_current_user", "session_user": "vsql_session_user", "current_role": "vsql_current_user"}
+var loginWords = map[string]string{"current_user": "vsql_current_user", "session_user": "vsql_session_user", "current_role": "vsql_current_role"}
 
 var renamedFunctions = map[string]string{"json_build_object": "json_object", "json_build_array": "json_array",
 	"jsonb_build_object": "json_object", "jsonb_build_array": "json_array"}
