@@ -15,23 +15,33 @@ import (
 // (psycopg2's named cursors, Django's QuerySet.iterator(), SQLAlchemy's
 // stream_results). A cursor holds the result of its query, read forward
 // as FETCH asks for rows; a SCROLL cursor also keeps the rows read so far,
-// so that it can move backward and to absolute positions. Cursors end
+// so that it can move backward and to absolute positions. A cursor declared
+// with neither SCROLL nor NO SCROLL keeps the last defaultCursorWindow rows
+// read: PostgreSQL lets such a cursor move backward where its plan allows,
+// which is every simple query, and a window keeps that for the short
+// backward moves clients make while a large result (psycopg2's named
+// cursors) still streams in bounded memory; a move beyond the window is
+// PostgreSQL's own "cursor can only scan forward". NO SCROLL keeps nothing. Cursors end
 // with their transaction block unless declared WITH HOLD, and with the
 // session.
 
 // sqlCursor is one open cursor.
 type sqlCursor struct {
-	cols   []pgwire.Column
-	stmt   pgwire.Statement // the prepared query
-	rows   pgwire.Rows      // its result, read forward
-	scroll bool
-	hold   bool
-	inTx   bool    // declared in the open transaction block
-	kept   [][]any // SCROLL: every row read so far
-	cur    []any   // the last row read (the current row of a forward-only cursor)
-	read   int     // rows read from rows
-	done   bool    // rows is used up: read is the row count
-	pos    int     // 0 before the first row, k on row k, read+1 after the last
+	cols []pgwire.Column
+	stmt pgwire.Statement // the prepared query
+	rows pgwire.Rows      // its result, read forward
+	// keep is how many rows read so far the cursor keeps: -1 all (SCROLL),
+	// 0 none (NO SCROLL), else the window of a cursor declared with
+	// neither.
+	keep     int
+	hold     bool
+	inTx     bool    // declared in the open transaction block
+	kept     [][]any // the rows kept: kept[0] is row keptFrom+1
+	keptFrom int
+	cur      []any // the last row read (the current row of a forward-only cursor)
+	read     int   // rows read from rows
+	done     bool  // rows is used up: read is the row count
+	pos      int   // 0 before the first row, k on row k, read+1 after the last
 }
 
 func (c *sqlCursor) close() {
@@ -51,10 +61,30 @@ func (c *sqlCursor) next() (bool, error) {
 	}
 	c.read++
 	c.cur = vals
-	if c.scroll {
+	if c.keep != 0 {
 		c.kept = append(c.kept, vals)
+		if c.keep > 0 && len(c.kept) >= 2*c.keep { // drop the oldest, amortized
+			drop := len(c.kept) - c.keep
+			c.kept = append([][]any(nil), c.kept[drop:]...)
+			c.keptFrom += drop
+		}
 	}
 	return true, nil
+}
+
+// defaultCursorWindow is how many of the rows read a cursor declared with
+// neither SCROLL nor NO SCROLL keeps for backward moves.
+const defaultCursorWindow = 1024
+
+// have returns row k (1-based) if the cursor still holds it.
+func (c *sqlCursor) have(k int) ([]any, bool) {
+	if k >= 1 && k > c.keptFrom && k <= c.keptFrom+len(c.kept) {
+		return c.kept[k-c.keptFrom-1], true
+	}
+	if k >= 1 && k == c.read && c.cur != nil {
+		return c.cur, true
+	}
+	return nil, false
 }
 
 // rowAt returns row k (1-based), reading forward to it; ok is false past
@@ -70,11 +100,8 @@ func (c *sqlCursor) rowAt(k int) (row []any, ok bool, err error) {
 			return nil, false, err
 		}
 	}
-	switch {
-	case c.scroll:
-		return c.kept[k-1], true, nil
-	case k == c.read:
-		return c.cur, true, nil
+	if row, ok := c.have(k); ok {
+		return row, true, nil
 	}
 	return nil, false, forwardOnly()
 }
@@ -123,7 +150,7 @@ func (c *sqlCursor) run(op fetchOp) ([][]any, error) {
 			out = append(out, row)
 		}
 	case "backward":
-		if !c.scroll {
+		if c.keep == 0 {
 			return nil, forwardOnly()
 		}
 		if c.pos > c.read {
@@ -137,14 +164,18 @@ func (c *sqlCursor) run(op fetchOp) ([][]any, error) {
 				c.pos = 0
 				break
 			}
+			row, ok := c.have(c.pos - 1)
+			if !ok {
+				return nil, forwardOnly()
+			}
 			c.pos--
-			out = append(out, c.kept[c.pos-1])
+			out = append(out, row)
 		}
 	case "absolute", "relative":
 		target := op.count
 		if op.kind == "relative" {
 			if op.count == 0 {
-				if c.pos >= 1 && c.pos <= c.read && (c.scroll || c.pos == c.read) {
+				if _, ok := c.have(c.pos); ok && c.pos <= c.read {
 					row, _, err := c.rowAt(c.pos)
 					return [][]any{row}, err
 				}
@@ -157,12 +188,12 @@ func (c *sqlCursor) run(op fetchOp) ([][]any, error) {
 				return nil, err
 			}
 			target = n + 1 + op.count
-			if !c.scroll && target != n {
+		}
+		if target < c.pos || target <= c.read {
+			// a position already passed: only a row the cursor holds
+			if _, ok := c.have(target); !ok && (target >= 1 || c.keep == 0) {
 				return nil, forwardOnly()
 			}
-		}
-		if !c.scroll && target < c.pos {
-			return nil, forwardOnly()
 		}
 		if target < 1 {
 			c.pos = 0
@@ -240,6 +271,7 @@ type declareStatement struct {
 	paramOIDs    []uint32
 	params       []uint32
 	scroll, hold bool
+	noScroll     bool
 	first        pgwire.Statement // the query prepared with the DECLARE, for its first execution
 }
 
@@ -268,6 +300,7 @@ func (s *Session) prepareDeclare(ctx context.Context, st sqltext.Statement, para
 			if word(i+1) != "scroll" {
 				return nil, cursorSyntax("DECLARE: NO must be followed by SCROLL")
 			}
+			d.noScroll = true
 			i++
 		case "insensitive", "asensitive":
 		case "binary":
@@ -333,7 +366,14 @@ func (d *declareStatement) Execute(ctx context.Context, args []any) (pgwire.Rows
 	if s.cursors == nil {
 		s.cursors = map[string]*sqlCursor{}
 	}
-	s.cursors[d.name] = &sqlCursor{cols: stmt.Columns(), stmt: stmt, rows: rows, scroll: d.scroll, hold: d.hold, inTx: s.InTransaction()}
+	keep := defaultCursorWindow
+	switch {
+	case d.scroll:
+		keep = -1
+	case d.noScroll:
+		keep = 0
+	}
+	s.cursors[d.name] = &sqlCursor{cols: stmt.Columns(), stmt: stmt, rows: rows, keep: keep, hold: d.hold, inTx: s.InTransaction()}
 	return &tagRows{tag: "DECLARE CURSOR"}, nil
 }
 

@@ -299,6 +299,20 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "FETCH 2 k"},
 		{sql: "FETCH BACKWARD 1 k"}, // NO SCROLL: both refuse
 		{sql: "ROLLBACK"},
+		// neither SCROLL nor NO SCROLL: PostgreSQL moves backward where the
+		// plan allows (every simple query); vsqld within its window of rows
+		{sql: "BEGIN"},
+		{sql: "DECLARE d CURSOR FOR SELECT x FROM (VALUES (1), (2), (3), (4)) v(x) ORDER BY x"},
+		{sql: "FETCH 3 d"},
+		{sql: "FETCH BACKWARD 2 d"},
+		{sql: "FETCH NEXT d"},
+		{sql: "FETCH ABSOLUTE 1 d"},
+		{sql: "FETCH RELATIVE 0 d"},
+		{sql: "MOVE FORWARD ALL d"},
+		{sql: "FETCH BACKWARD ALL d"},
+		{sql: "FETCH ABSOLUTE -1 d"},
+		{sql: "FETCH PRIOR d"},
+		{sql: "ROLLBACK"},
 		{sql: "BEGIN"},
 		{sql: "DECLARE k CURSOR FOR SELECT 1"},
 		{sql: "COMMIT"},

@@ -363,3 +363,26 @@ func agreeWithPostgres(t *testing.T, pg, vs *pgconn.PgConn, steps []string) {
 	}
 	t.Logf("%d of %d statements answered as PostgreSQL 15 does", agree, len(steps))
 }
+
+// TestDefaultCursorWindow: a cursor declared with neither SCROLL nor NO
+// SCROLL moves backward within the last rows it read (defaultCursorWindow)
+// and answers PostgreSQL's "cursor can only scan forward" (55000) beyond
+// them, so that a large result still streams in bounded memory.
+func TestDefaultCursorWindow(t *testing.T) {
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	for _, q := range []string{"BEGIN", "DECLARE w CURSOR FOR SELECT g::int AS g FROM generate_series(1, 5000) g ORDER BY g", "MOVE FORWARD 3000 w"} {
+		if a := ask(t, vs, q, nil); a.Class != "" {
+			t.Fatalf("%s: %v", q, a)
+		}
+	}
+	if a := ask(t, vs, "FETCH BACKWARD 2 w", nil); a.Class != "" || len(a.Rows) != 2 || a.Rows[0][0] != "2999" || a.Rows[1][0] != "2998" {
+		t.Fatalf("FETCH BACKWARD 2 inside the window: %v", a)
+	}
+	if a := ask(t, vs, "FETCH ABSOLUTE 3000 w", nil); a.Class != "" || len(a.Rows) != 1 || a.Rows[0][0] != "3000" {
+		t.Fatalf("FETCH ABSOLUTE 3000: %v", a)
+	}
+	if a := ask(t, vs, "FETCH ABSOLUTE 10 w", nil); a.Class != "55" {
+		t.Fatalf("FETCH ABSOLUTE 10, behind the window: %v, want class 55", a)
+	}
+	ask(t, vs, "ROLLBACK", nil)
+}
