@@ -94,6 +94,7 @@ func Statements(opts Options) []string {
 		"{OWNER}", sqltext.QuoteString(Owner),
 		"{USERVAR}", UserVariable,
 		"{ROLEVAR}", RoleVariable,
+		"{SESSVAR}", SessionVariable,
 		"{VERSION}", sqltext.QuoteString("PostgreSQL "+opts.ServerVersion+" on x86_64-pc-linux-gnu, vsql over DuckDB, 64-bit"),
 	)
 	var out []string

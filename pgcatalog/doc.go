@@ -28,6 +28,12 @@
 // reports them on the wire, except VARCHAR, which the catalogs call
 // character varying. Every object is owned by the role vsql (oid 10).
 //
+// pg_stat_activity is a view over the server's engine function
+// ActivityFunction, and pg_cancel_backend, pg_terminate_backend and
+// pg_backend_pid macros over SignalFunction and the session's token
+// (SessionVariable); the server registers both functions and fills the
+// token (server/activity.go).
+//
 // pg_database lists vsql's databases; the server keeps the table behind it
 // (SyncDatabases) up to date at start and after CREATE and DROP DATABASE.
 //

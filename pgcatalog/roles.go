@@ -13,6 +13,19 @@ import (
 const (
 	UserVariable = "__vsql_user"
 	RoleVariable = "__vsql_role"
+	// SessionVariable holds the session's activity token ("<pid>:<random
+	// hex>"), by which the engine functions of pg_stat_activity,
+	// pg_cancel_backend and pg_terminate_backend know their caller.
+	SessionVariable = "__vsql_session"
+)
+
+// The engine functions the server registers for the activity catalog:
+// ActivityFunction(token) is pg_stat_activity's rows as the caller may
+// see them; SignalFunction(pid, token, terminate) cancels (and
+// terminates) a session.
+const (
+	ActivityFunction = "__vsql_activity"
+	SignalFunction   = "__vsql_signal_backend"
 )
 
 // Role is one user of the users file as pg_roles shows it.
@@ -71,6 +84,12 @@ var rolesSQL = []string{
 	`CREATE OR REPLACE MACRO {P}.vsql_current_user() AS CAST(getvariable('{USERVAR}') AS VARCHAR)`,
 	`CREATE OR REPLACE MACRO {P}.vsql_session_user() AS CAST(getvariable('{USERVAR}') AS VARCHAR)`,
 	`CREATE OR REPLACE MACRO {P}.vsql_current_role() AS CAST(getvariable('{USERVAR}') AS VARCHAR)`,
+	// Sessions: what each runs, and signals to them (server/activity.go).
+	`CREATE OR REPLACE VIEW {P}.pg_stat_activity AS SELECT * FROM ` + ActivityFunction + `(coalesce(CAST(getvariable('{SESSVAR}') AS VARCHAR), ''))`,
+	`CREATE OR REPLACE MACRO {P}.pg_backend_pid() AS CAST(split_part(CAST(getvariable('{SESSVAR}') AS VARCHAR), ':', 1) AS INTEGER)`,
+	`CREATE OR REPLACE MACRO {P}.pg_cancel_backend(p) AS ` + SignalFunction + `(CAST(p AS BIGINT), coalesce(CAST(getvariable('{SESSVAR}') AS VARCHAR), ''), false)`,
+	`CREATE OR REPLACE MACRO {P}.pg_terminate_backend(p) AS ` + SignalFunction + `(CAST(p AS BIGINT), coalesce(CAST(getvariable('{SESSVAR}') AS VARCHAR), ''), true),
+		(p, timeout) AS ` + SignalFunction + `(CAST(p AS BIGINT), coalesce(CAST(getvariable('{SESSVAR}') AS VARCHAR), ''), true)`,
 	// Without users every trusted session is an admin, under whatever name it gave.
 	`CREATE OR REPLACE VIEW {P}.vsql_logins AS
 		SELECT rolname, role, oid FROM {P}.vsql_roles

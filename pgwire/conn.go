@@ -56,10 +56,11 @@ type Conn struct {
 	log     *slog.Logger
 	tls     bool // the connection was upgraded to TLS
 
-	sess    Session
-	release func() // from Options.Admit
-	stmts   map[string]*prepared
-	portals map[string]*portal
+	sess     Session
+	activity ActivityObserver // sess, if it observes its activity
+	release  func()           // from Options.Admit
+	stmts    map[string]*prepared
+	portals  map[string]*portal
 	// ignoreTillSync is set after an error in the extended protocol: every
 	// message up to the next Sync is discarded.
 	ignoreTillSync bool
@@ -261,6 +262,10 @@ func (c *Conn) startup(ctx context.Context) bool {
 			if ns, ok := sess.(NoticeSink); ok {
 				ns.SetNotifier(c.Notify)
 			}
+			if t, ok := sess.(Terminable); ok {
+				t.SetTerminate(c.Shutdown)
+			}
+			c.activity, _ = sess.(ActivityObserver)
 			c.out(&pgproto3.AuthenticationOk{})
 			for _, kv := range sess.ParameterStatus() {
 				c.out(&pgproto3.ParameterStatus{Name: kv[0], Value: kv[1]})
@@ -331,7 +336,17 @@ func (c *Conn) sendNotices() {
 
 func (c *Conn) readyForQuery() {
 	c.out(&pgproto3.ReadyForQuery{TxStatus: c.sess.TxStatus()})
+	if c.activity != nil {
+		c.activity.Idle()
+	}
 	c.flush()
+}
+
+// active tells the session's observer, if any, that a query starts.
+func (c *Conn) active(query string) {
+	if c.activity != nil {
+		c.activity.Active(query)
+	}
 }
 
 func (c *Conn) handle(ctx context.Context, msg pgproto3.FrontendMessage) {

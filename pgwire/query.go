@@ -21,6 +21,7 @@ func (c *Conn) simpleQuery(ctx context.Context, sql string) {
 		c.out(&pgproto3.EmptyQueryResponse{})
 		return
 	}
+	c.active(sql)
 	for _, st := range stmts {
 		if err := c.runSimple(ctx, st); err != nil {
 			c.sendNotices()
@@ -330,6 +331,7 @@ func (c *Conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 	if p.rows == nil {
 		c.detachStreams(p) // this Execute runs a statement
 	}
+	c.active(p.ps.st.SQL)
 	cols := p.ps.stmt.Columns()
 	if p.done {
 		c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.ps.st.Tag(0))}, 32)

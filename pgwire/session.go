@@ -79,6 +79,23 @@ type NoticeSink interface {
 	SetNotifier(notify func(*vsqlerr.Error))
 }
 
+// ActivityObserver is implemented by sessions that report what they run
+// (pg_stat_activity): Active when the connection starts on a query (the
+// text of a simple Query, or of the statement an Execute runs), Idle when
+// it waits for the client again (ReadyForQuery).
+type ActivityObserver interface {
+	Active(query string)
+	Idle()
+}
+
+// Terminable is implemented by sessions that another session may end
+// (pg_terminate_backend): pgwire gives it, once the session is open, the
+// function that ends the connection with FATAL admin_shutdown after the
+// statement it runs, if any.
+type Terminable interface {
+	SetTerminate(terminate func())
+}
+
 // ParameterReporter is implemented by sessions whose settings change with
 // SET: the changes are sent as ParameterStatus after the statement.
 type ParameterReporter interface {

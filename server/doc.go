@@ -46,6 +46,17 @@
 //     the rows.
 //   - guard.go: what clients may reach (below): DuckDB's configuration at
 //     Open and the statement classification at Prepare.
+//   - activity.go: pg_stat_activity, pg_cancel_backend and
+//     pg_terminate_backend. Each session keeps what it runs (pgwire calls
+//     Active and Idle around each query) and the function that ends its
+//     connection (pgwire.Terminable). The engine functions behind the
+//     catalog names (pgcatalog.ActivityFunction, SignalFunction) learn
+//     their caller from a token — "<pid>:<128 random bits>" — that
+//     publishLogin puts in a DuckDB variable only the caller's connection
+//     sees and clients cannot set (__vsql names are refused), so a session
+//     cannot act as another. Visibility and permission follow PostgreSQL:
+//     admins see and signal every session; other logins see other logins'
+//     sessions without their queries and signal only their own login's.
 //
 // The protocol itself (messages, formats, codecs) is package pgwire; SQL
 // text is only looked at through package sqltext.

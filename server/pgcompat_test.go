@@ -43,6 +43,14 @@ func (a answer) String() string {
 // as written.
 func ask(t *testing.T, c *pgconn.PgConn, sql string, params []string) answer {
 	t.Helper()
+	a := askNamed(t, c, sql, params)
+	a.Names = nil
+	return a
+}
+
+// askNamed is ask that also records the result's column names.
+func askNamed(t *testing.T, c *pgconn.PgConn, sql string, params []string) answer {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var res []*pgconn.Result
@@ -329,7 +337,7 @@ func TestPostgresSemantics(t *testing.T) {
 	}
 	agree := 0
 	for _, s := range steps {
-		want, got := ask(t, pg, s.sql, s.params), ask(t, vs, s.sql, s.params)
+		want, got := askNamed(t, pg, s.sql, s.params), askNamed(t, vs, s.sql, s.params)
 		if s.catalogTypes && len(want.OIDs) == len(got.OIDs) {
 			want.OIDs = got.OIDs
 		}

@@ -175,6 +175,9 @@ func (s *Server) open(ctx context.Context) error {
 	if err := sqlfuncs.Register(reg, backend{s.versions, s}, s.merger); err != nil {
 		return err
 	}
+	if err := s.registerActivity(reg); err != nil {
+		return err
+	}
 	if err := pgcompat.RegisterFunctions(reg); err != nil {
 		return err
 	}
@@ -279,7 +282,7 @@ func (s *Server) Startup(ctx context.Context, params map[string]string, remote n
 	if err != nil {
 		return nil, err
 	}
-	sess, err := s.newSession(ctx, target, alias, role, params)
+	sess, err := s.newSession(ctx, target, alias, role, params, remote)
 	if err != nil {
 		release()
 		return nil, err

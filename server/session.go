@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"fmt"
+	"net"
 	"sort"
 	"strings"
 	"sync"
@@ -47,6 +48,11 @@ type Session struct {
 	// at startup.
 	principal
 
+	// activity is what pg_stat_activity shows of the session (activity.go);
+	// waitingGate is true while a statement waits for a branch's gate.
+	activity    *activity
+	waitingGate atomic.Bool
+
 	// tx is the transaction state reported in ReadyForQuery ('I', 'T',
 	// 'E'); other goroutines read it (restore checks for open transactions).
 	tx atomic.Int32
@@ -79,6 +85,13 @@ type Session struct {
 // admin reports whether the session's login has the admin role.
 func (s *Session) admin() bool { return s.role == auth.RoleAdmin }
 
+// Warning sends a WARNING to the client at once.
+func (s *Session) Warning(message string) {
+	if s.notify != nil {
+		s.notify(&vsqlerr.Error{Severity: "WARNING", SQLState: "01000", Message: message})
+	}
+}
+
 // SetNotifier implements pgwire.NoticeSink.
 func (s *Session) SetNotifier(notify func(*vsqlerr.Error)) { s.notify = notify }
 
@@ -90,7 +103,7 @@ func (s *Session) Notice(message string) {
 	}
 }
 
-func (s *Server) newSession(ctx context.Context, target Target, alias string, role auth.Role, params map[string]string) (*Session, error) {
+func (s *Server) newSession(ctx context.Context, target Target, alias string, role auth.Role, params map[string]string, remote net.Addr) (*Session, error) {
 	dc, err := s.connector.Connect(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("connect to DuckDB: %w", err)
@@ -106,7 +119,8 @@ func (s *Server) newSession(ctx context.Context, target Target, alias string, ro
 		return nil, fmt.Errorf("start session: %w", err)
 	}
 	pid, secret := s.newKey()
-	sess := &Session{srv: s, target: target, alias: alias, conn: conn, pid: pid, secret: secret, params: params, principal: principal{user: params["user"], role: role}}
+	sess := &Session{srv: s, target: target, alias: alias, conn: conn, pid: pid, secret: secret, params: params, principal: principal{user: params["user"], role: role},
+		activity: newActivity(pid, remote)}
 	sess.setTx('I')
 	// Settings the client sent in its startup packet (pgjdbc sends TimeZone,
 	// psql application_name); invalid ones fall back to the defaults.

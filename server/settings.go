@@ -521,7 +521,8 @@ func (s *Session) publishLogin(ctx context.Context, query string) error {
 		return nil
 	}
 	q := "SET VARIABLE " + pgcatalog.UserVariable + " = " + sqltext.QuoteString(s.principal.user) + ";\n" +
-		"SET VARIABLE " + pgcatalog.RoleVariable + " = " + sqltext.QuoteString(string(s.principal.role))
+		"SET VARIABLE " + pgcatalog.RoleVariable + " = " + sqltext.QuoteString(string(s.principal.role)) + ";\n" +
+		"SET VARIABLE " + pgcatalog.SessionVariable + " = " + sqltext.QuoteString(s.activity.token)
 	if err := s.exec(ctx, q); err != nil {
 		return err
 	}

@@ -144,7 +144,9 @@ func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool
 	}
 	defer func() { leaveAll() }()
 	for _, alias := range d.gates {
+		s.waitingGate.Store(true)
 		leave, err := s.srv.versions.Gate(alias).Shared(ctx)
+		s.waitingGate.Store(false)
 		if err != nil {
 			done()
 			release()

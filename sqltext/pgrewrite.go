@@ -101,7 +101,7 @@ func init() {
 		pg_tables pg_views pg_matviews pg_indexes pg_collation pg_enum pg_tablespace pg_policy
 		pg_statistic_ext pg_publication pg_publication_rel pg_publication_namespace pg_trigger
 		pg_inherits pg_depend pg_rewrite pg_foreign_table pg_partitioned_table pg_extension
-		pg_auth_members pg_cast pg_settings pg_range pg_sequence pg_statio_all_tables pg_stat_all_tables`) {
+		pg_auth_members pg_cast pg_settings pg_range pg_sequence pg_statio_all_tables pg_stat_all_tables pg_stat_activity`) {
 		PGRelations[n] = true
 	}
 	for _, n := range strings.Fields(`pg_get_userbyid pg_get_function_result pg_get_function_arguments
@@ -115,7 +115,7 @@ func init() {
 		pg_tablespace_location pg_size_pretty pg_relation_is_publishable pg_get_statisticsobjdef_columns pg_get_partkeydef
 		pg_get_triggerdef pg_get_ruledef quote_ident to_regclass to_regtype
 		regclass_oid regclass_name regtype_oid regtype_name regproc_oid regproc_name
-		regnamespace_oid regnamespace_name`) {
+		regnamespace_oid regnamespace_name pg_backend_pid pg_cancel_backend pg_terminate_backend`) {
 		PGFunctions[n] = true
 	}
 	for _, n := range strings.Fields(`schemata tables columns table_constraints key_column_usage constraint_column_usage
