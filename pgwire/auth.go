@@ -57,7 +57,7 @@ func (c *Conn) answerSSLRequest(ctx context.Context) bool {
 	c.writeMu.Lock()
 	c.sendMu.Lock()
 	c.netConn = tc
-	c.be = pgproto3.NewBackend(tc, tc)
+	c.be = pgproto3.NewBackend(tc, countWrites(tc, c.opts.Observer))
 	if c.opts.MaxMessageSize > 0 {
 		c.be.SetMaxBodyLen(c.opts.MaxMessageSize)
 	}

@@ -33,11 +33,55 @@ type Options struct {
 	// then gets a FATAL authentication_timeout, if it can still be
 	// written, and is disconnected.
 	AuthenticationTimeout time.Duration
+	// Observer, if set, is told of each statement and of the bytes sent
+	// (the server's metrics).
+	Observer Observer
 	// Admit, if set, is asked for a connection slot once a StartupMessage
 	// has been read, before authentication (a CancelRequest needs none, so
 	// it is honoured when every slot is taken). An error refuses the
 	// client with a FATAL; release is called when the connection ends.
 	Admit func() (release func(), err error)
+}
+
+// Observer is told what connections do, for metrics. Its methods are
+// called from every connection's goroutine.
+type Observer interface {
+	// Statement: one statement ran; command is its first keyword (SELECT,
+	// INSERT, …), sqlstate "" when it succeeded.
+	Statement(command, sqlstate string, d time.Duration)
+	// Sent: n bytes were written to a client.
+	Sent(n int)
+}
+
+// countingWriter reports what it writes to an Observer.
+type countingWriter struct {
+	w   io.Writer
+	obs Observer
+}
+
+func (c countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.obs.Sent(n)
+	return n, err
+}
+
+func countWrites(w io.Writer, obs Observer) io.Writer {
+	if obs == nil {
+		return w
+	}
+	return countingWriter{w, obs}
+}
+
+// observe reports a statement to the Observer, if any.
+func (c *Conn) observe(st sqltext.Statement, start time.Time, err error) {
+	if c.opts.Observer == nil {
+		return
+	}
+	state := ""
+	if err != nil {
+		state = vsqlerr.From(err).SQLState
+	}
+	c.opts.Observer.Statement(st.Keyword(0), state, time.Since(start))
 }
 
 // DefaultAuthenticationTimeout is PostgreSQL's default authentication_timeout.
@@ -102,7 +146,7 @@ func NewConn(netConn net.Conn, handler Handler, opts Options) *Conn {
 	}
 	return &Conn{
 		netConn: netConn,
-		be:      pgproto3.NewBackend(netConn, netConn),
+		be:      pgproto3.NewBackend(netConn, countWrites(netConn, opts.Observer)),
 		handler: handler,
 		opts:    opts,
 		log:     opts.Logger.With("remote", netConn.RemoteAddr().String()),
@@ -373,7 +417,12 @@ func (c *Conn) handle(ctx context.Context, msg pgproto3.FrontendMessage) {
 	case *pgproto3.Describe:
 		c.extended(c.describe(m))
 	case *pgproto3.Execute:
-		c.extended(c.execute(ctx, m))
+		start := time.Now()
+		err := c.execute(ctx, m)
+		if p := c.portals[m.Portal]; p != nil && p.ps.stmt != nil {
+			c.observe(p.ps.st, start, err)
+		}
+		c.extended(err)
 	case *pgproto3.Close:
 		c.extended(c.closeObject(m))
 	case *pgproto3.Sync:

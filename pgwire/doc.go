@@ -37,7 +37,15 @@
 //     it is sent. No allocation per value (DECIMAL wider than 18 digits
 //     goes through big.Int). The bytes are those of the row path
 //     (AppendValue), checked by server's TestStreamSameBytes.
-//   - session.go: the interfaces the server implements.
+//   - session.go: the interfaces the server implements, and the optional
+//     ones a Session may add: NoticeSink (notices while a statement
+//     runs), ActivityObserver (Active with the query's text when the
+//     connection starts on a query, Idle at ReadyForQuery: what
+//     pg_stat_activity shows), Terminable (the function that ends the
+//     connection, for pg_terminate_backend). Options.Observer is told of
+//     each statement (first keyword, SQLSTATE, time to its last row) and
+//     of every byte written to the client (the server's metrics). A panic
+//     while a message is served ends that connection with FATAL XX000.
 //   - copy.go: the COPY sub-protocol (CopyInResponse/CopyData/CopyDone/
 //     CopyFail, CopyOutResponse) for statements that implement
 //     CopyStatement.

@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"context"
+	"time"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -23,7 +24,10 @@ func (c *Conn) simpleQuery(ctx context.Context, sql string) {
 	}
 	c.active(sql)
 	for _, st := range stmts {
-		if err := c.runSimple(ctx, st); err != nil {
+		start := time.Now()
+		err := c.runSimple(ctx, st)
+		c.observe(st, start, err)
+		if err != nil {
 			c.sendNotices()
 			e := vsqlerr.From(err)
 			e.ResolvePosition(st.SQL)

@@ -40,6 +40,14 @@ type activity struct {
 	// connection sees (pgcatalog.SessionVariable).
 	token     string
 	terminate func() // ends the connection (pgwire.Terminable)
+	phase     string // what a running merge does (sqlfuncs.PhaseReporter)
+}
+
+// Phase implements sqlfuncs.PhaseReporter.
+func (s *Session) Phase(message string) {
+	s.activity.mu.Lock()
+	s.activity.phase = message
+	s.activity.mu.Unlock()
 }
 
 func newActivity(pid uint32, remote net.Addr) *activity {
@@ -160,7 +168,11 @@ func (s *Server) activityRows(caller *Session) [][]any {
 			}
 			row[10], row[11], row[12], row[13] = ts(a.backendStart), ts(a.xactStart), ts(a.queryStart), ts(a.stateChange)
 			row[16], row[20] = a.state, a.query
-			if a.state == "active" && sess != caller {
+			switch {
+			case a.state != "active" || sess == caller:
+			case a.phase != "":
+				row[14], row[15] = "vsql", a.phase
+			default:
 				row[14], row[15] = sess.waitEvent()
 			}
 		}

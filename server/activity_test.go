@@ -173,3 +173,48 @@ func TestActivityAndSignals(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestActivityShowsMergePhase: while a merge runs, its session's row in
+// pg_stat_activity shows the merge's phase as the wait event (type vsql).
+func TestActivityShowsMergePhase(t *testing.T) {
+	addr := startServer(t, nil)
+	ctx := context.Background()
+	main := twoSides(t, addr, "phased",
+		[]string{"CREATE TABLE t (id BIGINT PRIMARY KEY, code VARCHAR, v INTEGER)",
+			"INSERT INTO t SELECT range, 'c' || range, 0 FROM range(1000000)"},
+		[]string{"UPDATE t SET v = 1 WHERE id % 10000 = 0"},
+		[]string{"UPDATE t SET v = 2 WHERE id % 10000 = 1"})
+	observer := connectPgx(t, addr)
+	pid := int32(main.PgConn().PID())
+	done := make(chan error, 1)
+	go func() {
+		_, err := main.Exec(ctx, "SELECT * FROM vsql_merge_branch(NULL, 'main', 'side', 'main')")
+		done <- err
+	}()
+	var phases []string
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(phases) == 0 {
+				t.Fatal("no merge phase seen in pg_stat_activity while the merge ran")
+			}
+			for _, p := range phases {
+				if !strings.HasPrefix(p, "merge ") {
+					t.Errorf("phase %q", p)
+				}
+			}
+			return
+		default:
+		}
+		var typ, event *string
+		if err := observer.QueryRow(ctx, "SELECT wait_event_type, wait_event FROM pg_stat_activity WHERE pid = $1", pid).Scan(&typ, &event); err != nil {
+			t.Fatal(err)
+		}
+		if typ != nil && *typ == "vsql" && event != nil {
+			phases = append(phases, *event)
+		}
+	}
+}

@@ -16,6 +16,9 @@ import (
 type Config struct {
 	// Listen is the TCP address to accept PostgreSQL clients on.
 	Listen string
+	// HTTPListen, if set, is the TCP address of /metrics (Prometheus) and
+	// /healthz; "" serves no HTTP.
+	HTTPListen string
 	// RemotePoll is how often attached S3 heads are checked for a new
 	// snapshot (default 2s).
 	RemotePoll time.Duration

@@ -46,6 +46,11 @@
 //     the rows.
 //   - guard.go: what clients may reach (below): DuckDB's configuration at
 //     Open and the statement classification at Prepare.
+//   - metrics.go: the Prometheus metrics of /metrics (and /healthz) on
+//     Config.HTTPListen, in a registry of the server's own: pgwire reports
+//     statements and bytes sent (pgwire.Observer), and the server counts
+//     sessions, snapshots and gc passes where it runs them and merges
+//     through meteredMerges, the Merger that sqlfuncs calls.
 //   - activity.go: pg_stat_activity, pg_cancel_backend and
 //     pg_terminate_backend. Each session keeps what it runs (pgwire calls
 //     Active and Idle around each query) and the function that ends its

@@ -22,6 +22,7 @@ func (b backend) GC(ctx context.Context, grace time.Duration) (branches.GCReport
 // runGC is one online gc: the repository's, then each S3 remote's.
 func (s *Server) runGC(ctx context.Context, grace time.Duration, by string) (branches.GCReport, error) {
 	rep, err := s.versions.GC(ctx, grace)
+	defer func() { s.metrics.gcRan(by, rep, err) }()
 	if err != nil {
 		return rep, err
 	}

@@ -20,6 +20,15 @@ type backend struct {
 	s *Server
 }
 
+// CreateSnapshot is the Manager's, counted in the metrics.
+func (b backend) CreateSnapshot(ctx context.Context, db, branch, name string) (branches.SnapshotResult, error) {
+	res, err := b.Manager.CreateSnapshot(ctx, db, branch, name)
+	if err == nil {
+		b.s.metrics.snapshotted(res)
+	}
+	return res, err
+}
+
 func (b backend) SetRemote(ctx context.Context, db, url string) (string, error) {
 	return b.s.SetRemote(ctx, db, url)
 }

@@ -46,6 +46,7 @@ type Server struct {
 	catalog   *catalog.Catalog
 	versions  *branches.Manager
 	merger    *merge.Merger
+	metrics   *metrics
 	tls       *tls.Config // nil: SSLRequest is answered 'N'
 	users     *auth.Store
 	remotes   *s3sync.Remotes
@@ -160,6 +161,7 @@ func (s *Server) open(ctx context.Context) error {
 		return err
 	}
 	s.versions.Busy = s.branchBusy
+	s.metrics = newMetrics(s)
 	if err := s.openRemotes(); err != nil {
 		return err
 	}
@@ -172,7 +174,7 @@ func (s *Server) open(ctx context.Context) error {
 		return err
 	}
 	s.merger.Remote = remotePublisher{s.remotes, s.versions.Store()}
-	if err := sqlfuncs.Register(reg, backend{s.versions, s}, s.merger); err != nil {
+	if err := sqlfuncs.Register(reg, backend{s.versions, s}, meteredMerges{s.merger, s.metrics}); err != nil {
 		return err
 	}
 	if err := s.registerActivity(reg); err != nil {
@@ -288,6 +290,7 @@ func (s *Server) Startup(ctx context.Context, params map[string]string, remote n
 		return nil, err
 	}
 	sess.release = release
+	s.metrics.connections.Inc()
 	return sess, nil
 }
 
@@ -322,6 +325,15 @@ func (s *Server) Serve(ctx context.Context, ready func(addr net.Addr)) error {
 		ln.Close()
 	}()
 	stopGC := s.startGC()
+	stopHTTP := func() {}
+	if s.cfg.HTTPListen != "" {
+		if stopHTTP, err = s.serveHTTP(ctx); err != nil {
+			ln.Close()
+			stopGC()
+			s.close()
+			return fmt.Errorf("listen on %s (--http-listen): %w", s.cfg.HTTPListen, err)
+		}
+	}
 	var backoff time.Duration
 	for {
 		nc, err := ln.Accept()
@@ -344,6 +356,7 @@ func (s *Server) Serve(ctx context.Context, ready func(addr net.Addr)) error {
 		}()
 	}
 	stopGC()
+	stopHTTP()
 	s.shutdown(&wg)
 	return nil
 }
@@ -356,7 +369,7 @@ func (s *Server) serveConn(ctx context.Context, nc net.Conn) {
 	// CancelRequest needs none, and a client that stays silent is dropped
 	// after AuthenticationTimeout.
 	conn := pgwire.NewConn(nc, s, pgwire.Options{MaxMessageSize: s.cfg.MaxMessageSize, Logger: s.log, TLS: s.tls, Auth: s,
-		AuthenticationTimeout: s.cfg.AuthenticationTimeout, Admit: s.admit})
+		AuthenticationTimeout: s.cfg.AuthenticationTimeout, Admit: s.admit, Observer: s.metrics})
 	s.sessMu.Lock()
 	s.conns[conn] = struct{}{}
 	s.sessMu.Unlock()

@@ -471,15 +471,29 @@ func runMaybeAsync(ctx context.Context, b Merges, db string, a args, opt merge.O
 	}
 	if caller, ok := ctx.Value(callerKey{}).(Caller); ok {
 		start, last := time.Now(), time.Time{}
+		phases, _ := caller.(PhaseReporter)
 		opt.Progress = func(message string) {
+			if phases != nil {
+				phases.Phase(message)
+			}
 			if time.Since(start) < time.Second || time.Since(last) < time.Second {
 				return
 			}
 			last = time.Now()
 			caller.Notice(message)
 		}
+		if phases != nil {
+			defer phases.Phase("")
+		}
 	}
 	return run(ctx, opt)
+}
+
+// PhaseReporter is implemented by callers that show what a long call is
+// doing while it runs (pg_stat_activity): Phase gets each progress message
+// of a merge, and "" when the call ends.
+type PhaseReporter interface {
+	Phase(message string)
 }
 
 func statusFunction() function {

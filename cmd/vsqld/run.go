@@ -109,21 +109,21 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 }
 
 type serveOptions struct {
-	listen, data, memoryLimit, logLevel string
-	threads, maxConnections             int
-	maxMessageSize                      int
-	shutdownTimeout, authTimeout        time.Duration
-	allowRemotes                        listFlag
-	tlsCert, tlsKey, users              string
-	trustAll                            bool
-	rowResults                          bool
-	createDatabases                     string
-	s3Endpoint, remotes                 string
-	s3PathStyle                         bool
-	remotePoll                          time.Duration
-	gcInterval, gcGrace                 time.Duration
-	fileAccess                          dirList
-	allowExtensions                     bool
+	listen, httpListen, data, memoryLimit, logLevel string
+	threads, maxConnections                         int
+	maxMessageSize                                  int
+	shutdownTimeout, authTimeout                    time.Duration
+	allowRemotes                                    listFlag
+	tlsCert, tlsKey, users                          string
+	trustAll                                        bool
+	rowResults                                      bool
+	createDatabases                                 string
+	s3Endpoint, remotes                             string
+	s3PathStyle                                     bool
+	remotePoll                                      time.Duration
+	gcInterval, gcGrace                             time.Duration
+	fileAccess                                      dirList
+	allowExtensions                                 bool
 }
 
 // dirList is a repeatable directory flag (--file-access A --file-access B);
@@ -164,6 +164,7 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 		fs.IntVar(p, name, def, help)
 	}
 	str(&o.listen, "listen", server.DefaultListen, "TCP address `host:port` to accept PostgreSQL clients on [VSQL_LISTEN]")
+	str(&o.httpListen, "http-listen", "", "TCP address `host:port` of /metrics (Prometheus text format) and /healthz; empty serves no HTTP [VSQL_HTTP_LISTEN]")
 	str(&o.data, "data", server.DefaultDataDir, "repository `directory`: metadata, database files, caches; created if missing [VSQL_DATA]")
 	num(&o.threads, "threads", 0, "DuckDB worker `threads` (0 = one per core) [VSQL_THREADS]")
 	str(&o.memoryLimit, "memory-limit", "", "DuckDB memory limit, e.g. 4GB (empty = DuckDB's default, 80% of RAM) [VSQL_MEMORY_LIMIT]")
@@ -311,7 +312,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	}
 	logger := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
 	srv, err := server.Open(ctx, server.Config{
-		Listen: o.listen, DataDir: o.data, Threads: o.threads, MemoryLimit: o.memoryLimit,
+		Listen: o.listen, HTTPListen: o.httpListen, DataDir: o.data, Threads: o.threads, MemoryLimit: o.memoryLimit,
 		MaxConnections: o.maxConnections, MaxMessageSize: o.maxMessageSize,
 		ShutdownTimeout: o.shutdownTimeout, AuthenticationTimeout: o.authTimeout, Logger: logger,
 		TLSCert: o.tlsCert, TLSKey: o.tlsKey, UsersFile: o.users, TrustAll: o.trustAll, RowResults: o.rowResults,
