@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -65,6 +66,15 @@ func DeriveVerifier(password string, salt []byte, iterations int) (Verifier, err
 		return Verifier{}, err
 	}
 	return Verifier{Salt: salt, Iterations: iterations, StoredKey: cred.StoredKey, ServerKey: cred.ServerKey}, nil
+}
+
+// Check reports whether password is the one v was derived from (for
+// logins that send the password itself, such as the web console's form).
+// It costs one key derivation, as a SCRAM login does.
+func (v Verifier) Check(password string) bool {
+	w, err := DeriveVerifier(password, v.Salt, v.Iterations)
+	return err == nil && subtle.ConstantTimeCompare(w.StoredKey, v.StoredKey) == 1 &&
+		subtle.ConstantTimeCompare(w.ServerKey, v.ServerKey) == 1
 }
 
 // Normalize prepares a password the way SCRAM clients (libpq, pgx) do:

@@ -281,3 +281,18 @@ func TestDeriveVerifierSASLprep(t *testing.T) {
 		t.Error("a password SASLprep refuses is not used raw")
 	}
 }
+
+func TestVerifierCheck(t *testing.T) {
+	v, err := NewVerifier("s3cret pass", 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.Check("s3cret pass") {
+		t.Error("the right password was refused")
+	}
+	for _, wrong := range []string{"", "s3cret", "s3cret pass ", "S3cret pass"} {
+		if v.Check(wrong) {
+			t.Errorf("%q accepted", wrong)
+		}
+	}
+}

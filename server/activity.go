@@ -143,6 +143,12 @@ func (s *Server) sessionByToken(token string) *Session {
 // pg_read_all_stats: other roles' sessions show their identity and
 // '<insufficient privilege>' as the query).
 func (s *Server) activityRows(caller *Session) [][]any {
+	return s.activityAs(caller.user, caller.admin(), caller)
+}
+
+// activityAs is pg_stat_activity as user (an admin or not) sees it; self,
+// if not nil, is the reading session (no wait event of its own).
+func (s *Server) activityAs(user string, admin bool, self *Session) [][]any {
 	s.sessMu.Lock()
 	sessions := make([]*Session, 0, len(s.sessions))
 	for _, sess := range s.sessions {
@@ -162,14 +168,14 @@ func (s *Server) activityRows(caller *Session) [][]any {
 		a.mu.Lock()
 		row := []any{nil, sess.dbname(), int32(sess.pid), nil, nil, sess.user, a.application, nil, nil, nil,
 			nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, "<insufficient privilege>", "client backend"}
-		if caller.admin() || caller.user == sess.user {
+		if admin || user == sess.user {
 			if a.clientAddr != "" {
 				row[7], row[9] = a.clientAddr, int32(a.clientPort)
 			}
 			row[10], row[11], row[12], row[13] = ts(a.backendStart), ts(a.xactStart), ts(a.queryStart), ts(a.stateChange)
 			row[16], row[20] = a.state, a.query
 			switch {
-			case a.state != "active" || sess == caller:
+			case a.state != "active" || sess == self:
 			case a.phase != "":
 				row[14], row[15] = "vsql", a.phase
 			default:

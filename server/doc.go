@@ -51,6 +51,15 @@
 //     statements and bytes sent (pgwire.Observer), and the server counts
 //     sessions, snapshots and gc passes where it runs them and merges
 //     through meteredMerges, the Merger that sqlfuncs calls.
+//   - console.go (templates in console/): the read-only web console on
+//     the same address: databases, a database's history as an SVG graph
+//     drawn on the server (lanes per branch, merges as double rings with a
+//     dashed edge from their second parent), diffs (paged), merge previews
+//     with their conflicts, merge requests, activity. Logins are checked
+//     against the users file's SCRAM verifiers (auth.Verifier.Check), or,
+//     with no users, loopback clients are admins as on the wire; a login
+//     is a random cookie (HttpOnly, SameSite=Strict, 12 h). Every page
+//     asks privilege() what a SQL session of that login would get.
 //   - activity.go: pg_stat_activity, pg_cancel_backend and
 //     pg_terminate_backend. Each session keeps what it runs (pgwire calls
 //     Active and Idle around each query) and the function that ends its

@@ -201,8 +201,9 @@ func (mm meteredMerges) MergeSnapshots(ctx context.Context, db, base, ours, thei
 	return res, err
 }
 
-// serveHTTP serves /metrics and /healthz on Config.HTTPListen until ctx
-// ends. /healthz answers 200 "ok" while the server accepts clients.
+// serveHTTP serves /metrics, /healthz and the web console (console.go) on
+// Config.HTTPListen until ctx ends, over TLS when the wire has a
+// certificate. /healthz answers 200 "ok" while the server accepts clients.
 func (s *Server) serveHTTP(ctx context.Context) (stop func(), err error) {
 	ln, err := net.Listen("tcp", s.cfg.HTTPListen)
 	if err != nil {
@@ -214,12 +215,17 @@ func (s *Server) serveHTTP(ctx context.Context) (stop func(), err error) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	s.log.Info("vsqld http listening", "addr", ln.Addr().String(), "paths", "/metrics /healthz")
+	s.consoleHandler(mux)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, TLSConfig: s.tls}
+	s.log.Info("vsqld http listening", "addr", ln.Addr().String(), "paths", "/metrics /healthz / (console)", "tls", s.tls != nil)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		serve := hs.Serve
+		if s.tls != nil { // the wire's certificate (--tls-cert, --tls-key)
+			serve = func(ln net.Listener) error { return hs.ServeTLS(ln, "", "") }
+		}
+		if err := serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("http server", "err", err)
 		}
 	}()
