@@ -58,6 +58,7 @@ func run(ctx context.Context, cfg *config) error {
 		{"snapshot", b.snapshotSection},
 		{"branch", b.branchSection},
 		{"wire", b.wireSection},
+		{"ops", b.opsSection},
 	}
 	var bodies []string
 	var errs []error

