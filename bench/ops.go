@@ -79,7 +79,7 @@ func (b *bench) opsSection(ctx context.Context) (string, error) {
 	fmt.Fprintf(&w, "A vsqld of its own with `--http-listen` (no users: the console trusts loopback, as the wire does). Database "+
 		"`ops` holds one `orders` table of %s rows (as in Merges) with branch `side`, 100 rows changed on each side and "+
 		"snapshotted. The workload between the two scrapes of `/metrics`: `vsql_merge_branch(NULL, 'main', 'side', 'main')`, "+
-		"100 more rows updated on main, `vsql_create_snapshot()`, and 100 point queries.\n\n", fmtCount(rows))
+		"100 more rows updated on main, `vsql_create_snapshot()`, and 100 point queries from a new session.\n\n", fmtCount(rows))
 	admin, err := s.connect(ctx, "postgres")
 	if err != nil {
 		return w.String(), err
@@ -104,9 +104,14 @@ func (b *bench) opsSection(ctx context.Context) (string, error) {
 		fmt.Sprintf("UPDATE orders SET status = 'shipped' WHERE order_id %% %d = 2", rows/100), "SELECT * FROM vsql_create_snapshot()"); err != nil {
 		return w.String(), err
 	}
+	reader, err := s.connect(ctx, "ops") // a new session
+	if err != nil {
+		return w.String(), err
+	}
+	defer reader.Close(ctx)
 	for k := 0; k < 100; k++ {
 		var st string
-		if err := c.QueryRow(ctx, "SELECT status FROM orders WHERE order_id = $1", k*(rows/100)).Scan(&st); err != nil {
+		if err := reader.QueryRow(ctx, "SELECT status FROM orders WHERE order_id = $1", k*(rows/100)).Scan(&st); err != nil {
 			return w.String(), err
 		}
 	}
@@ -140,6 +145,8 @@ func (b *bench) opsSection(ctx context.Context) (string, error) {
 		{"databases", "/"},
 		{"database: history graph, branches, snapshots", "/db/ops"},
 		{"diff of the merge's parent (ours) and main: 200 changed rows, first page", fmt.Sprintf("/db/ops/diff?from=%d&to=main", snap-1)},
+		{"rows of the 1M-row table at the merge snapshot, first page", fmt.Sprintf("/db/ops/rows?version=%d&table=orders", snap)},
+		{"rows, page 1,000 (offset 49,950)", fmt.Sprintf("/db/ops/rows?version=%d&table=orders&page=1000", snap)},
 		{"merge requests", "/db/ops/requests"},
 		{"activity", "/activity"},
 		{"merge preview of side into main, with conflicts (a comparison of the 1M-row table)", "/db/ops/conflicts?ours=main&theirs=side"},

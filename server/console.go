@@ -63,6 +63,7 @@ func (s *Server) consoleHandler(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", c.page(c.databases))
 	mux.HandleFunc("GET /db/{db}", c.page(c.database))
 	mux.HandleFunc("GET /db/{db}/diff", c.page(c.diff))
+	mux.HandleFunc("GET /db/{db}/rows", c.page(c.rows))
 	mux.HandleFunc("GET /db/{db}/requests", c.page(c.requests))
 	mux.HandleFunc("GET /db/{db}/conflicts", c.page(c.conflicts))
 	mux.HandleFunc("GET /activity", c.page(c.activity))
@@ -282,6 +283,35 @@ func (c *console) diff(ctx context.Context, l consoleLogin, r *http.Request) (st
 		data["Prev"] = page - 1
 	}
 	return "diff.html", data, nil
+}
+
+func (c *console) rows(ctx context.Context, l consoleLogin, r *http.Request) (string, map[string]any, error) {
+	db := r.PathValue("db")
+	q := r.URL.Query()
+	version, table := q.Get("version"), q.Get("table")
+	if !c.readable(l, db, "") {
+		return "", nil, forbidden("permission denied for database %q", db)
+	}
+	data := map[string]any{"DB": db, "Version": version, "Table": table}
+	if version == "" {
+		return "rows.html", data, nil
+	}
+	if err := c.sideReadable(ctx, l, db, version); err != nil {
+		return "", nil, err
+	}
+	page := pageOf(r)
+	rows, err := c.s.versions.Rows(ctx, db, version, table, (page-1)*consolePageRows, consolePageRows)
+	if err != nil {
+		return "", nil, err
+	}
+	data["Result"], data["Page"] = rows, page
+	if int64(page*consolePageRows) < rows.Total {
+		data["Next"] = page + 1
+	}
+	if page > 1 {
+		data["Prev"] = page - 1
+	}
+	return "rows.html", data, nil
 }
 
 func (c *console) requests(ctx context.Context, l consoleLogin, r *http.Request) (string, map[string]any, error) {

@@ -142,6 +142,9 @@ func TestConsoleInBrowser(t *testing.T) {
 	conflictRows := text("conflicts")
 	must(chromedp.Do(ctx, chromedp.Navigate(base+"/db/retail/requests"), shot("5-requests.png")))
 	requests := text("requests")
+	must(chromedp.Do(ctx, chromedp.Navigate(base+"/db/retail/rows?version=baseline&table=orders"), shot("6-rows.png")))
+	total := text("total")
+	rowsText := text("rows")
 	if !strings.Contains(loginURL, "/login") {
 		t.Errorf("an anonymous visit went to %s, not the login page", loginURL)
 	}
@@ -156,6 +159,9 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	if !strings.Contains(requests, "merge-1") || !strings.Contains(requests, "merge-2") || !strings.Contains(requests, "merge_conflict") {
 		t.Errorf("requests table %q", requests)
+	}
+	if !strings.HasPrefix(total, "2 rows in orders") || !strings.Contains(rowsText, "ink") || strings.Contains(rowsText, "blue ink") {
+		t.Errorf("rows of orders at baseline: %q %q", total, rowsText)
 	}
 	t.Logf("screenshots in %s", shots)
 }
