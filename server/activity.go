@@ -185,7 +185,64 @@ func (s *Server) activityAs(user string, admin bool, self *Session) [][]any {
 		a.mu.Unlock()
 		rows = append(rows, row)
 	}
+	s.sessMu.Lock()
+	works := make([]*backgroundWork, 0, len(s.background))
+	for _, w := range s.background {
+		works = append(works, w)
+	}
+	s.sessMu.Unlock()
+	sort.Slice(works, func(i, j int) bool { return works[i].pid < works[j].pid })
+	for _, w := range works {
+		row := []any{nil, nil, int32(w.pid), nil, nil, nil, "vsqld", nil, nil, nil,
+			nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, "<insufficient privilege>", "vsql background"}
+		if admin {
+			w.mu.Lock()
+			row[10], row[12], row[13] = w.start, w.start, w.phaseAt
+			row[14], row[15], row[16], row[20] = "vsql", w.phase, "active", w.what
+			w.mu.Unlock()
+		}
+		rows = append(rows, row)
+	}
 	return rows
+}
+
+// backgroundWork is a row of pg_stat_activity for what vsqld runs on its
+// own (the background gc pass), as PostgreSQL lists its background
+// workers: backend_type "vsql background", the work as the query, its
+// phase as the wait event.
+type backgroundWork struct {
+	pid     uint32
+	what    string
+	start   time.Time
+	mu      sync.Mutex
+	phase   string
+	phaseAt time.Time
+}
+
+// startBackground lists a background work until endBackground.
+func (s *Server) startBackground(what string) *backgroundWork {
+	pid, _ := s.newKey()
+	now := time.Now()
+	w := &backgroundWork{pid: pid, what: what, start: now, phaseAt: now}
+	s.sessMu.Lock()
+	if s.background == nil {
+		s.background = map[uint32]*backgroundWork{}
+	}
+	s.background[pid] = w
+	s.sessMu.Unlock()
+	return w
+}
+
+func (s *Server) endBackground(w *backgroundWork) {
+	s.sessMu.Lock()
+	delete(s.background, w.pid)
+	s.sessMu.Unlock()
+}
+
+func (w *backgroundWork) setPhase(phase string) {
+	w.mu.Lock()
+	w.phase, w.phaseAt = phase, time.Now()
+	w.mu.Unlock()
 }
 
 // waitEvent is what an active session waits for, as pg_stat_activity's

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/vsql/vsql/auth"
+	"github.com/vsql/vsql/server"
 )
 
 // activityLongQuery runs for minutes unless cancelled.
@@ -206,6 +208,7 @@ func TestActivityShowsMergePhase(t *testing.T) {
 					t.Errorf("phase %q", p)
 				}
 			}
+			snapshotShows(t, main, observer)
 			return
 		default:
 		}
@@ -217,4 +220,78 @@ func TestActivityShowsMergePhase(t *testing.T) {
 			phases = append(phases, *event)
 		}
 	}
+}
+
+// TestActivityShowsBackgroundGC: a background gc pass is a row of
+// pg_stat_activity (backend_type "vsql background") with its phase, while
+// it runs; a non-admin sees the row without what it does.
+func TestActivityShowsBackgroundGC(t *testing.T) {
+	addr := privServer(t, map[string]auth.Role{"alice": auth.RoleAdmin, "bob": auth.RoleWrite},
+		func(c *server.Config) { c.GCInterval = 20 * time.Millisecond })
+	ctx := context.Background()
+	admin := mustLogin(t, addr, "alice", "postgres")
+	mustExec(t, admin, "CREATE DATABASE shop")
+	shop := mustLogin(t, addr, "alice", "shop")
+	mustExec(t, shop, "CREATE TABLE t (id int PRIMARY KEY)", "SELECT * FROM vsql_create_snapshot()",
+		"SELECT * FROM vsql_grant('shop', 'bob', 'read')")
+	bob := mustLogin(t, addr, "bob", "shop")
+	seen := func(c *pgx.Conn, q string) (string, bool) {
+		deadline := time.Now().Add(15 * time.Second)
+		for time.Now().Before(deadline) {
+			var got string
+			err := c.QueryRow(ctx, q).Scan(&got)
+			if err == nil {
+				return got, true
+			}
+			if !errors.Is(err, pgx.ErrNoRows) {
+				t.Fatal(err)
+			}
+		}
+		return "", false
+	}
+	got, ok := seen(admin, "SELECT query || ' | ' || wait_event FROM pg_stat_activity WHERE backend_type = 'vsql background'")
+	if !ok || !strings.HasPrefix(got, "background gc") || !(strings.Contains(got, "retention of") || strings.Contains(got, "gc of the block store")) {
+		t.Fatalf("admin: background gc row %q (seen %v)", got, ok)
+	}
+	got, ok = seen(bob, "SELECT query || ' | ' || coalesce(wait_event, '') FROM pg_stat_activity WHERE backend_type = 'vsql background'")
+	if !ok || got != "<insufficient privilege> | " {
+		t.Fatalf("bob: background gc row %q (seen %v)", got, ok)
+	}
+}
+
+// snapshotShows: while a snapshot runs (a scattered change of the 1M-row
+// table, which CHECKPOINT takes a while to write), its session's wait
+// event names the call.
+func snapshotShows(t *testing.T, main, observer *pgx.Conn) {
+	t.Helper()
+	ctx := context.Background()
+	pid := int32(main.PgConn().PID())
+	for round := 0; round < 5; round++ {
+		mustExec(t, main, fmt.Sprintf("UPDATE t SET v = v + 1 WHERE id %% 1000 = %d", round))
+		done := make(chan error, 1)
+		go func() {
+			_, err := main.Exec(ctx, "SELECT * FROM vsql_create_snapshot()")
+			done <- err
+		}()
+		for {
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+			default:
+				var event *string
+				if err := observer.QueryRow(ctx, "SELECT wait_event FROM pg_stat_activity WHERE pid = $1", pid).Scan(&event); err != nil {
+					t.Fatal(err)
+				}
+				if event != nil && *event == "vsql_create_snapshot (phased)" {
+					<-done
+					return
+				}
+				continue
+			}
+			break
+		}
+	}
+	t.Fatal("vsql_create_snapshot never showed as the session's wait event in five snapshots")
 }

@@ -99,16 +99,20 @@ func (s *Server) startGC() (stop func()) {
 // gcPass applies every database's retention (keep_within ages snapshots
 // out even when no new snapshot is taken), then runs the online gc.
 func (s *Server) gcPass(ctx context.Context) {
+	work := s.startBackground("background gc: retention, then the online gc")
+	defer s.endBackground(work)
 	dbs, err := s.databases(ctx)
 	if err != nil {
 		s.log.Warn("background gc: list databases", "err", err)
 		return
 	}
 	for _, d := range dbs {
+		work.setPhase("retention of " + d.Name)
 		if _, err := s.versions.ApplyRetention(ctx, d.Name); err != nil && ctx.Err() == nil {
 			s.log.Warn("background gc: retention", "db", d.Name, "err", err)
 		}
 	}
+	work.setPhase("gc of the block store and S3 remotes")
 	if _, err := s.runGC(ctx, s.cfg.GCGrace, "background"); err != nil && ctx.Err() == nil {
 		s.log.Warn("background gc", "err", err)
 	}

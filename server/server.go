@@ -62,9 +62,12 @@ type Server struct {
 
 	sessMu   sync.Mutex
 	sessions map[uint32]*Session
-	conns    map[*pgwire.Conn]struct{}
-	nextPID  atomic.Uint32
-	active   atomic.Int32
+	// background are the works vsqld runs on its own, listed in
+	// pg_stat_activity (activity.go); under sessMu like sessions.
+	background map[uint32]*backgroundWork
+	conns      map[*pgwire.Conn]struct{}
+	nextPID    atomic.Uint32
+	active     atomic.Int32
 }
 
 // engineExec adapts the engine pool to branches.Engine.

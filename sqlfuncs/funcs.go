@@ -601,6 +601,12 @@ func (s *source) fillRow(row duckdb.Row) (bool, error) {
 			if s.f.merges {
 				return s.f.runMerge(ctx, s.merges, db, a)
 			}
+			// What runs shows in the caller's activity while it runs
+			// (a merge reports its own phases).
+			if p, ok := s.caller.(PhaseReporter); ok && s.f.heavy {
+				p.Phase(s.f.name + " (" + db + ")")
+				defer p.Phase("")
+			}
 			return s.f.run(ctx, s.backend, db, a)
 		}
 		if o, ok := s.caller.(offThreadCaller); ok && s.f.heavy {

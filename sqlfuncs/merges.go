@@ -491,7 +491,8 @@ func runMaybeAsync(ctx context.Context, b Merges, db string, a args, opt merge.O
 
 // PhaseReporter is implemented by callers that show what a long call is
 // doing while it runs (pg_stat_activity): Phase gets each progress message
-// of a merge, and "" when the call ends.
+// of a merge, the name of any other heavy call (snapshots, diffs,
+// restores) while it runs, and "" when the call ends.
 type PhaseReporter interface {
 	Phase(message string)
 }
