@@ -78,6 +78,8 @@ func newMetrics(s *Server) *metrics {
 	m.s3Requests = f.counterVec("vsql_s3_requests_total", "Requests to S3 remotes, by operation (get, get_range, put, put_if, list, delete).", "op")
 	m.s3Errors = f.counterVec("vsql_s3_errors_total", "Failed S3 requests, by operation (a missing object or a failed condition, which vsql expects at times, included).", "op")
 	m.s3Bytes = f.counterVec("vsql_s3_bytes_total", "Bytes moved to and from S3 remotes, by direction (sent, received).", "direction")
+	f.gaugeFunc("vsql_s3_head_lag_seconds", "How long ago the least recently synced S3 head this server follows (dbname s3://…) was known current; it grows while S3 is unreachable (0: no head followed).",
+		func() float64 { return s.headLag().Seconds() })
 	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

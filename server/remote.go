@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vsql/vsql/branches"
@@ -42,6 +43,10 @@ type follower struct {
 	head  s3sync.HeadURL
 	alias string
 	etag  string
+	// synced is when the replica last knew it had the head (unix ns): at
+	// attach, and at each poll that found the head unchanged or followed
+	// it.
+	synced atomic.Int64
 }
 
 type remoteState struct {
@@ -125,7 +130,9 @@ func (s *Server) AttachRemote(ctx context.Context, rawURL, alias string) (string
 		return "", "", err
 	}
 	s.remote.mu.Lock()
-	s.remote.followers[alias] = &follower{head: h, alias: alias, etag: etag}
+	f := &follower{head: h, alias: alias, etag: etag}
+	f.synced.Store(time.Now().UnixNano())
+	s.remote.followers[alias] = f
 	s.remote.mu.Unlock()
 	return alias, cm.Root, nil
 }
@@ -213,6 +220,8 @@ func (s *Server) followHeads() {
 			}
 			if err != nil {
 				s.log.Warn("remote head not followed", "head", f.head.String(), "err", err)
+			} else {
+				f.synced.Store(time.Now().UnixNano())
 			}
 			cancel()
 		}
@@ -245,4 +254,19 @@ func (p remotePublisher) PublishHead(ctx context.Context, pend *s3sync.Pending) 
 
 func (p remotePublisher) Settle(ctx context.Context, db, branch, token string) (bool, error) {
 	return p.r.Settle(ctx, db, branch, token)
+}
+
+// headLag is how long ago the least recently synced followed head was
+// known current (0 with no followed head): the replica's lag behind S3.
+func (s *Server) headLag() time.Duration {
+	if s.remote == nil {
+		return 0
+	}
+	s.remote.mu.Lock()
+	defer s.remote.mu.Unlock()
+	var lag time.Duration
+	for _, f := range s.remote.followers {
+		lag = max(lag, time.Since(time.Unix(0, f.synced.Load())))
+	}
+	return lag
 }

@@ -61,9 +61,16 @@ func TestS3Replica(t *testing.T) {
 	createBucket(t, "replica")
 	ctx := context.Background()
 	a := startServer(t, nil)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bMetrics := ln.Addr().String()
+	ln.Close()
 	b := startServer(t, func(c *server.Config) {
 		c.RemotePoll = 200 * time.Millisecond
 		c.AllowRemotes = []string{"s3://replica/lake/"}
+		c.HTTPListen = bMetrics
 	})
 
 	admin := connectPgx(t, a)
@@ -100,7 +107,7 @@ func TestS3Replica(t *testing.T) {
 	fix := connectDB(t, a, "sales/fix")
 	mustExec(t, fix, "UPDATE orders SET amount = 0 WHERE id <= 10", "INSERT INTO orders VALUES (2000, 7)", "SELECT * FROM vsql_create_snapshot()")
 	mustExec(t, sales, "INSERT INTO orders VALUES (3000, 9)", "SELECT * FROM vsql_create_snapshot()")
-	_, err := sales.Exec(ctx, "SELECT * FROM vsql_merge_branch('sales', 'main', 'fix', 'main')")
+	_, err = sales.Exec(ctx, "SELECT * FROM vsql_merge_branch('sales', 'main', 'fix', 'main')")
 	var pgErr *pgconn.PgError
 	if !errors.As(err, &pgErr) || !strings.Contains(pgErr.Message, "merge_request_required") {
 		t.Fatalf("a merge into an S3 database without request_id: %v", err)
@@ -129,6 +136,15 @@ func TestS3Replica(t *testing.T) {
 	waitRows(other, "SELECT count(*) FROM sales_latest.orders", 1002)
 	if err := replica.QueryRow(ctx, "SELECT count(*) FROM orders WHERE amount = 0").Scan(&n); err != nil || n != 10 {
 		t.Errorf("replica sees %d zeroed orders (%v)", n, err)
+	}
+	// The replica's metrics: it read from S3 and its heads are current
+	// (polled every 200 ms).
+	m := scrape(t, "http://"+bMetrics)
+	if m[`vsql_s3_requests_total{op="get"}`] == 0 || m[`vsql_s3_bytes_total{direction="received"}`] == 0 {
+		t.Errorf("replica's S3 reads not counted: %v gets, %v bytes", m[`vsql_s3_requests_total{op="get"}`], m[`vsql_s3_bytes_total{direction="received"}`])
+	}
+	if lag := m["vsql_s3_head_lag_seconds"]; lag <= 0 || lag > 5 {
+		t.Errorf("vsql_s3_head_lag_seconds = %v with heads polled every 200 ms", lag)
 	}
 }
 
