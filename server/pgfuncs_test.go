@@ -66,6 +66,9 @@ func TestPostgresFormatting(t *testing.T) {
 // other small PostgreSQL functions vsql provides.
 func TestPostgresFunctions(t *testing.T) {
 	comparePG(t, []string{
+		// a float's bits, and a type's name as a cast
+		`SELECT float4send('5e-20'::float4), float4send('67e14'::float4), float8send('1.5'::float8), float8send(0.1::float8), float8send('-0'::float8), float4send('NaN'::float4), float4send(NULL)`,
+		`SELECT float8(q), int4('7'), int2(3.0), int8(5), float4(1.5) FROM (VALUES (123::int8), (4567890123456789::int8)) v(q) ORDER BY q`,
 		`SELECT regexp_instr('abcdefghi', 'd.f'), regexp_instr('abcabcabc', 'a', 1, 3), regexp_instr('abcabc', 'b(c)', 1, 1, 1, '', 1), regexp_instr('abcdefghi', 'd.q')`,
 		`SELECT regexp_substr('abcdefghi', 'd.f'), regexp_substr('abcdefghi', 'd.q') IS NULL, regexp_substr('1a2b3c', '[a-z]', 1, 2), regexp_substr('ABC', 'b', 1, 1, 'i')`,
 		`SELECT regexp_count('123123123123123', '(12)3'), regexp_count('123123123123', '123', 3), regexp_count('ABCabc', 'a', 1, 'i')`,
