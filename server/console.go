@@ -218,27 +218,40 @@ func (c *console) database(ctx context.Context, l consoleLogin, r *http.Request)
 	if err != nil {
 		return "", nil, err
 	}
-	var visible []string
+	// What vsql_branches and vsql_snapshots would list for this login: the
+	// branches it may read, and the snapshots taken on them.
+	var visible []branches.BranchInfo
 	for _, b := range branchList {
 		if c.readable(l, db, b.Name) {
-			visible = append(visible, b.Name)
+			visible = append(visible, b)
 		}
 	}
-	return "database.html", map[string]any{"DB": db, "Branches": branchList, "Visible": visible, "Snapshots": snaps,
-		"Graph": historyGraph(snaps, branchList)}, nil
+	var shown []catalog.Snapshot
+	for _, sn := range snaps {
+		if l.role == auth.RoleAdmin || c.readable(l, db, sn.Branch) {
+			shown = append(shown, sn)
+		}
+	}
+	return "database.html", map[string]any{"DB": db, "Branches": visible, "Snapshots": shown,
+		"Graph": historyGraph(shown, visible)}, nil
 }
 
-// sideReadable checks a diff or merge side: a branch needs read on it; a
-// snapshot (digits or a name) read on the database.
+// sideReadable checks a version a page reads as a SQL session would be
+// checked (Server.check): a branch needs read on it, a snapshot (digits or
+// a name) read on the branch it was taken on.
 func (c *console) sideReadable(ctx context.Context, l consoleLogin, db, side string) error {
 	branchList, err := c.s.versions.Branches(ctx, db)
 	if err != nil {
 		return err
 	}
+	need := accessNeed{db: db, snapshot: side, need: catalog.Read}
 	for _, b := range branchList {
-		if b.Name == side && !c.readable(l, db, side) {
-			return forbidden("permission denied for branch %q of database %q", side, db)
+		if b.Name == side {
+			need = accessNeed{db: db, branch: side, need: catalog.Read}
 		}
+	}
+	if err := c.s.check(ctx, principal{user: l.user, role: l.role}, need); err != nil {
+		return &consoleError{http.StatusForbidden, err.Error()}
 	}
 	return nil
 }

@@ -222,6 +222,17 @@ func TestConsoleAccess(t *testing.T) {
 	if code, _, _ := get(bob, "/db/retail/diff?from=cleanup&to=main"); code != http.StatusForbidden {
 		t.Errorf("bob diffing main: %d, want 403", code)
 	}
+	// snapshots as over SQL: read on the branch each was taken on (2 on
+	// main, 3 on cleanup); the history shows only cleanup's
+	if code, _, _ := get(bob, "/db/retail/rows?version=2&table=orders"); code != http.StatusForbidden {
+		t.Errorf("bob reading snapshot 2 of main: %d, want 403", code)
+	}
+	if code, _, body := get(bob, "/db/retail/rows?version=3&table=orders"); code != 200 || !strings.Contains(body, "blue ink") {
+		t.Errorf("bob reading snapshot 3 of cleanup: %d", code)
+	}
+	if _, _, body := get(bob, "/db/retail"); strings.Contains(body, `data-id="2"`) || !strings.Contains(body, `data-id="3"`) || strings.Contains(body, ">main</td>") {
+		t.Errorf("bob's history shows main's snapshots or branch")
+	}
 	if code, _, body := get(bob, "/activity"); code != 200 || strings.Contains(body, "vsql_merge_branch") {
 		t.Errorf("bob's activity page: %d, shows alice's queries: %v", code, strings.Contains(body, "vsql_merge_branch"))
 	}
