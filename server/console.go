@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/catalog"
 	"github.com/vsql/vsql/merge"
+	"github.com/vsql/vsql/vsqlerr"
 )
 
 // The web console: read-only pages of databases, their history as a graph,
@@ -166,6 +168,13 @@ func (c *console) page(fn func(ctx context.Context, l consoleLogin, r *http.Requ
 			status := http.StatusInternalServerError
 			if ce, ok := err.(*consoleError); ok {
 				status = ce.status
+			} else {
+				switch state := vsqlerr.From(err).SQLState; {
+				case strings.HasPrefix(state, "3D"), state == "42P01", state == "42704":
+					status = http.StatusNotFound // no such database, version or table
+				case strings.HasPrefix(state, "22"), strings.HasPrefix(state, "42"):
+					status = http.StatusBadRequest
+				}
 			}
 			w.WriteHeader(status)
 			c.render(w, "error.html", map[string]any{"User": l.user, "Error": err.Error()})

@@ -198,6 +198,14 @@ func TestConsoleAccess(t *testing.T) {
 	if _, path, _ := get(anon, "/db/retail"); path != "/login" {
 		t.Errorf("anonymous: ended at %s, want /login", path)
 	}
+	admin := client()
+	login(admin, "alice", "pw-alice")
+	for path, want := range map[string]int{"/db/nosuch": 404, "/db/retail/rows?version=99&table=orders": 404,
+		"/db/retail/rows?version=1&table=nosuch": 400, "/db/retail/diff?from=baseline&to=main": 200} {
+		if code, _, _ := get(admin, path); code != want {
+			t.Errorf("alice %s: %d, want %d", path, code, want)
+		}
+	}
 	login(anon, "alice", "wrong")
 	if _, path, _ := get(anon, "/db/retail"); path != "/login" {
 		t.Errorf("wrong password: ended at %s, want /login", path)
