@@ -219,11 +219,12 @@ type backgroundWork struct {
 	phaseAt time.Time
 }
 
-// startBackground lists a background work until endBackground.
-func (s *Server) startBackground(what string) *backgroundWork {
+// startBackground lists a background work, in its first phase, until
+// endBackground.
+func (s *Server) startBackground(what, phase string) *backgroundWork {
 	pid, _ := s.newKey()
 	now := time.Now()
-	w := &backgroundWork{pid: pid, what: what, start: now, phaseAt: now}
+	w := &backgroundWork{pid: pid, what: what, start: now, phase: phase, phaseAt: now}
 	s.sessMu.Lock()
 	if s.background == nil {
 		s.background = map[uint32]*backgroundWork{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -250,7 +251,8 @@ func TestActivityShowsBackgroundGC(t *testing.T) {
 		return "", false
 	}
 	got, ok := seen(admin, "SELECT query || ' | ' || wait_event FROM pg_stat_activity WHERE backend_type = 'vsql background'")
-	if !ok || !strings.HasPrefix(got, "background gc") || !(strings.Contains(got, "retention of") || strings.Contains(got, "gc of the block store")) {
+	phase := regexp.MustCompile(`^background gc: retention, then the online gc \| (listing databases|retention of (postgres|shop)|gc of the block store and S3 remotes)$`)
+	if !ok || !phase.MatchString(got) {
 		t.Fatalf("admin: background gc row %q (seen %v)", got, ok)
 	}
 	got, ok = seen(bob, "SELECT query || ' | ' || coalesce(wait_event, '') FROM pg_stat_activity WHERE backend_type = 'vsql background'")

@@ -99,7 +99,7 @@ func (s *Server) startGC() (stop func()) {
 // gcPass applies every database's retention (keep_within ages snapshots
 // out even when no new snapshot is taken), then runs the online gc.
 func (s *Server) gcPass(ctx context.Context) {
-	work := s.startBackground("background gc: retention, then the online gc")
+	work := s.startBackground("background gc: retention, then the online gc", "listing databases")
 	defer s.endBackground(work)
 	dbs, err := s.databases(ctx)
 	if err != nil {

@@ -319,6 +319,15 @@ func (s *Server) Serve(ctx context.Context, ready func(addr net.Addr)) error {
 		return fmt.Errorf("listen on %s: %w", s.cfg.Listen, err)
 	}
 	s.log.Info("vsqld listening", "addr", ln.Addr().String(), "data", s.cfg.DataDir)
+	// /metrics, /healthz and the console answer once vsqld is ready.
+	stopHTTP := func() {}
+	if s.cfg.HTTPListen != "" {
+		if stopHTTP, err = s.serveHTTP(ctx); err != nil {
+			ln.Close()
+			s.close()
+			return fmt.Errorf("listen on %s (--http-listen): %w", s.cfg.HTTPListen, err)
+		}
+	}
 	if ready != nil {
 		ready(ln.Addr())
 	}
@@ -328,15 +337,6 @@ func (s *Server) Serve(ctx context.Context, ready func(addr net.Addr)) error {
 		ln.Close()
 	}()
 	stopGC := s.startGC()
-	stopHTTP := func() {}
-	if s.cfg.HTTPListen != "" {
-		if stopHTTP, err = s.serveHTTP(ctx); err != nil {
-			ln.Close()
-			stopGC()
-			s.close()
-			return fmt.Errorf("listen on %s (--http-listen): %w", s.cfg.HTTPListen, err)
-		}
-	}
 	var backoff time.Duration
 	for {
 		nc, err := ln.Accept()
