@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"io"
 	"net"
 	"net/http"
@@ -244,4 +246,67 @@ func TestConsoleAccess(t *testing.T) {
 	if code, _, body := get(bob, "/activity"); code != 200 || strings.Contains(body, "vsql_merge_branch") {
 		t.Errorf("bob's activity page: %d, shows alice's queries: %v", code, strings.Contains(body, "vsql_merge_branch"))
 	}
+}
+
+// TestConsoleOverTLS: with the wire's certificate the HTTP address speaks
+// HTTPS only (verified against the test's CA), and the login cookie is
+// Secure.
+func TestConsoleOverTLS(t *testing.T) {
+	p := newPKI(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	httpAddr := ln.Addr().String()
+	ln.Close()
+	users := filepath.Join(t.TempDir(), "users")
+	v, err := auth.NewVerifier("pw-alice", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := auth.UpdateUsers(users, func(u auth.Users) error { u["alice"] = auth.User{Verifier: v, Role: auth.RoleAdmin}; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	startServer(t, func(c *server.Config) {
+		c.TLSCert, c.TLSKey, c.UsersFile, c.HTTPListen = p.certFile, p.keyFile, users, httpAddr
+	})
+	if resp, err := http.Get("http://" + httpAddr + "/healthz"); err == nil {
+		resp.Body.Close()
+		if resp.StatusCode == 200 {
+			t.Error("plain HTTP answered 200 on a TLS address")
+		}
+	}
+	caPEM, err := os.ReadFile(p.caFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(caPEM)
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	base := "https://" + httpAddr
+	resp, err := c.PostForm(base+"/login", url.Values{"user": {"alice"}, "password": {"pw-alice"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	u, _ := url.Parse(base)
+	cookies := jar.Cookies(u)
+	raw := &http.Client{Transport: c.Transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	r2, err := raw.PostForm(base+"/login", url.Values{"user": {"alice"}, "password": {"pw-alice"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2.Body.Close()
+	if sc := r2.Header.Get("Set-Cookie"); !strings.Contains(sc, "Secure") || !strings.Contains(sc, "HttpOnly") || !strings.Contains(sc, "SameSite=Strict") {
+		t.Errorf("login cookie %q: want Secure, HttpOnly, SameSite=Strict", sc)
+	}
+	if len(cookies) != 1 || resp.Request.URL.Path != "/" || resp.StatusCode != 200 {
+		t.Fatalf("login over HTTPS: %s at %s, cookies %v", resp.Status, resp.Request.URL.Path, cookies)
+	}
+	resp, err = c.Get(base + "/metrics")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("/metrics over HTTPS: %v %v", resp, err)
+	}
+	resp.Body.Close()
 }
