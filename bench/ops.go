@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/vsql/vsql/internal/promtext"
 )
 
 // scrapeMetrics reads /metrics of base ("name{labels}" → value).
@@ -26,20 +27,7 @@ func scrapeMetrics(ctx context.Context, base string) (map[string]float64, error)
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("/metrics: %s", resp.Status)
 	}
-	out := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		i := strings.LastIndexByte(line, ' ')
-		if v, err := strconv.ParseFloat(line[i+1:], 64); err == nil {
-			out[line[:i]] = v
-		}
-	}
-	return out, sc.Err()
+	return promtext.Parse(resp.Body)
 }
 
 // getPage fetches one console page and returns its time and status.

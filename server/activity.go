@@ -154,8 +154,13 @@ func (s *Server) activityAs(user string, admin bool, self *Session) [][]any {
 	for _, sess := range s.sessions {
 		sessions = append(sessions, sess)
 	}
+	works := make([]*backgroundWork, 0, len(s.background))
+	for _, w := range s.background {
+		works = append(works, w)
+	}
 	s.sessMu.Unlock()
 	sort.Slice(sessions, func(i, j int) bool { return sessions[i].pid < sessions[j].pid })
+	sort.Slice(works, func(i, j int) bool { return works[i].pid < works[j].pid })
 	ts := func(t time.Time) any {
 		if t.IsZero() {
 			return nil
@@ -185,13 +190,6 @@ func (s *Server) activityAs(user string, admin bool, self *Session) [][]any {
 		a.mu.Unlock()
 		rows = append(rows, row)
 	}
-	s.sessMu.Lock()
-	works := make([]*backgroundWork, 0, len(s.background))
-	for _, w := range s.background {
-		works = append(works, w)
-	}
-	s.sessMu.Unlock()
-	sort.Slice(works, func(i, j int) bool { return works[i].pid < works[j].pid })
 	for _, w := range works {
 		row := []any{nil, nil, int32(w.pid), nil, nil, nil, "vsqld", nil, nil, nil,
 			nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, "<insufficient privilege>", "vsql background"}

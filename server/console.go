@@ -265,6 +265,18 @@ func (c *console) sideReadable(ctx context.Context, l consoleLogin, db, side str
 	return nil
 }
 
+// pageLinks sets a paged page's number and its previous and next pages
+// (when they exist) out of total rows.
+func pageLinks(data map[string]any, page int, total int64) {
+	data["Page"] = page
+	if int64(page*consolePageRows) < total {
+		data["Next"] = page + 1
+	}
+	if page > 1 {
+		data["Prev"] = page - 1
+	}
+}
+
 func pageOf(r *http.Request) int {
 	p, err := strconv.Atoi(r.URL.Query().Get("page"))
 	if err != nil || p < 1 {
@@ -294,16 +306,9 @@ func (c *console) diff(ctx context.Context, l consoleLogin, r *http.Request) (st
 		return "", nil, err
 	}
 	page := pageOf(r)
-	data["Total"], data["Page"] = len(rows), page
 	lo := min((page-1)*consolePageRows, len(rows))
-	hi := min(lo+consolePageRows, len(rows))
-	data["Rows"] = rows[lo:hi]
-	if hi < len(rows) {
-		data["Next"] = page + 1
-	}
-	if page > 1 {
-		data["Prev"] = page - 1
-	}
+	data["Total"], data["Rows"] = len(rows), rows[lo:min(lo+consolePageRows, len(rows))]
+	pageLinks(data, page, int64(len(rows)))
 	return "diff.html", data, nil
 }
 
@@ -326,13 +331,8 @@ func (c *console) rows(ctx context.Context, l consoleLogin, r *http.Request) (st
 	if err != nil {
 		return "", nil, err
 	}
-	data["Result"], data["Page"] = rows, page
-	if int64(page*consolePageRows) < rows.Total {
-		data["Next"] = page + 1
-	}
-	if page > 1 {
-		data["Prev"] = page - 1
-	}
+	data["Result"] = rows
+	pageLinks(data, page, rows.Total)
 	return "rows.html", data, nil
 }
 

@@ -1,15 +1,14 @@
 package server_test
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/vsql/vsql/internal/promtext"
 	"github.com/vsql/vsql/server"
 )
 
@@ -24,20 +23,9 @@ func scrape(t *testing.T, base string) map[string]float64 {
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
 		t.Fatalf("/metrics: %s %s", resp.Status, resp.Header.Get("Content-Type"))
 	}
-	out := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		i := strings.LastIndexByte(line, ' ')
-		v, err := strconv.ParseFloat(line[i+1:], 64)
-		if err != nil {
-			t.Fatalf("bad sample %q", line)
-		}
-		out[line[:i]] = v
+	out, err := promtext.Parse(resp.Body)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }

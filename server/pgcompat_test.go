@@ -245,6 +245,11 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT * FROM unnest(ARRAY[1,2], ARRAY['a','b','c'])"},
 		// (column names differ: DuckDB's SELECT * calls the second unnest unnest_1)
 		{sql: "SELECT * FROM unnest(ARRAY[1,2,3], ARRAY['a']) WITH ORDINALITY"},
+		// pg_stat_activity's columns, and the reading session's own row
+		{sql: "SELECT * FROM pg_stat_activity WHERE false", names: true, catalogTypes: true},
+		{sql: "SELECT state, query LIKE 'SELECT state, query LIKE%', backend_type, wait_event IS NULL FROM pg_stat_activity WHERE pid = pg_backend_pid()", names: true},
+		{sql: "SELECT pg_cancel_backend(NULL), pg_terminate_backend(NULL)", names: true},
+		{sql: "SELECT pg_cancel_backend(2147483000), pg_terminate_backend(2147483000)", names: true},
 		// the login, named as PostgreSQL names it
 		{sql: "SELECT current_user = session_user, current_role = current_user, current_user <> 'duckdb'", names: true},
 		{sql: "SELECT length(current_user) > 0 AS a, length(current_role) > 0, session_user IS NOT NULL", names: true},

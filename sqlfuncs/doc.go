@@ -51,6 +51,11 @@
 // caller's branch gate for statements that call vsql_* functions, and
 // functions that change versions refuse to run inside a transaction block.
 //
+// A caller that implements PhaseReporter (the server's session, for
+// pg_stat_activity) is told what a heavy call is doing while it runs: each
+// progress message of a merge, the function's name for the others, and ""
+// when the call ends.
+//
 // Every argument may be NULL or omitted: db means the session's database,
 // branch the session's branch. Positions never shift: vsql_create_branch
 // ('dev') names a database; write vsql_create_branch(NULL, 'dev') or
