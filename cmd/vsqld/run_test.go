@@ -97,7 +97,26 @@ func TestServeFromEnvironmentAndStop(t *testing.T) {
 		var n int64
 		result <- conn.QueryRow(context.Background(), "SELECT count(*) FROM range(200000000) WHERE range % 3 = 0").Scan(&n)
 	}()
-	time.Sleep(100 * time.Millisecond)
+	// Stop once the statement runs (not in the gap between pgx's prepare
+	// and its execute, when it is not in flight yet).
+	watch, err := pgx.Connect(context.Background(), "postgres://u@"+addr.String()+"/postgres?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		var n int
+		if err := watch.QueryRow(context.Background(), "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'SELECT count(*) FROM range(200000000)%'").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the statement never showed as running in pg_stat_activity")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	watch.Close(context.Background())
 	stop()
 	if err := <-result; err != nil {
 		t.Errorf("running statement did not finish during shutdown: %v", err)
