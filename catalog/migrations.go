@@ -132,6 +132,34 @@ var migrations = []string{
 		set_by              TEXT NOT NULL,
 		set_at              TEXT NOT NULL
 	)`,
+	// 9: the lakehouse export (package lakehouse). lakehouse_tables has a
+	// row per exported snapshot and table: the Iceberg snapshot that holds
+	// the table as of that vsql snapshot (made by it, or inherited from
+	// its parent when the table did not change), or the reason it was not
+	// exported. lakehouse_snapshots marks snapshots whose export is
+	// finished, with every table's row written in the same transaction.
+	`CREATE TABLE lakehouses (
+		database_id INTEGER PRIMARY KEY REFERENCES databases(id) ON DELETE CASCADE,
+		url         TEXT NOT NULL,
+		set_by      TEXT NOT NULL,
+		set_at      TEXT NOT NULL
+	);
+	CREATE TABLE lakehouse_snapshots (
+		database_id INTEGER NOT NULL REFERENCES databases(id) ON DELETE CASCADE,
+		snapshot_id INTEGER NOT NULL,
+		exported_at TEXT NOT NULL,
+		PRIMARY KEY (database_id, snapshot_id)
+	);
+	CREATE TABLE lakehouse_tables (
+		database_id         INTEGER NOT NULL REFERENCES databases(id) ON DELETE CASCADE,
+		snapshot_id         INTEGER NOT NULL,
+		table_name          TEXT NOT NULL,
+		iceberg_snapshot_id INTEGER NOT NULL DEFAULT 0, -- 0 when not exported
+		made_here           INTEGER NOT NULL DEFAULT 0, -- 1: this vsql snapshot made the Iceberg snapshot
+		schema_json         TEXT NOT NULL DEFAULT '',   -- the table's columns and key, as exported
+		skipped             TEXT NOT NULL DEFAULT '',   -- why the table was not exported, if it was not
+		PRIMARY KEY (database_id, snapshot_id, table_name)
+	)`,
 }
 
 func (c *Catalog) migrate(ctx context.Context) error {

@@ -25,6 +25,10 @@ type Config struct {
 	// GCInterval is how often retention and the online gc run in the
 	// background (default DefaultGCInterval; negative turns it off).
 	GCInterval time.Duration
+	// LakehouseInterval is how often the Iceberg export retries a failed
+	// database and looks for work (default 5s; snapshots and merges start
+	// an export at once).
+	LakehouseInterval time.Duration
 	// GCGrace keeps unreferenced blocks younger than this from the
 	// background gc and from vsql_gc without grace => (default
 	// branches.DefaultGCGrace; negative is none).

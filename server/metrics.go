@@ -193,20 +193,25 @@ func (s *storeSize) bytes() int64 {
 }
 
 // meteredMerges counts the merge calls of sqlfuncs by outcome and phase.
+// A merge that recorded a snapshot also starts the lakehouse export
+// (merged).
 type meteredMerges struct {
 	*merge.Merger
-	m *metrics
+	m      *metrics
+	merged func()
 }
 
 func (mm meteredMerges) MergeBranch(ctx context.Context, db, ours, theirs, destination string, opt merge.Options) (merge.Result, error) {
 	res, err := mm.Merger.MergeBranch(ctx, db, ours, theirs, destination, opt)
 	mm.m.merged(res, err)
+	mm.merged()
 	return res, err
 }
 
 func (mm meteredMerges) MergeSnapshots(ctx context.Context, db, base, ours, theirs, destination string, opt merge.Options) (merge.Result, error) {
 	res, err := mm.Merger.MergeSnapshots(ctx, db, base, ours, theirs, destination, opt)
 	mm.m.merged(res, err)
+	mm.merged()
 	return res, err
 }
 

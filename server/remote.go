@@ -26,6 +26,7 @@ func (b backend) CreateSnapshot(ctx context.Context, db, branch, name string) (b
 	res, err := b.Manager.CreateSnapshot(ctx, db, branch, name)
 	if err == nil {
 		b.s.metrics.snapshotted(res)
+		b.s.lake.Kick()
 	}
 	return res, err
 }

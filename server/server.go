@@ -24,6 +24,7 @@ import (
 	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/catalog"
 	"github.com/vsql/vsql/internal/sqlrows"
+	"github.com/vsql/vsql/lakehouse"
 	"github.com/vsql/vsql/merge"
 	"github.com/vsql/vsql/pgcompat"
 	"github.com/vsql/vsql/pgwire"
@@ -51,6 +52,7 @@ type Server struct {
 	users     *auth.Store
 	remotes   *s3sync.Remotes
 	remote    *remoteState
+	lake      *lakehouse.Exporter
 	guard     guard       // what clients may reach (guard.go)
 	access    accessRules // grants and protected branches (access.go)
 	// pgAccessMu serializes syncPGAccess; pgUsersSig is the users file's
@@ -168,6 +170,8 @@ func (s *Server) open(ctx context.Context) error {
 	if err := s.openRemotes(); err != nil {
 		return err
 	}
+	s.lake = lakehouse.New(lakehouse.Config{DataDir: cfg.DataDir, S3: lakehouseS3(cfg), Log: s.log, Retry: cfg.LakehouseInterval},
+		s.catalog, engineExec{s.engine}, s.versions)
 	reg, err := s.engine.Conn(ctx)
 	if err != nil {
 		return err
@@ -177,7 +181,7 @@ func (s *Server) open(ctx context.Context) error {
 		return err
 	}
 	s.merger.Remote = remotePublisher{s.remotes, s.versions.Store()}
-	if err := sqlfuncs.Register(reg, backend{s.versions, s}, meteredMerges{s.merger, s.metrics}); err != nil {
+	if err := sqlfuncs.Register(reg, backend{s.versions, s}, meteredMerges{s.merger, s.metrics, s.lake.Kick}); err != nil {
 		return err
 	}
 	if err := s.registerActivity(reg); err != nil {
@@ -337,6 +341,7 @@ func (s *Server) Serve(ctx context.Context, ready func(addr net.Addr)) error {
 		ln.Close()
 	}()
 	stopGC := s.startGC()
+	stopLake := s.startLakehouse()
 	var backoff time.Duration
 	for {
 		nc, err := ln.Accept()
@@ -359,6 +364,7 @@ func (s *Server) Serve(ctx context.Context, ready func(addr net.Addr)) error {
 		}()
 	}
 	stopGC()
+	stopLake()
 	stopHTTP()
 	s.shutdown(&wg)
 	return nil
@@ -428,6 +434,9 @@ func (s *Server) shutdown(wg *sync.WaitGroup) {
 
 func (s *Server) close() {
 	s.stopRemotes()
+	if s.lake != nil {
+		s.lake.Close()
+	}
 	if s.engine != nil {
 		s.engine.Close() // closes the connector too
 	} else if s.connector != nil {

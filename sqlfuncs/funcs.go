@@ -13,6 +13,7 @@ import (
 
 	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/lakehouse"
 	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
 )
@@ -62,6 +63,15 @@ type Backend interface {
 	Diff(ctx context.Context, db, from, to, table string) ([]branches.DiffRow, error)
 	// SetRemote makes db export its snapshots to an S3 location.
 	SetRemote(ctx context.Context, db, url string) (string, error)
+	// SetLakehouse makes db export its snapshots as Iceberg tables (an
+	// empty url stops it); it returns the normalized URL and the Iceberg
+	// catalog's file.
+	SetLakehouse(ctx context.Context, db, url, by string) (string, string, error)
+	// LakehouseSnapshots lists, per exported snapshot and table, the
+	// Iceberg snapshot that holds the table as of that snapshot.
+	LakehouseSnapshots(ctx context.Context, db string) ([]catalog.LakeTable, error)
+	// LakehouseStatus reports db's Iceberg export, a row per table.
+	LakehouseStatus(ctx context.Context, db string) ([]lakehouse.TableStatus, error)
 	// AttachRemote attaches a remote S3 head read-only under alias.
 	AttachRemote(ctx context.Context, url, alias string) (attached, contentRoot string, err error)
 
@@ -212,6 +222,57 @@ var functions = []function{
 				return nil, err
 			}
 			return [][]any{{db, remote}}, nil
+		},
+	},
+	{
+		name:    "vsql_set_lakehouse",
+		params:  []param{{"db", true}, {"url", true}},
+		columns: []column{{"database_name", tVarchar}, {"lakehouse", tVarchar}, {"catalog", tVarchar}},
+		mutates: true,
+		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
+			url, cat, err := b.SetLakehouse(ctx, db, a.str("url"), callerOf(ctx).User())
+			if err != nil {
+				return nil, err
+			}
+			return [][]any{{db, nullable(url), nullable(cat)}}, nil
+		},
+	},
+	{
+		name:   "vsql_lakehouse_status",
+		params: []param{{"db", true}},
+		columns: []column{{"table_name", tVarchar}, {"exported_snapshot_id", tBigint}, {"iceberg_snapshot_id", tBigint}, {"lag", tBigint},
+			{"last_error", tVarchar}, {"last_error_at", tTimestamptz}, {"note", tVarchar}, {"metadata_location", tVarchar}, {"lakehouse", tVarchar}, {"catalog", tVarchar}},
+		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
+			list, err := b.LakehouseStatus(ctx, db)
+			if err != nil {
+				return nil, err
+			}
+			out := make([][]any, len(list))
+			for i, st := range list {
+				var errAt any
+				if !st.LastErrorAt.IsZero() {
+					errAt = st.LastErrorAt
+				}
+				out[i] = []any{nullable(st.Table), bigint(st.ExportedSnapshot), bigint(st.IcebergSnapshot), st.Lag,
+					nullable(st.LastError), errAt, nullable(st.Note), nullable(st.MetadataLocation), st.URL, nullable(st.Catalog)}
+			}
+			return out, nil
+		},
+	},
+	{
+		name:    "vsql_lakehouse_snapshots",
+		params:  []param{{"db", true}},
+		columns: []column{{"snapshot_id", tBigint}, {"table_name", tVarchar}, {"iceberg_snapshot_id", tBigint}, {"changed", tBoolean}, {"not_exported_because", tVarchar}},
+		run: func(ctx context.Context, b Backend, db string, a args) ([][]any, error) {
+			list, err := b.LakehouseSnapshots(ctx, db)
+			if err != nil {
+				return nil, err
+			}
+			out := make([][]any, len(list))
+			for i, l := range list {
+				out[i] = []any{l.Snapshot, l.Table, bigint(l.IcebergSnapshot), l.MadeHere, nullable(l.Skipped)}
+			}
+			return out, nil
 		},
 	},
 	{

@@ -72,6 +72,7 @@ const (
 	MergeRequestRequired  Code = "merge_request_required"
 	PublicationPending    Code = "merge_publication_pending"
 	RemoteUnavailable     Code = "remote_unavailable"
+	LakehouseUnavailable  Code = "lakehouse_unavailable"
 
 	// Statements and transactions.
 	InFailedTransaction Code = "in_failed_transaction"
@@ -180,6 +181,7 @@ var codes = map[Code]codeInfo{
 	MergeRequestRequired:  {"VS013", "Merges into a database with an S3 remote publish in several durable steps; pass request_id => 'a-unique-name' so a retry can finish an interrupted one."},
 	PublicationPending:    {"VS014", "The request's S3 head write may still have landed; retry the merge with the same request_id to settle it (it reads the head back), then abort if it did not publish."},
 	RemoteUnavailable:     {"VS012", "S3 did not answer as expected; check the endpoint and credentials (AWS_ENDPOINT_URL_S3, AWS_ACCESS_KEY_ID, AWS_REGION) and retry the same call; nothing was recorded locally."},
+	LakehouseUnavailable:  {"VS016", "vsqld could not open the lakehouse's Iceberg catalog or warehouse: check that the directory is writable by vsqld (or the S3 endpoint and credentials) and call vsql_set_lakehouse again; nothing was recorded."},
 	MergeSchemaConflict:   {"VS010", "Schema conflicts block the whole merge and resolution tables cannot decide them: see schema_conflict_details in vsql_merge_branch_preview, change one input so the objects agree, snapshot it, and merge again."},
 	MergeLimitExceeded:    {"VS008", "Raise the limit for this call (max_rows =>, timeout =>) or merge smaller changes."},
 

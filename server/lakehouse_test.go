@@ -1,0 +1,317 @@
+package server_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/duckdb/duckdb-go/v2"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/vsql/vsql/internal/icebergread"
+	"github.com/vsql/vsql/server"
+)
+
+// lakeRow is a row of vsql_lakehouse_snapshots.
+type lakeRow struct {
+	snapshot int64
+	table    string
+	iceberg  int64
+	changed  bool
+	skipped  string
+}
+
+func lakeSnapshots(t *testing.T, c *pgx.Conn) []lakeRow {
+	t.Helper()
+	rows, err := c.Query(context.Background(), "SELECT snapshot_id, table_name, coalesce(iceberg_snapshot_id, 0), changed, coalesce(not_exported_because, '') FROM vsql_lakehouse_snapshots()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []lakeRow
+	for rows.Next() {
+		var r lakeRow
+		if err := rows.Scan(&r.snapshot, &r.table, &r.iceberg, &r.changed, &r.skipped); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// waitExported waits until vsql_lakehouse_status shows no lag and no
+// error.
+func waitExported(t *testing.T, c *pgx.Conn) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var lag int64
+		var lastErr string
+		if err := c.QueryRow(context.Background(), "SELECT max(lag), coalesce(max(last_error), '') FROM vsql_lakehouse_status()").Scan(&lag, &lastErr); err != nil {
+			t.Fatal(err)
+		}
+		if lag == 0 && lastErr == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("export not finished: lag %d, last error %q", lag, lastErr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// jsonRows reads a table as sorted JSON objects, in UTC.
+func jsonRows(t *testing.T, c *pgx.Conn, table string) []string {
+	t.Helper()
+	mustExec(t, c, "SET TimeZone = 'UTC'")
+	rows, err := c.Query(context.Background(), "SELECT CAST(to_json(x) AS VARCHAR) FROM "+table+" x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// parquetRows reads an Iceberg snapshot's rows with DuckDB from the files
+// its manifests name: each data file less the keys of the equality-delete
+// files iceberg-go's planner assigns to it.
+func parquetRows(t *testing.T, duck *sql.DB, tasks []icebergread.Task, key []string) []string {
+	t.Helper()
+	var out []string
+	for _, task := range tasks {
+		if len(task.PositionDeletes) > 0 {
+			t.Fatalf("vsql wrote position deletes for %s", task.Data)
+		}
+		q := "SELECT * FROM read_parquet(" + quote(local(task.Data)) + ") d"
+		if len(task.EqualityDeletes) > 0 {
+			var files, on []string
+			for _, f := range task.EqualityDeletes {
+				files = append(files, quote(local(f)))
+			}
+			for _, k := range key {
+				on = append(on, "x."+k+" = d."+k)
+			}
+			q += " WHERE NOT EXISTS (SELECT 1 FROM read_parquet([" + strings.Join(files, ", ") + "]) x WHERE " + strings.Join(on, " AND ") + ")"
+		}
+		rows, err := duck.Query("SELECT CAST(to_json(x) AS VARCHAR) FROM (" + q + ") x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, s)
+		}
+		rows.Close()
+	}
+	sort.Strings(out)
+	return out
+}
+
+func local(path string) string { return strings.TrimPrefix(path, "file://") }
+
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// keysOf reads the listed key fields out of JSON rows.
+func keysOf(rows []string, key string) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		j := strings.Index(r, `"`+key+`":`)
+		out[i] = r[j : j+strings.IndexAny(r[j+len(key)+3:], ",}")+len(key)+3]
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestLakehouseExport: a database with three tables (one without a
+// primary key), snapshots on main, a named one per tag, a branch merged
+// back. Every exported (snapshot, table) is read from the warehouse with
+// iceberg-go's scanner and with DuckDB over the files the manifests name,
+// and compared with vsql's rows of db@N; tags and branches too.
+func TestLakehouseExport(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "lake")
+	addr := startServer(t, func(c *server.Config) { c.LakehouseInterval = 100 * time.Millisecond })
+	c := connectDB(t, addr, "postgres")
+
+	// Bad input first: nothing is recorded.
+	for _, bad := range []string{"relative/dir", "http://example.com/x", "s3://"} {
+		_, err := c.Exec(ctx, "SELECT * FROM vsql_set_lakehouse(NULL, '"+bad+"')")
+		if err == nil || !strings.Contains(err.Error(), "invalid_argument") {
+			t.Fatalf("vsql_set_lakehouse(%q): %v", bad, err)
+		}
+	}
+	var n int
+	if err := c.QueryRow(ctx, "SELECT count(*) FROM vsql_lakehouse_status()").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("status without a lakehouse: %d rows, %v", n, err)
+	}
+
+	mustExec(t, c,
+		"CREATE TABLE orders (id INTEGER PRIMARY KEY, customer VARCHAR, amount DECIMAL(12,2), placed TIMESTAMPTZ, tags INTEGER[])",
+		"CREATE TABLE items (sku VARCHAR PRIMARY KEY, qty SMALLINT, spec STRUCT(color VARCHAR, size INTEGER), photo BLOB, day DATE, ref UUID)",
+		"INSERT INTO orders SELECT i, 'customer ' || i, i * 1.25, TIMESTAMPTZ '2026-01-01 00:00:00+00' + i * INTERVAL 1 HOUR, [i, i + 1] FROM range(1, 201) r(i)",
+		"INSERT INTO items VALUES ('a', 1, {'color': 'red', 'size': 3}, '\\x01\\x02'::BLOB, DATE '2026-02-03', 'c0ffee00-0000-4000-8000-000000000001'), ('b', 2, NULL, NULL, NULL, NULL)",
+	)
+	var url, catalogFile string
+	if err := c.QueryRow(ctx, "SELECT lakehouse, catalog FROM vsql_set_lakehouse(NULL, '"+dir+"')").Scan(&url, &catalogFile); err != nil {
+		t.Fatal(err)
+	}
+	if url != dir || catalogFile != filepath.Join(dir, "vsql_catalog.sqlite") {
+		t.Fatalf("vsql_set_lakehouse: %q, %q", url, catalogFile)
+	}
+	mustExec(t, c,
+		"SELECT * FROM vsql_create_snapshot(name => 'first')", // 1
+		"UPDATE orders SET amount = amount + 1 WHERE id % 50 = 0",
+		"DELETE FROM items WHERE sku = 'b'",
+		"SELECT * FROM vsql_create_snapshot()", // 2
+		"SELECT * FROM vsql_create_branch(NULL, 'side')",
+	)
+	side := connectDB(t, addr, "postgres/side")
+	mustExec(t, side,
+		"UPDATE orders SET customer = 'side ' || id WHERE id IN (2, 3)",
+		"INSERT INTO orders VALUES (1000, 'new on side', 9.99, NULL, [])",
+		"SELECT * FROM vsql_create_snapshot()", // 3, on side
+	)
+	mustExec(t, c,
+		"UPDATE orders SET tags = [0] WHERE id = 7",
+		"SELECT * FROM vsql_create_snapshot(name => 'v2')", // 4
+		"INSERT INTO items VALUES ('c', 3, {'color': 'blue', 'size': NULL}, NULL, DATE '2026-05-06', NULL)",
+		"SELECT * FROM vsql_create_snapshot()",                  // 5
+		"SELECT * FROM vsql_merge_branch(NULL, 'main', 'side')", // 6
+		// A table without a primary key (merges refuse those) is exported
+		// whole whenever it changes.
+		"CREATE TABLE events (kind VARCHAR, happened TIMESTAMP, n BIGINT)",
+		"INSERT INTO events VALUES ('start', TIMESTAMP '2026-03-01 10:00:00', 1), ('stop', TIMESTAMP '2026-03-01 11:00:00', 2), ('stop', TIMESTAMP '2026-03-01 11:00:00', 2)",
+		"DELETE FROM orders WHERE id BETWEEN 100 AND 110",
+		"SELECT * FROM vsql_create_snapshot()", // 7
+		"DELETE FROM events WHERE kind = 'start'",
+		"SELECT * FROM vsql_create_snapshot()", // 8
+	)
+	waitExported(t, c)
+
+	r, err := icebergread.Open(catalogFile, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	duck, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer duck.Close()
+	if _, err := duck.Exec("SET TimeZone = 'UTC'"); err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string][]string{"orders": {"id"}, "items": {"sku"}, "events": nil}
+	lake := lakeSnapshots(t, c)
+	seen := map[int64]int{}
+	made := map[string]int{}
+	for _, lr := range lake {
+		seen[lr.snapshot]++
+		if lr.skipped != "" || lr.iceberg == 0 {
+			t.Fatalf("snapshot %d table %s not exported: %q", lr.snapshot, lr.table, lr.skipped)
+		}
+		if lr.changed {
+			made[lr.table]++
+		}
+		tbl, err := r.Table(ctx, "postgres", lr.table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := jsonRows(t, connectDB(t, addr, fmt.Sprintf("postgres@%d", lr.snapshot)), lr.table)
+		scanned, err := icebergread.Rows(ctx, tbl, lr.iceberg, "")
+		if err != nil {
+			t.Fatalf("scan %s at %d: %v", lr.table, lr.iceberg, err)
+		}
+		if len(scanned) != len(want) {
+			t.Fatalf("%s@%d: iceberg-go scanned %d rows, vsql has %d", lr.table, lr.snapshot, len(scanned), len(want))
+		}
+		if k := keys[lr.table]; k != nil {
+			if got, exp := keysOf(scanned, k[0]), keysOf(want, k[0]); strings.Join(got, " ") != strings.Join(exp, " ") {
+				t.Fatalf("%s@%d: iceberg-go keys %v, vsql %v", lr.table, lr.snapshot, got, exp)
+			}
+		}
+		tasks, err := icebergread.Files(ctx, tbl, lr.iceberg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := parquetRows(t, duck, tasks, keys[lr.table])
+		t.Logf("%s@%d: Iceberg %d, changed %v, %d rows, %d data files", lr.table, lr.snapshot, lr.iceberg, lr.changed, len(got), len(tasks))
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("%s@%d (Iceberg %d): DuckDB over the data files reads\n%s\nvsql has\n%s", lr.table, lr.snapshot, lr.iceberg,
+				strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	for id := int64(1); id <= 8; id++ {
+		if want := map[bool]int{true: 3, false: 2}[id >= 7]; seen[id] != want {
+			t.Fatalf("snapshot %d: %d tables exported, want %d", id, seen[id], want)
+		}
+	}
+	// items did not change in 3 (side) nor 4 (v2): the same Iceberg
+	// snapshot serves them; each table has one Iceberg snapshot per
+	// change.
+	for _, name := range []string{"orders", "items", "events"} {
+		tbl, err := r.Table(ctx, "postgres", name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(tbl.Metadata().Snapshots()); got != made[name] {
+			t.Fatalf("%s: %d Iceberg snapshots, %d vsql snapshots changed it", name, got, made[name])
+		}
+		for id := int64(1); id <= 8; id++ {
+			if n := icebergread.SnapshotsOf(tbl, id); n > 1 {
+				t.Fatalf("%s: %d Iceberg snapshots for vsql snapshot %d", name, n, id)
+			}
+		}
+		refs := icebergread.Refs(tbl)
+		t.Logf("%s: %d Iceberg snapshots, references %v", name, made[name], refs)
+		want := map[string]string{"first": "postgres@1", "v2": "postgres@4", "main": "postgres", "side": "postgres/side"}
+		if name == "events" {
+			want = map[string]string{"main": "postgres"} // only on main, after the tags
+		}
+		for ref, at := range want {
+			if !strings.HasPrefix(refs[ref], map[bool]string{true: "branch", false: "tag"}[ref == "main" || ref == "side"]) {
+				t.Fatalf("%s: reference %s is %q (all: %v)", name, ref, refs[ref], refs)
+			}
+			scanned, err := icebergread.Rows(ctx, tbl, 0, ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := jsonRows(t, connectDB(t, addr, at), name); len(scanned) != len(want) {
+				t.Fatalf("%s at %s: %d rows in Iceberg, %d in vsql", name, ref, len(scanned), len(want))
+			}
+		}
+		if len(refs) != len(want) {
+			t.Fatalf("%s: references %v, want %v", name, refs, want)
+		}
+	}
+	var itemsIce []int64
+	for _, lr := range lake {
+		if lr.table == "items" && lr.snapshot >= 2 && lr.snapshot <= 4 {
+			itemsIce = append(itemsIce, lr.iceberg)
+		}
+	}
+	if len(itemsIce) != 3 || itemsIce[0] != itemsIce[1] || itemsIce[1] != itemsIce[2] {
+		t.Fatalf("items unchanged in snapshots 3 and 4 should keep snapshot 2's Iceberg snapshot: %v", itemsIce)
+	}
+}
