@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/vsql/vsql/catalog"
@@ -110,7 +111,7 @@ func (m *Manager) createSnapshot(ctx context.Context, db, branch, name string) (
 			return res, err
 		}
 		path = a.path
-		if err := m.eng.Exec(ctx, "CHECKPOINT "+sqltext.QuoteIdent(alias)); err != nil {
+		if err := m.checkpoint(ctx, alias); err != nil {
 			return res, err
 		}
 		if n := walSize(path); n > 0 {
@@ -389,4 +390,25 @@ func (m *Manager) Snapshots(ctx context.Context, db string) ([]catalog.Snapshot,
 		return err
 	})
 	return out, err
+}
+
+// checkpoint runs CHECKPOINT on an attached branch whose exclusive gate
+// the caller holds. DuckDB refuses it while another transaction of the
+// engine's is finishing a write there; under the gate no session can
+// start one, so the refusal is transient and the checkpoint is retried
+// for up to two seconds before the error is returned.
+func (m *Manager) checkpoint(ctx context.Context, alias string) error {
+	deadline := time.Now().Add(2 * time.Second)
+	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
+		err := m.eng.Exec(ctx, "CHECKPOINT "+sqltext.QuoteIdent(alias))
+		if err == nil || !strings.Contains(err.Error(), "other write transactions active") || time.Now().After(deadline) {
+			return err
+		}
+		m.log.Debug("checkpoint refused while a transaction finishes; retrying", "alias", alias, "err", err)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+	}
 }

@@ -315,3 +315,94 @@ func TestLakehouseExport(t *testing.T) {
 		t.Fatalf("items unchanged in snapshots 3 and 4 should keep snapshot 2's Iceberg snapshot: %v", itemsIce)
 	}
 }
+
+// TestLakehouseOnS3 exports to a warehouse on the real S3-compatible
+// server and reads it back with iceberg-go's scanner through S3. A second
+// server whose S3 endpoint does not answer keeps serving, snapshots
+// included, and shows the lag and the error; the first one's export is
+// not held up by it.
+func TestLakehouseOnS3(t *testing.T) {
+	ctx := context.Background()
+	endpoint := startVersity(t)
+	createBucket(t, "lake")
+	addr := startServer(t, func(c *server.Config) { c.LakehouseInterval = 100 * time.Millisecond })
+	c := connectDB(t, addr, "postgres")
+	mustExec(t, c,
+		"CREATE TABLE orders (id INTEGER PRIMARY KEY, amount DECIMAL(12,2))",
+		"INSERT INTO orders SELECT i, i * 0.5 FROM range(1, 1001) r(i)",
+		"SELECT * FROM vsql_set_lakehouse(NULL, 's3://lake/warehouse/')",
+		"SELECT * FROM vsql_create_snapshot()",
+		"UPDATE orders SET amount = 0 WHERE id <= 10",
+		"DELETE FROM orders WHERE id > 990",
+		"SELECT * FROM vsql_create_snapshot(name => 'cleaned')",
+	)
+	waitExported(t, c)
+	var catalogFile, metadata string
+	if err := c.QueryRow(ctx, "SELECT catalog, metadata_location FROM vsql_lakehouse_status() WHERE table_name = 'orders'").Scan(&catalogFile, &metadata); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(metadata, "s3://lake/warehouse/postgres.db/orders/metadata/") {
+		t.Fatalf("metadata location %q", metadata)
+	}
+	r, err := icebergread.Open(catalogFile, map[string]string{"s3.endpoint": endpoint, "s3.region": "us-east-1",
+		"s3.access-key-id": "testkey", "s3.secret-access-key": "testsecret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	tbl, err := r.Table(ctx, "postgres", "orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lr := range lakeSnapshots(t, c) {
+		want := jsonRows(t, connectDB(t, addr, fmt.Sprintf("postgres@%d", lr.snapshot)), "orders")
+		got, err := icebergread.Rows(ctx, tbl, lr.iceberg, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) || strings.Join(keysOf(got, "id"), " ") != strings.Join(keysOf(want, "id"), " ") {
+			t.Fatalf("snapshot %d: %d rows in Iceberg, %d in vsql", lr.snapshot, len(got), len(want))
+		}
+	}
+	tagged, err := icebergread.Rows(ctx, tbl, 0, "cleaned")
+	if err != nil || len(tagged) != 990 {
+		t.Fatalf("tag cleaned: %d rows, %v", len(tagged), err)
+	}
+
+	// S3 does not answer: vsql goes on, and says how far behind it is.
+	dead := startServer(t, func(c *server.Config) {
+		c.LakehouseInterval = 100 * time.Millisecond
+		c.S3Endpoint = "http://127.0.0.1:1"
+	})
+	d := connectDB(t, dead, "postgres")
+	mustExec(t, d,
+		"CREATE TABLE t (id INTEGER PRIMARY KEY)",
+		"SELECT * FROM vsql_set_lakehouse(NULL, 's3://lake/unreachable')",
+		"INSERT INTO t VALUES (1)",
+		"SELECT * FROM vsql_create_snapshot()",
+		"INSERT INTO t VALUES (2)",
+		"SELECT * FROM vsql_create_snapshot()",
+	)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var lag int64
+		var lastErr string
+		if err := d.QueryRow(ctx, "SELECT lag, coalesce(last_error, '') FROM vsql_lakehouse_status()").Scan(&lag, &lastErr); err != nil {
+			t.Fatal(err)
+		}
+		if lastErr != "" {
+			if lag != 2 {
+				t.Fatalf("lag %d with S3 unreachable, want 2", lag)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no error shown while S3 does not answer")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	var sum int64
+	if err := d.QueryRow(ctx, "SELECT sum(id) FROM t").Scan(&sum); err != nil || sum != 3 {
+		t.Fatalf("serving while S3 is unreachable: %d, %v", sum, err)
+	}
+}

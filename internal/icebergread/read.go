@@ -17,6 +17,7 @@ import (
 	"github.com/apache/iceberg-go"
 	icecat "github.com/apache/iceberg-go/catalog"
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
+	_ "github.com/apache/iceberg-go/io/gocloud/s3" // warehouses on S3
 	"github.com/apache/iceberg-go/table"
 	_ "github.com/mattn/go-sqlite3"
 )
