@@ -37,6 +37,7 @@ func TestQuick(t *testing.T) {
 	for _, want := range []string{
 		"# Benchmarks", "Quick run", "## Machine", "## Goals", "## Merges", "### 10 tables", "## Snapshots",
 		"## Branches and time travel", "## The wire", "### COPY FROM STDIN", "### SELECT of all rows", "### Point queries", "### Connection and first query", "### A slow reader",
+		"## Lakehouse: Iceberg export",
 		"Peak memory of vsqld", "load average before",
 	} {
 		if !strings.Contains(doc, want) {

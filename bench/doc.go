@@ -31,6 +31,13 @@
 //     against a PostgreSQL 15 server the command starts (initdb into a
 //     temporary directory, as user nobody when run as root); point queries
 //     by primary key with 1 and 16 clients; COPY FROM STDIN of 1M CSV rows.
+//   - lakehouse: the Iceberg export (vsql_set_lakehouse) of a 1M-row table
+//     after updating 100 scattered rows: the bytes the export adds to the
+//     warehouse directory (data and equality-delete files, manifests,
+//     metadata.json; the SQLite catalog apart) as a fraction of the
+//     table's Parquet size from the first, full export, and the export's
+//     time (vsql_create_snapshot returning → vsql_lakehouse_status's lag
+//     at 0, polled every 2 ms) against that snapshot's, run by run.
 //
 // Every figure is the median of -runs runs (7 by default), and every
 // comparison is measured side by side: the runs of the two systems

@@ -35,7 +35,7 @@ type config struct {
 
 type mergeSize struct{ rows, changed int }
 
-var sections = []string{"merge", "snapshot", "branch", "wire", "ops"}
+var sections = []string{"merge", "snapshot", "branch", "wire", "ops", "lakehouse"}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)

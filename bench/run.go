@@ -59,6 +59,7 @@ func run(ctx context.Context, cfg *config) error {
 		{"branch", b.branchSection},
 		{"wire", b.wireSection},
 		{"ops", b.opsSection},
+		{"lakehouse", b.lakehouseSection},
 	}
 	var bodies []string
 	var errs []error
