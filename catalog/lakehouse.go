@@ -19,8 +19,19 @@ type Lakehouse struct {
 }
 
 // SetLakehouse records (or replaces) a database's lakehouse. An empty url
-// removes it; what was exported stays in lakehouse_tables.
+// removes it. A new location forgets what was exported to the old one
+// (the files stay there), so the whole history is exported again.
 func (t *Tx) SetLakehouse(ctx context.Context, dbID int64, url, by string) error {
+	// What was exported to another location says nothing of this one: the
+	// new warehouse gets the whole history.
+	if _, err := t.tx.ExecContext(t.ctx, `DELETE FROM lakehouse_tables WHERE database_id = ? AND NOT EXISTS
+		(SELECT 1 FROM lakehouses WHERE database_id = ? AND url = ?)`, dbID, dbID, url); err != nil {
+		return fmt.Errorf("set lakehouse: %w", err)
+	}
+	if _, err := t.tx.ExecContext(t.ctx, `DELETE FROM lakehouse_snapshots WHERE database_id = ? AND NOT EXISTS
+		(SELECT 1 FROM lakehouses WHERE database_id = ? AND url = ?)`, dbID, dbID, url); err != nil {
+		return fmt.Errorf("set lakehouse: %w", err)
+	}
 	var err error
 	if url == "" {
 		_, err = t.tx.ExecContext(t.ctx, `DELETE FROM lakehouses WHERE database_id = ?`, dbID)

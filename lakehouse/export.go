@@ -21,6 +21,7 @@ import (
 	icecat "github.com/apache/iceberg-go/catalog"
 	iceio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
+	"github.com/duckdb/duckdb-go/v2"
 
 	"github.com/vsql/vsql/catalog"
 	"github.com/vsql/vsql/internal/faults"
@@ -63,6 +64,9 @@ type Exporter struct {
 	whs   map[string]*warehouse // by catalog file
 	fails map[int64]failure     // by database id: the last pass's error
 	notes map[int64]map[string][]string
+	// unsynced counts, per database, the snapshots exported whose tags
+	// and branches are not moved yet: Status counts them in the lag.
+	unsynced map[int64]int64
 }
 
 type failure struct {
@@ -79,7 +83,7 @@ func New(cfg Config, cat *catalog.Catalog, eng Engine, versions Versions) *Expor
 		cfg.Log = slog.Default()
 	}
 	return &Exporter{cfg: cfg, cat: cat, eng: eng, versions: versions, kick: make(chan struct{}, 1),
-		whs: map[string]*warehouse{}, fails: map[int64]failure{}, notes: map[int64]map[string][]string{}}
+		whs: map[string]*warehouse{}, fails: map[int64]failure{}, notes: map[int64]map[string][]string{}, unsynced: map[int64]int64{}}
 }
 
 // Kick asks for a pass soon (after a snapshot or a merge).
@@ -137,6 +141,10 @@ func (e *Exporter) warehouseFor(t target) (*warehouse, error) {
 // created now, so a bad location fails here; the export itself runs in
 // the background.
 func (e *Exporter) Set(ctx context.Context, db string, dbID int64, raw, by string) (string, error) {
+	// Not while a pass runs: it would record into the location being
+	// replaced.
+	e.passMu.Lock()
+	defer e.passMu.Unlock()
 	if raw == "" {
 		return "", e.cat.Tx(ctx, func(tx *catalog.Tx) error { return tx.SetLakehouse(ctx, dbID, "", by) })
 	}
@@ -246,9 +254,18 @@ func (e *Exporter) exportDatabase(ctx context.Context, l catalog.Lakehouse) erro
 		if err := e.exportSnapshot(ctx, w, l, s, parent); err != nil {
 			return fmt.Errorf("snapshot %d: %w", s.ID, err)
 		}
+		e.mu.Lock()
+		e.unsynced[l.DatabaseID]++
+		e.mu.Unlock()
 		done[s.ID] = time.Now()
 	}
-	return e.syncRefs(ctx, w, l)
+	if err := e.syncRefs(ctx, w, l); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	delete(e.unsynced, l.DatabaseID)
+	e.mu.Unlock()
+	return nil
 }
 
 // column is one column of a table as exported.
@@ -472,7 +489,9 @@ func (x *snapshotExport) table(ctx context.Context, name string, sh *shape, prev
 		return lt, nil
 	}
 	if !sameColumns(tbl.Schema(), want) {
-		if tbl.CurrentSnapshot() != nil && x.s.Branch != "main" {
+		// Only main's snapshots change the table's schema: Iceberg reads
+		// main, like every branch, with the current one.
+		if len(tbl.Metadata().Snapshots()) > 0 && x.s.Branch != "main" {
 			lt.Skipped = "not exported on branch " + x.s.Branch + ": " + schemaDiffers
 			return lt, nil
 		}
@@ -485,6 +504,13 @@ func (x *snapshotExport) table(ctx context.Context, name string, sh *shape, prev
 		hasPrev = false // same Iceberg columns, other DuckDB types or key: rewrite
 	}
 	id, err := x.commit(ctx, tbl, name, sh, p, hasPrev)
+	var derr *duckdb.Error
+	if errors.As(err, &derr) && (derr.Type == duckdb.ErrorTypeConversion || derr.Type == duckdb.ErrorTypeBinder || derr.Type == duckdb.ErrorTypeInvalidInput) {
+		// DuckDB refuses these rows the same way at every try: report
+		// the table instead of holding up the database's export.
+		lt.Skipped = "DuckDB could not write it: " + derr.Msg
+		return lt, nil
+	}
 	if err != nil {
 		return lt, err
 	}
@@ -686,9 +712,15 @@ func (x *snapshotExport) commitDelta(ctx context.Context, tbl *table.Table, name
 	if err != nil {
 		return 0, err
 	}
-	if err := x.e.eng.Exec(ctx, "COPY (SELECT "+strings.Join(keyOut, ", ")+", p."+first+" IS NOT NULL AS __vsql_old, s."+first+" IS NOT NULL AS __vsql_new FROM "+
-		pfrom+" p FULL JOIN "+from+" s ON "+strings.Join(on, " AND ")+" WHERE "+where+") TO "+sqltext.QuoteString(changes)+" (FORMAT parquet)"); err != nil {
-		return 0, fmt.Errorf("compare with the parent: %w", err)
+	inPlace, err := x.comparePositionally(ctx, pfrom, from, sh.Key, differ, changes)
+	if err != nil {
+		return 0, err
+	}
+	if !inPlace {
+		if err := x.e.eng.Exec(ctx, "COPY (SELECT "+strings.Join(keyOut, ", ")+", p."+first+" IS NOT NULL AS __vsql_old, s."+first+" IS NOT NULL AS __vsql_new FROM "+
+			pfrom+" p FULL JOIN "+from+" s ON "+strings.Join(on, " AND ")+" WHERE "+where+") TO "+sqltext.QuoteString(changes)+" (FORMAT parquet)"); err != nil {
+			return 0, fmt.Errorf("compare with the parent: %w", err)
+		}
 	}
 	var olds, news int64
 	if err := x.e.eng.Query(ctx, "SELECT count(*) FILTER (__vsql_old), count(*) FILTER (__vsql_new) FROM read_parquet("+sqltext.QuoteString(changes)+")", func(row []any) error {
@@ -863,4 +895,49 @@ func (x *snapshotExport) finish(ctx context.Context, txn *table.Transaction) (in
 		return 0, errors.New("the Iceberg commit left no snapshot on " + exportRef)
 	}
 	return sn.SnapshotID, nil
+}
+
+// comparePositionally finds the changed rows without a join when no row
+// was inserted or deleted: both versions hold as many rows, in the same
+// order (DuckDB updates rows in place), so row i of one is row i of the
+// other. It writes the changes file as the FULL JOIN would (each changed
+// key is both an old row to delete and a new row to add) and reports
+// true; when the counts differ, or any key is not where it was (rows
+// moved, or deleted and inserted in equal numbers), it reports false and
+// the caller joins on the key.
+func (x *snapshotExport) comparePositionally(ctx context.Context, pfrom, from string, key, differ []string, changes string) (bool, error) {
+	var counts [2]int64
+	if err := x.e.eng.Query(ctx, "SELECT (SELECT count(*) FROM "+pfrom+"), (SELECT count(*) FROM "+from+")", func(row []any) error {
+		counts[0], _ = row[0].(int64)
+		counts[1], _ = row[1].(int64)
+		return nil
+	}); err != nil {
+		return false, err
+	}
+	if counts[0] != counts[1] {
+		return false, nil
+	}
+	var keys, moved []string
+	for _, k := range key {
+		q := sqltext.QuoteIdent(k)
+		keys = append(keys, "s."+q+" AS "+q)
+		moved = append(moved, "p."+q+" IS DISTINCT FROM s."+q)
+	}
+	movedExpr := "(" + strings.Join(moved, " OR ") + ")"
+	where := movedExpr
+	if len(differ) > 0 {
+		where += " OR " + strings.Join(differ, " OR ")
+	}
+	if err := x.e.eng.Exec(ctx, "COPY (SELECT "+strings.Join(keys, ", ")+", true AS __vsql_old, true AS __vsql_new, "+movedExpr+" AS __vsql_moved FROM "+
+		pfrom+" p POSITIONAL JOIN "+from+" s WHERE "+where+") TO "+sqltext.QuoteString(changes)+" (FORMAT parquet)"); err != nil {
+		return false, fmt.Errorf("compare with the parent: %w", err)
+	}
+	var anyMoved bool
+	if err := x.e.eng.Query(ctx, "SELECT coalesce(bool_or(__vsql_moved), false) FROM read_parquet("+sqltext.QuoteString(changes)+")", func(row []any) error {
+		anyMoved, _ = row[0].(bool)
+		return nil
+	}); err != nil {
+		return false, err
+	}
+	return !anyMoved, nil
 }

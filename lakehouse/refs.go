@@ -145,7 +145,7 @@ type TableStatus struct {
 	ExportedSnapshot int64  // the newest vsql snapshot exported for the table
 	IcebergSnapshot  int64
 	MetadataLocation string
-	Lag              int64 // the database's snapshots not exported yet
+	Lag              int64 // the database's snapshots not exported yet, tags and branches included
 	LastError        string
 	LastErrorAt      time.Time
 	Note             string // why the table, or some branch of it, is not exported
@@ -185,6 +185,7 @@ func (e *Exporter) Status(ctx context.Context, dbID int64) ([]TableStatus, bool,
 		}
 	}
 	e.mu.Lock()
+	base.Lag += e.unsynced[dbID]
 	if f, ok := e.fails[dbID]; ok {
 		base.LastError, base.LastErrorAt = f.err, f.at
 	}

@@ -12,7 +12,8 @@ import (
 
 // duckType is a parsed DuckDB type as duckdb_columns() prints it.
 type duckType struct {
-	name   string      // upper case: INTEGER, DECIMAL, LIST, STRUCT, MAP, …
+	name   string      // upper case: INTEGER, DECIMAL, LIST, ARRAY, STRUCT, MAP, …
+	raw    string      // the type as written
 	width  int         // DECIMAL
 	scale  int         // DECIMAL
 	elem   *duckType   // LIST, ARRAY
@@ -92,6 +93,8 @@ func (p *typeParser) ident() (string, error) {
 }
 
 func (p *typeParser) typ() (*duckType, error) {
+	p.skipSpace()
+	start := p.i
 	word, err := p.ident()
 	if err != nil {
 		return nil, err
@@ -171,16 +174,19 @@ func (p *typeParser) typ() (*duckType, error) {
 			return nil, err
 		}
 	}
+	t.raw = p.s[start:p.i]
 	for p.peek('[') {
 		p.i++
 		p.skipSpace()
+		name := "LIST"
 		for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
-			p.i++ // a fixed-size ARRAY is exported as a list
+			p.i++
+			name = "ARRAY" // fixed size: exported as a list
 		}
 		if err := p.expect(']'); err != nil {
 			return nil, err
 		}
-		t = &duckType{name: "LIST", elem: t}
+		t = &duckType{name: name, elem: t, raw: p.s[start:p.i]}
 	}
 	return t, nil
 }
@@ -209,8 +215,6 @@ func icebergType(t *duckType, nextID func() int) (iceberg.Type, error) {
 		return P.Int64, nil
 	case "UBIGINT":
 		return iceberg.DecimalTypeOf(20, 0), nil
-	case "HUGEINT":
-		return iceberg.DecimalTypeOf(38, 0), nil
 	case "FLOAT":
 		return P.Float32, nil
 	case "DOUBLE":
@@ -231,7 +235,7 @@ func icebergType(t *duckType, nextID func() int) (iceberg.Type, error) {
 		return P.Timestamp, nil
 	case "TIMESTAMP WITH TIME ZONE":
 		return P.TimestampTz, nil
-	case "LIST":
+	case "LIST", "ARRAY":
 		et, err := icebergType(t.elem, nextID)
 		if err != nil {
 			return nil, err
@@ -264,6 +268,8 @@ func icebergType(t *duckType, nextID func() int) (iceberg.Type, error) {
 		why = "Iceberg format 2 timestamps have microseconds"
 	case "TIME WITH TIME ZONE", "TIMETZ":
 		why = "Iceberg's time has no zone"
+	case "HUGEINT", "UHUGEINT":
+		why = "its values can have 39 digits and Iceberg's decimal has at most 38 (cast the column to DECIMAL(38,0) or BIGINT)"
 	}
 	return nil, fmt.Errorf("type %s cannot be exported: %s", t.name, why)
 }
@@ -279,12 +285,13 @@ func selectExpr(t *duckType, expr string) string {
 		return "CAST(" + expr + " AS BIGINT)"
 	case "UBIGINT":
 		return "CAST(" + expr + " AS DECIMAL(20,0))"
-	case "HUGEINT":
-		return "CAST(" + expr + " AS DECIMAL(38,0))"
 	case "JSON", "ENUM":
 		return "CAST(" + expr + " AS VARCHAR)"
 	case "TIMESTAMP_S", "TIMESTAMP_MS":
 		return "CAST(" + expr + " AS TIMESTAMP)"
+	case "ARRAY":
+		// Parquet has no fixed-size list; FIELD_IDS needs a LIST.
+		return selectExpr(&duckType{name: "LIST", elem: t.elem}, "CAST("+expr+" AS "+t.elem.raw+"[])")
 	case "LIST":
 		if needsCast(t.elem) {
 			return "list_transform(" + expr + ", x -> " + selectExpr(t.elem, "x") + ")"
@@ -308,6 +315,8 @@ func selectExpr(t *duckType, expr string) string {
 
 func needsCast(t *duckType) bool {
 	switch t.name {
+	case "ARRAY":
+		return true
 	case "LIST":
 		return needsCast(t.elem)
 	case "STRUCT", "MAP":

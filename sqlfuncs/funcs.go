@@ -268,9 +268,20 @@ var functions = []function{
 			if err != nil {
 				return nil, err
 			}
-			out := make([][]any, len(list))
-			for i, l := range list {
-				out[i] = []any{l.Snapshot, l.Table, bigint(l.IcebergSnapshot), l.MadeHere, nullable(l.Skipped)}
+			snaps, err := b.Snapshots(ctx, db)
+			if err != nil {
+				return nil, err
+			}
+			c := callerOf(ctx)
+			readable := map[int64]bool{}
+			for _, s := range snaps {
+				readable[s.ID] = c.CanRead(db, s.Branch)
+			}
+			var out [][]any
+			for _, l := range list {
+				if readable[l.Snapshot] { // taken on a branch the caller may read
+					out = append(out, []any{l.Snapshot, l.Table, bigint(l.IcebergSnapshot), l.MadeHere, nullable(l.Skipped)})
+				}
 			}
 			return out, nil
 		},
