@@ -23,6 +23,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/catalog"
 	"github.com/vsql/vsql/internal/faults"
 	"github.com/vsql/vsql/sqltext"
@@ -627,7 +628,7 @@ func (x *snapshotExport) commit(ctx context.Context, tbl *table.Table, name stri
 		" (FORMAT parquet, COMPRESSION zstd, FIELD_IDS "+ids+")"); err != nil {
 		return 0, fmt.Errorf("write rows: %w", err)
 	}
-	tbl, txn, err := x.begin(ctx, tbl, parentIce)
+	tbl, txn, ref, err := x.begin(ctx, tbl, parentIce)
 	if err != nil {
 		return 0, err
 	}
@@ -647,7 +648,7 @@ func (x *snapshotExport) commit(ctx context.Context, tbl *table.Table, name stri
 	if err != nil {
 		return 0, fmt.Errorf("stage the Iceberg snapshot: %w", err)
 	}
-	return x.finish(ctx, txn)
+	return x.finish(ctx, txn, ref)
 }
 
 // keyComparable reports whether equality deletes can name the key: Iceberg
@@ -696,9 +697,13 @@ func (x *snapshotExport) commitDelta(ctx context.Context, tbl *table.Table, name
 		keyJoin = append(keyJoin, "c."+q+" = s."+q)
 		keySel = append(keySel, selectExpr(keyTypes[k], "c."+q)+" AS "+q)
 	}
+	same, err := x.unchangedColumns(ctx, pAlias, name, sh.Key)
+	if err != nil {
+		return 0, err
+	}
 	var differ []string
 	for _, c := range sh.Columns {
-		if !isKey[c.Name] {
+		if !isKey[c.Name] && !same[c.Name] {
 			q := sqltext.QuoteIdent(c.Name)
 			differ = append(differ, "p."+q+" IS DISTINCT FROM s."+q)
 		}
@@ -733,7 +738,7 @@ func (x *snapshotExport) commitDelta(ctx context.Context, tbl *table.Table, name
 	if olds == 0 && news == 0 {
 		return 0, nil
 	}
-	tbl, txn, err := x.begin(ctx, tbl, parentIce)
+	tbl, txn, ref, err := x.begin(ctx, tbl, parentIce)
 	if err != nil {
 		return 0, err
 	}
@@ -776,12 +781,20 @@ func (x *snapshotExport) commitDelta(ctx context.Context, tbl *table.Table, name
 	if err := rd.Commit(ctx); err != nil {
 		return 0, fmt.Errorf("stage the Iceberg snapshot: %w", err)
 	}
-	return x.finish(ctx, txn)
+	return x.finish(ctx, txn, ref)
 }
 
-// begin points exportRef at the parent's Iceberg snapshot (or removes it,
-// so the transaction starts from main's) and opens a transaction there.
-func (x *snapshotExport) begin(ctx context.Context, tbl *table.Table, parentIce int64) (*table.Table, *table.Transaction, error) {
+// begin opens the transaction that makes the table's next Iceberg
+// snapshot, on a branch whose head is the parent's Iceberg snapshot: the
+// Iceberg branch of the snapshot's own vsql branch when it is there (the
+// usual case: the commit moves it, and nothing else is written), else
+// exportRef, pointed there first (or removed when there is no parent, so
+// the transaction starts from main's). It returns the branch used.
+func (x *snapshotExport) begin(ctx context.Context, tbl *table.Table, parentIce int64) (*table.Table, *table.Transaction, string, error) {
+	if r, ok := refOf(tbl, x.s.Branch); ok && parentIce != 0 && r.SnapshotRefType == table.BranchRef && r.SnapshotID == parentIce {
+		txn, err := tbl.NewTransactionOnBranchWithError(x.s.Branch)
+		return tbl, txn, x.s.Branch, err
+	}
 	var err error
 	cur := tbl.SnapshotByName(exportRef)
 	switch {
@@ -791,10 +804,10 @@ func (x *snapshotExport) begin(ctx context.Context, tbl *table.Table, parentIce 
 		tbl, err = x.w.setRefs(ctx, tbl, map[string]int64{exportRef: 0}, nil)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("point %s: %w", exportRef, err)
+		return nil, nil, "", fmt.Errorf("point %s: %w", exportRef, err)
 	}
 	txn, err := tbl.NewTransactionOnBranchWithError(exportRef)
-	return tbl, txn, err
+	return tbl, txn, exportRef, err
 }
 
 // txnBase is the Iceberg snapshot a transaction begun by begin starts
@@ -884,15 +897,16 @@ func (x *snapshotExport) upload(ctx context.Context, tbl *table.Table, local str
 	return bld.EqualityFieldIDs(eqIDs).Build(), nil
 }
 
-// finish commits the transaction and returns the new Iceberg snapshot.
-func (x *snapshotExport) finish(ctx context.Context, txn *table.Transaction) (int64, error) {
+// finish commits the transaction and returns the new Iceberg snapshot,
+// the head of ref.
+func (x *snapshotExport) finish(ctx context.Context, txn *table.Transaction, ref string) (int64, error) {
 	tbl, err := txn.Commit(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("commit the Iceberg snapshot: %w", err)
 	}
-	sn := tbl.SnapshotByName(exportRef)
+	sn := tbl.SnapshotByName(ref)
 	if sn == nil {
-		return 0, errors.New("the Iceberg commit left no snapshot on " + exportRef)
+		return 0, errors.New("the Iceberg commit left no snapshot on " + ref)
 	}
 	return sn.SnapshotID, nil
 }
@@ -940,4 +954,42 @@ func (x *snapshotExport) comparePositionally(ctx context.Context, pfrom, from st
 		return false, err
 	}
 	return !anyMoved, nil
+}
+
+// unchangedColumns lists the non-key columns of a table whose values
+// cannot differ between the parent and this snapshot at any key both
+// hold: their storage signatures (branches.ColumnSignatures) and the
+// key's are equal, so the comparison leaves them out.
+func (x *snapshotExport) unchangedColumns(ctx context.Context, pAlias, name string, key []string) (map[string]bool, error) {
+	var chunks [2][][32]byte
+	if err := x.e.cat.Tx(ctx, func(tx *catalog.Tx) error {
+		for i, root := range []string{x.parent.ContentRoot, x.s.ContentRoot} {
+			cm, err := tx.ChunkMap(ctx, root)
+			if err != nil {
+				return err
+			}
+			chunks[i] = cm.Chunks
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	query := func(q string, fn func([]any) error) error { return x.e.eng.Query(ctx, q, fn) }
+	before := branches.ColumnSignatures(query, pAlias, name, chunks[0])
+	after := branches.ColumnSignatures(query, x.alias, name, chunks[1])
+	if before == nil || after == nil {
+		return nil, nil
+	}
+	for _, k := range key {
+		if before[k] == "" || before[k] != after[k] {
+			return nil, nil
+		}
+	}
+	same := map[string]bool{}
+	for c, sig := range before {
+		if sig != "" && after[c] == sig {
+			same[c] = true
+		}
+	}
+	return same, nil
 }
