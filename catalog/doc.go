@@ -25,6 +25,12 @@
 // helpers (Ancestors, BestCommonAncestors) are the one implementation of
 // merge-base candidates, shared by merge and retention.
 //
+// The lakehouse export (lakehouse.go, migration 9): lakehouses holds each
+// database's warehouse URL; lakehouse_tables, per exported snapshot and
+// table, the Iceberg snapshot holding the table as of that snapshot (or
+// why it was not exported); lakehouse_snapshots marks a snapshot's export
+// finished, written in the same transaction as its tables' rows.
+//
 // Schema changes are versioned migrations (migrations.go): each runs once,
 // in order, inside a transaction that also records its version in
 // schema_version. A catalog written by a newer vsqld (a higher version than

@@ -36,6 +36,10 @@
 //     shutdown waits for sessions): each database's retention, then the
 //     online gc (branches.Manager.GC) with GCGrace; vsql_gc runs the same
 //     gc on demand.
+//   - lakehouse.go: the Iceberg export (package lakehouse) runs beside
+//     Serve (startLakehouse); snapshots, merges and restores kick it, and
+//     vsql_set_lakehouse, vsql_lakehouse_status and
+//     vsql_lakehouse_snapshots reach it through the backend.
 //   - copy.go: COPY … FROM STDIN and COPY … TO STDOUT. COPY FROM appends
 //     the rows, as text, to a session temp table (__vsql_copy) with DuckDB's
 //     appender, finds the first value its column type rejects (TRY of the
