@@ -49,6 +49,9 @@ type Config struct {
 	// Retry is how often a database whose export failed is tried again,
 	// and how often the exporter looks for work nobody kicked (default 5s).
 	Retry time.Duration
+	// Observe, if set, is told of each snapshot's export attempt: how
+	// long it took and its error (nil: exported).
+	Observe func(took time.Duration, err error)
 }
 
 // Exporter exports the snapshots of every database with a lakehouse, in
@@ -252,7 +255,12 @@ func (e *Exporter) exportDatabase(ctx context.Context, l catalog.Lakehouse) erro
 				}
 			}
 		}
-		if err := e.exportSnapshot(ctx, w, l, s, parent); err != nil {
+		start := time.Now()
+		err := e.exportSnapshot(ctx, w, l, s, parent)
+		if e.cfg.Observe != nil && ctx.Err() == nil {
+			e.cfg.Observe(time.Since(start), err)
+		}
+		if err != nil {
 			return fmt.Errorf("snapshot %d: %w", s.ID, err)
 		}
 		e.mu.Lock()

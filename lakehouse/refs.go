@@ -230,3 +230,37 @@ func (e *Exporter) Status(ctx context.Context, dbID int64) ([]TableStatus, bool,
 	}
 	return out, true, nil
 }
+
+// Lag is the number of snapshots, over every database with a lakehouse,
+// not exported yet (tags and branches included), for the metrics.
+func (e *Exporter) Lag(ctx context.Context) (int64, error) {
+	var total int64
+	err := e.cat.Tx(ctx, func(tx *catalog.Tx) error {
+		lakes, err := tx.Lakehouses(ctx)
+		if err != nil {
+			return err
+		}
+		for _, l := range lakes {
+			snaps, err := tx.Snapshots(ctx, l.DatabaseID)
+			if err != nil {
+				return err
+			}
+			done, err := tx.ExportedSnapshots(ctx, l.DatabaseID)
+			if err != nil {
+				return err
+			}
+			for _, s := range snaps {
+				if _, ok := done[s.ID]; !ok && !s.Deleted {
+					total++
+				}
+			}
+		}
+		return nil
+	})
+	e.mu.Lock()
+	for _, n := range e.unsynced {
+		total += n
+	}
+	e.mu.Unlock()
+	return total, err
+}

@@ -63,12 +63,7 @@ func retailExample(t *testing.T, addr string) {
 }
 
 func consoleServer(t *testing.T) (addr, base string) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	httpAddr := ln.Addr().String()
-	ln.Close()
+	httpAddr := freeAddr(t)
 	addr = privServer(t, map[string]auth.Role{"alice": auth.RoleAdmin, "bob": auth.RoleWrite},
 		func(c *server.Config) { c.HTTPListen = httpAddr })
 	return addr, "http://" + httpAddr

@@ -99,3 +99,14 @@ func connectPgx(t testing.TB, addr string) *pgx.Conn {
 	t.Cleanup(func() { conn.Close(context.Background()) })
 	return conn
 }
+
+// freeAddr is a loopback address with a port free a moment ago.
+func freeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}

@@ -152,7 +152,11 @@ func keysOf(rows []string, key string) []string {
 func TestLakehouseExport(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "lake")
-	addr := startServer(t, func(c *server.Config) { c.LakehouseInterval = 100 * time.Millisecond })
+	httpAddr := freeAddr(t)
+	addr := startServer(t, func(c *server.Config) {
+		c.LakehouseInterval = 100 * time.Millisecond
+		c.HTTPListen = httpAddr
+	})
 	c := connectDB(t, addr, "postgres")
 
 	// Bad input first: nothing is recorded.
@@ -213,6 +217,11 @@ func TestLakehouseExport(t *testing.T) {
 		"SELECT * FROM vsql_create_snapshot()", // 8
 	)
 	waitExported(t, c)
+	m := scrape(t, "http://"+httpAddr)
+	if m[`vsql_lakehouse_exports_total{result="ok"}`] != 8 || m["vsql_lakehouse_export_seconds_count"] != 8 || m["vsql_lakehouse_lag_snapshots"] != 0 {
+		t.Errorf("lakehouse metrics: exports %v, histogram count %v, lag %v", m[`vsql_lakehouse_exports_total{result="ok"}`],
+			m["vsql_lakehouse_export_seconds_count"], m["vsql_lakehouse_lag_snapshots"])
+	}
 
 	r, err := icebergread.Open(catalogFile, nil)
 	if err != nil {
@@ -375,9 +384,11 @@ func TestLakehouseOnS3(t *testing.T) {
 	}
 
 	// S3 does not answer: vsql goes on, and says how far behind it is.
+	deadHTTP := freeAddr(t)
 	dead := startServer(t, func(c *server.Config) {
 		c.LakehouseInterval = 100 * time.Millisecond
 		c.S3Endpoint = "http://127.0.0.1:1"
+		c.HTTPListen = deadHTTP
 	})
 	d := connectDB(t, dead, "postgres")
 	mustExec(t, d,
@@ -405,6 +416,9 @@ func TestLakehouseOnS3(t *testing.T) {
 			t.Fatal("no error shown while S3 does not answer")
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+	if m := scrape(t, "http://"+deadHTTP); m[`vsql_lakehouse_exports_total{result="error"}`] < 1 || m["vsql_lakehouse_lag_snapshots"] != 2 {
+		t.Errorf("lakehouse metrics with S3 unreachable: errors %v, lag %v", m[`vsql_lakehouse_exports_total{result="error"}`], m["vsql_lakehouse_lag_snapshots"])
 	}
 	var sum int64
 	if err := d.QueryRow(ctx, "SELECT sum(id) FROM t").Scan(&sum); err != nil || sum != 3 {

@@ -39,6 +39,8 @@ type metrics struct {
 	s3Requests  *prometheus.CounterVec
 	s3Errors    *prometheus.CounterVec
 	s3Bytes     *prometheus.CounterVec
+	lakeExports *prometheus.CounterVec
+	lakeSeconds prometheus.Histogram
 }
 
 // statementCommands are the commands statements are counted by; any other
@@ -80,6 +82,17 @@ func newMetrics(s *Server) *metrics {
 	m.s3Bytes = f.counterVec("vsql_s3_bytes_total", "Bytes moved to and from S3 remotes, by direction (sent, received).", "direction")
 	f.gaugeFunc("vsql_s3_head_lag_seconds", "How long ago the least recently synced S3 head this server follows (dbname s3://…) was known current; it grows while S3 is unreachable (0: no head followed).",
 		func() float64 { return s.headLag().Seconds() })
+	m.lakeExports = f.counterVec("vsql_lakehouse_exports_total", "Snapshot exports to Iceberg lakehouses, by result (ok, error: retried).", "result")
+	m.lakeSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "vsql_lakehouse_export_seconds",
+		Help: "Time one snapshot's Iceberg export took (every table of it).", Buckets: prometheus.ExponentialBuckets(0.001, 4, 10)})
+	m.registry.MustRegister(m.lakeSeconds)
+	f.gaugeFunc("vsql_lakehouse_lag_snapshots", "Snapshots of databases with a lakehouse not exported yet (their tags and branches included).", func() float64 {
+		if s.lake == nil {
+			return 0
+		}
+		n, _ := s.lake.Lag(context.Background())
+		return float64(n)
+	})
 	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -319,4 +332,14 @@ func (s meteredCollector) Delete(ctx context.Context, key string) error {
 	err := s.c.Delete(ctx, key)
 	s.count("delete", err, 0, 0)
 	return err
+}
+
+// lakeExported counts one snapshot's Iceberg export (lakehouse.Config.Observe).
+func (m *metrics) lakeExported(took time.Duration, err error) {
+	result := "ok"
+	if err != nil {
+		result = "error"
+	}
+	m.lakeExports.WithLabelValues(result).Inc()
+	m.lakeSeconds.Observe(took.Seconds())
 }

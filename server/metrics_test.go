@@ -3,7 +3,6 @@ package server_test
 import (
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -33,12 +32,7 @@ func scrape(t *testing.T, base string) map[string]float64 {
 // TestMetrics: /healthz answers, and /metrics' counters move across
 // statements, an error, a snapshot and a merge as they happen.
 func TestMetrics(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	httpAddr := ln.Addr().String()
-	ln.Close()
+	httpAddr := freeAddr(t)
 	addr := startServer(t, func(c *server.Config) { c.HTTPListen = httpAddr })
 	base := "http://" + httpAddr
 

@@ -61,12 +61,7 @@ func TestS3Replica(t *testing.T) {
 	createBucket(t, "replica")
 	ctx := context.Background()
 	a := startServer(t, nil)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bMetrics := ln.Addr().String()
-	ln.Close()
+	bMetrics := freeAddr(t)
 	b := startServer(t, func(c *server.Config) {
 		c.RemotePoll = 200 * time.Millisecond
 		c.AllowRemotes = []string{"s3://replica/lake/"}
@@ -107,7 +102,7 @@ func TestS3Replica(t *testing.T) {
 	fix := connectDB(t, a, "sales/fix")
 	mustExec(t, fix, "UPDATE orders SET amount = 0 WHERE id <= 10", "INSERT INTO orders VALUES (2000, 7)", "SELECT * FROM vsql_create_snapshot()")
 	mustExec(t, sales, "INSERT INTO orders VALUES (3000, 9)", "SELECT * FROM vsql_create_snapshot()")
-	_, err = sales.Exec(ctx, "SELECT * FROM vsql_merge_branch('sales', 'main', 'fix', 'main')")
+	_, err := sales.Exec(ctx, "SELECT * FROM vsql_merge_branch('sales', 'main', 'fix', 'main')")
 	var pgErr *pgconn.PgError
 	if !errors.As(err, &pgErr) || !strings.Contains(pgErr.Message, "merge_request_required") {
 		t.Fatalf("a merge into an S3 database without request_id: %v", err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -344,12 +343,7 @@ func TestRetentionCollectsRemote(t *testing.T) {
 	startVersity(t)
 	st := createBucket(t, "retention")
 	ctx := context.Background()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	metricsBase := "http://" + ln.Addr().String()
-	ln.Close()
+	metricsBase := "http://" + freeAddr(t)
 	addr := startServer(t, func(c *server.Config) { c.GCInterval = -1; c.HTTPListen = metricsBase[len("http://"):] })
 	admin := connectPgx(t, addr)
 	mustExec(t, admin, "CREATE DATABASE lake")

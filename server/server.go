@@ -170,7 +170,8 @@ func (s *Server) open(ctx context.Context) error {
 	if err := s.openRemotes(); err != nil {
 		return err
 	}
-	s.lake = lakehouse.New(lakehouse.Config{DataDir: cfg.DataDir, S3: lakehouseS3(cfg), Log: s.log, Retry: cfg.LakehouseInterval},
+	s.lake = lakehouse.New(lakehouse.Config{DataDir: cfg.DataDir, S3: lakehouseS3(cfg), Log: s.log, Retry: cfg.LakehouseInterval,
+		Observe: s.metrics.lakeExported},
 		s.catalog, engineExec{s.engine}, s.versions)
 	reg, err := s.engine.Conn(ctx)
 	if err != nil {
