@@ -31,10 +31,7 @@ import (
 )
 
 // Engine runs SQL on the server's DuckDB instance.
-type Engine interface {
-	Exec(ctx context.Context, query string) error
-	Query(ctx context.Context, query string, fn func(row []any) error) error
-}
+type Engine = branches.Engine
 
 // Versions attaches a snapshot and keeps it attached until release.
 type Versions interface {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apache/iceberg-go/table"
 	_ "github.com/duckdb/duckdb-go/v2"
 	"github.com/jackc/pgx/v5"
 
@@ -490,15 +491,7 @@ func TestLakehouseTypesAndSchemas(t *testing.T) {
 		t.Errorf("status note for kinds: %q", note)
 	}
 
-	r, err := icebergread.Open(filepath.Join(dir, "vsql_catalog.sqlite"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	tbl, err := r.Table(ctx, "postgres", "kinds")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl := lakeTable(t, dir, "kinds")
 	wantTypes := map[string]string{"id": "long", "t": "int", "ut": "int", "u": "long", "ub": "decimal(20, 0)",
 		"f": "float", "d": "double", "j": "string", "e": "string", "tm": "time", "ts": "timestamp", "tsz": "timestamptz",
 		"m": "map<string, int>", "arr": "list<int>", "l": "list<struct<a: int, b c: string>>", "id2": "uuid", "b": "boolean",
@@ -549,15 +542,7 @@ func TestLakehouseTypesAndSchemas(t *testing.T) {
 	dir2 := filepath.Join(t.TempDir(), "lake2")
 	mustExec(t, c, "SELECT * FROM vsql_set_lakehouse(NULL, '"+dir2+"')")
 	waitExported(t, c)
-	r2, err := icebergread.Open(filepath.Join(dir2, "vsql_catalog.sqlite"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r2.Close()
-	tbl2, err := r2.Table(ctx, "postgres", "kinds")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl2 := lakeTable(t, dir2, "kinds")
 	if n := len(tbl2.Metadata().Snapshots()); n != 2 {
 		for _, sn := range tbl2.Metadata().Snapshots() {
 			t.Logf("Iceberg snapshot %d: %v", sn.SnapshotID, sn.Summary)
@@ -569,4 +554,20 @@ func TestLakehouseTypesAndSchemas(t *testing.T) {
 			t.Errorf("kinds@%d names Iceberg snapshot %d, not in the new warehouse", lr.snapshot, lr.iceberg)
 		}
 	}
+}
+
+// lakeTable loads postgres.<name> from the SQL catalog of the local
+// warehouse dir.
+func lakeTable(t *testing.T, dir, name string) *table.Table {
+	t.Helper()
+	r, err := icebergread.Open(filepath.Join(dir, "vsql_catalog.sqlite"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	tbl, err := r.Table(context.Background(), "postgres", name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
 }
