@@ -33,9 +33,10 @@ import (
 // Engine runs SQL on the server's DuckDB instance.
 type Engine = branches.Engine
 
-// Versions attaches a snapshot and keeps it attached until release.
+// Versions attaches a snapshot's image read-only until release, which
+// detaches it again unless sessions reached it (branches.Manager).
 type Versions interface {
-	Acquire(ctx context.Context, db, branch, snapshot string) (alias string, release func(), err error)
+	SnapshotImage(ctx context.Context, db string, id int64) (alias, path string, release func(), err error)
 }
 
 // Config is what the exporter needs from the server.
@@ -351,7 +352,7 @@ func (e *Exporter) tables(ctx context.Context, alias string) (map[string]*shape,
 // exportSnapshot exports every table of s and records it. parent is s's
 // first parent when that one was exported.
 func (e *Exporter) exportSnapshot(ctx context.Context, w *warehouse, l catalog.Lakehouse, s catalog.Snapshot, parent *catalog.Snapshot) error {
-	alias, release, err := e.versions.Acquire(ctx, l.Database, "", strconv.FormatInt(s.ID, 10))
+	alias, _, release, err := e.versions.SnapshotImage(ctx, l.Database, s.ID)
 	if err != nil {
 		return err
 	}
@@ -420,7 +421,7 @@ func (x *snapshotExport) parentVersion(ctx context.Context) (string, error) {
 	if x.parentAlias != "" {
 		return x.parentAlias, nil
 	}
-	alias, release, err := x.e.versions.Acquire(ctx, x.l.Database, "", strconv.FormatInt(x.parent.ID, 10))
+	alias, _, release, err := x.e.versions.SnapshotImage(ctx, x.l.Database, x.parent.ID)
 	if err != nil {
 		return "", err
 	}

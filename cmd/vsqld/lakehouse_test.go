@@ -58,6 +58,9 @@ func TestCrashDuringLakehouseExport(t *testing.T) {
 	exec1(t, conn, "UPDATE a SET v = -v WHERE id < 5")
 	exec1(t, conn, "SELECT * FROM vsql_create_snapshot()")
 	waitLakehouse(t, conn)
+	if n := scalar[int64](t, conn, "SELECT count(*) FROM duckdb_databases() WHERE database_name LIKE 'postgres@%'"); n != 0 {
+		t.Errorf("%d snapshot images still attached after the export", n)
+	}
 
 	r, err := icebergread.Open(filepath.Join(lake, "vsql_catalog.sqlite"), nil)
 	if err != nil {
