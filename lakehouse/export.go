@@ -482,7 +482,12 @@ func (x *snapshotExport) table(ctx context.Context, name string, sh *shape, prev
 		return lt, err
 	}
 	if tbl == nil {
+		// Every commit writes a metadata file listing the whole history;
+		// keeping the last 100 (Iceberg's default number) and deleting
+		// older ones keeps the warehouse from growing with the square of
+		// the number of exports.
 		props := iceberg.Properties{"format-version": "2", "write.delete.mode": "merge-on-read", "write.update.mode": "merge-on-read",
+			table.MetadataDeleteAfterCommitEnabledKey: "true", table.MetadataPreviousVersionsMaxKey: "100",
 			"vsql.database": x.l.Database, "vsql.table": name}
 		if len(sh.Key) > 0 {
 			props["vsql.primary-key"] = strings.Join(sh.Key, ",")

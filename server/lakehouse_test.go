@@ -506,6 +506,10 @@ func TestLakehouseTypesAndSchemas(t *testing.T) {
 			t.Errorf("column %s: Iceberg type %s, want %s", name, got, typ)
 		}
 	}
+	if p := tbl.Properties(); p["write.metadata.delete-after-commit.enabled"] != "true" || p["write.metadata.previous-versions-max"] != "100" ||
+		p["vsql.primary-key"] != "id" {
+		t.Errorf("kinds table properties %v", p)
+	}
 	if refs := icebergread.Refs(tbl); len(refs) != 1 || !strings.HasPrefix(refs["main"], "branch") {
 		t.Errorf("kinds references %v, want main only", refs)
 	}
