@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"math"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -13,7 +14,8 @@ import (
 	"github.com/vsql/vsql/vsqlerr"
 )
 
-// PostgreSQL's input of date, timestamp (without time zone) and time, as
+// PostgreSQL's input of date, timestamp (without time zone) and time (and
+// of double precision and real: floatin.go), as
 // the engine's own casts from text: every CAST, :: and implicit cast of a
 // string to these types (INSERT … VALUES ('today') into a date column, a
 // comparison with a string literal, a text column cast) reads the text as
@@ -107,6 +109,24 @@ func RegisterCasts(conn *sql.Conn) error {
 					return int64(v.Days), nil
 				}
 				return v.Micros, nil
+			}); err != nil {
+				return err
+			}
+		}
+		for _, t := range []struct {
+			target duckstream.CastTarget
+			bits   int
+		}{{duckstream.CastDouble, 64}, {duckstream.CastFloat, 32}} {
+			bits := t.bits
+			if err := duckstream.RegisterTextCast(c, t.target, -1, func(text []byte) (int64, error) {
+				f, err := parseFloatText(string(text), bits)
+				if err != nil {
+					return 0, vsqlerr.ForEngine(err)
+				}
+				if bits == 32 {
+					return int64(math.Float32bits(float32(f))), nil
+				}
+				return int64(math.Float64bits(f)), nil
 			}); err != nil {
 				return err
 			}

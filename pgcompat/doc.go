@@ -66,6 +66,12 @@
 //
 // # Casts from text (casts.go)
 //
+// RegisterCasts also replaces DuckDB's casts of VARCHAR to DOUBLE and
+// FLOAT with PostgreSQL's float8in and float4in (floatin.go): text beyond
+// the type's range, or too small to be anything but zero, is refused
+// with numeric_value_out_of_range (22003), where DuckDB's cast made it
+// Infinity or 0.
+//
 // RegisterCasts replaces DuckDB's casts of VARCHAR to DATE, TIMESTAMP and
 // TIME in the engine with PostgreSQL's input functions
 // (internal/pgdatetime, through duckstream.RegisterTextCast): every CAST,

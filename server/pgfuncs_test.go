@@ -143,7 +143,9 @@ func TestPostgresFunctions(t *testing.T) {
 // TestPostgresLiteralInput: string literals cast to boolean and to array
 // types, read as PostgreSQL reads them.
 func TestPostgresLiteralInput(t *testing.T) {
-	ask(t, pgtest.Connect(t).PgConn(), "DROP TABLE IF EXISTS aot", nil)
+	pg := pgtest.Connect(t).PgConn()
+	ask(t, pg, "DROP TABLE IF EXISTS aot", nil)
+	ask(t, pg, "DROP TABLE IF EXISTS fin", nil)
 	comparePG(t, []string{
 		`SELECT bool ' f ', bool 'on', bool 'off', bool 'of', boolean 'YES', bool 'n', ' true '::text::boolean, ' FALSE'::text::boolean, CAST('yes' AS boolean), '1'::bool, ' 0'::boolean`,
 		`SELECT bool 'o'`,
@@ -161,6 +163,20 @@ func TestPostgresLiteralInput(t *testing.T) {
 		`SELECT id FROM aot WHERE i @> '{NULL}' OR t @> '{x}' ORDER BY id`,
 		`SELECT id FROM aot WHERE i <@ '{NULL}' ORDER BY id`,
 		`SELECT '{"a":1}'::jsonb @> '{}', '[1,2]'::jsonb @> '[1]'`,
+		// double precision and real: out of range is an error (22003), not Infinity or 0
+		`SELECT ' 1.5 '::float8, '  -1004.30'::float4, 'NaN'::float8, '-Infinity'::float4, 'inf'::float8, '1e-320'::float8, '1e-40'::float4, '0x1A'::float8, '-0'::float8`,
+		`SELECT '10e400'::float8`,
+		`SELECT '-10e-400'::float8`,
+		`SELECT '10e70'::float4`,
+		`SELECT '10e-70'::float4`,
+		`SELECT '1_000'::float8`,
+		`SELECT 'xyz'::float4`,
+		`SELECT '0.0'::float8, '0e500'::float8, CAST('5.' AS real), '.5e1'::float8`,
+		`CREATE TABLE fin(f4 real, f8 double precision)`,
+		`INSERT INTO fin VALUES ('1e39', '1')`,
+		`INSERT INTO fin VALUES ('1', '1e-400')`,
+		`INSERT INTO fin VALUES (' 3.25', '   -1.2345678901234e+200 ')`,
+		`SELECT f4, f8 FROM fin WHERE f8 < '0.0'`,
 		// intervals in PostgreSQL's input forms
 		`SELECT interval '+02:00', interval '-1 +02:03', interval '-1 days +02:03', interval '10 years -11 month -12 days +13:14', interval '1-2', interval '+1 -1:00:00', interval '+1-2 -3 +4:05:06.789'`,
 		`SELECT interval '-23 hours 45 min 12.34 sec', interval '-1 year 2 months 1 day 23 hours 45 min 12.34 sec', interval '1 day -1 hours', interval '0', interval '1 2:03:04', '2:03:04.45679'::interval, CAST('@ 1 minute ago' AS interval)`,

@@ -82,7 +82,8 @@ import (
 // types.
 
 // TextCast converts one text value to the target's physical value (days
-// for DATE as int64, microseconds for TIMESTAMP and TIME); an error fails
+// for DATE as int64, microseconds for TIMESTAMP and TIME, the IEEE bits of
+// DOUBLE and FLOAT); an error fails
 // the cast (CAST) or makes the value NULL (TRY_CAST).
 type TextCast func(text []byte) (int64, error)
 
@@ -93,6 +94,8 @@ const (
 	CastDate      CastTarget = iota // DATE, stored as int32 days
 	CastTimestamp                   // TIMESTAMP, int64 microseconds
 	CastTime                        // TIME, int64 microseconds
+	CastDouble                      // DOUBLE, the float64's bits (math.Float64bits)
+	CastFloat                       // FLOAT (REAL), the float32's bits (math.Float32bits) in the low 32 bits
 )
 
 func (t CastTarget) duckType() (C.int, int) {
@@ -101,6 +104,10 @@ func (t CastTarget) duckType() (C.int, int) {
 		return C.int(bindings.TypeDate), 4
 	case CastTimestamp:
 		return C.int(bindings.TypeTimestamp), 8
+	case CastDouble:
+		return C.int(bindings.TypeDouble), 8
+	case CastFloat:
+		return C.int(bindings.TypeFloat), 4
 	default:
 		return C.int(bindings.TypeTime), 8
 	}
