@@ -226,6 +226,10 @@
 //     written as text DuckDB reads alike; what this reader does not know
 //     is left to DuckDB.
 //
+//   - (a, b) OVERLAPS (c, d): pg_overlaps(a, b, c, d), a Go function with
+//     PostgreSQL's overloads and its NULL rules (overlaps.go); DuckDB's
+//     parser reads OVERLAPS as a call of a function it lacks.
+//
 //   - overlay(s PLACING r FROM n FOR m): the call overlay(s, r, n, m)
 //     (DuckDB's parser has no PLACING); substring(s FROM 'pattern') with
 //     a text literal pattern: pg_substring_regex, PostgreSQL's regular

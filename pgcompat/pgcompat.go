@@ -50,6 +50,7 @@ var setup = []string{
 	// PostgreSQL's formatting functions, in Go (udf.go); to_timestamp of
 	// one number is DuckDB's (seconds since the epoch, as PostgreSQL's).
 	`CREATE OR REPLACE MACRO ` + schema + `.to_char(x, f) AS __vsql_to_char(x, f, current_setting('TimeZone'))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_overlaps(s1, e1, s2, e2) AS __vsql_overlaps(s1, e1, s2, e2, current_setting('TimeZone'))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_to_timestamp(x) AS to_timestamp(x), (s, f) AS __vsql_to_timestamp(s, f)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.to_date(s, f) AS __vsql_to_date(s, f)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.to_number(s, f) AS __vsql_to_number(s, f)`,
@@ -272,6 +273,7 @@ var rules = map[string]rule{
 	"interval":                 typedLiteral,
 	"cast":                     castCall,
 	"overlay":                  overlayPlacing, // overlay(s PLACING r FROM n FOR m)
+	"overlaps":                 overlapsRule,   // (a, b) OVERLAPS (c, d)
 	"substring":                substringFrom,  // substring(s FROM 'regex')
 	"&":                        arrayOperand,   // i && '{1,2}'
 	"|":                        concatOp,       // '…'::jsonb || '…'

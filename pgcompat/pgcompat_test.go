@@ -14,6 +14,9 @@ const p = schema + "."
 func TestRewrite(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"SELECT 7/2", "SELECT 7//2"},
+		{"SELECT (a, b) OVERLAPS (c, f(d, e)) FROM t", "SELECT " + p + "pg_overlaps(a, b, c, f(d, e)) FROM t"},
+		{"SELECT x WHERE (a, b) overlaps (c, d) AND y", "SELECT x WHERE " + p + "pg_overlaps(a, b, c, d) AND y"},
+		{"SELECT (a, b, c) OVERLAPS (c, d)", "SELECT (a, b, c) OVERLAPS (c, d)"},
 		{"SELECT * FROM t, unnest(t.a, t.b) AS u(x, y)", "SELECT * FROM t, LATERAL (SELECT unnest(t.a) AS x, unnest(t.b) AS y) u"},
 		{"SELECT * FROM unnest(ARRAY[1], f(a, b)) WITH ORDINALITY k(x, y, n)", "SELECT * FROM LATERAL (SELECT unnest(ARRAY[1]) AS x, unnest(f(a, b)) AS y, unnest(generate_series(1, greatest(len(ARRAY[1]), len(f(a, b))))) AS n) k"},
 		{"SELECT unnest(a), unnest(b) FROM t, unnest(c) u", "SELECT unnest(a), unnest(b) FROM t, unnest(c) u"},

@@ -28,6 +28,7 @@ type scalar struct {
 	out    duckdb.Type
 	run    func(args []driver.Value) (any, error)
 	volate bool
+	nulls  bool // the function sees NULL arguments (otherwise NULL in, NULL out)
 }
 
 func (s scalar) Config() duckdb.ScalarFuncConfig {
@@ -56,7 +57,7 @@ func (s scalar) Config() duckdb.ScalarFuncConfig {
 	if err != nil {
 		panic(err)
 	}
-	return duckdb.ScalarFuncConfig{InputTypeInfos: ins, ResultTypeInfo: out, Volatile: s.volate}
+	return duckdb.ScalarFuncConfig{InputTypeInfos: ins, ResultTypeInfo: out, Volatile: s.volate, SpecialNullHandling: s.nulls}
 }
 
 // Executor runs the function; an error keeps its own hint through DuckDB
@@ -229,6 +230,7 @@ func inZone(t time.Time, zone driver.Value) time.Time {
 }
 
 func init() {
+	goFunctions["__vsql_overlaps"] = overlapsFunctions()
 	// names DuckDB has too: their macros are pg_… (see sqltext.ProvideFunctionAs)
 	for _, f := range []string{"to_timestamp", "regexp_replace", "regexp_split_to_array", "regexp_split_to_table", "string_to_array", "regexp_matches"} {
 		sqltext.ProvideFunctionAs(f, "pg_"+f)

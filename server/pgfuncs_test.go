@@ -136,6 +136,12 @@ func TestPostgresFunctions(t *testing.T) {
 		`SELECT decode('123', 'hex')`,
 		`SELECT encode('a'::bytea, 'foo')`,
 		`SELECT date_trunc('day', timestamp with time zone '2001-02-16 20:38:40+00', 'Australia/Sydney'), date_trunc('day', timestamp with time zone '2001-02-16 20:38:40+00', 'GMT'), date_trunc('hour', timestamp '2001-02-16 20:38:40')`,
+		// (a, b) OVERLAPS (c, d)
+		`SELECT (timestamp '2000-11-27', timestamp '2000-11-28') OVERLAPS (timestamp '2000-11-27 12:00', timestamp '2000-11-30'), (timestamp '2000-11-26', timestamp '2000-11-27') OVERLAPS (timestamp '2000-11-27 12:00', timestamp '2000-11-30'), (timestamp '2000-11-27', interval '12 hours') OVERLAPS (timestamp '2000-11-27 12:00', interval '12 hours')`,
+		`SELECT (timestamptz '2000-11-27', interval '1 day') OVERLAPS (timestamptz '2000-11-27 12:00', timestamptz '2000-11-26'), (timestamp '2000-01-31', interval '1 month') OVERLAPS (timestamp '2000-02-29 12:00', timestamp '2000-03-01'), (date '2000-01-01', date '2000-01-05') OVERLAPS (date '2000-01-05', date '2000-01-06')`,
+		`SELECT (time '00:00', time '01:00') OVERLAPS (time '00:30', time '01:30'), (time '00:00', interval '1 hour') OVERLAPS (time '01:30', interval '1 day'), (time '23:00', interval '2 hours') OVERLAPS (time '00:30', interval '1 minute')`,
+		`SELECT (NULL::timestamp, timestamp '2000-01-02') OVERLAPS (timestamp '2000-01-01', timestamp '2000-01-03'), (timestamp '2000-01-01', NULL::timestamp) OVERLAPS (timestamp '2000-01-02', timestamp '2000-01-03'), (timestamp '2000-01-05', NULL::timestamp) OVERLAPS (timestamp '2000-01-02', timestamp '2000-01-06'), (NULL::timestamp, NULL::timestamp) OVERLAPS (timestamp '2000-01-02', timestamp '2000-01-03')`,
+		`SELECT count(*) FROM (VALUES (timestamp '2000-01-01', timestamp '2000-01-10'), (timestamp '2000-02-01', timestamp '2000-02-10')) v(s, e) WHERE (s, e) OVERLAPS (timestamp '2000-01-09', interval '1 day')`,
 		`SELECT array_positions(array[1,2,1,NULL], 1), array_positions(array[1,NULL], NULL), array_positions(NULL::int[], 1), array_positions(array['a','b'], 'c')`,
 	})
 }
