@@ -85,18 +85,29 @@ func timeZoneSetting(v string) (string, error) {
 	return v, nil
 }
 
-// offsetZone reads the fixed-offset forms of SET TIME ZONE — a number of
-// hours east of UTC (SET TIME ZONE -7) or INTERVAL '+05:00' HOUR TO MINUTE,
-// as Sequelize sends it — and names the zone as the tz database does
-// (Etc/GMT-5 is five hours east); only whole hours have such names.
+// offsetZone reads the fixed-offset forms of SET TIME ZONE as PostgreSQL
+// does, and names the zone as the tz database does (Etc/GMT-5 is five
+// hours east; only whole hours have such names):
+//
+//   - a number of hours (SET TIME ZONE -7, '5'): hours east of UTC, as
+//     is INTERVAL '+05:00' HOUR TO MINUTE, as Sequelize sends it;
+//   - a POSIX offset ('+02:00', '-13:00', 'UTC-2', 'GMT+3'): hours west
+//     of UTC, POSIX's sign ('-13:00' is thirteen hours east).
 func offsetZone(v string) (string, bool) {
 	s := strings.TrimSpace(v)
+	east := true
 	if u := strings.ToUpper(s); strings.HasPrefix(u, "INTERVAL") {
 		s = strings.TrimSpace(s[len("INTERVAL"):])
 		if i := strings.IndexAny(strings.ToUpper(s), " HM"); i > 0 && strings.Contains(strings.ToUpper(s[i:]), "HOUR") {
 			s = strings.TrimSpace(s[:i])
 		}
 		s = strings.Trim(s, "'")
+	} else if _, err := strconv.ParseFloat(s, 64); err != nil {
+		// not a number: a POSIX zone of an offset only, or named UTC/GMT
+		if len(s) > 3 && (strings.EqualFold(s[:3], "UTC") || strings.EqualFold(s[:3], "GMT")) && strings.ContainsAny(s[3:4], "+-0123456789") {
+			s = s[3:]
+		}
+		east = false
 	}
 	sign := 1
 	switch {
@@ -104,6 +115,9 @@ func offsetZone(v string) (string, bool) {
 		s = s[1:]
 	case strings.HasPrefix(s, "-"):
 		sign, s = -1, s[1:]
+	}
+	if !east {
+		sign = -sign
 	}
 	hours, minutes, _ := strings.Cut(s, ":")
 	h, err := strconv.Atoi(hours)
