@@ -39,6 +39,9 @@ type Config struct {
 	S3PathStyle bool
 	// Remotes are set at start like vsql_set_remote: database → s3:// URL.
 	Remotes map[string]string
+	// Lakehouses are set at start like vsql_set_lakehouse: database →
+	// warehouse URL.
+	Lakehouses map[string]string
 	// AllowRemotes are the s3://bucket/prefix/ locations, besides the
 	// databases' own remotes, whose heads clients may read (dbname
 	// s3://…/heads/db/branch, vsql_attach_remote); every other location

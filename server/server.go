@@ -173,6 +173,15 @@ func (s *Server) open(ctx context.Context) error {
 	s.lake = lakehouse.New(lakehouse.Config{DataDir: cfg.DataDir, S3: lakehouseS3(cfg), Log: s.log, Retry: cfg.LakehouseInterval,
 		Observe: s.metrics.lakeExported},
 		s.catalog, engineExec{s.engine}, s.versions)
+	for db, url := range cfg.Lakehouses {
+		d, err := s.databaseRow(ctx, db)
+		if err == nil {
+			_, err = s.lake.Set(ctx, db, d.ID, url, "vsqld --lakehouse")
+		}
+		if err != nil {
+			return fmt.Errorf("--lakehouse %s=%s: %w", db, url, err)
+		}
+	}
 	reg, err := s.engine.Conn(ctx)
 	if err != nil {
 		return err

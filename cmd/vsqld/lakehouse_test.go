@@ -51,10 +51,15 @@ func TestCrashDuringLakehouseExport(t *testing.T) {
 		t.Fatalf("verify after the crash: %v\n%s", err, out)
 	}
 
-	c = startChild(t, bin, data, "")
+	// The restart names the same lakehouse with --lakehouse: what was
+	// exported there is kept.
+	c = startChild(t, bin, data, "", "--lakehouse", "postgres="+lake)
 	defer c.stop(t)
 	conn = c.connect(t, "postgres")
 	defer conn.Close(context.Background())
+	if got := scalar[string](t, conn, "SELECT lakehouse FROM vsql_lakehouse_status() LIMIT 1"); got != lake {
+		t.Errorf("lakehouse after --lakehouse: %q", got)
+	}
 	exec1(t, conn, "UPDATE a SET v = -v WHERE id < 5")
 	exec1(t, conn, "SELECT * FROM vsql_create_snapshot()")
 	waitLakehouse(t, conn)

@@ -118,7 +118,7 @@ type serveOptions struct {
 	trustAll                                        bool
 	rowResults                                      bool
 	createDatabases                                 string
-	s3Endpoint, remotes                             string
+	s3Endpoint, remotes, lakehouses                 string
 	s3PathStyle                                     bool
 	remotePoll                                      time.Duration
 	gcInterval, gcGrace                             time.Duration
@@ -193,6 +193,7 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 	pathStyle, _ := strconv.ParseBool(m.env("s3-path-style"))
 	fs.BoolVar(&o.s3PathStyle, "s3-path-style", pathStyle, "path-style S3 addressing (always on with an explicit endpoint) [VSQL_S3_PATH_STYLE]")
 	str(&o.remotes, "remote", "", "S3 remotes as `db=s3://bucket/prefix/[,db2=…]`, set at start like vsql_set_remote [VSQL_REMOTE]")
+	str(&o.lakehouses, "lakehouse", "", "Iceberg lakehouses as `db=/abs/dir|s3://bucket/prefix[,db2=…]`, set at start like vsql_set_lakehouse [VSQL_LAKEHOUSE]")
 	o.allowRemotes.set(m.env("allow-remote"))
 	o.allowRemotes.fromEnv = true
 	fs.Var(&o.allowRemotes, "allow-remote", "S3 `location` s3://bucket/prefix/ whose heads clients may read (dbname s3://…/heads/db/branch, vsql_attach_remote), besides the databases' own remotes; repeat the flag or separate with commas [VSQL_ALLOW_REMOTE]")
@@ -248,6 +249,17 @@ func (l *listFlag) set(v string) {
 
 // parseRemotes reads --remote: db=s3://bucket/prefix/ pairs, comma-separated.
 func parseRemotes(v string) (map[string]string, error) {
+	return parsePairs("remote", "db=s3://bucket/prefix/", v, func(url string) bool { return strings.HasPrefix(url, "s3://") })
+}
+
+// parseLakehouses reads --lakehouse: db=URL pairs, comma-separated (the
+// URLs are checked as vsql_set_lakehouse checks them, at start).
+func parseLakehouses(v string) (map[string]string, error) {
+	return parsePairs("lakehouse", "db=/abs/dir or db=s3://bucket/prefix", v, func(url string) bool { return url != "" })
+}
+
+// parsePairs reads a flag of comma-separated db=URL pairs.
+func parsePairs(flagName, form, v string, valid func(url string) bool) (map[string]string, error) {
 	out := map[string]string{}
 	for _, part := range strings.Split(v, ",") {
 		part = strings.TrimSpace(part)
@@ -255,8 +267,8 @@ func parseRemotes(v string) (map[string]string, error) {
 			continue
 		}
 		db, url, ok := strings.Cut(part, "=")
-		if !ok || db == "" || !strings.HasPrefix(url, "s3://") {
-			return nil, fmt.Errorf("invalid --remote %q: use db=s3://bucket/prefix/", part)
+		if !ok || db == "" || !valid(url) {
+			return nil, fmt.Errorf("invalid --%s %q: use %s", flagName, part, form)
 		}
 		out[db] = url
 	}
@@ -304,6 +316,11 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stderr, "vsqld: %v\n", err)
 		return errUsage
 	}
+	lakehouses, err := parseLakehouses(o.lakehouses)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "vsqld: %v\n", err)
+		return errUsage
+	}
 	for _, a := range o.allowRemotes.items {
 		if !strings.HasPrefix(a, "s3://") {
 			fmt.Fprintf(m.Stderr, "vsqld: invalid --allow-remote %q: use s3://bucket/prefix/\n", a)
@@ -317,7 +334,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		ShutdownTimeout: o.shutdownTimeout, AuthenticationTimeout: o.authTimeout, Logger: logger,
 		TLSCert: o.tlsCert, TLSKey: o.tlsKey, UsersFile: o.users, TrustAll: o.trustAll, RowResults: o.rowResults,
 		CreateDatabases: o.createDatabases, AllowRemotes: o.allowRemotes.items,
-		S3Endpoint: o.s3Endpoint, S3PathStyle: o.s3PathStyle, Remotes: remotes, RemotePoll: o.remotePoll,
+		S3Endpoint: o.s3Endpoint, S3PathStyle: o.s3PathStyle, Remotes: remotes, RemotePoll: o.remotePoll, Lakehouses: lakehouses,
 		GCInterval: orOff(o.gcInterval), GCGrace: orOff(o.gcGrace),
 		FileAccess: o.fileAccess, AllowExtensions: o.allowExtensions,
 	})
