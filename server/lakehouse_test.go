@@ -575,3 +575,72 @@ func lakeTable(t *testing.T, dir, name string) *table.Table {
 	}
 	return tbl
 }
+
+// TestLakehouseHistoryEdges: an empty table, a dropped table, a restore,
+// snapshots deleted by retention before their export, and a dropped
+// database while its lakehouse is set.
+func TestLakehouseHistoryEdges(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "lake")
+	addr := startServer(t, func(c *server.Config) { c.LakehouseInterval = time.Hour }) // passes run on kicks only
+	c := connectDB(t, addr, "postgres")
+	mustExec(t, c,
+		"CREATE TABLE kept (id INTEGER PRIMARY KEY, v INTEGER)",
+		"CREATE TABLE empty (id INTEGER PRIMARY KEY)",
+		"CREATE TABLE gone (id INTEGER PRIMARY KEY)",
+		"INSERT INTO kept SELECT i, i FROM range(100) r(i)",
+		"INSERT INTO gone VALUES (1)",
+		"SELECT * FROM vsql_create_snapshot()", // 1
+		"UPDATE kept SET v = -v WHERE id < 10",
+		"DROP TABLE gone",
+		"SELECT * FROM vsql_create_snapshot()", // 2
+		"SELECT * FROM vsql_restore(NULL, 'main', snapshot => '1')", // 3: as 1
+	)
+	// Snapshots 1–3 exist before the lakehouse; retention deletes 1 and 2
+	// first, so only 3 can be read and it is exported whole.
+	mustExec(t, c,
+		"SELECT * FROM vsql_set_retention(keep_last => 1)",
+		"SELECT * FROM vsql_set_lakehouse(NULL, '"+dir+"')",
+	)
+	waitExported(t, c)
+	rows := map[string]lakeRow{}
+	for _, lr := range lakeSnapshots(t, c) {
+		rows[fmt.Sprintf("%s@%d", lr.table, lr.snapshot)] = lr
+	}
+	if len(rows) != 3 || rows["kept@3"].iceberg == 0 || rows["empty@3"].iceberg == 0 || rows["gone@3"].iceberg == 0 {
+		t.Fatalf("exported: %v", rows)
+	}
+	for name, want := range map[string]int{"kept": 100, "empty": 0, "gone": 1} {
+		scanned, err := icebergread.Rows(ctx, lakeTable(t, dir, name), 0, "main")
+		if err != nil || len(scanned) != want {
+			t.Errorf("%s on Iceberg main: %d rows (%v), want %d", name, len(scanned), err, want)
+		}
+	}
+	// Dropping a table takes it off main.
+	mustExec(t, c, "DROP TABLE gone", "SELECT * FROM vsql_create_snapshot()") // 4
+	waitExported(t, c)
+	if refs := icebergread.Refs(lakeTable(t, dir, "gone")); len(refs) != 0 {
+		t.Errorf("gone's references after DROP TABLE: %v", refs)
+	}
+	// A database dropped while its lakehouse is set: the exporter carries on
+	// with the others.
+	mustExec(t, c, "CREATE DATABASE other")
+	o := connectDB(t, addr, "other")
+	mustExec(t, o, "CREATE TABLE x (id INTEGER PRIMARY KEY)", "INSERT INTO x VALUES (1)",
+		"SELECT * FROM vsql_set_lakehouse(NULL, '"+dir+"')", "SELECT * FROM vsql_create_snapshot()")
+	waitExported(t, o)
+	o.Close(ctx)
+	mustExec(t, c, "DROP DATABASE other", "INSERT INTO kept VALUES (1000, 1)", "SELECT * FROM vsql_create_snapshot()") // 5
+	waitExported(t, c)
+	rows = map[string]lakeRow{}
+	for _, lr := range lakeSnapshots(t, c) {
+		rows[fmt.Sprintf("%s@%d", lr.table, lr.snapshot)] = lr
+	}
+	if len(rows) != 3+2+2 || !rows["kept@5"].changed || rows["empty@5"].iceberg == 0 {
+		t.Errorf("exported after snapshot 5: %v", rows)
+	}
+	scanned, err := icebergread.Rows(ctx, lakeTable(t, dir, "kept"), rows["kept@5"].iceberg, "")
+	if err != nil || len(scanned) != 101 {
+		t.Errorf("kept@5: %d rows (%v), want 101", len(scanned), err)
+	}
+}
