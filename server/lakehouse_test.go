@@ -593,7 +593,7 @@ func TestLakehouseHistoryEdges(t *testing.T) {
 		"SELECT * FROM vsql_create_snapshot()", // 1
 		"UPDATE kept SET v = -v WHERE id < 10",
 		"DROP TABLE gone",
-		"SELECT * FROM vsql_create_snapshot()", // 2
+		"SELECT * FROM vsql_create_snapshot()",                      // 2
 		"SELECT * FROM vsql_restore(NULL, 'main', snapshot => '1')", // 3: as 1
 	)
 	// Snapshots 1–3 exist before the lakehouse; retention deletes 1 and 2
