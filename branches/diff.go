@@ -2,6 +2,7 @@ package branches
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -216,6 +217,12 @@ func (m *Manager) diffTable(ctx context.Context, name string, key []string, from
 			changed = "true" // the row's shape changed
 		}
 	}
+	if inFrom && inTo && changed != "true" {
+		rows, ok, err := m.diffInPlace(ctx, name, key, fromAlias, toAlias, rowOf("f", ft), rowOf("t", tt), changed)
+		if err != nil || ok {
+			return rows, err
+		}
+	}
 	before, after := "NULL", "NULL"
 	if inFrom {
 		before = "CASE WHEN f.__vsql_present THEN to_json(" + rowOf("f", ft) + ")::VARCHAR END"
@@ -242,6 +249,56 @@ func (m *Manager) diffTable(ctx context.Context, name string, key []string, from
 		return nil
 	})
 	return out, err
+}
+
+// errMoved stops diffInPlace at the first row whose key is not where it
+// was.
+var errMoved = errors.New("a key moved")
+
+// diffInPlace compares a table whose shape did not change row by row
+// (POSITIONAL JOIN) when both versions hold as many rows and every key is
+// where it was — DuckDB updates rows in place, so an UPDATE-only change
+// keeps them aligned — which spares the join on the key. ok is false when
+// the counts differ or a key moved (rows inserted and deleted in equal
+// numbers); the caller then joins.
+func (m *Manager) diffInPlace(ctx context.Context, name string, key []string, fromAlias, toAlias, fromRow, toRow, changed string) (rows []DiffRow, ok bool, err error) {
+	from := sqltext.QuoteIdent(fromAlias) + ".main." + sqltext.QuoteIdent(name)
+	to := sqltext.QuoteIdent(toAlias) + ".main." + sqltext.QuoteIdent(name)
+	var counts [2]int64
+	if err := m.eng.Query(ctx, "SELECT (SELECT count(*) FROM "+from+"), (SELECT count(*) FROM "+to+")", func(row []any) error {
+		counts[0], _ = row[0].(int64)
+		counts[1], _ = row[1].(int64)
+		return nil
+	}); err != nil || counts[0] != counts[1] {
+		return nil, false, err
+	}
+	var moved, keyParts, order []string
+	for _, k := range key {
+		q := sqltext.QuoteIdent(k)
+		moved = append(moved, "f."+q+" IS DISTINCT FROM t."+q)
+		keyParts = append(keyParts, q+" := t."+q)
+		order = append(order, "t."+q)
+	}
+	movedExpr := "(" + strings.Join(moved, " OR ") + ")"
+	q := `SELECT to_json(struct_pack(` + strings.Join(keyParts, ", ") + `))::VARCHAR, ` + movedExpr + `,
+		to_json(` + fromRow + `)::VARCHAR, to_json(` + toRow + `)::VARCHAR
+		FROM ` + from + ` f POSITIONAL JOIN ` + to + ` t
+		WHERE ` + movedExpr + ` OR (` + changed + `)
+		ORDER BY ` + strings.Join(order, ", ")
+	err = m.eng.Query(ctx, q, func(row []any) error {
+		if isMoved, _ := row[1].(bool); isMoved {
+			return errMoved
+		}
+		r := DiffRow{Table: name, Key: row[0].(string), Change: "update"}
+		r.Before, _ = row[2].(string)
+		r.After, _ = row[3].(string)
+		rows = append(rows, r)
+		return nil
+	})
+	if errors.Is(err, errMoved) {
+		return nil, false, nil
+	}
+	return rows, err == nil, err
 }
 
 func orderBy(key []string) string {
