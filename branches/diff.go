@@ -255,6 +255,30 @@ func (m *Manager) diffTable(ctx context.Context, name string, key []string, from
 // was.
 var errMoved = errors.New("a key moved")
 
+// KeysMoved reports whether two versions of a table with as many rows
+// hold any key at another row position, reading the key columns only: a
+// change that deleted and inserted rows (a merge applies updates so)
+// moves every key after the first deleted row, and comparing such
+// versions row by row would only find that out after formatting all of
+// them.
+func KeysMoved(ctx context.Context, eng Engine, from, to string, key []string) (bool, error) {
+	cols := make([]string, len(key))
+	var moved []string
+	for i, k := range key {
+		q := sqltext.QuoteIdent(k)
+		cols[i] = q
+		moved = append(moved, "f."+q+" IS DISTINCT FROM t."+q)
+	}
+	list := strings.Join(cols, ", ")
+	var found bool
+	err := eng.Query(ctx, "SELECT EXISTS (SELECT 1 FROM (SELECT "+list+" FROM "+from+") f POSITIONAL JOIN (SELECT "+list+" FROM "+to+") t WHERE "+
+		strings.Join(moved, " OR ")+")", func(row []any) error {
+		found, _ = row[0].(bool)
+		return nil
+	})
+	return found, err
+}
+
 // diffInPlace compares a table whose shape did not change row by row
 // (POSITIONAL JOIN) when both versions hold as many rows and every key is
 // where it was — DuckDB updates rows in place, so an UPDATE-only change
@@ -280,6 +304,9 @@ func (m *Manager) diffInPlace(ctx context.Context, name string, key []string, fr
 		order = append(order, "t."+q)
 	}
 	movedExpr := "(" + strings.Join(moved, " OR ") + ")"
+	if anyMoved, err := KeysMoved(ctx, m.eng, from, to, key); err != nil || anyMoved {
+		return nil, false, err
+	}
 	q := `SELECT to_json(struct_pack(` + strings.Join(keyParts, ", ") + `))::VARCHAR, ` + movedExpr + `,
 		to_json(` + fromRow + `)::VARCHAR, to_json(` + toRow + `)::VARCHAR
 		FROM ` + from + ` f POSITIONAL JOIN ` + to + ` t

@@ -942,6 +942,9 @@ func (x *snapshotExport) comparePositionally(ctx context.Context, pfrom, from st
 	if counts[0] != counts[1] {
 		return false, nil
 	}
+	if anyMoved, err := branches.KeysMoved(ctx, x.e.eng, pfrom, from, key); err != nil || anyMoved {
+		return false, err
+	}
 	var keys, moved []string
 	for _, k := range key {
 		q := sqltext.QuoteIdent(k)
