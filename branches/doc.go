@@ -207,7 +207,20 @@
 // live file — and read it with one query: Diff a FULL OUTER JOIN on the
 // primary key with one IS DISTINCT FROM per common column (packing each
 // row into a struct to compare it was 20% slower on 1M rows), Rows a page
-// ordered by the primary key with LIMIT and OFFSET.
+// ordered by the primary key with LIMIT and OFFSET. When both versions of
+// a table hold as many rows and KeysMoved finds every key where it was
+// (an UPDATE-only change: DuckDB updates in place), Diff compares them row
+// by row with a POSITIONAL JOIN instead, as the lakehouse export does; a
+// merge applies its updates as deletes and inserts, which moves keys, so
+// the diff of a merge joins.
+//
+// # Column signatures (signature.go)
+//
+// ColumnSignatures lists a column's storage segments with the content
+// hash of the block holding each (from the snapshot's chunk map): equal
+// signatures of a column and of the key mean equal values at every key
+// both versions hold. Merges and the lakehouse export leave such columns
+// out of their comparisons.
 //
 // # In-place merges and recycled images (inplace.go, recycle.go)
 //
