@@ -60,7 +60,11 @@
 // carried through DuckDB by vsqlerr.ForEngine.
 //
 // justify_hours, justify_days and justify_interval are Go functions too
-// (justify.go), beside the macros div, scale and min_scale. jsonb.go is
+// (justify.go), beside the macros div, scale and min_scale. So are the
+// trigonometric functions in degrees (sind, cosd, tand, cotd, asind,
+// acosd, atand, atan2d; trig.go), which follow PostgreSQL's float.c step
+// by step and call the C library's sin, cos, asin, acos, atan and atan2
+// through cgo, for PostgreSQL's values to the last bit. jsonb.go is
 // jsonb's one printer (AppendJSONB: keys shorter first, ", " and ": "),
 // used by pgwire for JSON columns and here for record values.
 //

@@ -142,6 +142,15 @@ func TestPostgresFunctions(t *testing.T) {
 		`SELECT (time '00:00', time '01:00') OVERLAPS (time '00:30', time '01:30'), (time '00:00', interval '1 hour') OVERLAPS (time '01:30', interval '1 day'), (time '23:00', interval '2 hours') OVERLAPS (time '00:30', interval '1 minute')`,
 		`SELECT (NULL::timestamp, timestamp '2000-01-02') OVERLAPS (timestamp '2000-01-01', timestamp '2000-01-03'), (timestamp '2000-01-01', NULL::timestamp) OVERLAPS (timestamp '2000-01-02', timestamp '2000-01-03'), (timestamp '2000-01-05', NULL::timestamp) OVERLAPS (timestamp '2000-01-02', timestamp '2000-01-06'), (NULL::timestamp, NULL::timestamp) OVERLAPS (timestamp '2000-01-02', timestamp '2000-01-03')`,
 		`SELECT count(*) FROM (VALUES (timestamp '2000-01-01', timestamp '2000-01-10'), (timestamp '2000-02-01', timestamp '2000-02-10')) v(s, e) WHERE (s, e) OVERLAPS (timestamp '2000-01-09', interval '1 day')`,
+		// trigonometry in degrees: PostgreSQL's exact values at multiples of 30, 45 and 90 degrees, and its bits elsewhere
+		`SELECT x::int4, sind(x), cosd(x), tand(x), cotd(x), sind(x) IN (-1, -0.5, 0, 0.5, 1) AS exact FROM generate_series(-720, 720, 15) AS t(x)`,
+		`SELECT x, sind(x), cosd(x), tand(x), cotd(x), atand(x), atan2d(x, 3.5) FROM (VALUES ('-352.3344703336753'::float8), ('71.76400861337834'), ('-0.42007833055128363'), ('1e300'), ('1e22'), ('-0'), ('NaN')) AS t(x)`,
+		`SELECT x, asind(x), acosd(x), atand(x), atan2d(x, -1), atan2d(-1, x) FROM (VALUES (-1::float8), (-0.5), (0), (0.5), (1), (0.3), ('-0.9208236201718647'), ('NaN')) AS t(x)`,
+		`SELECT atand('Infinity'::float8), atand('-Infinity'::float8), atan2d(0, -1), atan2d(-0.0::float8, -1), sind(30.5), sind('30'), cotd(0)`,
+		`SELECT sind('Infinity'::float8)`,
+		`SELECT cosd('-Infinity'::float8)`,
+		`SELECT asind(1.5)`,
+		`SELECT acosd(-1.01)`,
 		`SELECT array_positions(array[1,2,1,NULL], 1), array_positions(array[1,NULL], NULL), array_positions(NULL::int[], 1), array_positions(array['a','b'], 'c')`,
 	})
 }
