@@ -135,6 +135,12 @@
 //     divide; an interval computed by an expression ((t1 - t0) / 2) fails
 //     with "No function matches '//(INTERVAL, …)'": write it * 0.5.
 //
+//   - |/ x, ||/ x: pg_sqrt(x), pg_cbrt(x) (rootOp), PostgreSQL's prefix
+//     square and cube root, which DuckDB lacks (and the rule for a / b
+//     would make |//). The operand extends over + - * / % ^ (a prefix
+//     operator binds less tightly than those in PostgreSQL's grammar);
+//     after a name or another operand the text is left as written.
+//
 //   - a / '-10', a % '3': a string literal holding a plain number is that
 //     number (PostgreSQL reads the untyped literal as the other operand's
 //     type; DuckDB's // takes no text).

@@ -23,6 +23,9 @@ var setup = []string{
 	// returns NULL or Infinity). The error travels as a vsql code.
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_divisor(x) AS CASE WHEN x = 0 THEN error('[vsql:division_by_zero] division by zero') ELSE x END`,
 	// jsonb's containment, @> and <@ (also lists, as JSON arrays).
+	// |/ x and ||/ x, square and cube root (rootOp)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_sqrt(x) AS sqrt(x)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_cbrt(x) AS cbrt(x)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_contains(a, b) AS json_contains(CAST(a AS JSON), CAST(b AS JSON))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_contained(a, b) AS json_contains(CAST(b AS JSON), CAST(a AS JSON))`,
 	// jsonb's existence, ? ?| ?&: the strings at the top level of a value
@@ -276,7 +279,7 @@ var rules = map[string]rule{
 	"overlaps":                 overlapsRule,   // (a, b) OVERLAPS (c, d)
 	"substring":                substringFrom,  // substring(s FROM 'regex')
 	"&":                        arrayOperand,   // i && '{1,2}'
-	"|":                        concatOp,       // '…'::jsonb || '…'
+	"|":                        pipeOp,         // '…'::jsonb || '…', |/ x, ||/ x
 	"-":                        minusOp,        // '…'::jsonb - 'key'
 	"variadic":                 variadicCall,   // num_nulls(VARIADIC a)
 	"type":                     createType,     // CREATE TYPE t AS (…)
@@ -635,6 +638,9 @@ func divide(p *pass, i int) {
 	if p.intervalOperand(i - 1) {
 		return // interval / n: DuckDB has no // for intervals
 	}
+	if p.isOp(i-1, "|") && p.adjacent(i-1) {
+		return // |/ and ||/, PostgreSQL's square and cube roots (rootOp)
+	}
 	if wrapDivisor(p, i) {
 		p.replace(p.toks[i].Start, p.toks[i].End, "//")
 	}
@@ -915,6 +921,86 @@ func concatOp(p *pass, i int) {
 	if p.jsonbOperand(i-1, i+2) {
 		p.binary(i, i+1, ".pg_jsonb_concat(", false)
 	}
+}
+
+// pipeOp: PostgreSQL's prefix operators |/ (square root) and ||/ (cube
+// root), else a || b of jsonb.
+func pipeOp(p *pass, i int) {
+	if !rootOp(p, i) {
+		concatOp(p, i)
+	}
+}
+
+// rootOp turns |/ x and ||/ x into pg_sqrt(x) and pg_cbrt(x) (DuckDB has
+// neither operator). The operand is what PostgreSQL's grammar gives a
+// prefix operator: it binds less tightly than + - * / % ^ (|/ 4 * 2 is
+// the root of 8), more tightly than comparisons, AND, || and the other
+// operators. Not after an operand (x |/ y is no operator in PostgreSQL).
+func rootOp(p *pass, i int) bool {
+	last, fn := rootPrefix(p, i)
+	if last < 0 {
+		return false
+	}
+	switch p.kind(i - 1) {
+	case sqltext.Number, sqltext.String, sqltext.Close, sqltext.Quoted, sqltext.Param:
+		return false
+	case sqltext.Word:
+		if !notNames[strings.ToLower(p.text(i-1))] {
+			return false // a name: x |/ y
+		}
+	}
+	end := p.rootOperandEnd(last + 1)
+	if end < 0 {
+		return false
+	}
+	p.replace(p.toks[i].Start, p.toks[last+1].Start, schema+"."+fn+"(")
+	p.insert(p.toks[end].End, ")")
+	return true
+}
+
+// rootPrefix reports whether token i starts |/ or ||/: the operator's
+// last token and the macro computing it, or -1.
+func rootPrefix(p *pass, i int) (int, string) {
+	if p.isOp(i-1, "|") && p.adjacent(i-1) {
+		return -1, "" // the second | of ||/ (or of ||)
+	}
+	last, fn := i+1, "pg_sqrt"
+	if p.isOp(i+1, "|") && p.adjacent(i) {
+		last, fn = i+2, "pg_cbrt"
+	}
+	if !p.isOp(last, "/") || !p.adjacent(last-1) || p.kind(last+1) == sqltext.Op && p.adjacent(last) {
+		return -1, "" // |/- or |// are other operators to PostgreSQL
+	}
+	return last, fn
+}
+
+// rootOperandEnd returns the last token of a prefix operator's operand
+// starting at token i: operands joined by + - * / % (and ^, in
+// operandEnd), or a nested |/ or ||/; -1 when not recognised.
+func (p *pass) rootOperandEnd(i int) int {
+	if last, _ := rootPrefix(p, i); p.isOp(i, "|") && last >= 0 {
+		return p.rootOperandEnd(last + 1)
+	}
+	end := p.operandEnd(i)
+	for end >= 0 {
+		k := end + 1
+		if p.kind(k) != sqltext.Op {
+			if p.isWord(k, "at") || p.isWord(k, "collate") {
+				return -1 // bind more tightly than the operator; not followed here
+			}
+			return end
+		}
+		switch p.text(k) {
+		case "+", "-", "*", "/", "%":
+			if p.adjacent(k) && p.kind(k+1) == sqltext.Op && !p.isOp(k+1, "-") && !p.isOp(k+1, "+") {
+				return -1 // ->, //, */ …: not followed here
+			}
+			end = p.operandEnd(k + 1)
+		default:
+			return end
+		}
+	}
+	return end
 }
 
 // minusOp turns a - b into pg_jsonb_minus(a, b) when a is visibly jsonb

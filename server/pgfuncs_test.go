@@ -151,6 +151,10 @@ func TestPostgresFunctions(t *testing.T) {
 		`SELECT cosd('-Infinity'::float8)`,
 		`SELECT asind(1.5)`,
 		`SELECT acosd(-1.01)`,
+		// the prefix operators |/ (square root) and ||/ (cube root)
+		`SELECT |/ float8 '64', ||/ float8 '27', |/ 4 * 2, 2 * |/ 4, |/ 16 ^ 2, ||/ -8, |/ 2.0, |/ |/ 16, |/ 9 < 4 AS lt`,
+		`SELECT f, |/f, ||/f FROM (VALUES (0::float8), (1004.3), (1.2345678901234e+200), ('Infinity')) AS t(f)`,
+		`SELECT |/ -1.0::float8`,
 		`SELECT array_positions(array[1,2,1,NULL], 1), array_positions(array[1,NULL], NULL), array_positions(NULL::int[], 1), array_positions(array['a','b'], 'c')`,
 	})
 }
