@@ -114,6 +114,13 @@ type Conn struct {
 	writeMu sync.Mutex
 	closed  bool
 	pending int
+	// busy is set from a client's message until the ReadyForQuery that
+	// answers it: an extended-protocol exchange (Parse … Execute … Sync)
+	// spans several messages, and a shutdown between two of them would
+	// cut off a statement already running or answered. shutdownPending
+	// is a Shutdown that waits for that ReadyForQuery.
+	busy            bool
+	shutdownPending bool
 
 	// sendMu guards the backend's output buffer: the message loop writes
 	// it, and so does Notify, from the goroutine of a running statement.
@@ -195,6 +202,7 @@ func (c *Conn) Serve(ctx context.Context) {
 			c.writeMu.Unlock()
 			return
 		}
+		c.busy = true
 		c.handleGuarded(ctx, msg)
 		closed := c.closed
 		c.writeMu.Unlock()
@@ -247,13 +255,34 @@ func (c *Conn) fatal(e *vsqlerr.Error) {
 }
 
 // Shutdown ends the connection with a FATAL admin_shutdown error once the
-// statement it is running, if any, has finished.
+// statement it is running, if any, has finished and been answered up to
+// its ReadyForQuery (when the client is between messages of one exchange,
+// the connection ends at that ReadyForQuery).
 func (c *Conn) Shutdown() {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	if c.closed {
 		return
 	}
+	if c.busy {
+		c.shutdownPending = true
+		return
+	}
+	c.endForShutdown()
+}
+
+// ForceShutdown ends the connection now, whatever exchange it is in (the
+// server's shutdown timeout has passed and running statements were
+// canceled).
+func (c *Conn) ForceShutdown() {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	if !c.closed {
+		c.endForShutdown()
+	}
+}
+
+func (c *Conn) endForShutdown() {
 	c.fatal(vsqlerr.New(vsqlerr.ServerShutdown, "terminating connection due to administrator command"))
 	_ = c.netConn.Close()
 }
@@ -384,6 +413,10 @@ func (c *Conn) readyForQuery() {
 		c.activity.Idle()
 	}
 	c.flush()
+	c.busy = false
+	if c.shutdownPending && !c.closed {
+		c.endForShutdown()
+	}
 }
 
 // active tells the session's observer, if any, that a query starts.

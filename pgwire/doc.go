@@ -6,7 +6,10 @@
 //
 //   - conn.go: startup (SSLRequest, GSSENCRequest answered 'N',
 //     StartupMessage, CancelRequest), the message loop, ErrorResponse and
-//     NoticeResponse, FATAL endings, graceful Shutdown. One deadline,
+//     NoticeResponse, FATAL endings, graceful Shutdown (at the
+//     ReadyForQuery that ends the client's current exchange, so a
+//     statement Executed before the client's Sync is answered in full;
+//     ForceShutdown when the server's timeout passed). One deadline,
 //     Options.AuthenticationTimeout (default 60s), covers everything
 //     before the session exists (SSL negotiation, TLS handshake, startup
 //     packet, SASL exchange); a client that misses it gets a FATAL 08006

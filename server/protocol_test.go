@@ -451,3 +451,34 @@ func dataRowText(msgs []pgproto3.BackendMessage) string {
 	}
 	return "<no row>"
 }
+
+// TestShutdownWaitsForTheExchange: a shutdown that starts between the
+// Execute of a statement and the client's Sync lets the exchange end with
+// its ReadyForQuery, then ends the session (FATAL 57P01); it does not cut
+// off an answered statement. An idle session ends at once.
+func TestShutdownWaitsForTheExchange(t *testing.T) {
+	addr, stop := runServer(t, server.Config{DataDir: t.TempDir()})
+	busy, idle := dialRaw(t, addr), dialRaw(t, addr)
+	busy.startup("postgres")
+	idle.startup("postgres")
+	busy.send(&pgproto3.Parse{Query: "SELECT 42"}, &pgproto3.Bind{}, &pgproto3.Execute{}, &pgproto3.Flush{})
+	busy.until(func(m pgproto3.BackendMessage) bool { _, ok := m.(*pgproto3.CommandComplete); return ok })
+	stopped := make(chan struct{})
+	go func() { stop(); close(stopped) }()
+	// The idle session is ended without waiting for the busy one.
+	last := idle.until(func(m pgproto3.BackendMessage) bool { _, ok := m.(*pgproto3.ErrorResponse); return ok })
+	if e := last[len(last)-1].(*pgproto3.ErrorResponse); e.Code != "57P01" {
+		t.Fatalf("idle session: %s %s", e.Code, e.Message)
+	}
+	select {
+	case <-stopped:
+		t.Fatal("the server stopped before the busy session's exchange ended")
+	case <-time.After(200 * time.Millisecond):
+	}
+	busy.send(&pgproto3.Sync{})
+	msgs := busy.until(func(m pgproto3.BackendMessage) bool { _, ok := m.(*pgproto3.ErrorResponse); return ok })
+	if len(msgs) != 2 || countType[*pgproto3.ReadyForQuery](msgs) != 1 || msgs[1].(*pgproto3.ErrorResponse).Code != "57P01" {
+		t.Fatalf("after Sync: %#v, want ReadyForQuery then FATAL 57P01", msgs)
+	}
+	<-stopped
+}

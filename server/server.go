@@ -434,6 +434,10 @@ func (s *Server) shutdown(wg *sync.WaitGroup) {
 			sess.cancelRunning()
 		}
 		s.sessMu.Unlock()
+		// Clients in the middle of an exchange (no Sync sent) are cut off.
+		for _, c := range conns {
+			go c.ForceShutdown()
+		}
 		<-done
 	}
 	s.merger.Wait() // background (async) merges finish before the engine closes
