@@ -241,9 +241,14 @@
 //     parser reads OVERLAPS as a call of a function it lacks.
 //
 //   - overlay(s PLACING r FROM n FOR m): the call overlay(s, r, n, m)
-//     (DuckDB's parser has no PLACING); substring(s FROM 'pattern') with
-//     a text literal pattern: pg_substring_regex, PostgreSQL's regular
-//     expression substring (DuckDB would read the pattern as a position).
+//     (DuckDB's parser has no PLACING); substring(s FROM 'pattern') and
+//     substring(s, 'pattern') with a text literal pattern:
+//     pg_substring_regex, PostgreSQL's regular expression substring
+//     (DuckDB would read the pattern as a position). substring(s FROM n
+//     FOR m) and substring(s FOR m) become calls of pg_substring, to
+//     which sqltext sends substring and substr (the macro pg_substr:
+//     DuckDB's array_slice at PostgreSQL's positions, for text and
+//     bytea; DuckDB's substring counts a negative start from the end).
 //
 //   - unnest(a, b, …) [WITH ORDINALITY] alias(c1, c2, …) in FROM: PostgreSQL
 //     zips the arrays (padding with NULL); it becomes a LATERAL subquery of

@@ -518,23 +518,38 @@ func overlayPlacing(p *pass, i int) {
 	}
 }
 
-// substringFrom: substring(s FROM 'pattern') with a text literal pattern
-// is PostgreSQL's regular-expression substring (DuckDB reads FROM as a
-// position); substring(s FROM n [FOR m]) stays.
+// substringFrom: substring(s FROM n FOR m), substring(s FROM n) and
+// substring(s FOR m) are the calls
+// pg_substring(s, n, m), pg_substring(s, n) and pg_substring(s, 1, m),
+// PostgreSQL's positions (sqltext sends substring and substr to those
+// macros). With a text literal after FROM, or as the second of two
+// arguments, it is PostgreSQL's regular-expression substring
+// (substring(text, text); DuckDB would read the pattern as a position).
 func substringFrom(p *pass, i int) {
-	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") && p.text(i-2) != "__vsql_fn" { // (sent there by sqltext)
 		return
+	}
+	regex := schema + ".pg_substring_regex"
+	if p.isOp(i-1, ".") {
+		regex = "pg_substring_regex"
 	}
 	words, close := p.callWords(i+1, "from", "for", "similar")
-	if close < 0 || len(words) != 1 || !p.isWord(words[0], "from") {
-		return
+	switch {
+	case close < 0:
+	case len(words) == 0:
+		if args := p.splitArgs(i+1, close); len(args) == 2 && args[1][0] == args[1][1] && p.plainString(args[1][0]) {
+			p.replace(p.toks[i].Start, p.toks[i].End, regex)
+		}
+	case len(words) == 1 && p.isWord(words[0], "from") && p.plainString(words[0]+1) && words[0]+2 == close:
+		p.replace(p.toks[i].Start, p.toks[i].End, regex)
+		p.replace(p.toks[words[0]].Start, p.toks[words[0]].End, ",")
+	case len(words) == 1 && p.isWord(words[0], "for"):
+		p.replace(p.toks[words[0]].Start, p.toks[words[0]].End, ", 1,")
+	case p.isWord(words[0], "from") && (len(words) == 1 || len(words) == 2 && p.isWord(words[1], "for")):
+		for _, w := range words {
+			p.replace(p.toks[w].Start, p.toks[w].End, ",")
+		}
 	}
-	f := words[0]
-	if !p.plainString(f+1) || f+2 != close {
-		return
-	}
-	p.replace(p.toks[i].Start, p.toks[i].End, schema+".pg_substring_regex")
-	p.replace(p.toks[f].Start, p.toks[f].End, ",")
 }
 
 // variadicCall: num_nulls(VARIADIC a) and num_nonnulls(VARIADIC a) count

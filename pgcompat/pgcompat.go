@@ -79,6 +79,14 @@ var setup = []string{
 		(s, p, r, st, n) AS __vsql_regexp_replace(s, p, r, st, n, '', true),
 		(s, p, r, st, n, fl) AS __vsql_regexp_replace(s, p, r, st, n, fl, true)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_substring_regex(s, p) AS __vsql_substring_regex(s, p)`,
+	// substr and substring of text and bytea at PostgreSQL's positions:
+	// characters from max(n, 1) up to n + m (exclusive; DuckDB's
+	// substring counts a negative n from the end); a negative m is an
+	// error. DuckDB's array_slice keeps text text and a blob a blob.
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_substr(s, n) AS array_slice(s, CASE WHEN n < 1 THEN 1 ELSE n END, 9223372036854775807),
+		(s, n, m) AS CASE WHEN m < 0 THEN error('[vsql:invalid_argument] negative substring length not allowed')
+			ELSE array_slice(s, CASE WHEN n < 1 THEN 1 ELSE n END, CASE WHEN CAST(n AS BIGINT) + m - 1 < 0 THEN 0 ELSE CAST(n AS BIGINT) + m - 1 END) END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_substring(s, n) AS ` + schema + `.pg_substr(s, n), (s, n, m) AS ` + schema + `.pg_substr(s, n, m)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_regexp_split_to_array(s, p) AS __vsql_regexp_split(s, p, ''), (s, p, fl) AS __vsql_regexp_split(s, p, fl)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_regexp_split_to_table(s, p) AS unnest(__vsql_regexp_split(s, p, '')),
 		(s, p, fl) AS unnest(__vsql_regexp_split(s, p, fl))`,
@@ -94,10 +102,11 @@ var setup = []string{
 		(s, d, n) AS unnest(` + schema + `.pg_string_split(s, d, n))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_lpad(s, n) AS lpad(s, n, ' '), (s, n, f) AS lpad(s, n, f)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_rpad(s, n) AS rpad(s, n, ' '), (s, n, f) AS rpad(s, n, f)`,
+	// overlay of text or bytea (a blob's length is its bytes)
 	`CREATE OR REPLACE MACRO ` + schema + `.overlay(s, r, n) AS CASE WHEN n < 1 THEN error('[vsql:invalid_argument] negative substring length not allowed')
-			ELSE substr(s, 1, n - 1) || r || substr(s, n + length(r)) END,
+			ELSE ` + schema + `.pg_substr(s, 1, n - 1) || r || ` + schema + `.pg_substr(s, n + CASE WHEN typeof(r) = 'BLOB' THEN octet_length(CAST(r AS BLOB)) ELSE length(CAST(r AS VARCHAR)) END) END,
 		(s, r, n, m) AS CASE WHEN n < 1 THEN error('[vsql:invalid_argument] negative substring length not allowed')
-			ELSE substr(s, 1, n - 1) || r || substr(s, n + m) END`,
+			ELSE ` + schema + `.pg_substr(s, 1, n - 1) || r || ` + schema + `.pg_substr(s, n + m) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.date_bin(stride, t, origin) AS CASE
 		WHEN datepart('month', CAST(stride AS INTERVAL)) <> 0 OR datepart('year', CAST(stride AS INTERVAL)) <> 0
 			THEN error('[vsql:feature_not_supported] timestamps cannot be binned into intervals containing months or years')
@@ -215,7 +224,7 @@ func init() {
 		setup = append(setup, b.String())
 		sqltext.ProvideFunctions(f.name)
 	}
-	for _, f := range []string{"lpad", "rpad", "encode", "decode", "date_trunc", "sha256"} {
+	for _, f := range []string{"lpad", "rpad", "encode", "decode", "date_trunc", "sha256", "substr", "substring"} {
 		sqltext.ProvideFunctionAs(f, "pg_"+f)
 	}
 	sqltext.ProvideFunctions("jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
@@ -277,7 +286,8 @@ var rules = map[string]rule{
 	"cast":                     castCall,
 	"overlay":                  overlayPlacing, // overlay(s PLACING r FROM n FOR m)
 	"overlaps":                 overlapsRule,   // (a, b) OVERLAPS (c, d)
-	"substring":                substringFrom,  // substring(s FROM 'regex')
+	"substring":                substringFrom,  // substring(s FROM n FOR m), substring(s FROM 'regex')
+	"pg_substring":             substringFrom,  // (the same, sent to the macro by sqltext)
 	"&":                        arrayOperand,   // i && '{1,2}'
 	"|":                        pipeOp,         // '…'::jsonb || '…', |/ x, ||/ x
 	"-":                        minusOp,        // '…'::jsonb - 'key'

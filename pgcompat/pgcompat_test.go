@@ -173,18 +173,19 @@ func TestOffsetLiterals(t *testing.T) {
 
 func TestLiteralCasts(t *testing.T) {
 	for in, want := range map[string]string{
-		`SELECT bool ' f ', 'on'::boolean, CAST('yes' AS bool)`:                                                  `SELECT bool 'false', 'true'::boolean, CAST('true' AS bool)`,
-		`SELECT '{1,2}'::int[], '{{1},{2}}'::int[]`:                                                              `SELECT ['1', '2']::int[], [['1'], ['2']]::int[][]`,
-		`SELECT CAST('{a,"b c",NULL}' AS text[])`:                                                                `SELECT CAST(['a', 'b c', NULL] AS text[])`,
-		`SELECT 'Mon Feb 10 17:32:01 1997 PST'::timestamptz, timestamptz 'Jan 8 1999 04:05', 'now'::timestamptz`: `SELECT '1997-02-11 01:32:01+00'::timestamptz, timestamptz '1999-01-08 04:05:00', 'now'::timestamptz`,
-		`SELECT date 'January 8, 1999', '990108'::date, CAST('1/8/1999' AS date)`:                                `SELECT date '1999-01-08', '1999-01-08'::date, CAST('1999-01-08' AS date)`,
-		`SELECT timestamp 'Feb 10 5:32PM 1997', time '04:05 PM', '24:00'::time, date 'infinity'`:                 `SELECT timestamp '1997-02-10 17:32:00', time '16:05:00', '24:00'::time, date 'infinity'`,
-		`SELECT date 'today', 'tomorrow'::date, timestamp 'yesterday', date '1999-02-30'`:                        `SELECT CAST(current_date AS date), (current_date + 1)::date, CAST(CAST(current_date - 1 AS TIMESTAMP) AS timestamp), CAST(error('[vsql:datetime_field_overflow] date/time field value out of range: "1999-02-30"') AS date)`,
-		`SELECT overlay(s placing 'x' from 2 for 3), substring(s from 'a.c'), substring(s from 2 for 3)`:         `SELECT overlay(s , 'x' , 2 , 3), memory.__vsql_fn.pg_substring_regex(s , 'a.c'), substring(s from 2 for 3)`,
-		`SELECT i && '{32,"a b",NULL}', i && '{}', i && '{"x\"y"}'`:                                              `SELECT i && '["32", "a b", NULL]', i && '[]', i && '["x\"y"]'`,
-		`SELECT a - b, '{}'::jsonb - 'k', x || y, '[1]'::jsonb || '[2]'`:                                         `SELECT a - b, memory.__vsql_fn.pg_jsonb_minus('{}'::JSON , 'k'), x || y, memory.__vsql_fn.pg_jsonb_concat('[1]'::JSON , '[2]')`,
-		`SELECT interval '-1 +02:03', 'P1Y2M'::interval, interval '1 month - 1 second'`:                          `SELECT interval '0 months -1 days 7380000000 microseconds', '14 months 0 days 0 microseconds'::interval, interval '1 month - 1 second'`,
-		`SELECT '[1:2]={1,2}'::int[], 'maybe'::bool, x::bool`:                                                    `SELECT '[1:2]={1,2}'::int[], 'maybe'::bool, x::bool`,
+		`SELECT bool ' f ', 'on'::boolean, CAST('yes' AS bool)`:                                                                                                                    `SELECT bool 'false', 'true'::boolean, CAST('true' AS bool)`,
+		`SELECT '{1,2}'::int[], '{{1},{2}}'::int[]`:                                                                                                                                `SELECT ['1', '2']::int[], [['1'], ['2']]::int[][]`,
+		`SELECT CAST('{a,"b c",NULL}' AS text[])`:                                                                                                                                  `SELECT CAST(['a', 'b c', NULL] AS text[])`,
+		`SELECT 'Mon Feb 10 17:32:01 1997 PST'::timestamptz, timestamptz 'Jan 8 1999 04:05', 'now'::timestamptz`:                                                                   `SELECT '1997-02-11 01:32:01+00'::timestamptz, timestamptz '1999-01-08 04:05:00', 'now'::timestamptz`,
+		`SELECT date 'January 8, 1999', '990108'::date, CAST('1/8/1999' AS date)`:                                                                                                  `SELECT date '1999-01-08', '1999-01-08'::date, CAST('1999-01-08' AS date)`,
+		`SELECT timestamp 'Feb 10 5:32PM 1997', time '04:05 PM', '24:00'::time, date 'infinity'`:                                                                                   `SELECT timestamp '1997-02-10 17:32:00', time '16:05:00', '24:00'::time, date 'infinity'`,
+		`SELECT date 'today', 'tomorrow'::date, timestamp 'yesterday', date '1999-02-30'`:                                                                                          `SELECT CAST(current_date AS date), (current_date + 1)::date, CAST(CAST(current_date - 1 AS TIMESTAMP) AS timestamp), CAST(error('[vsql:datetime_field_overflow] date/time field value out of range: "1999-02-30"') AS date)`,
+		`SELECT overlay(s placing 'x' from 2 for 3), substring(s from 'a.c'), substring(s from 2 for 3)`:                                                                           `SELECT overlay(s , 'x' , 2 , 3), memory.__vsql_fn.pg_substring_regex(s , 'a.c'), substring(s , 2 , 3)`,
+		`SELECT memory.__vsql_fn.pg_substring(s FOR 2), memory.__vsql_fn.pg_substring(s FROM 'x'), memory.__vsql_fn.pg_substring(s, '2'), memory.__vsql_fn.pg_substring(s FROM n)`: `SELECT memory.__vsql_fn.pg_substring(s , 1, 2), memory.__vsql_fn.pg_substring_regex(s , 'x'), memory.__vsql_fn.pg_substring_regex(s, '2'), memory.__vsql_fn.pg_substring(s , n)`,
+		`SELECT i && '{32,"a b",NULL}', i && '{}', i && '{"x\"y"}'`:                                                                                                                `SELECT i && '["32", "a b", NULL]', i && '[]', i && '["x\"y"]'`,
+		`SELECT a - b, '{}'::jsonb - 'k', x || y, '[1]'::jsonb || '[2]'`:                                                                                                           `SELECT a - b, memory.__vsql_fn.pg_jsonb_minus('{}'::JSON , 'k'), x || y, memory.__vsql_fn.pg_jsonb_concat('[1]'::JSON , '[2]')`,
+		`SELECT interval '-1 +02:03', 'P1Y2M'::interval, interval '1 month - 1 second'`:                                                                                            `SELECT interval '0 months -1 days 7380000000 microseconds', '14 months 0 days 0 microseconds'::interval, interval '1 month - 1 second'`,
+		`SELECT '[1:2]={1,2}'::int[], 'maybe'::bool, x::bool`:                                                                                                                      `SELECT '[1:2]={1,2}'::int[], 'maybe'::bool, x::bool`,
 	} {
 		if got, _ := Rewrite(in); got != want {
 			t.Errorf("Rewrite(%q)\n got %q\nwant %q", in, got, want)

@@ -142,6 +142,13 @@ func TestPostgresFunctions(t *testing.T) {
 		`SELECT (time '00:00', time '01:00') OVERLAPS (time '00:30', time '01:30'), (time '00:00', interval '1 hour') OVERLAPS (time '01:30', interval '1 day'), (time '23:00', interval '2 hours') OVERLAPS (time '00:30', interval '1 minute')`,
 		`SELECT (NULL::timestamp, timestamp '2000-01-02') OVERLAPS (timestamp '2000-01-01', timestamp '2000-01-03'), (timestamp '2000-01-01', NULL::timestamp) OVERLAPS (timestamp '2000-01-02', timestamp '2000-01-03'), (timestamp '2000-01-05', NULL::timestamp) OVERLAPS (timestamp '2000-01-02', timestamp '2000-01-06'), (NULL::timestamp, NULL::timestamp) OVERLAPS (timestamp '2000-01-02', timestamp '2000-01-03')`,
 		`SELECT count(*) FROM (VALUES (timestamp '2000-01-01', timestamp '2000-01-10'), (timestamp '2000-02-01', timestamp '2000-02-10')) v(s, e) WHERE (s, e) OVERLAPS (timestamp '2000-01-09', interval '1 day')`,
+		// substr and substring at PostgreSQL's positions (a start before 1 shortens the result), of text and bytea
+		`SELECT substring('abcdef', -1, 3), substr('abcdef', 0, 3), substr('abcdef', -2), substring('abcdef' from -1 for 3), substring('abcdef' from 0), substr('abcdef', -5, 7), substr('abcdef', 7), substr('abcdef', 3, 0), substring('abcdef' for 2), substring('ab€cd', 3, 1)`,
+		`SELECT substr(NULL::text, 1), substr('abc', NULL), substr('abc', 1, NULL), substr('abc', 2147483647, 2147483647), substring(x, 2), substr(x, -1, 3), substring(x from 2 for 2147483646) FROM (VALUES ('hello')) t(x)`,
+		`SELECT substring('1234567890'::bytea FROM 3), substring('1234567890'::bytea FROM 4 FOR 3), substring('string'::bytea FROM -10 FOR 2147483646), substr('string'::bytea, -1, 3), overlay('abc'::bytea placing 'XY'::bytea from 2)`,
+		`SELECT substring('abcdef', '2'), substring('abcdef', 'c.')`,
+		`SELECT substr('abc', 2, -1)`,
+		`SELECT substring('abc' from 2 for -1)`,
 		// trigonometry in degrees: PostgreSQL's exact values at multiples of 30, 45 and 90 degrees, and its bits elsewhere
 		`SELECT x::int4, sind(x), cosd(x), tand(x), cotd(x), sind(x) IN (-1, -0.5, 0, 0.5, 1) AS exact FROM generate_series(-720, 720, 15) AS t(x)`,
 		`SELECT x, sind(x), cosd(x), tand(x), cotd(x), atand(x), atan2d(x, 3.5) FROM (VALUES ('-352.3344703336753'::float8), ('71.76400861337834'), ('-0.42007833055128363'), ('1e300'), ('1e22'), ('-0'), ('NaN')) AS t(x)`,
