@@ -142,6 +142,9 @@ func TestPostgresFunctions(t *testing.T) {
 		`SELECT (time '00:00', time '01:00') OVERLAPS (time '00:30', time '01:30'), (time '00:00', interval '1 hour') OVERLAPS (time '01:30', interval '1 day'), (time '23:00', interval '2 hours') OVERLAPS (time '00:30', interval '1 minute')`,
 		`SELECT (NULL::timestamp, timestamp '2000-01-02') OVERLAPS (timestamp '2000-01-01', timestamp '2000-01-03'), (timestamp '2000-01-01', NULL::timestamp) OVERLAPS (timestamp '2000-01-02', timestamp '2000-01-03'), (timestamp '2000-01-05', NULL::timestamp) OVERLAPS (timestamp '2000-01-02', timestamp '2000-01-06'), (NULL::timestamp, NULL::timestamp) OVERLAPS (timestamp '2000-01-02', timestamp '2000-01-03')`,
 		`SELECT count(*) FROM (VALUES (timestamp '2000-01-01', timestamp '2000-01-10'), (timestamp '2000-02-01', timestamp '2000-02-10')) v(s, e) WHERE (s, e) OVERLAPS (timestamp '2000-01-09', interval '1 day')`,
+		`SELECT jsonb_delete('{"a":1 , "b":2, "c":3}'::jsonb, 'a'), jsonb_delete('{"a":null , "b":2, "c":3}'::jsonb, 'b'), jsonb_delete('["a","b","c"]'::jsonb, 1), jsonb_delete('{"a":1}'::jsonb, 'd'), jsonb_delete(NULL::jsonb, 'a')`,
+		`SELECT jsonb_delete('"a"'::jsonb, 'a')`,
+		`SELECT json_strip_nulls(null)::jsonb, json_strip_nulls('1')::jsonb, json_strip_nulls('"a string"')::jsonb, json_strip_nulls('{"a":1,"b":null,"c":[2,null,3],"d":{"e":4,"f":null}}')::jsonb`,
 		// substr and substring at PostgreSQL's positions (a start before 1 shortens the result), of text and bytea
 		`SELECT substring('abcdef', -1, 3), substr('abcdef', 0, 3), substr('abcdef', -2), substring('abcdef' from -1 for 3), substring('abcdef' from 0), substr('abcdef', -5, 7), substr('abcdef', 7), substr('abcdef', 3, 0), substring('abcdef' for 2), substring('ab€cd', 3, 1)`,
 		`SELECT substr(NULL::text, 1), substr('abc', NULL), substr('abc', 1, NULL), substr('abc', 2147483647, 2147483647), substring(x, 2), substr(x, -1, 3), substring(x from 2 for 2147483646) FROM (VALUES ('hello')) t(x)`,
