@@ -134,9 +134,23 @@ func (t *Tx) LakeTables(ctx context.Context, dbID, snapshot int64) ([]LakeTable,
 	return out, rows.Err()
 }
 
-// RecordLakeExport marks snapshot exported, with every table's row, in one
-// transaction step: either all of it is recorded or none.
-func (t *Tx) RecordLakeExport(ctx context.Context, dbID, snapshot int64, tables []LakeTable) error {
+// ErrLakehouseChanged is returned by RecordLakeExport when the database's
+// lakehouse is no longer the URL the export was made for.
+var ErrLakehouseChanged = errors.New("the lakehouse was changed meanwhile")
+
+// RecordLakeExport marks snapshot exported to the lakehouse at url, with
+// every table's row, in one transaction step: either all of it is recorded
+// or none, and nothing when the lakehouse is no longer url
+// (ErrLakehouseChanged).
+func (t *Tx) RecordLakeExport(ctx context.Context, dbID int64, url string, snapshot int64, tables []LakeTable) error {
+	var current string
+	err := t.tx.QueryRowContext(t.ctx, `SELECT url FROM lakehouses WHERE database_id = ?`, dbID).Scan(&current)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && current != url) {
+		return ErrLakehouseChanged
+	}
+	if err != nil {
+		return fmt.Errorf("read lakehouse: %w", err)
+	}
 	for _, l := range tables {
 		if _, err := t.tx.ExecContext(t.ctx, `INSERT OR REPLACE INTO lakehouse_tables
 			(database_id, snapshot_id, table_name, iceberg_snapshot_id, made_here, schema_json, skipped) VALUES (?, ?, ?, ?, ?, ?, ?)`,

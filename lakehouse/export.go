@@ -143,10 +143,8 @@ func (e *Exporter) warehouseFor(t target) (*warehouse, error) {
 // created now, so a bad location fails here; the export itself runs in
 // the background.
 func (e *Exporter) Set(ctx context.Context, db string, dbID int64, raw, by string) (string, error) {
-	// Not while a pass runs: it would record into the location being
-	// replaced.
-	e.passMu.Lock()
-	defer e.passMu.Unlock()
+	// A pass running meanwhile for the old location records nothing more
+	// (catalog.ErrLakehouseChanged), so this never waits for it.
 	if raw == "" {
 		return "", e.cat.Tx(ctx, func(tx *catalog.Tx) error { return tx.SetLakehouse(ctx, dbID, "", by) })
 	}
@@ -187,6 +185,9 @@ func (e *Exporter) Pass(ctx context.Context) {
 	}
 	for _, l := range lakes {
 		err := e.exportDatabase(ctx, l)
+		if errors.Is(err, catalog.ErrLakehouseChanged) {
+			continue // set again meanwhile: the next pass exports to the new one
+		}
 		e.mu.Lock()
 		if err != nil && ctx.Err() == nil {
 			if prev, ok := e.fails[l.DatabaseID]; !ok || prev.err != err.Error() {
@@ -239,7 +240,7 @@ func (e *Exporter) exportDatabase(ctx context.Context, l catalog.Lakehouse) erro
 		}
 		if s.Deleted {
 			// Its content is gone: nothing can be read from it.
-			if err := e.cat.Tx(ctx, func(tx *catalog.Tx) error { return tx.RecordLakeExport(ctx, l.DatabaseID, s.ID, nil) }); err != nil {
+			if err := e.cat.Tx(ctx, func(tx *catalog.Tx) error { return tx.RecordLakeExport(ctx, l.DatabaseID, l.URL, s.ID, nil) }); err != nil {
 				return err
 			}
 			done[s.ID] = time.Now()
@@ -392,7 +393,7 @@ func (e *Exporter) exportSnapshot(ctx context.Context, w *warehouse, l catalog.L
 		}
 		rows = append(rows, lt)
 	}
-	return e.cat.Tx(ctx, func(tx *catalog.Tx) error { return tx.RecordLakeExport(ctx, l.DatabaseID, s.ID, rows) })
+	return e.cat.Tx(ctx, func(tx *catalog.Tx) error { return tx.RecordLakeExport(ctx, l.DatabaseID, l.URL, s.ID, rows) })
 }
 
 // snapshotExport is the export of one vsql snapshot.
