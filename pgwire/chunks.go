@@ -56,32 +56,37 @@ const (
 	kUUID
 )
 
+// chunkKinds maps the DuckDB types the chunk encoder handles to the OID
+// they are reported as and their encoder (a package variable: chunkKind
+// runs for every column of every execution, point queries included).
+var chunkKinds = map[duckdb.Type]struct {
+	oid  uint32
+	kind colKind
+}{
+	duckdb.TYPE_BOOLEAN:      {pgtype.BoolOID, kBool},
+	duckdb.TYPE_TINYINT:      {pgtype.Int2OID, kI8},
+	duckdb.TYPE_UTINYINT:     {pgtype.Int2OID, kU8},
+	duckdb.TYPE_SMALLINT:     {pgtype.Int2OID, kI16},
+	duckdb.TYPE_USMALLINT:    {pgtype.Int4OID, kU16},
+	duckdb.TYPE_INTEGER:      {pgtype.Int4OID, kI32},
+	duckdb.TYPE_UINTEGER:     {pgtype.Int8OID, kU32},
+	duckdb.TYPE_BIGINT:       {pgtype.Int8OID, kI64},
+	duckdb.TYPE_FLOAT:        {pgtype.Float4OID, kF32},
+	duckdb.TYPE_DOUBLE:       {pgtype.Float8OID, kF64},
+	duckdb.TYPE_VARCHAR:      {pgtype.TextOID, kText},
+	duckdb.TYPE_BLOB:         {pgtype.ByteaOID, kBlob},
+	duckdb.TYPE_DATE:         {pgtype.DateOID, kDate},
+	duckdb.TYPE_TIMESTAMP:    {pgtype.TimestampOID, kTimestamp},
+	duckdb.TYPE_TIMESTAMP_TZ: {pgtype.TimestamptzOID, kTimestampTZ},
+	duckdb.TYPE_TIME:         {pgtype.TimeOID, kTime},
+	duckdb.TYPE_DECIMAL:      {pgtype.NumericOID, kDecimal64},
+	duckdb.TYPE_UUID:         {pgtype.UUIDOID, kUUID},
+}
+
 // chunkKind is the encoder of a DuckDB result column sent as oid; 0 when
 // the column must go through the row path (AppendValue).
 func chunkKind(c duckstream.Column, oid uint32) colKind {
-	want := map[duckdb.Type]struct {
-		oid  uint32
-		kind colKind
-	}{
-		duckdb.TYPE_BOOLEAN:      {pgtype.BoolOID, kBool},
-		duckdb.TYPE_TINYINT:      {pgtype.Int2OID, kI8},
-		duckdb.TYPE_UTINYINT:     {pgtype.Int2OID, kU8},
-		duckdb.TYPE_SMALLINT:     {pgtype.Int2OID, kI16},
-		duckdb.TYPE_USMALLINT:    {pgtype.Int4OID, kU16},
-		duckdb.TYPE_INTEGER:      {pgtype.Int4OID, kI32},
-		duckdb.TYPE_UINTEGER:     {pgtype.Int8OID, kU32},
-		duckdb.TYPE_BIGINT:       {pgtype.Int8OID, kI64},
-		duckdb.TYPE_FLOAT:        {pgtype.Float4OID, kF32},
-		duckdb.TYPE_DOUBLE:       {pgtype.Float8OID, kF64},
-		duckdb.TYPE_VARCHAR:      {pgtype.TextOID, kText},
-		duckdb.TYPE_BLOB:         {pgtype.ByteaOID, kBlob},
-		duckdb.TYPE_DATE:         {pgtype.DateOID, kDate},
-		duckdb.TYPE_TIMESTAMP:    {pgtype.TimestampOID, kTimestamp},
-		duckdb.TYPE_TIMESTAMP_TZ: {pgtype.TimestamptzOID, kTimestampTZ},
-		duckdb.TYPE_TIME:         {pgtype.TimeOID, kTime},
-		duckdb.TYPE_DECIMAL:      {pgtype.NumericOID, kDecimal64},
-		duckdb.TYPE_UUID:         {pgtype.UUIDOID, kUUID},
-	}[c.Type]
+	want := chunkKinds[c.Type]
 	if want.kind == 0 || want.oid != oid || c.Alias != "" {
 		return 0
 	}
