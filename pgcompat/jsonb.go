@@ -1,10 +1,13 @@
 package pgcompat
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // jsonb's output form, one printer for the wire (pgwire prints JSON
@@ -14,9 +17,10 @@ import (
 // out (a JSON string scalar arrives as a Go string, numbers as float64), or
 // as encoding/json decodes it with UseNumber — the way PostgreSQL prints
 // jsonb: object keys shorter first, then in byte order (the last of
-// duplicate keys wins), ", " and ": " between items, numbers in their
-// shortest decimal form without an exponent (the driver does not hand out
-// the original text of a float64, so 1.50 is 1.5: see pgwire's caveats).
+// duplicate keys wins), ", " and ": " between items; a json.Number as
+// written (appendJSONNumber), a float64 — all the driver hands out, on
+// pgwire's row path — in its shortest decimal form (1.50 is 1.5: see
+// pgwire's caveats).
 func AppendJSONB(buf []byte, v any) []byte {
 	switch x := v.(type) {
 	case nil:
@@ -29,7 +33,7 @@ func AppendJSONB(buf []byte, v any) []byte {
 		}
 		return strconv.AppendFloat(buf, x, 'f', -1, 64)
 	case json.Number: // the number's own text (1.50 stays 1.50)
-		return append(buf, x...)
+		return appendJSONNumber(buf, string(x))
 	case string:
 		return appendJSONString(buf, x)
 	case []any:
@@ -98,4 +102,43 @@ func appendJSONString(buf []byte, s string) []byte {
 		}
 	}
 	return append(buf, '"')
+}
+
+// AppendJSONBText prints JSON text (a JSON value of DuckDB's, as it is
+// stored) the way PostgreSQL prints jsonb, keeping every number exactly:
+// decoded with UseNumber, so 12345678901234567890 and 1.10 come out as
+// written, and a JSON null as null (not as SQL NULL). Text that is not
+// JSON is printed as it is.
+func AppendJSONBText(buf, raw []byte) []byte {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return append(buf, raw...)
+	}
+	return AppendJSONB(buf, v)
+}
+
+// appendJSONNumber prints a JSON number as PostgreSQL's numeric prints it:
+// its digits as written, except that an exponent is applied (1e2 is 100,
+// 1.50e1 is 15.0: the scale is the fraction's digits less the exponent)
+// and a zero has no sign.
+func appendJSONNumber(buf []byte, num string) []byte {
+	mant, exp, hasExp := strings.Cut(strings.ToLower(num), "e")
+	if !hasExp {
+		if strings.Trim(mant, "-0.") == "" && strings.HasPrefix(mant, "-") {
+			return append(buf, mant[1:]...) // -0, -0.00: numeric has no negative zero
+		}
+		return append(buf, num...)
+	}
+	e, err := strconv.Atoi(exp)
+	r, ok := new(big.Rat).SetString(num)
+	if err != nil || !ok {
+		return append(buf, num...)
+	}
+	frac := 0
+	if _, f, ok := strings.Cut(mant, "."); ok {
+		frac = len(f)
+	}
+	return append(buf, r.FloatString(max(frac-e, 0))...)
 }

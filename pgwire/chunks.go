@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/vsql/vsql/internal/duckstream"
+	"github.com/vsql/vsql/pgcompat"
 	"github.com/vsql/vsql/vsqlerr"
 )
 
@@ -54,6 +55,7 @@ const (
 	kDecimal64
 	kDecimal128
 	kUUID
+	kJSON
 )
 
 // chunkKinds maps the DuckDB types the chunk encoder handles to the OID
@@ -86,6 +88,11 @@ var chunkKinds = map[duckdb.Type]struct {
 // chunkKind is the encoder of a DuckDB result column sent as oid; 0 when
 // the column must go through the row path (AppendValue).
 func chunkKind(c duckstream.Column, oid uint32) colKind {
+	if c.Type == duckdb.TYPE_VARCHAR && c.Alias == "JSON" && oid == pgtype.JSONBOID {
+		// From the stored text: the row path gets JSON decoded by the
+		// driver, numbers as float64 and a JSON null as nil.
+		return kJSON
+	}
 	want := chunkKinds[c.Type]
 	if want.kind == 0 || want.oid != oid || c.Alias != "" {
 		return 0
@@ -246,6 +253,11 @@ func (e *colEncoder) appendValue(b []byte, v *duckstream.Vector, i int) []byte {
 			return b
 		}
 		return out
+	case kJSON:
+		if e.binary {
+			b = append(b, 1) // jsonb's binary form: version 1, then the text
+		}
+		return pgcompat.AppendJSONBText(b, duckstream.Bytes(v, i))
 	case kUUID:
 		lo, hi := duckstream.HugeInt(v, i)
 		var u [16]byte

@@ -114,7 +114,11 @@
 // no chunk is fetched meanwhile (backpressure: the connection holds one
 // chunk and the buffer); a failed write marks the connection lost and ends
 // the result, which stops the query. The row path (driver values, then
-// AppendValue) is kept for the types chunks.go does not encode.
+// AppendValue) is kept for the types chunks.go does not encode. JSON is
+// encoded on the chunk path from its stored text
+// (pgcompat.AppendJSONBText: numbers exact, a JSON null is null); on the
+// row path duckdb-go has already decoded it (float64 numbers, null as
+// nil), which is why a JSON column beside a list column loses digits.
 //
 // Measured (server's BenchmarkWireSelect: pgx in the same process, 1M rows
 // × int, text, decimal(12,2), text, both paths in one run, 2 shared

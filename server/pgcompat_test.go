@@ -594,3 +594,44 @@ func TestDatetimeCastNeedsSession(t *testing.T) {
 		}
 	}
 }
+
+// TestPostgresJSONBText compares jsonb values as text, byte for byte, with
+// PostgreSQL 15 (the other tests compare them as JSON values): numbers keep
+// their digits (no float64 on the way), a JSON null is null, keys come
+// shorter first and the last duplicate wins, exponents are applied.
+func TestPostgresJSONBText(t *testing.T) {
+	pg := pgtest.Connect(t).PgConn()
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	texts := func(c *pgconn.PgConn, sql string) string {
+		t.Helper()
+		res, err := c.Exec(context.Background(), sql).ReadAll()
+		if err != nil {
+			return "ERROR"
+		}
+		var out []string
+		for _, r := range res {
+			for _, row := range r.Rows {
+				for _, v := range row {
+					if v == nil {
+						out = append(out, "NULL")
+					} else {
+						out = append(out, string(v))
+					}
+				}
+			}
+		}
+		return strings.Join(out, " | ")
+	}
+	for _, sql := range []string{
+		`SELECT '{"id": 12345678901234567890, "b": 1.10, "a": [true, null, 1e2, -0.0, 1.50e1, 2.5E-3], "b": "dup", "ab": "x\ty"}'::jsonb`,
+		`SELECT 'null'::jsonb, 'null'::jsonb IS NULL, '"text"'::jsonb, '[]'::jsonb, '{}'::jsonb, '123456789012345678901234567890.5'::jsonb`,
+		`SELECT '{"nested": {"zz": 1, "a": {"c": [1, {"y": 2, "x": 1}]}}}'::jsonb`,
+		`CREATE TABLE jx (id int, doc jsonb)`,
+		`INSERT INTO jx VALUES (1, 'null'), (2, '{"k": 12345678901234567890, "f": 0.10}'), (3, NULL)`,
+		`SELECT id, doc, doc IS NULL FROM jx ORDER BY id`,
+	} {
+		if got, want := texts(vs, sql), texts(pg, sql); got != want {
+			t.Errorf("%s\nvsqld:      %s\nPostgreSQL: %s", sql, got, want)
+		}
+	}
+}
