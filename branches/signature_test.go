@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	_ "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/vsql/vsql/internal/sqlrows"
 )
 
 // TestColumnSignatures: after an UPDATE of one column, only that column's
@@ -62,28 +64,7 @@ func TestColumnSignatures(t *testing.T) {
 	defer reader.Close()
 	exec(reader, "ATTACH '"+beforePath+"' AS before (READ_ONLY)")
 	exec(reader, "ATTACH '"+afterPath+"' AS after (READ_ONLY)")
-	query := func(q string, fn func([]any) error) error {
-		rows, err := reader.Query(q)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				return err
-			}
-			if err := fn(vals); err != nil {
-				return err
-			}
-		}
-		return rows.Err()
-	}
+	query := func(q string, fn func([]any) error) error { return sqlrows.Of(reader.Query(q))(fn) }
 	before := ColumnSignatures(query, "before", "t", beforeChunks)
 	after := ColumnSignatures(query, "after", "t", afterChunks)
 	if before == nil || after == nil {

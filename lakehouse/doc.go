@@ -18,7 +18,8 @@
 //     lakehouse (after Kick — each snapshot, merge and restore — and every
 //     Retry); a pass exports the snapshots not exported yet, oldest
 //     first, each from its attached image, then syncRefs (refs.go) moves
-//     tags and branches. A database's failure is kept for Status and
+//     tags and branches (only when exports, branch heads or snapshot names
+//     changed since its last run: it reads every table's metadata). A database's failure is kept for Status and
 //     retried; vsql never waits for the export.
 //
 // # One snapshot, one table

@@ -69,6 +69,9 @@ type Exporter struct {
 	// unsynced counts, per database, the snapshots exported whose tags
 	// and branches are not moved yet: Status counts them in the lag.
 	unsynced map[int64]int64
+	// refsSig is, per database, what its references were last synced
+	// from (syncRefs skips a pass where it has not changed).
+	refsSig map[int64]string
 }
 
 type failure struct {
@@ -85,7 +88,7 @@ func New(cfg Config, cat *catalog.Catalog, eng Engine, versions Versions) *Expor
 		cfg.Log = slog.Default()
 	}
 	return &Exporter{cfg: cfg, cat: cat, eng: eng, versions: versions, kick: make(chan struct{}, 1),
-		whs: map[string]*warehouse{}, fails: map[int64]failure{}, notes: map[int64]map[string][]string{}, unsynced: map[int64]int64{}}
+		whs: map[string]*warehouse{}, fails: map[int64]failure{}, notes: map[int64]map[string][]string{}, unsynced: map[int64]int64{}, refsSig: map[int64]string{}}
 }
 
 // Kick asks for a pass soon (after a snapshot or a merge).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/apache/iceberg-go/table"
@@ -33,6 +34,25 @@ func (e *Exporter) syncRefs(ctx context.Context, w *warehouse, l catalog.Lakehou
 		return err
 	}); err != nil {
 		return err
+	}
+	// What the references depend on; unchanged since the last sync, no
+	// table's metadata is read (a warehouse on S3 would be asked every
+	// pass).
+	var sig strings.Builder
+	fmt.Fprintf(&sig, "%s;%d;", l.URL, len(rows))
+	for _, b := range branches {
+		fmt.Fprintf(&sig, "%s=%d;", b.Name, b.Head)
+	}
+	for _, s := range snaps {
+		if s.Name != "" && !s.Deleted {
+			fmt.Fprintf(&sig, "%d:%s;", s.ID, s.Name)
+		}
+	}
+	e.mu.Lock()
+	synced := e.refsSig[l.DatabaseID] == sig.String()
+	e.mu.Unlock()
+	if synced {
+		return nil
 	}
 	at := map[int64]map[string]catalog.LakeTable{}
 	names := map[string]bool{}
@@ -106,12 +126,9 @@ func (e *Exporter) syncRefs(ctx context.Context, w *warehouse, l catalog.Lakehou
 			}
 		}
 		for ref, id := range want {
-			if tbl.Metadata().Refs() != nil {
-				if _, ok := refOf(tbl, ref); ok {
-					continue
-				}
+			if _, ok := refOf(tbl, ref); !ok {
+				change[ref] = id // new
 			}
-			change[ref] = id
 		}
 		if len(change) > 0 {
 			if tbl, err = w.cat.LoadTable(ctx, tbl.Identifier()); err != nil {
@@ -124,6 +141,7 @@ func (e *Exporter) syncRefs(ctx context.Context, w *warehouse, l catalog.Lakehou
 	}
 	e.mu.Lock()
 	e.notes[l.DatabaseID] = notes
+	e.refsSig[l.DatabaseID] = sig.String()
 	e.mu.Unlock()
 	return nil
 }
@@ -179,11 +197,7 @@ func (e *Exporter) Status(ctx context.Context, dbID int64) ([]TableStatus, bool,
 	if t, err := parseURL(e.cfg.DataDir, l.URL); err == nil {
 		base.Catalog = t.catalog
 	}
-	for _, s := range snaps {
-		if _, ok := done[s.ID]; !ok && !s.Deleted {
-			base.Lag++
-		}
-	}
+	base.Lag = pending(snaps, done)
 	e.mu.Lock()
 	base.Lag += e.unsynced[dbID]
 	if f, ok := e.fails[dbID]; ok {
@@ -249,11 +263,7 @@ func (e *Exporter) Lag(ctx context.Context) (int64, error) {
 			if err != nil {
 				return err
 			}
-			for _, s := range snaps {
-				if _, ok := done[s.ID]; !ok && !s.Deleted {
-					total++
-				}
-			}
+			total += pending(snaps, done)
 		}
 		return nil
 	})
@@ -263,4 +273,16 @@ func (e *Exporter) Lag(ctx context.Context) (int64, error) {
 	}
 	e.mu.Unlock()
 	return total, err
+}
+
+// pending counts the snapshots not exported yet (deleted ones are never
+// exported).
+func pending(snaps []catalog.Snapshot, done map[int64]time.Time) int64 {
+	var n int64
+	for _, s := range snaps {
+		if _, ok := done[s.ID]; !ok && !s.Deleted {
+			n++
+		}
+	}
+	return n
 }
