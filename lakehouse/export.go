@@ -61,6 +61,10 @@ type Exporter struct {
 	versions Versions
 	kick     chan struct{}
 	passMu   sync.Mutex // one pass at a time
+	// recordMu makes recording a snapshot's export and counting it in
+	// unsynced one step for Status and Lag, which read both under it: a
+	// reader between the two saw lag 0 before the references moved.
+	recordMu sync.RWMutex
 
 	mu    sync.Mutex
 	whs   map[string]*warehouse // by catalog file
@@ -265,9 +269,6 @@ func (e *Exporter) exportDatabase(ctx context.Context, l catalog.Lakehouse) erro
 		if err != nil {
 			return fmt.Errorf("snapshot %d: %w", s.ID, err)
 		}
-		e.mu.Lock()
-		e.unsynced[l.DatabaseID]++
-		e.mu.Unlock()
 		done[s.ID] = time.Now()
 	}
 	if err := e.syncRefs(ctx, w, l); err != nil {
@@ -396,7 +397,15 @@ func (e *Exporter) exportSnapshot(ctx context.Context, w *warehouse, l catalog.L
 		}
 		rows = append(rows, lt)
 	}
-	return e.cat.Tx(ctx, func(tx *catalog.Tx) error { return tx.RecordLakeExport(ctx, l.DatabaseID, l.URL, s.ID, rows) })
+	e.recordMu.Lock()
+	defer e.recordMu.Unlock()
+	if err := e.cat.Tx(ctx, func(tx *catalog.Tx) error { return tx.RecordLakeExport(ctx, l.DatabaseID, l.URL, s.ID, rows) }); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	e.unsynced[l.DatabaseID]++
+	e.mu.Unlock()
+	return nil
 }
 
 // snapshotExport is the export of one vsql snapshot.

@@ -177,7 +177,9 @@ func (e *Exporter) Status(ctx context.Context, dbID int64) ([]TableStatus, bool,
 	var snaps []catalog.Snapshot
 	var done map[int64]time.Time
 	var rows []catalog.LakeTable
-	if err := e.cat.Tx(ctx, func(tx *catalog.Tx) error {
+	var unsynced int64
+	e.recordMu.RLock()
+	err := e.cat.Tx(ctx, func(tx *catalog.Tx) error {
 		var err error
 		if l, ok, err = tx.LakehouseOf(ctx, dbID); err != nil || !ok {
 			return err
@@ -190,16 +192,20 @@ func (e *Exporter) Status(ctx context.Context, dbID int64) ([]TableStatus, bool,
 		}
 		rows, err = tx.LakeTables(ctx, dbID, 0)
 		return err
-	}); err != nil || !ok {
+	})
+	e.mu.Lock()
+	unsynced = e.unsynced[dbID]
+	e.mu.Unlock()
+	e.recordMu.RUnlock()
+	if err != nil || !ok {
 		return nil, ok, err
 	}
 	base := TableStatus{URL: l.URL}
 	if t, err := parseURL(e.cfg.DataDir, l.URL); err == nil {
 		base.Catalog = t.catalog
 	}
-	base.Lag = pending(snaps, done)
+	base.Lag = pending(snaps, done) + unsynced
 	e.mu.Lock()
-	base.Lag += e.unsynced[dbID]
 	if f, ok := e.fails[dbID]; ok {
 		base.LastError, base.LastErrorAt = f.err, f.at
 	}
@@ -249,6 +255,8 @@ func (e *Exporter) Status(ctx context.Context, dbID int64) ([]TableStatus, bool,
 // not exported yet (tags and branches included), for the metrics.
 func (e *Exporter) Lag(ctx context.Context) (int64, error) {
 	var total int64
+	e.recordMu.RLock()
+	defer e.recordMu.RUnlock()
 	err := e.cat.Tx(ctx, func(tx *catalog.Tx) error {
 		lakes, err := tx.Lakehouses(ctx)
 		if err != nil {
