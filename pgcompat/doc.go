@@ -3,32 +3,35 @@
 //
 // # Design
 //
-// One pass per statement: Rewrite lexes the statement once with package
-// sqltext's lexer (sqltext.Tokens: the lexer Split and Classify use, with
-// numbers as one token), then walks the tokens once. Each token that is a
-// trigger — a lower-cased word or one operator character — runs the rule
-// the table rules maps it to. A rule looks at its neighbours in the same
-// token slice and records edits (byte ranges of the source and their
-// replacement, mostly insertions); nothing is re-lexed between rules, and
-// edits are applied once at the end in source order. Because rules insert
-// around operands rather than replacing them, rules compose: the jsonb in
-// '{"a":1}'::jsonb @> x is renamed while @> wraps its operands. A statement
-// with none of the trigger bytes is returned untouched before lexing.
+// One lexing pass per statement: sqltext.Split lexes the query once and
+// each Statement carries its tokens (sqltext.Token: the lexer Split and
+// Classify use, with numbers as one token). Rewrite walks those tokens
+// once. Each token that is a trigger — a lower-cased word or one operator
+// character — runs the rule the table rules maps it to. A rule looks at its
+// neighbours in the same token slice and records edits (byte ranges of the
+// source and their replacement, mostly insertions); nothing is re-lexed
+// between rules, and edits are applied once at the end in source order
+// (sqltext.Statement.Edit). Because rules insert around operands rather
+// than replacing them, rules compose: the jsonb in '{"a":1}'::jsonb @> x is
+// renamed while @> wraps its operands. A statement with none of the
+// trigger bytes is returned untouched.
 //
 // The server calls Translate from one place (server.Session.Prepare): the
-// whole text layer in order — named arguments of vsql_* calls,
-// PostgreSQL's names (sqltext.RewritePostgres), then Rewrite, which also
-// reads hex bytea literals (bytea.go), drops index operator classes and
-// names unnamed indexes (index.go) and fixes spaced timestamptz offsets in
-// DML (offsetLiteral), once separate passes that each lexed again — each
-// step returning at once without its trigger text, and one split and
-// classification of the result at the end (it was one per step). The
-// bench reports Translate's cost per statement ("The PostgreSQL layer per
-// statement"). Two steps still lex on their own when their trigger text
-// is present — named arguments (only statements calling vsql_*) and
-// RewritePostgres (800 lines of sqltext, the catalogs' names) — merging
-// them into this package's one token pass is what remains of the
-// single-pass design. Rewritten
+// whole text layer in order — named arguments of vsql_* calls
+// (sqltext.QuoteNamedArguments), PostgreSQL's names
+// (sqltext.RewritePostgresIn), then Rewrite, which also reads hex bytea
+// literals (bytea.go), drops index operator classes and names unnamed
+// indexes (index.go) and fixes spaced timestamptz offsets in DML
+// (offsetLiteral). Each step reads the tokens the step before left:
+// Statement.Edit moves the tokens an edit does not touch and lexes only
+// the text the edit wrote, together with the tokens it cut or touches, so
+// the client's text is lexed once from Split to DuckDB's prepare
+// (server's TestOneLexingPass counts the passes, sqltext.LexPasses; the
+// tests compare Edit's tokens with a fresh pass on every rewrite and in
+// FuzzRewrite). A statement that ends inside a quote or comment is left
+// alone (DuckDB refuses it). The bench reports the layer's cost per
+// statement with its lexing passes ("The PostgreSQL layer per
+// statement"). Rewritten
 // statements call macros in memory.__vsql_fn that Setup creates once per
 // process; client SQL cannot name them (names starting with __vsql are
 // refused before the rewrite).

@@ -329,14 +329,19 @@ const triggerBytes = "/%@<?#:&|-*aAbBsSjJzZnNtTdDuUgGwWrR"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.
-func Rewrite(sql string) (out string, changed bool) { return rewrite(sql, Session{}) }
+func Rewrite(sql string) (out string, changed bool) {
+	st, changed := rewrite(sqltext.Parse(sql), Session{})
+	return st.SQL, changed
+}
 
-// rewrite is Rewrite in a session with the settings sess.
-func rewrite(sql string, sess Session) (out string, changed bool) {
-	if !strings.ContainsAny(sql, triggerBytes) {
-		return sql, false
+// rewrite is Rewrite of a statement (on its tokens) in a session with the
+// settings sess.
+func rewrite(st sqltext.Statement, sess Session) (out sqltext.Statement, changed bool) {
+	sql := st.SQL
+	if !strings.ContainsAny(sql, triggerBytes) || st.Unterminated() {
+		return st, false
 	}
-	p := pass{src: sql, toks: sqltext.Tokens(sql), sess: sess}
+	p := pass{src: sql, toks: st.Tokens(), sess: sess}
 	if len(p.toks) > 0 && p.kind(0) == sqltext.Word {
 		switch strings.ToLower(p.text(0)) {
 		case "insert", "update", "delete", "select", "with":
@@ -361,9 +366,9 @@ func rewrite(sql string, sess Session) (out string, changed bool) {
 		}
 	}
 	if len(p.edits) == 0 {
-		return sql, false
+		return st, false
 	}
-	return p.apply(), true
+	return st.Edit(p.apply()), true
 }
 
 // lower lower-cases an ASCII word into buf.
@@ -406,9 +411,10 @@ func (p *pass) open(at int, text string) {
 	p.edits = append(p.edits, edit{at, at, text, -1 - len(p.edits)})
 }
 
-// apply builds the rewritten statement: edits in source order, insertions
-// before a replacement at the same offset, otherwise in seq order.
-func (p *pass) apply() string {
+// apply orders the edits for sqltext.Statement.Edit: in source order,
+// insertions before a replacement at the same offset, otherwise in seq
+// order; of overlapping edits the first one wins.
+func (p *pass) apply() []sqltext.Edit {
 	sort.SliceStable(p.edits, func(a, b int) bool {
 		ea, eb := p.edits[a], p.edits[b]
 		if ea.start != eb.start {
@@ -419,19 +425,16 @@ func (p *pass) apply() string {
 		}
 		return ea.seq < eb.seq
 	})
-	var b strings.Builder
-	b.Grow(len(p.src) + 64)
+	out := make([]sqltext.Edit, 0, len(p.edits))
 	pos := 0
 	for _, e := range p.edits {
 		if e.start < pos {
 			continue // overlapping edits: the first one wins
 		}
-		b.WriteString(p.src[pos:e.start])
-		b.WriteString(e.text)
+		out = append(out, sqltext.Edit{Start: e.start, End: e.end, Text: e.text})
 		pos = e.end
 	}
-	b.WriteString(p.src[pos:])
-	return b.String()
+	return out
 }
 
 // text is token i's source text ("" out of range).
@@ -692,6 +695,9 @@ func wrapDivisor(p *pass, i int) bool {
 // numericText is the number a string literal '…' holds, as SQL text
 // ("(-10)", "0.5"); false when it holds no plain number.
 func numericText(lit string) (string, bool) {
+	if len(lit) < 2 || lit[0] != '\'' || lit[len(lit)-1] != '\'' {
+		return "", false // not a closed '…' literal
+	}
 	v := strings.TrimSpace(lit[1 : len(lit)-1])
 	sign := ""
 	if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {

@@ -2,6 +2,7 @@ package pgcompat
 
 import (
 	"database/sql/driver"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -95,6 +96,7 @@ func TestRewrite(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, changed := Rewrite(c.in)
+		checkTokens(t, Translate(sqltext.Parse(c.in), false).Statement)
 		if got != c.want {
 			t.Errorf("Rewrite(%q)\n got %q\nwant %q", c.in, got, c.want)
 		}
@@ -118,6 +120,18 @@ func TestTimestampParam(t *testing.T) {
 	}
 }
 
+// checkTokens fails t unless the tokens and classification st carries
+// (moved through the rewrites' edits, sqltext.Statement.Edit) are those of
+// a lexing pass over its text.
+func checkTokens(t *testing.T, st sqltext.Statement) {
+	t.Helper()
+	fresh := sqltext.Parse(st.SQL)
+	if !reflect.DeepEqual(st.Tokens(), fresh.Tokens()) || !reflect.DeepEqual(st.Keywords, fresh.Keywords) ||
+		st.Params != fresh.Params || st.Returning != fresh.Returning || st.Kind() != fresh.Kind() {
+		t.Errorf("tokens of %q after the edits:\n%v %v\nlexed again:\n%v %v", st.SQL, st.Tokens(), st.Keywords, fresh.Tokens(), fresh.Keywords)
+	}
+}
+
 // FuzzRewrite: any input, no panic, and a statement without a trigger
 // byte is returned unchanged.
 func FuzzRewrite(f *testing.F) {
@@ -126,6 +140,7 @@ func FuzzRewrite(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		out, changed := Rewrite(s)
+		checkTokens(t, Translate(sqltext.Parse(s), true).Statement)
 		if !changed && out != s {
 			t.Fatalf("unchanged but different: %q", out)
 		}

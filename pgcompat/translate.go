@@ -29,31 +29,20 @@ type Translation struct {
 // PostgreSQL's semantics (Rewrite, which also reads hex bytea literals,
 // drops operator classes of CREATE INDEX, names unnamed indexes and fixes
 // spaced timestamptz offsets in DML). Each step returns at once when the
-// statement has none of its trigger text, and the statement is split and
-// classified again once, at the end.
+// statement has none of its trigger text.
 func Translate(st sqltext.Statement, callsVsql bool) Translation {
 	return TranslateIn(st, callsVsql, Session{})
 }
 
-// TranslateIn is Translate for a session with the settings sess.
+// TranslateIn is Translate for a session with the settings sess. The
+// statement is not lexed again: each step reads the tokens the one before
+// left (sqltext.Statement.Edit moves the tokens an edit does not touch and
+// lexes only the text it wrote).
 func TranslateIn(st sqltext.Statement, callsVsql bool, sess Session) Translation {
-	sql, changed := st.SQL, false
-	step := func(out string, ok bool) {
-		if ok {
-			sql, changed = out, true
-		}
-	}
 	if callsVsql {
-		step(sqltext.QuoteNamedArguments(sql), true)
+		st = sqltext.QuoteNamedArguments(st)
 	}
-	out, catalogs := sqltext.RewritePostgres(sql)
-	step(out, catalogs)
-	step(rewrite(sql, sess))
-	if !changed {
-		return Translation{Statement: st}
-	}
-	offset := st.Offset
-	st = sqltext.Parse(sql)
-	st.Offset = offset
+	st, catalogs := sqltext.RewritePostgresIn(st)
+	st, _ = rewrite(st, sess)
 	return Translation{Statement: st, Catalogs: catalogs}
 }

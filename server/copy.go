@@ -73,7 +73,7 @@ func (s *Session) prepareCopy(ctx context.Context, st sqltext.Statement) (pgwire
 	if !cp.From {
 		return s.prepareCopyTo(ctx, cp, format)
 	}
-	scan := sqltext.ScanStatement(st.SQL)
+	scan := sqltext.ScanStatement(st)
 	if scan.Reserved {
 		return nil, true, vsqlerr.New(vsqlerr.ReservedName, "names starting with __vsql are reserved")
 	}

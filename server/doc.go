@@ -158,7 +158,8 @@
 // the client wrote it, before vsql's own statements (settings, CREATE
 // DATABASE, COPY) and before DuckDB's prepare, which already runs PRAGMA
 // handlers and the leading statements of a multi-statement string.
-// sqltext.ReachOf lexes it once: called names, table positions (after
+// sqltext.ReachOf reads the statement's tokens (from the one lexing pass,
+// sqltext.Split): called names, table positions (after
 // FROM, JOIN, USING, CALL, LATERAL, TABLE, INTO, DESCRIBE, SUMMARIZE,
 // SHOW, PIVOT, UNPIVOT, and after "," in a FROM list; not FROM inside
 // EXTRACT/TRIM/SUBSTRING/OVERLAY or IS DISTINCT FROM), literals and

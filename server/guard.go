@@ -480,7 +480,7 @@ func (s *Session) guard(st sqltext.Statement) error {
 		return vsqlerr.New(vsqlerr.PermissionDenied, "permission denied: IMPORT DATABASE runs a script of statements past vsql's checks").
 			WithHint("Create the tables and load them through the connection (COPY … FROM STDIN, psql \\copy).")
 	}
-	r := sqltext.ReachOf(st.SQL)
+	r := sqltext.ReachOf(st)
 	for _, lit := range r.Literals {
 		if g.protectedPath(lit) {
 			return repositoryRefused(lit)
@@ -674,11 +674,11 @@ func (s *Session) guardInternal(st sqltext.Statement) error {
 	default:
 		return nil
 	}
-	rewritten, ok := sqltext.RewritePostgres(st.SQL)
+	rewritten, ok := sqltext.RewritePostgresIn(st)
 	if !ok {
 		return nil
 	}
-	if strings.Contains(strings.ToLower(sqltext.DDLHead(rewritten)), "__vsql") {
+	if strings.Contains(strings.ToLower(sqltext.DDLHead(rewritten.SQL)), "__vsql") {
 		return internalRefused()
 	}
 	return nil

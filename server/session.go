@@ -303,7 +303,7 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 			return stmt, s.failed(err)
 		}
 	}
-	scan := sqltext.ScanStatement(st.SQL)
+	scan := sqltext.ScanStatement(st)
 	if scan.Reserved {
 		return nil, s.failed(vsqlerr.New(vsqlerr.ReservedName, "names starting with __vsql are reserved"))
 	}
@@ -331,36 +331,12 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 			return nil, s.failed(err)
 		}
 	}
-	if sqltext.IsAddForeignKey(st.SQL) {
-		// DuckDB cannot add a foreign key to an existing table; ORMs add
-		// theirs this way after CREATE TABLE. Accepted with a warning.
-		return &warningStatement{sess: s, tag: "ALTER TABLE", warning: "foreign keys cannot be added to an existing table (DuckDB); the constraint was not created and is not enforced"}, nil
-	}
-	if rewritten, removed, ok := sqltext.StripForeignKeyActions(st.SQL); ok {
-		offset := st.Offset
-		st = sqltext.Parse(rewritten)
-		st.Offset = offset
-		if len(removed) > 0 {
-			s.notices = append(s.notices, &vsqlerr.Error{Severity: "WARNING", SQLState: "01000",
-				Message: "DuckDB's foreign keys take no actions: " + strings.Join(removed, ", ") + " removed; the key is enforced as NO ACTION"})
+	if kw := st.Keyword(0); kw == "CREATE" || kw == "ALTER" {
+		var stmt pgwire.Statement
+		var err error
+		if stmt, st, err = s.prepareDDLText(ctx, st, scan); stmt != nil || err != nil {
+			return stmt, err
 		}
-	}
-	if parts, asView, ok := sqltext.AlterTableOnView(st.SQL); ok && s.isView(ctx, parts) {
-		offset := st.Offset
-		st = sqltext.Parse(asView)
-		st.Offset = offset
-	}
-	if table, column, typ, ok := sqltext.AlterColumnType(st.SQL); ok && s.sameColumnType(ctx, table, column, typ) {
-		// ORMs "change" a column to the type it has (GORM's text for a
-		// VARCHAR): a no-op here, where DuckDB would refuse an indexed one.
-		return &warningStatement{sess: s, tag: "ALTER TABLE"}, nil
-	}
-	if seqs, rewritten, ok := sqltext.RewriteSerial(st.SQL); ok {
-		if err := s.checkAll(ctx, s.statementNeeds(scan, true)); err != nil {
-			return nil, s.failed(err)
-		}
-		// serial / identity columns: their sequences are created first.
-		return &serialStatement{sess: s, sequences: seqs, create: rewritten}, nil
 	}
 	ds, err := s.prepareDuckDB(sqlfuncs.WithCaller(ctx, s), st, paramOIDs)
 	if err != nil && strings.Contains(err.Error(), "must appear in the GROUP BY clause") {
@@ -406,6 +382,44 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		ds.chunky = false // vsql_* calls take gates and run statements of their own
 	}
 	return ds, nil
+}
+
+// prepareDDLText runs the text steps for CREATE and ALTER statements that
+// DuckDB would refuse or get wrong: a statement vsql answers itself, or st
+// as DuckDB should prepare it.
+func (s *Session) prepareDDLText(ctx context.Context, st sqltext.Statement, scan sqltext.Scan) (pgwire.Statement, sqltext.Statement, error) {
+	if sqltext.IsAddForeignKey(st.SQL) {
+		// DuckDB cannot add a foreign key to an existing table; ORMs add
+		// theirs this way after CREATE TABLE. Accepted with a warning.
+		return &warningStatement{sess: s, tag: "ALTER TABLE", warning: "foreign keys cannot be added to an existing table (DuckDB); the constraint was not created and is not enforced"}, st, nil
+	}
+	if rewritten, removed, ok := sqltext.StripForeignKeyActions(st.SQL); ok {
+		offset := st.Offset
+		st = sqltext.Parse(rewritten)
+		st.Offset = offset
+		if len(removed) > 0 {
+			s.notices = append(s.notices, &vsqlerr.Error{Severity: "WARNING", SQLState: "01000",
+				Message: "DuckDB's foreign keys take no actions: " + strings.Join(removed, ", ") + " removed; the key is enforced as NO ACTION"})
+		}
+	}
+	if parts, asView, ok := sqltext.AlterTableOnView(st.SQL); ok && s.isView(ctx, parts) {
+		offset := st.Offset
+		st = sqltext.Parse(asView)
+		st.Offset = offset
+	}
+	if table, column, typ, ok := sqltext.AlterColumnType(st.SQL); ok && s.sameColumnType(ctx, table, column, typ) {
+		// ORMs "change" a column to the type it has (GORM's text for a
+		// VARCHAR): a no-op here, where DuckDB would refuse an indexed one.
+		return &warningStatement{sess: s, tag: "ALTER TABLE"}, st, nil
+	}
+	if seqs, rewritten, ok := sqltext.RewriteSerial(st.SQL); ok {
+		if err := s.checkAll(ctx, s.statementNeeds(scan, true)); err != nil {
+			return nil, st, s.failed(err)
+		}
+		// serial / identity columns: their sequences are created first.
+		return &serialStatement{sess: s, sequences: seqs, create: rewritten}, st, nil
+	}
+	return nil, st, nil
 }
 
 // gatesOf lists the gates a statement holds while it runs: the session's

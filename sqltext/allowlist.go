@@ -55,16 +55,16 @@ type sqlToken struct {
 	word       string // lower-cased word, or the unquoted identifier
 }
 
-func tokens(src string) []sqlToken {
-	l := lexer{src: src}
-	var out []sqlToken
-	for {
-		tok, ok := l.next()
-		if !ok {
-			return out
-		}
-		t := sqlToken{kind: tok.kind, start: tok.start, end: tok.end, text: src[tok.start:tok.end]}
-		switch tok.kind {
+// tokens lexes src into sqlTokens (a lexing pass: for text that is not a
+// Statement's).
+func tokens(src string) []sqlToken { return wordTokens(src, Tokens(src)) }
+
+// wordTokens are toks, tokens of src, with their text and words.
+func wordTokens(src string, toks []Token) []sqlToken {
+	out := make([]sqlToken, 0, len(toks))
+	for _, tok := range toks {
+		t := sqlToken{kind: tok.Kind.internal(), start: tok.Start, end: tok.End, text: src[tok.Start:tok.End]}
+		switch t.kind {
 		case tokWord:
 			t.word = strings.ToLower(t.text)
 		case tokQuoted:
@@ -72,6 +72,7 @@ func tokens(src string) []sqlToken {
 		}
 		out = append(out, t)
 	}
+	return out
 }
 
 // callProblem checks one call-like token: a word followed by "(".

@@ -196,14 +196,12 @@ func itoa(n int64) string {
 // PostgreSQL does), whether IF EXISTS was given, and the text after the name
 // (options such as WITH (FORCE)). ok is false when there is no name.
 func (s Statement) DatabaseTarget() (name string, ifExists bool, rest string, ok bool) {
-	l := lexer{src: s.SQL}
 	var toks []token
-	for len(toks) < 5 {
-		tok, more := l.next()
-		if !more {
+	for _, t := range s.Tokens() {
+		if len(toks) == 5 {
 			break
 		}
-		toks = append(toks, tok)
+		toks = append(toks, token{t.Kind.internal(), t.Start, t.End})
 	}
 	i := 2 // past CREATE/DROP DATABASE
 	word := func(j int) string {

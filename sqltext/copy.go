@@ -126,13 +126,8 @@ func (p *copyParser) errorf(format string, args ...any) error {
 // the caller decides whether forms other than STDIN/STDOUT go elsewhere.
 func (s Statement) ParseCopy() (Copy, error) {
 	p := &copyParser{src: s.SQL}
-	l := lexer{src: s.SQL}
-	for {
-		tok, ok := l.next()
-		if !ok {
-			break
-		}
-		p.toks = append(p.toks, tok)
+	for _, t := range s.Tokens() {
+		p.toks = append(p.toks, token{t.Kind.internal(), t.Start, t.End})
 	}
 	var c Copy
 	if !p.word("COPY") {

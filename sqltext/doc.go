@@ -31,8 +31,18 @@
 //     names. ReachOf (reach.go) lists what a statement reaches (called
 //     names, table positions, literals) for the server's guard.
 //
-//   - Tokens lexes a statement once into typed tokens for package
-//     pgcompat's single rewrite pass (the same lexer as Split).
+//   - One lexing pass per statement: Split (and Parse) lex the text once
+//     and each Statement keeps its tokens (Statement.Tokens). Everything
+//     after reads them: ScanStatement, ReachOf, SettingOf, InnerStatement,
+//     ParseCopy, DatabaseTarget, QuoteNamedArguments, RewritePostgresIn
+//     and package pgcompat's rules. A rewrite returns a Statement through
+//     Statement.Edit (edit.go), which moves the tokens its edits do not
+//     touch and lexes only the text they wrote (and tokens they cut or
+//     touch), so the rewritten statement needs no new pass either.
+//     LexPasses counts passes for the tests and the bench; Tokens lexes
+//     text that is not a Statement's. The CREATE/ALTER helpers
+//     (serial.go) still lex on their own, and run only for those
+//     statements.
 //
 //   - RewritePostgres turns PostgreSQL clients' names into DuckDB's, token
 //     by token: public.x → main.x, pg_catalog and information_schema

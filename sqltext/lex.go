@@ -28,6 +28,9 @@ type token struct {
 type lexer struct {
 	src string
 	pos int
+	// open is set when a quote, dollar quote or block comment runs to the
+	// end of the input unclosed.
+	open bool
 }
 
 func isSpace(c byte) bool {
@@ -73,6 +76,9 @@ func (l *lexer) skip() {
 					l.pos++
 				}
 			}
+			if depth > 0 {
+				l.open = true
+			}
 		default:
 			return
 		}
@@ -104,6 +110,7 @@ func (l *lexer) next() (tok token, ok bool) {
 			end := strings.Index(l.src[l.pos:], tag)
 			if end < 0 {
 				l.pos = len(l.src)
+				l.open = true
 			} else {
 				l.pos += end + len(tag)
 			}
@@ -155,6 +162,7 @@ func (l *lexer) quoted(q byte, backslashes bool) {
 			l.pos++
 		}
 	}
+	l.open = true
 	if l.pos > len(l.src) {
 		l.pos = len(l.src)
 	}

@@ -196,24 +196,27 @@ type rwTok struct {
 // - a select-list item that is a call of a provided function gets the
 // function's name as its column name, as in PostgreSQL.
 func RewritePostgres(src string) (out string, changed bool) {
-	if !mayNeedRewrite(src) {
-		return src, false
+	st, changed := RewritePostgresIn(Parse(src))
+	return st.SQL, changed
+}
+
+// RewritePostgresIn is RewritePostgres on a statement's tokens: the
+// statement is not lexed again.
+func RewritePostgresIn(st Statement) (out Statement, changed bool) {
+	src, stoks := st.SQL, st.Tokens()
+	if st.open || !mayNeedRewrite(src, stoks) {
+		return st, false
 	}
-	l := lexer{src: src}
-	var toks []rwTok
-	for {
-		tok, ok := l.next()
-		if !ok {
-			break
-		}
-		t := rwTok{kind: tok.kind, start: tok.start, end: tok.end}
-		switch tok.kind {
+	toks := make([]rwTok, 0, len(stoks))
+	for _, tok := range stoks {
+		t := rwTok{kind: tok.Kind.internal(), start: tok.Start, end: tok.End}
+		switch t.kind {
 		case tokWord:
-			t.word = strings.ToLower(src[tok.start:tok.end])
+			t.word = strings.ToLower(src[t.start:t.end])
 		case tokQuoted:
-			t.word = UnquoteIdent(src[tok.start:tok.end])
+			t.word = UnquoteIdent(src[t.start:t.end])
 		case tokOther:
-			t.word = src[tok.start:tok.end]
+			t.word = src[t.start:t.end]
 		}
 		toks = append(toks, t)
 	}
@@ -544,24 +547,22 @@ func RewritePostgres(src string) (out string, changed bool) {
 		}
 	}
 	if !changed {
-		return src, false
+		return st, false
 	}
 	nameSelectItems(toks, provided, pre, post)
-	var sb strings.Builder
-	last := 0
+	var edits []Edit
 	for i, t := range toks {
-		sb.WriteString(src[last:t.start])
-		sb.WriteString(pre[i])
-		if repl[i] != nil {
-			sb.WriteString(*repl[i])
-		} else {
-			sb.WriteString(src[t.start:t.end])
+		if pre[i] != "" {
+			edits = append(edits, Edit{t.start, t.start, pre[i]})
 		}
-		sb.WriteString(post[i])
-		last = t.end
+		if repl[i] != nil {
+			edits = append(edits, Edit{t.start, t.end, *repl[i]})
+		}
+		if post[i] != "" {
+			edits = append(edits, Edit{t.end, t.end, post[i]})
+		}
 	}
-	sb.WriteString(src[last:])
-	return sb.String(), true
+	return st.Edit(edits), true
 }
 
 // aliasAfter returns the token of a table alias without a column list
@@ -603,15 +604,11 @@ func fillTriggerWords() {
 
 // mayNeedRewrite is a quick scan, without allocating, for a token the
 // rewrite acts on; most statements (and big INSERTs) have none.
-func mayNeedRewrite(src string) bool {
-	l := lexer{src: src}
+func mayNeedRewrite(src string, toks []Token) bool {
 	var buf [32]byte
 	castType := false // the previous token was : (of ::) or AS
-	for {
-		tok, ok := l.next()
-		if !ok {
-			return false
-		}
+	for _, t := range toks {
+		tok := token{t.Kind.internal(), t.Start, t.End}
 		afterCast := castType
 		castType = tok.kind == tokOther && src[tok.start] == ':' ||
 			tok.kind == tokWord && tok.end-tok.start == 2 && strings.EqualFold(src[tok.start:tok.end], "as")
@@ -643,6 +640,7 @@ func mayNeedRewrite(src string) bool {
 			}
 		}
 	}
+	return false
 }
 
 // regexOperand rewrites the literal pattern after the regular expression
@@ -696,19 +694,14 @@ func operandStart(toks []rwTok, match []int, i int) int {
 	case tokWord, tokQuoted:
 		return nameStart(toks, i)
 	case tokOther:
-		// a number: one token per digit
-		if !isDigit(toks[i].word) {
+		// a number is one token
+		if w := toks[i].word; w == "" || w[0] < '0' || w[0] > '9' {
 			return -1
-		}
-		for i > 0 && toks[i-1].kind == tokOther && isDigit(toks[i-1].word) && toks[i-1].end == toks[i].start {
-			i--
 		}
 		return i
 	}
 	return -1
 }
-
-func isDigit(s string) bool { return len(s) == 1 && s[0] >= '0' && s[0] <= '9' }
 
 // nameStart walks back over a dotted name ending at token i.
 func nameStart(toks []rwTok, i int) int {

@@ -66,17 +66,14 @@ var fromFunctions = map[string]bool{"extract": true, "trim": true, "substring": 
 
 // ReachOf collects what Reach describes for one statement (or several:
 // a top-level semicolon starts afresh).
-func ReachOf(src string) Reach {
-	// Raw tokens, and words lower-cased only where they are kept: this
-	// runs on every statement.
-	toks := make([]token, 0, len(src)/3+8)
-	l := lexer{src: src}
-	for {
-		t, ok := l.next()
-		if !ok {
-			break
-		}
-		toks = append(toks, t)
+func ReachOf(st Statement) Reach {
+	// The statement's tokens, and words lower-cased only where they are
+	// kept: this runs on every statement.
+	src := st.SQL
+	stoks := st.Tokens()
+	toks := make([]token, len(stoks))
+	for i, t := range stoks {
+		toks[i] = token{t.Kind.internal(), t.Start, t.End}
 	}
 	text := func(t token) string { return src[t.start:t.end] }
 	isDot := func(i int) bool { return i >= 0 && i < len(toks) && toks[i].kind == tokOther && text(toks[i]) == "." }
@@ -250,7 +247,7 @@ func SettingOf(st Statement) (Setting, bool) {
 	if verb != "SET" && verb != "RESET" && verb != "PRAGMA" {
 		return Setting{}, false
 	}
-	toks := tokens(st.SQL)
+	toks := wordTokens(st.SQL, st.Tokens())
 	s := Setting{Verb: verb}
 	i := 1
 	word := func(j int) string {
@@ -286,18 +283,22 @@ func SettingOf(st Statement) (Setting, bool) {
 // InnerStatement returns the statement that PREPARE name [(types)] AS …
 // or EXPLAIN [ANALYZE] [(options)] … carries; ok is false for others.
 func InnerStatement(st Statement) (Statement, bool) {
-	toks := tokens(st.SQL)
-	switch st.Keyword(0) {
+	kw := st.Keyword(0)
+	if kw != "PREPARE" && kw != "EXPLAIN" {
+		return Statement{}, false
+	}
+	toks := wordTokens(st.SQL, st.Tokens())
+	switch kw {
 	case "PREPARE":
 		depth := 0
-		for _, t := range toks[1:] {
+		for i, t := range toks[1:] {
 			switch {
 			case t.kind == tokOpen:
 				depth++
 			case t.kind == tokClose:
 				depth--
 			case depth == 0 && t.kind == tokWord && t.word == "as":
-				return Parse(st.SQL[t.end:]), true
+				return st.from(i+2, t.end), true
 			}
 		}
 	case "EXPLAIN":
@@ -319,7 +320,7 @@ func InnerStatement(st Statement) (Statement, bool) {
 			}
 		}
 		if i < len(toks) {
-			return Parse(st.SQL[toks[i].start:]), true
+			return st.from(i, toks[i].start), true
 		}
 	}
 	return Statement{}, false

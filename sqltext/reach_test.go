@@ -42,7 +42,7 @@ func TestReachTables(t *testing.T) {
 		{"SELECT * FROM t AS '/x'", []TableRef{name("t", 1, false)}},
 		{"SELECT (SELECT 1 FROM t), 'x' FROM u", []TableRef{name("t", 1, false), name("u", 1, false)}},
 	} {
-		got := ReachOf(c.sql).Tables
+		got := ReachOf(Parse(c.sql)).Tables
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s\n got %+v\nwant %+v", c.sql, got, c.want)
 		}
@@ -50,7 +50,7 @@ func TestReachTables(t *testing.T) {
 }
 
 func TestReachCallsLiteralsQualifiers(t *testing.T) {
-	r := ReachOf(`SELECT "Glob"('/a'), x.read_blob('b') FROM "Memory".main.t, memory.u WHERE v = E'c\n'`)
+	r := ReachOf(Parse(`SELECT "Glob"('/a'), x.read_blob('b') FROM "Memory".main.t, memory.u WHERE v = E'c\n'`))
 	if want := []string{"glob", "read_blob"}; !reflect.DeepEqual(r.Calls, want) {
 		t.Errorf("calls %q, want %q", r.Calls, want)
 	}

@@ -123,20 +123,20 @@ func TestDatabaseTarget(t *testing.T) {
 }
 
 func TestScanStatement(t *testing.T) {
-	sc := sqltext.ScanStatement(`SELECT * FROM "retail/dev".orders o JOIN "retail@4".main.orders p USING (id), vsql_snapshots('x') WHERE s = '"a/b".x'`)
+	sc := sqltext.ScanStatement(sqltext.Parse(`SELECT * FROM "retail/dev".orders o JOIN "retail@4".main.orders p USING (id), vsql_snapshots('x') WHERE s = '"a/b".x'`))
 	if !sc.CallsVsql || sc.Reserved || len(sc.Catalogs) != 2 || sc.Catalogs[0] != "retail/dev" || sc.Catalogs[1] != "retail@4" {
 		t.Errorf("scan = %+v", sc)
 	}
-	if !sqltext.ScanStatement(`SELECT * FROM __vsql_snapshots('{}')`).Reserved || !sqltext.ScanStatement(`SELECT query('select * from __VSQL_x(null)')`).Reserved {
+	if !sqltext.ScanStatement(sqltext.Parse(`SELECT * FROM __vsql_snapshots('{}')`)).Reserved || !sqltext.ScanStatement(sqltext.Parse(`SELECT query('select * from __VSQL_x(null)')`)).Reserved {
 		t.Error("reserved names not detected")
 	}
-	if got := sqltext.QuoteNamedArguments(`SELECT * FROM vsql_create_branch('r', 'dev', FROM => 'main', snapshot=>3) WHERE a >= 1`); got != `SELECT * FROM vsql_create_branch('r', 'dev', "from" => 'main', "snapshot"=>3) WHERE a >= 1` {
+	if got := sqltext.QuoteNamedArguments(sqltext.Parse(`SELECT * FROM vsql_create_branch('r', 'dev', FROM => 'main', snapshot=>3) WHERE a >= 1`)).SQL; got != `SELECT * FROM vsql_create_branch('r', 'dev', "from" => 'main', "snapshot"=>3) WHERE a >= 1` {
 		t.Errorf("QuoteNamedArguments = %s", got)
 	}
 }
 
 func TestScanQualifiers(t *testing.T) {
-	sc := sqltext.ScanStatement(`SELECT a.x, "Retail".main.t.c FROM retail.orders a JOIN "db/dev".t ON 1.5 = b.c WHERE s.t.u = 'x.y'`)
+	sc := sqltext.ScanStatement(sqltext.Parse(`SELECT a.x, "Retail".main.t.c FROM retail.orders a JOIN "db/dev".t ON 1.5 = b.c WHERE s.t.u = 'x.y'`))
 	got := fmt.Sprint(sc.Qualifiers)
 	if got != "[a Retail retail db/dev b s]" {
 		t.Errorf("qualifiers %q", got)

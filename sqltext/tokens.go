@@ -1,5 +1,7 @@
 package sqltext
 
+import "sync/atomic"
+
 // TokenKind is the kind of one lexical token of Tokens.
 type TokenKind int
 
@@ -24,26 +26,57 @@ type Token struct {
 // Tokens lexes src once with the lexer Split and Classify use (comments
 // and whitespace skipped), with numbers as one token. Operators come one
 // character per token: "->>" is three Op tokens, adjacent (End == Start).
+// A Statement from Split or Parse already holds its tokens
+// (Statement.Tokens); this is for text that is not one.
 func Tokens(src string) []Token {
+	lexPasses.Add(1)
 	l := lexer{src: src}
 	toks := make([]Token, 0, len(src)/4+1)
 	for {
-		t, ok := l.next()
+		t, ok := l.nextToken()
 		if !ok {
 			return toks
 		}
-		kind := TokenKind(t.kind)
-		if t.kind == tokOther {
-			kind = Op
-			c := src[t.start]
-			if (c >= '0' && c <= '9') || (c == '.' && t.end < len(src) && src[t.end] >= '0' && src[t.end] <= '9') {
-				kind = Number
-				t.end = numberEnd(src, t.start)
-				l.pos = t.end
-			}
-		}
-		toks = append(toks, Token{kind, t.start, t.end})
+		toks = append(toks, t)
 	}
+}
+
+// lexPasses counts the lexing passes over whole statements (Split, Parse,
+// Tokens, and Statement.Tokens of a statement that has none yet).
+var lexPasses atomic.Int64
+
+// LexPasses is how many times, since the process started, sqltext lexed a
+// statement's whole text. Tests compare it before and after a statement's
+// way through the server: once, when the query is split.
+func LexPasses() int64 { return lexPasses.Load() }
+
+// nextToken is next as a Token: a number is one token (Number), any other
+// punctuation one character (Op).
+func (l *lexer) nextToken() (Token, bool) {
+	t, ok := l.next()
+	if !ok {
+		return Token{}, false
+	}
+	kind := TokenKind(t.kind)
+	if t.kind == tokOther {
+		kind = Op
+		c := l.src[t.start]
+		if (c >= '0' && c <= '9') || (c == '.' && t.end < len(l.src) && l.src[t.end] >= '0' && l.src[t.end] <= '9') {
+			kind = Number
+			t.end = numberEnd(l.src, t.start)
+			l.pos = t.end
+		}
+	}
+	return Token{kind, t.start, t.end}, true
+}
+
+// internal is the kind as the package's own scanners name it: Number and
+// Op are both tokOther.
+func (k TokenKind) internal() tokenKind {
+	if k >= Number {
+		return tokOther
+	}
+	return tokenKind(k)
 }
 
 // numberEnd returns the end of the numeric literal starting at i.

@@ -19,18 +19,15 @@ type Scan struct {
 	Qualifiers []string
 }
 
-// ScanStatement collects what Scan describes.
-func ScanStatement(src string) Scan {
+// ScanStatement collects what Scan describes, from the statement's tokens.
+func ScanStatement(st Statement) Scan {
 	var sc Scan
-	l := lexer{src: src}
+	src := st.SQL
 	var prev token
 	havePrev := false
 	chainStart := false // prev begins a dotted name (no "." before it)
-	for {
-		tok, ok := l.next()
-		if !ok {
-			break
-		}
+	for _, t := range st.Tokens() {
+		tok := token{t.Kind.internal(), t.Start, t.End}
 		text := src[tok.start:tok.end]
 		if strings.Contains(strings.ToLower(text), "__vsql") {
 			sc.Reserved = true
@@ -62,27 +59,15 @@ func ScanStatement(src string) Scan {
 // QuoteNamedArguments quotes every bare word used as a named argument
 // ("from => 'main'" becomes "\"from\" => 'main'"), so that argument names
 // that are SQL keywords (from, to, table) work in vsql_* calls.
-func QuoteNamedArguments(src string) string {
-	l := lexer{src: src}
-	var toks []token
-	for {
-		tok, ok := l.next()
-		if !ok {
-			break
-		}
-		toks = append(toks, tok)
-	}
-	var sb strings.Builder
-	last := 0
+func QuoteNamedArguments(st Statement) Statement {
+	src, toks := st.SQL, st.Tokens()
+	var edits []Edit
 	for i := 0; i+2 < len(toks); i++ {
 		w, eq, gt := toks[i], toks[i+1], toks[i+2]
-		if w.kind != tokWord || src[eq.start:eq.end] != "=" || src[gt.start:gt.end] != ">" || eq.end != gt.start {
+		if w.Kind != Word || src[eq.Start:eq.End] != "=" || src[gt.Start:gt.End] != ">" || eq.End != gt.Start {
 			continue
 		}
-		sb.WriteString(src[last:w.start])
-		sb.WriteString(QuoteIdent(strings.ToLower(src[w.start:w.end])))
-		last = w.end
+		edits = append(edits, Edit{w.Start, w.End, QuoteIdent(strings.ToLower(src[w.Start:w.End]))})
 	}
-	sb.WriteString(src[last:])
-	return sb.String()
+	return st.Edit(edits)
 }
