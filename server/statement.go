@@ -243,6 +243,15 @@ func canceled(ctx context.Context, err error) error {
 	case ctx.Err() != nil:
 		return vsqlerr.Wrap(err, vsqlerr.QueryCanceled, "canceling statement due to user request")
 	}
+	var de *duckdb.Error
+	if errors.As(err, &de) && de.Type == duckdb.ErrorTypeInterrupt {
+		// No cancel request, no timeout: DuckDB's own race, where an error
+		// raised by one of its threads while a streaming result is read can
+		// surface as "Interrupted!" instead (seen under load, a few runs in
+		// a hundred); the error itself is lost.
+		return vsqlerr.Wrap(err, vsqlerr.Internal, "DuckDB interrupted the statement though no cancel was requested: the error one of its threads raised was lost").
+			WithHint("Run the statement again: the error it hit is reported on most runs.")
+	}
 	return err
 }
 
