@@ -120,6 +120,29 @@ func TestTimestampParam(t *testing.T) {
 	}
 }
 
+// TestJSONSetFunctionsRewrite: PostgreSQL's JSON set-returning functions
+// in FROM reach their table macros, and a table alias of the elements
+// names them as PostgreSQL lets it (server's TestPostgresSemantics runs
+// them against PostgreSQL 15).
+func TestJSONSetFunctionsRewrite(t *testing.T) {
+	F := sqltext.FunctionsSchema
+	for _, c := range []struct{ in, want string }{
+		{"SELECT * FROM jsonb_array_elements(d) WHERE true", "SELECT * FROM " + F + ".jsonb_array_elements(d) WHERE true"},
+		{"SELECT e->>'k' FROM t, jsonb_array_elements(t.d) e", "SELECT e->>'k' FROM t, " + F + ".jsonb_array_elements(t.d) e(e)"},
+		{"SELECT e.value FROM t JOIN LATERAL jsonb_array_elements(t.d) AS e ON true", "SELECT e.value FROM t JOIN LATERAL " + F + ".jsonb_array_elements(t.d) AS e ON true"},
+		{"SELECT e, e.value FROM jsonb_array_elements(d) e", "SELECT e, e.value FROM (SELECT value, value AS e FROM " + F + ".jsonb_array_elements(d)) e"},
+		{"SELECT k FROM json_object_keys(d) k", "SELECT k FROM " + F + ".json_object_keys(d) k(k)"},
+		{"SELECT * FROM json_each(d) e", "SELECT * FROM " + F + ".pg_json_each(d) e"},
+		{"SELECT jsonb_array_elements(d) FROM t", "SELECT " + F + `.jsonb_array_elements(d) AS "jsonb_array_elements" FROM t`},
+	} {
+		got := Translate(sqltext.Parse(c.in), false).Statement
+		if got.SQL != c.want {
+			t.Errorf("%s\n got %s\nwant %s", c.in, got.SQL, c.want)
+		}
+		checkTokens(t, got)
+	}
+}
+
 // checkTokens fails t unless the tokens and classification st carries
 // (moved through the rewrites' edits, sqltext.Statement.Edit) are those of
 // a lexing pass over its text.

@@ -345,13 +345,35 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "COMMIT"},
 		{sql: "CLOSE k"},
 		{sql: "CLOSE ALL"},
+		// JSON set-returning functions, in FROM (LATERAL too) and in a select list
+		{sql: `SELECT * FROM jsonb_array_elements('[1,true,[1,[2,3]],null,{"f1":1,"f2":[7,8,9]},false,"stringy"]')`, names: true},
+		{sql: `SELECT json_array_elements_text('[1,true,null,"x",{"a":1}]')`, names: true},
+		{sql: `SELECT * FROM json_array_elements_text('["a",2]') q`},
+		{sql: `SELECT e->>'a', e.value->>'a' FROM jsonb_array_elements('[{"a":1},{"a":"x"}]') e`},
+		{sql: `SELECT e.value->>'a' FROM jsonb_array_elements('[{"a":1},{"a":"x"}]') e`},
+		{sql: `SELECT e->>'a' FROM jsonb_array_elements('[{"a":1},{"a":"x"}]') e WHERE e ? 'a'`},
+		{sql: `SELECT value FROM jsonb_array_elements('[{"a":1},{"a":"x"}]') AS e`, names: true},
+		{sql: `SELECT * FROM jsonb_each('{"a":1,"b":[1,2],"c":null}') ORDER BY key`, names: true},
+		{sql: `SELECT e.key, e.value FROM json_each_text('{"a":1,"b":"x","c":null}') e ORDER BY 1`, names: true},
+		{sql: `SELECT jsonb_object_keys('{"b":1,"a":2}') ORDER BY 1`, names: true},
+		{sql: `SELECT * FROM json_object_keys('{"b":1,"a":2}') k ORDER BY k`, names: true},
+		{sql: `SELECT count(*) FROM jsonb_array_elements(NULL)`},
+		{sql: `SELECT * FROM json_array_elements('{"a":1}')`},
+		{sql: `SELECT * FROM jsonb_array_elements_text('5')`},
+		{sql: `SELECT json_object_keys('[1]')`},
+		{sql: `SELECT * FROM jsonb_each('[1]')`},
+		{sql: `CREATE TABLE jsrf (id int, doc jsonb)`},
+		{sql: `INSERT INTO jsrf VALUES (1, '[1, 2]'), (2, '["x"]'), (3, NULL), (4, '[]')`},
+		{sql: `SELECT id, e FROM jsrf, jsonb_array_elements(jsrf.doc) e ORDER BY id, e::text`},
+		{sql: `SELECT j.id, e.value FROM jsrf j CROSS JOIN LATERAL jsonb_array_elements_text(j.doc) e ORDER BY 1, 2`},
+		{sql: `SELECT id, jsonb_array_elements(doc) AS elem FROM jsrf ORDER BY 1, 2`, names: true},
 		// the keyword list pgjdbc and sqlline quote names with
 		{sql: "SELECT word, catcode, barelabel, catdesc, baredesc FROM pg_get_keywords() WHERE word IN ('select', 'at', 'by', 'show', 'array', 'user', 'between', 'authorization') ORDER BY word", catalogTypes: true},
 		{sql: "SELECT count(*), count(*) FILTER (WHERE barelabel) FROM pg_catalog.pg_get_keywords()"},
 		// pgjdbc's DatabaseMetaData.getSQLKeywords (sqlline asks it)
 		{sql: "select string_agg(word, ',') from pg_catalog.pg_get_keywords() where word <> ALL ('{a,abs,absolute,action,ada,add,admin,after,all,allocate,alter,always,and,any,are,array,as,asc,asensitive,assertion,assignment,asymmetric,at,atomic,attribute,attributes,authorization,avg,before,begin,bernoulli,between,bigint,binary,blob,boolean,both,breadth,by,c,call,called,cardinality,cascade,cascaded,case,cast,catalog,select,from,where,user}'::text[])"},
 	}
-	for _, s := range []string{"px", "jt", "sq", "ct", "ct0", "ux", "fk_kid", "fk_mom", "fl"} {
+	for _, s := range []string{"px", "jt", "sq", "ct", "ct0", "ux", "fk_kid", "fk_mom", "fl", "jsrf"} {
 		ask(t, pg, "DROP TABLE IF EXISTS "+s, nil)
 	}
 	agree := 0

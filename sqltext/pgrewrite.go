@@ -59,6 +59,45 @@ func ProvideFunctions(names ...string) {
 	}
 }
 
+// Kinds of table macros (ProvideTableMacros).
+const (
+	singleColumn = 1 // one column, which a table alias names as well
+	valueColumn  = 2 // one column named value, which a table alias also is
+	columns      = 3 // named columns; an alias names the table only
+)
+
+// tableMacros are the table macros in FunctionsSchema that a call in FROM
+// reaches as they are (not wrapped as a scalar function used as a table),
+// by kind.
+var tableMacros = map[string]int{}
+
+// ProvideTableMacro names a table macro that lives in FunctionsSchema as
+// macro, reached by a call of name in FROM (macro differs where DuckDB has
+// a built-in of the name, which the macro's body calls). kind says what a
+// table alias of the call names (TableMacroColumns, TableMacroValue,
+// TableMacroOneColumn). Call it from an init function only.
+func ProvideTableMacro(name, macro string, kind TableMacroKind) {
+	tableMacros[name] = int(kind)
+	if macro != name {
+		providedAs[name] = macro
+	}
+	triggerWords[name] = true
+}
+
+// TableMacroKind is what a table alias of a table macro's call names.
+type TableMacroKind int
+
+const (
+	// TableMacroOneColumn returns one column, which an alias names too
+	// (PostgreSQL's json_object_keys(x) k).
+	TableMacroOneColumn TableMacroKind = singleColumn
+	// TableMacroValue returns one column named value, and an alias is the
+	// value as well (json_array_elements(x) e: e and e.value).
+	TableMacroValue TableMacroKind = valueColumn
+	// TableMacroColumns returns named columns; an alias names the table.
+	TableMacroColumns TableMacroKind = columns
+)
+
 // inFunctionsSchema are the PGFunctions that live in FunctionsSchema.
 var inFunctionsSchema = map[string]bool{}
 
@@ -396,6 +435,45 @@ func RewritePostgresIn(st Statement) (out Statement, changed bool) {
 		case t.kind == tokWord && !dot(i-1) && tableFunctions[t.word] && i+1 < n && toks[i+1].kind == tokOpen &&
 			!isWord(i-1, "macro") && !isWord(i-1, "function"):
 			set(i, PGCatalogSchema+"."+t.word)
+			continue
+		// a provided table macro in FROM (after FROM, JOIN, LATERAL or a
+		// comma of a FROM list): json_object_keys(x) k. A table alias of
+		// one returning one column names that column too, as in
+		// PostgreSQL: f(…) k(k); of one returning a column named value,
+		// the alias is that column as well, e->>'k' as e.value: the column
+		// is renamed where the statement uses the alias as a value, and
+		// where it uses it both ways (SELECT value, value AS e FROM f(…))
+		// e.
+		case t.kind == tokWord && !dot(i-1) && tableMacros[t.word] != 0 && i+1 < n && toks[i+1].kind == tokOpen && match[i+1] > 0 &&
+			(isWord(i-1, "from") || isWord(i-1, "join") || isWord(i-1, "lateral") || (isText(i-1, ",") && !inSelectList(toks, i-1))):
+			set(i, FunctionsSchema+"."+MacroOf(t.word))
+			a := aliasAfter(toks, match[i+1], n)
+			switch {
+			case a == 0:
+			case tableMacros[t.word] == singleColumn:
+				post[a] += "(" + src[toks[a].start:toks[a].end] + ")"
+			case tableMacros[t.word] == valueColumn:
+				// The alias as a value (e->>'k'), as a table (e.value), or
+				// both: the column renamed, left alone, or value and the
+				// alias side by side.
+				asValue, asTable := false, false
+				for k := range toks {
+					if k != a && toks[k].kind == toks[a].kind && toks[k].word == toks[a].word && !dot(k-1) {
+						if dot(k + 1) {
+							asTable = true
+						} else {
+							asValue = true
+						}
+					}
+				}
+				switch {
+				case asValue && asTable:
+					pre[i] = "(SELECT value, value AS " + src[toks[a].start:toks[a].end] + " FROM " + pre[i]
+					post[match[i+1]] += ")"
+				case asValue:
+					post[a] += "(" + src[toks[a].start:toks[a].end] + ")"
+				}
+			}
 			continue
 		// a bare call of a provided function; current_schema without ()
 		case t.kind == tokWord && !dot(i-1) && !dot(i+1) && PGFunctions[t.word] &&
