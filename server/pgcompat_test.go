@@ -345,6 +345,9 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "COMMIT"},
 		{sql: "CLOSE k"},
 		{sql: "CLOSE ALL"},
+		// CREATE TABLE AS with a list of column names: tag SELECT n
+		{sql: "CREATE TABLE ctas_cols (x, y) AS SELECT 1, 2 UNION ALL SELECT 3, 4"},
+		{sql: "SELECT * FROM ctas_cols ORDER BY x", names: true},
 		// JSON set-returning functions, in FROM (LATERAL too) and in a select list
 		{sql: `SELECT * FROM jsonb_array_elements('[1,true,[1,[2,3]],null,{"f1":1,"f2":[7,8,9]},false,"stringy"]')`, names: true},
 		{sql: `SELECT json_array_elements_text('[1,true,null,"x",{"a":1}]')`, names: true},
@@ -373,7 +376,7 @@ func TestPostgresSemantics(t *testing.T) {
 		// pgjdbc's DatabaseMetaData.getSQLKeywords (sqlline asks it)
 		{sql: "select string_agg(word, ',') from pg_catalog.pg_get_keywords() where word <> ALL ('{a,abs,absolute,action,ada,add,admin,after,all,allocate,alter,always,and,any,are,array,as,asc,asensitive,assertion,assignment,asymmetric,at,atomic,attribute,attributes,authorization,avg,before,begin,bernoulli,between,bigint,binary,blob,boolean,both,breadth,by,c,call,called,cardinality,cascade,cascaded,case,cast,catalog,select,from,where,user}'::text[])"},
 	}
-	for _, s := range []string{"px", "jt", "sq", "ct", "ct0", "ux", "fk_kid", "fk_mom", "fl", "jsrf"} {
+	for _, s := range []string{"px", "jt", "sq", "ct", "ct0", "ux", "fk_kid", "fk_mom", "fl", "jsrf", "ctas_cols"} {
 		ask(t, pg, "DROP TABLE IF EXISTS "+s, nil)
 	}
 	agree := 0

@@ -166,6 +166,15 @@ func (s Statement) IsCreateTableAs() bool {
 		i++
 		break
 	}
+	if i < len(lead) && lead[i] == "(" {
+		// a list of column names: CREATE TABLE t (a, b) AS SELECT …
+		for i++; i < len(lead) && lead[i] != ")"; i++ {
+			if lead[i] == "(" {
+				return false // a column definition, not a name list
+			}
+		}
+		i++
+	}
 	return i < len(lead) && lead[i] == "AS"
 }
 
