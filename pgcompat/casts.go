@@ -15,7 +15,8 @@ import (
 )
 
 // PostgreSQL's input of date, timestamp (without time zone) and time (and
-// of double precision and real: floatin.go), as
+// of double precision and real: floatin.go; of smallint, integer and
+// bigint: intin.go), as
 // the engine's own casts from text: every CAST, :: and implicit cast of a
 // string to these types (INSERT … VALUES ('today') into a date column, a
 // comparison with a string literal, a text column cast) reads the text as
@@ -127,6 +128,21 @@ func RegisterCasts(conn *sql.Conn) error {
 					return int64(math.Float32bits(float32(f))), nil
 				}
 				return int64(math.Float64bits(f)), nil
+			}); err != nil {
+				return err
+			}
+		}
+		for _, t := range []struct {
+			target duckstream.CastTarget
+			bits   int
+		}{{duckstream.CastSmallint, 16}, {duckstream.CastInteger, 32}, {duckstream.CastBigint, 64}} {
+			bits := t.bits
+			if err := duckstream.RegisterTextCast(c, t.target, -1, func(text []byte) (int64, error) {
+				v, err := parseIntText(string(text), bits)
+				if err != nil {
+					return 0, vsqlerr.ForEngine(err)
+				}
+				return v, nil
 			}); err != nil {
 				return err
 			}

@@ -345,6 +345,17 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "COMMIT"},
 		{sql: "CLOSE k"},
 		{sql: "CLOSE ALL"},
+		// integer input: PostgreSQL's syntax, not DuckDB's rounding
+		{sql: "SELECT '34.5'::int2"},
+		{sql: "SELECT ' 12 '::int4, '+7'::int8, '-32768'::int2"},
+		{sql: "SELECT '100000'::int2"},
+		{sql: "SELECT '9223372036854775808'::int8"},
+		{sql: "SELECT '1e3'::integer"},
+		{sql: "SELECT CAST('' AS integer)"},
+		{sql: "CREATE TABLE ints (a int2, b int4, c int8)"},
+		{sql: "INSERT INTO ints VALUES ('34.5', 1, 1)"},
+		{sql: "INSERT INTO ints VALUES (' 1 ', '-2147483648', '9223372036854775807')"},
+		{sql: "SELECT * FROM ints"},
 		// CREATE TABLE AS with a list of column names: tag SELECT n
 		{sql: "CREATE TABLE ctas_cols (x, y) AS SELECT 1, 2 UNION ALL SELECT 3, 4"},
 		{sql: "SELECT * FROM ctas_cols ORDER BY x", names: true},
@@ -376,7 +387,7 @@ func TestPostgresSemantics(t *testing.T) {
 		// pgjdbc's DatabaseMetaData.getSQLKeywords (sqlline asks it)
 		{sql: "select string_agg(word, ',') from pg_catalog.pg_get_keywords() where word <> ALL ('{a,abs,absolute,action,ada,add,admin,after,all,allocate,alter,always,and,any,are,array,as,asc,asensitive,assertion,assignment,asymmetric,at,atomic,attribute,attributes,authorization,avg,before,begin,bernoulli,between,bigint,binary,blob,boolean,both,breadth,by,c,call,called,cardinality,cascade,cascaded,case,cast,catalog,select,from,where,user}'::text[])"},
 	}
-	for _, s := range []string{"px", "jt", "sq", "ct", "ct0", "ux", "fk_kid", "fk_mom", "fl", "jsrf", "ctas_cols"} {
+	for _, s := range []string{"px", "jt", "sq", "ct", "ct0", "ux", "fk_kid", "fk_mom", "fl", "jsrf", "ctas_cols", "ints"} {
 		ask(t, pg, "DROP TABLE IF EXISTS "+s, nil)
 	}
 	agree := 0

@@ -96,6 +96,9 @@ const (
 	CastTime                        // TIME, int64 microseconds
 	CastDouble                      // DOUBLE, the float64's bits (math.Float64bits)
 	CastFloat                       // FLOAT (REAL), the float32's bits (math.Float32bits) in the low 32 bits
+	CastSmallint                    // SMALLINT, int16
+	CastInteger                     // INTEGER, int32
+	CastBigint                      // BIGINT, int64
 )
 
 func (t CastTarget) duckType() (C.int, int) {
@@ -108,6 +111,12 @@ func (t CastTarget) duckType() (C.int, int) {
 		return C.int(bindings.TypeDouble), 8
 	case CastFloat:
 		return C.int(bindings.TypeFloat), 4
+	case CastSmallint:
+		return C.int(bindings.TypeSmallInt), 2
+	case CastInteger:
+		return C.int(bindings.TypeInteger), 4
+	case CastBigint:
+		return C.int(bindings.TypeBigInt), 8
 	default:
 		return C.int(bindings.TypeTime), 8
 	}
@@ -179,9 +188,12 @@ func vsqlCast(info C.duckdb_function_info, count C.idx_t, input, output C.duckdb
 			C.free(unsafe.Pointer(msg))
 			return false
 		}
-		if rc.width == 4 {
+		switch rc.width {
+		case 2:
+			*(*int16)(unsafe.Add(out, i*2)) = int16(v)
+		case 4:
 			*(*int32)(unsafe.Add(out, i*4)) = int32(v)
-		} else {
+		default:
 			*(*int64)(unsafe.Add(out, i*8)) = v
 		}
 	}
