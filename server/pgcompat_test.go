@@ -356,6 +356,28 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "INSERT INTO ints VALUES ('34.5', 1, 1)"},
 		{sql: "INSERT INTO ints VALUES (' 1 ', '-2147483648', '9223372036854775807')"},
 		{sql: "SELECT * FROM ints"},
+		// TRUNCATE of several tables (Django's flush), CASCADE, foreign keys
+		{sql: "CREATE TABLE tr_a (id int PRIMARY KEY)"},
+		{sql: "CREATE TABLE tr_b (a int REFERENCES tr_a)"},
+		{sql: "CREATE TABLE tr_c (id int)"},
+		{sql: "INSERT INTO tr_a VALUES (1), (2)"},
+		{sql: "INSERT INTO tr_b VALUES (1)"},
+		{sql: "INSERT INTO tr_c VALUES (7)"},
+		{sql: "TRUNCATE tr_a"},
+		{sql: "TRUNCATE TABLE tr_a RESTRICT"},
+		{sql: "TRUNCATE tr_a, tr_c"},
+		{sql: "SELECT (SELECT count(*) FROM tr_a), (SELECT count(*) FROM tr_b), (SELECT count(*) FROM tr_c)"},
+		{sql: "TRUNCATE tr_a, tr_b, tr_c"},
+		{sql: "SELECT (SELECT count(*) FROM tr_a), (SELECT count(*) FROM tr_b), (SELECT count(*) FROM tr_c)"},
+		{sql: "INSERT INTO tr_a VALUES (1)"},
+		{sql: "INSERT INTO tr_b VALUES (1)"},
+		{sql: "TRUNCATE public.tr_a CASCADE"},
+		{sql: "SELECT (SELECT count(*) FROM tr_a), (SELECT count(*) FROM tr_b)"},
+		{sql: "BEGIN"},
+		{sql: "INSERT INTO tr_c VALUES (8)"},
+		{sql: "TRUNCATE tr_c, tr_b"},
+		{sql: "ROLLBACK"},
+		{sql: "SELECT count(*) FROM tr_c"},
 		// CREATE TABLE AS with a list of column names: tag SELECT n
 		{sql: "CREATE TABLE ctas_cols (x, y) AS SELECT 1, 2 UNION ALL SELECT 3, 4"},
 		{sql: "SELECT * FROM ctas_cols ORDER BY x", names: true},
@@ -387,7 +409,7 @@ func TestPostgresSemantics(t *testing.T) {
 		// pgjdbc's DatabaseMetaData.getSQLKeywords (sqlline asks it)
 		{sql: "select string_agg(word, ',') from pg_catalog.pg_get_keywords() where word <> ALL ('{a,abs,absolute,action,ada,add,admin,after,all,allocate,alter,always,and,any,are,array,as,asc,asensitive,assertion,assignment,asymmetric,at,atomic,attribute,attributes,authorization,avg,before,begin,bernoulli,between,bigint,binary,blob,boolean,both,breadth,by,c,call,called,cardinality,cascade,cascaded,case,cast,catalog,select,from,where,user}'::text[])"},
 	}
-	for _, s := range []string{"px", "jt", "sq", "ct", "ct0", "ux", "fk_kid", "fk_mom", "fl", "jsrf", "ctas_cols", "ints"} {
+	for _, s := range []string{"px", "jt", "sq", "ct", "ct0", "ux", "fk_kid", "fk_mom", "fl", "jsrf", "ctas_cols", "ints", "tr_b", "tr_a", "tr_c"} {
 		ask(t, pg, "DROP TABLE IF EXISTS "+s, nil)
 	}
 	agree := 0

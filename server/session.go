@@ -319,6 +319,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 			return nil, s.failed(err)
 		}
 	}
+	if stmt, ok, err := s.prepareTruncate(ctx, st, scan); ok || err != nil {
+		return stmt, s.failed(err)
+	}
 	// PostgreSQL's SQL as DuckDB runs it: names, semantics, literals
 	// (package pgcompat, one entry point).
 	tr := pgcompat.TranslateIn(st, scan.CallsVsql, pgcompat.Session{Order: s.dateOrder, Location: s.location})

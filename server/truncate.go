@@ -1,0 +1,204 @@
+package server
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/vsql/vsql/pgwire"
+	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// prepareTruncate answers PostgreSQL's TRUNCATE: of several tables, with
+// CASCADE or RESTRICT, ONLY or the identity options, which DuckDB's own
+// TRUNCATE does not read (Django's flush sends TRUNCATE a, b, c), and,
+// for one table too, refused while another table's foreign key references
+// it (PostgreSQL's rule; DuckDB refuses only when referencing rows
+// exist). ok is false for a statement it cannot read (DuckDB answers).
+func (s *Session) prepareTruncate(ctx context.Context, st sqltext.Statement, scan sqltext.Scan) (pgwire.Statement, bool, error) {
+	t, ok := sqltext.ParseTruncate(st)
+	if !ok {
+		return nil, false, nil
+	}
+	for _, n := range t.Tables {
+		if n.Catalog != "" {
+			return nil, false, nil // another branch or version ("db/dev".main.t): DuckDB's own, under its gates
+		}
+	}
+	if t.Restart {
+		return nil, true, vsqlerr.New(vsqlerr.FeatureNotSupported, "TRUNCATE … RESTART IDENTITY is not supported: DuckDB cannot restart a sequence").
+			WithHint("Leave out RESTART IDENTITY (CONTINUE IDENTITY is the default): the tables are emptied and their sequences go on from where they are.")
+	}
+	if s.readOnlyTransaction() {
+		return nil, true, refuseReadOnly(st)
+	}
+	if err := s.checkAll(ctx, s.statementNeeds(scan, true)); err != nil {
+		return nil, true, err
+	}
+	return &truncateStatement{sess: s, truncate: t}, true, nil
+}
+
+// truncateStatement empties its tables in one transaction, referencing
+// tables before the tables they reference (DuckDB checks each DELETE's
+// foreign keys on its own).
+type truncateStatement struct {
+	noRowsStatement
+	sess     *Session
+	truncate sqltext.Truncate
+}
+
+// fkEdge is a foreign key of table child referencing table parent (keys:
+// lower-case schema.table).
+type fkEdge struct{ child, parent string }
+
+func tableKey(schema, table string) string {
+	if schema == "" {
+		schema = "main"
+	}
+	return strings.ToLower(schema + "." + table)
+}
+
+func (st *truncateStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error) {
+	s := st.sess
+	if s.target.Snapshot == "" {
+		leave, err := s.srv.versions.Gate(s.alias).Shared(ctx)
+		if err != nil {
+			return nil, s.failed(canceled(ctx, err))
+		}
+		defer leave()
+	}
+	edges, err := s.foreignKeys(ctx)
+	if err != nil {
+		return nil, s.failed(err)
+	}
+	// The tables, in the order written, and with CASCADE every table that
+	// references one of them.
+	names := map[string]string{} // key → the name to delete from
+	var order []string
+	add := func(key, name string) {
+		if _, ok := names[key]; !ok {
+			names[key] = name
+			order = append(order, key)
+		}
+	}
+	for _, n := range st.truncate.Tables {
+		var parts []string
+		for _, p := range []string{n.Catalog, n.Schema, n.Table} {
+			if p != "" {
+				parts = append(parts, p)
+			}
+		}
+		add(tableKey(n.Schema, n.Table), sqltext.QualifiedName(parts))
+	}
+	for grew := true; grew; {
+		grew = false
+		for _, e := range edges {
+			if _, in := names[e.parent]; !in || e.child == e.parent {
+				continue
+			}
+			if _, in := names[e.child]; in {
+				continue
+			}
+			if !st.truncate.Cascade {
+				child, parent := e.child[strings.IndexByte(e.child, '.')+1:], e.parent[strings.IndexByte(e.parent, '.')+1:]
+				err := vsqlerr.New(vsqlerr.FeatureNotSupported, "cannot truncate a table referenced in a foreign key constraint").
+					WithHint("Truncate table \"%s\" at the same time, or use TRUNCATE … CASCADE.", child)
+				err.Detail = "Table \"" + child + "\" references \"" + parent + "\"."
+				return nil, s.failed(err)
+			}
+			schema, table, _ := strings.Cut(e.child, ".")
+			add(e.child, sqltext.QualifiedName([]string{schema, table}))
+			grew = true
+		}
+	}
+	// Referencing tables first: each time, a table no other remaining
+	// table references (in a cycle, the rest in order).
+	var deletes []string
+	for len(order) > 0 {
+		pick := 0
+		for i, key := range order {
+			referenced := false
+			for _, e := range edges {
+				if e.parent == key && e.child != key && contains(order, e.child) {
+					referenced = true
+					break
+				}
+			}
+			if !referenced {
+				pick = i
+				break
+			}
+		}
+		deletes = append(deletes, "DELETE FROM "+names[order[pick]])
+		order = append(order[:pick], order[pick+1:]...)
+	}
+	// One transaction, unless a foreign key links two of the tables:
+	// DuckDB checks a DELETE of referenced rows against the referencing
+	// rows as they were when its transaction began, so the referencing
+	// table's emptying must be committed first. Then each table is
+	// emptied in a transaction of its own, referencing tables first.
+	linked := false
+	for _, e := range edges {
+		if e.child != e.parent && names[e.child] != "" && names[e.parent] != "" {
+			linked = true
+		}
+	}
+	wrap := s.txStatus() == 'I' && !linked
+	if wrap {
+		if err := s.exec(ctx, "BEGIN TRANSACTION"); err != nil {
+			return nil, s.failed(err)
+		}
+	}
+	for _, q := range deletes {
+		if err := s.exec(ctx, q); err != nil {
+			if wrap {
+				_ = s.exec(context.Background(), "ROLLBACK")
+			}
+			return nil, s.failed(s.readOnly(canceled(ctx, err)))
+		}
+	}
+	if wrap {
+		if err := s.exec(ctx, "COMMIT"); err != nil {
+			_ = s.exec(context.Background(), "ROLLBACK")
+			return nil, s.failed(err)
+		}
+	}
+	s.stmtSeq.Add(1)
+	return &tagRows{tag: "TRUNCATE TABLE"}, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// foreignKeys lists the foreign keys of the session's database.
+func (s *Session) foreignKeys(ctx context.Context) ([]fkEdge, error) {
+	rows, err := s.conn.QueryContext(ctx, "SELECT schema_name, table_name, referenced_table FROM duckdb_constraints() "+
+		"WHERE constraint_type = 'FOREIGN KEY' AND database_name = current_database()", []driver.NamedValue{})
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var edges []fkEdge
+	vals := make([]driver.Value, 3)
+	for {
+		if err := rows.Next(vals); err != nil {
+			if errors.Is(err, io.EOF) {
+				return edges, nil
+			}
+			return nil, err
+		}
+		schema, _ := vals[0].(string)
+		table, _ := vals[1].(string)
+		parent, _ := vals[2].(string)
+		edges = append(edges, fkEdge{child: tableKey(schema, table), parent: tableKey(schema, parent)})
+	}
+}
