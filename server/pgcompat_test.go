@@ -356,6 +356,9 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "INSERT INTO ints VALUES ('34.5', 1, 1)"},
 		{sql: "INSERT INTO ints VALUES (' 1 ', '-2147483648', '9223372036854775807')"},
 		{sql: "SELECT * FROM ints"},
+		// json_build_object's argument errors
+		{sql: "SELECT json_build_object('a', 1, 'b')"},
+		{sql: "SELECT json_build_object('{a,b}'::text[], '{c,d}'::text[])"},
 		// TRUNCATE of several tables (Django's flush), CASCADE, foreign keys
 		{sql: "CREATE TABLE tr_a (id int PRIMARY KEY)"},
 		{sql: "CREATE TABLE tr_b (a int REFERENCES tr_a)"},

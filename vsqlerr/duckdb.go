@@ -86,8 +86,12 @@ var messageStates = []struct {
 	{duckdb.ErrorTypeConversion, "out of range", "22003"},
 	// A zone name DuckDB does not know is a bad value, not a missing
 	// feature (PostgreSQL: time zone "…" not recognized).
-	{duckdb.ErrorTypeNotImplemented, "Unknown TimeZone", "22023"},                       // invalid_parameter_value
-	{duckdb.ErrorTypeBinder, "interval cannot be 0", "22023"},                           // generate_series's step
+	{duckdb.ErrorTypeNotImplemented, "Unknown TimeZone", "22023"}, // invalid_parameter_value
+	{duckdb.ErrorTypeBinder, "interval cannot be 0", "22023"},     // generate_series's step
+	// json_build_object (DuckDB's json_object) with an odd number of
+	// arguments, or a key that is not text: PostgreSQL's argument errors.
+	{duckdb.ErrorTypeBinder, "json_object() requires an even number of arguments", "22023"},
+	{duckdb.ErrorTypeBinder, "json_object() keys must be VARCHAR", "22023"},
 	{duckdb.ErrorTypeConversion, "Unimplemented type for cast", "42846"},                // cannot_coerce: no cast between the types
 	{duckdb.ErrorTypeInvalidInput, "More than one row returned by a subquery", "21000"}, // cardinality_violation
 	{duckdb.ErrorTypeBinder, "DEFAULT value cannot contain column names", "0A000"},      // as PostgreSQL's DEFAULT
