@@ -75,7 +75,7 @@ var groupText = map[string]string{
 	gFloatSpecial:   "Infinity and NaN spelled or produced differently.",
 	gValues:         "Different values not covered by a more specific group.",
 	gCatalog:        "Queries of PostgreSQL's system catalogs (pg_*, information_schema, regclass/oid) answer differently: vsqld's catalog views are partial.",
-	gTxn:            "Transaction state differs (a statement after an error inside a transaction block, savepoints).",
+	gTxn:            "Transaction state differs: mostly statements inside a transaction block after an earlier statement failed on vsqld and not on PostgreSQL (vsqld's block is aborted, 25P02); each is listed under the statement that failed first (\"after file:line, its group: its key\"), which is where the cause is; also savepoints.",
 }
 
 type group struct {

@@ -407,6 +407,19 @@ type fileRun struct {
 	vars  map[string]string
 	res   *FileResult
 	quiet bool // running the shared setup: nothing is counted
+	// vAbort names the statement that failed vsqld's transaction block
+	// while PostgreSQL's went on ("" when vsqld's is not failed): the
+	// cause of the transaction-state divergences that follow it.
+	vAbort string
+}
+
+// txStatus is a session's transaction status after its last statement
+// (0 when it has no connection).
+func txStatus(s *session) byte {
+	if s.conn == nil {
+		return 0
+	}
+	return s.conn.TxStatus()
 }
 
 var copyFromFile = regexp.MustCompile(`(?is)^(\s*copy\s.*?\bfrom\s+)'([^']*)'(.*)$`)
@@ -478,6 +491,15 @@ func (r *fileRun) one(st Stmt) bool {
 		return r.recover(st, sql, pa, va)
 	}
 	group, key := compare(st, sql, pa, va)
+	if group == gTxn && r.vAbort != "" {
+		key = "after " + r.vAbort
+	}
+	switch vTx := txStatus(r.v); {
+	case vTx != 'E':
+		r.vAbort = ""
+	case r.vAbort == "" && txStatus(r.pg) != 'E' && group != "":
+		r.vAbort = fmt.Sprintf("%s:%d, %s: %s", st.File, st.Line, group, key)
+	}
 	if group == "" {
 		r.res.Agree++
 		return false
