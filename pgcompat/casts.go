@@ -138,7 +138,7 @@ func RegisterCasts(conn *sql.Conn) error {
 		}{{duckstream.CastSmallint, 16}, {duckstream.CastInteger, 32}, {duckstream.CastBigint, 64}} {
 			bits := t.bits
 			if err := duckstream.RegisterTextCast(c, t.target, -1, func(text []byte) (int64, error) {
-				v, err := parseIntText(string(text), bits)
+				v, err := parseIntText(text, bits)
 				if err != nil {
 					return 0, vsqlerr.ForEngine(err)
 				}

@@ -34,7 +34,7 @@ func TestParseIntText(t *testing.T) {
 		{"-", 32, 0, "22P02"},
 		{"1 2", 32, 0, "22P02"},
 	} {
-		got, err := parseIntText(c.text, c.bits)
+		got, err := parseIntText([]byte(c.text), c.bits)
 		if c.state == "" {
 			if err != nil || got != c.want {
 				t.Errorf("%q (%d bits) = %d, %v; want %d", c.text, c.bits, got, err, c.want)
@@ -43,6 +43,18 @@ func TestParseIntText(t *testing.T) {
 		}
 		if err == nil || vsqlerr.From(err).SQLState != c.state {
 			t.Errorf("%q (%d bits): %v, want SQLSTATE %s", c.text, c.bits, err, c.state)
+		}
+	}
+}
+
+// BenchmarkParseIntText: the cast reads every integer of COPY and INSERT
+// text; it must not allocate.
+func BenchmarkParseIntText(b *testing.B) {
+	text := []byte("1234567890")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parseIntText(text, 64); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
