@@ -238,7 +238,12 @@ func (c *copyStatement) load(ctx context.Context, src *pgwire.CopyReader) (int64
 			checks = append(checks, col+" IS NOT NULL AND TRY("+exprs[i]+") IS NULL")
 		}
 	}
-	if len(checks) > 0 {
+	// A value the column's type cannot read is found and reported with
+	// its line: first, inside a transaction block (a failed INSERT would
+	// end it); otherwise only when the INSERT fails, so that a good COPY
+	// casts each value once, not twice.
+	precheck := len(checks) > 0 && s.txStatus() != 'I'
+	if precheck {
 		if err := c.findBadValue(ctx, staging, cols, checks); err != nil {
 			return 0, err
 		}
@@ -257,6 +262,12 @@ func (c *copyStatement) load(ctx context.Context, src *pgwire.CopyReader) (int64
 	}
 	res, err := s.conn.ExecContext(ctx, insert, []driver.NamedValue{})
 	if err != nil {
+		if len(checks) > 0 && !precheck && ctx.Err() == nil {
+			var bad *vsqlerr.Error
+			if errors.As(c.findBadValue(ctx, staging, cols, checks), &bad) && bad.Code == vsqlerr.CopyInvalidValue {
+				return 0, bad
+			}
+		}
 		return 0, err
 	}
 	affected, _ := res.RowsAffected()
