@@ -71,13 +71,25 @@
 // jsonb's one printer (AppendJSONB: keys shorter first, ", " and ": "),
 // used by pgwire for JSON columns and here for record values.
 //
+// jsonsrf.go: PostgreSQL's JSON set-returning functions
+// (json(b)_array_elements(_text), json(b)_each(_text),
+// json(b)_object_keys) as table macros of the same schema, reached in
+// FROM through sqltext.ProvideTableMacro (which also says what a table
+// alias of the call names), and, those returning one column, as scalar
+// macros of the same name that unnest in a select list. json_each's
+// macro is pg_json_each, so that its body reaches DuckDB's json_each.
+//
 // # Casts from text (casts.go)
 //
 // RegisterCasts also replaces DuckDB's casts of VARCHAR to DOUBLE and
 // FLOAT with PostgreSQL's float8in and float4in (floatin.go): text beyond
 // the type's range, or too small to be anything but zero, is refused
 // with numeric_value_out_of_range (22003), where DuckDB's cast made it
-// Infinity or 0.
+// Infinity or 0. And its casts of VARCHAR to SMALLINT, INTEGER and BIGINT
+// with PostgreSQL's integer input (intin.go): spaces, a sign and decimal
+// digits only, so '34.5' is invalid_text_representation (22P02) where
+// DuckDB rounded it to 35, and a value beyond the type 22003. The parse
+// does not allocate: COPY reads every integer through it.
 //
 // RegisterCasts replaces DuckDB's casts of VARCHAR to DATE, TIMESTAMP and
 // TIME in the engine with PostgreSQL's input functions

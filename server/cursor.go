@@ -246,7 +246,7 @@ func (s *Session) prepareCursorStatement(ctx context.Context, st sqltext.Stateme
 		}
 		return f, true, nil
 	case "CLOSE":
-		toks := sqltext.Tokens(st.SQL)
+		toks := st.Tokens()
 		if len(toks) == 2 && toks[1].Kind == sqltext.Word && strings.EqualFold(st.SQL[toks[1].Start:toks[1].End], "all") {
 			return &closeCursorStatement{sess: s, all: true}, true, nil
 		}
@@ -276,7 +276,7 @@ type declareStatement struct {
 }
 
 func (s *Session) prepareDeclare(ctx context.Context, st sqltext.Statement, paramOIDs []uint32) (*declareStatement, error) {
-	toks := sqltext.Tokens(st.SQL)
+	toks := st.Tokens()
 	word := func(i int) string {
 		if i < len(toks) && toks[i].Kind == sqltext.Word {
 			return strings.ToLower(st.SQL[toks[i].Start:toks[i].End])
@@ -388,7 +388,7 @@ type fetchStatement struct {
 
 func (s *Session) prepareFetch(st sqltext.Statement) (*fetchStatement, error) {
 	verb := st.Keyword(0)
-	toks := sqltext.Tokens(st.SQL)[1:]
+	toks := st.Tokens()[1:]
 	if len(toks) == 0 {
 		return nil, cursorSyntax("%s needs a cursor name", verb)
 	}

@@ -42,10 +42,22 @@
 //     vsql_lakehouse_snapshots reach it through the backend.
 //   - copy.go: COPY … FROM STDIN and COPY … TO STDOUT. COPY FROM appends
 //     the rows, as text, to a session temp table (__vsql_copy) with DuckDB's
-//     appender, finds the first value its column type rejects (TRY of the
-//     cast, lowest line first), then moves everything into the target with
-//     one INSERT … SELECT under the statement's branch gates: all rows or
-//     none, inside the open transaction block if any. COPY TO prepares its
+//     appender, then moves everything into the target with one INSERT …
+//     SELECT under the statement's branch gates: all rows or none, inside
+//     the open transaction block if any. The first value its column type
+//     rejects (TRY of the cast, lowest line first) is looked for, to name
+//     its line, only when that INSERT fails, or before it inside a
+//     transaction block (a failed INSERT ends the block): a good COPY casts
+//     each value once.
+//   - truncate.go: PostgreSQL's TRUNCATE (several tables, CASCADE,
+//     RESTRICT, ONLY, CONTINUE IDENTITY), which DuckDB reads only for one
+//     table: a table another table's foreign key references is refused
+//     unless that table is in the list (duckdb_constraints); the tables are
+//     emptied with DELETE, referencing tables first, in one transaction
+//     unless a foreign key links two of them (DuckDB checks a DELETE
+//     against the referencing rows as of its transaction's start: then one
+//     transaction each). RESTART IDENTITY is refused: DuckDB cannot restart
+//     a sequence. COPY TO prepares its
 //     query like any statement (gates, qualified names) and pgwire formats
 //     the rows.
 //   - guard.go: what clients may reach (below): DuckDB's configuration at

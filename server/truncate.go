@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/vsql/vsql/pgwire"
@@ -122,7 +123,7 @@ func (st *truncateStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows,
 		for i, key := range order {
 			referenced := false
 			for _, e := range edges {
-				if e.parent == key && e.child != key && contains(order, e.child) {
+				if e.parent == key && e.child != key && slices.Contains(order, e.child) {
 					referenced = true
 					break
 				}
@@ -168,15 +169,6 @@ func (st *truncateStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows,
 	}
 	s.stmtSeq.Add(1)
 	return &tagRows{tag: "TRUNCATE TABLE"}, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // foreignKeys lists the foreign keys of the session's database.

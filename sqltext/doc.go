@@ -24,6 +24,10 @@
 //     schema.table or table, quoted or not, with public read as main, as
 //     RewritePostgres reads statements.
 //
+//   - ParseTruncate (truncate.go) reads PostgreSQL's TRUNCATE (tables,
+//     ONLY, CASCADE/RESTRICT, identity options) for the server, which
+//     carries out what DuckDB's TRUNCATE does not read.
+//
 //   - ScanStatement (vsql.go) collects what the server checks before it
 //     prepares a statement: vsql_* calls, __vsql names, quoted
 //     "db/branch" and "db@n" catalogs, and the first name of every dotted

@@ -83,7 +83,8 @@ import (
 
 // TextCast converts one text value to the target's physical value (days
 // for DATE as int64, microseconds for TIMESTAMP and TIME, the IEEE bits of
-// DOUBLE and FLOAT); an error fails
+// DOUBLE and FLOAT, the integer itself for SMALLINT, INTEGER and BIGINT,
+// which the caller keeps within the type's range); an error fails
 // the cast (CAST) or makes the value NULL (TRY_CAST).
 type TextCast func(text []byte) (int64, error)
 

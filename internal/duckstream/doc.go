@@ -47,7 +47,8 @@
 // # Casts from text written in Go
 //
 // RegisterTextCast (cast.go) installs a Go function as the engine's cast
-// of VARCHAR to DATE, TIMESTAMP or TIME through duckdb_register_cast_function,
+// of VARCHAR to DATE, TIMESTAMP, TIME, DOUBLE, FLOAT, SMALLINT, INTEGER or
+// BIGINT (CastTarget) through duckdb_register_cast_function,
 // which duckdb-go does not wrap: cast.go declares the dozen C functions it
 // calls itself (duckdb.h's directory is not one another module's #cgo line
 // can name) and links against the library duckdb-go-bindings brings. A
