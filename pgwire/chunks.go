@@ -56,6 +56,9 @@ const (
 	kDecimal128
 	kUUID
 	kJSON
+	kList   // nested.go
+	kArray  // nested.go
+	kStruct // nested.go
 )
 
 // chunkKinds maps the DuckDB types the chunk encoder handles to the OID
@@ -110,34 +113,18 @@ func chunkKind(c duckstream.Column, oid uint32) colKind {
 }
 
 // ChunkEncodable reports whether every column of a result can be encoded
-// from its chunks (the types of chunks.go, with the OIDs cols announced).
+// from its chunks (the types of chunks.go and nested.go, with the OIDs
+// cols announced).
 func ChunkEncodable(cols []Column, res []duckstream.Column) bool {
 	if len(cols) != len(res) {
 		return false
 	}
 	for i := range cols {
-		if cols[i].Elem != 0 || chunkKind(res[i], cols[i].OID) == 0 {
+		if !ChunkColumn(res[i], &cols[i]) {
 			return false
 		}
 	}
 	return true
-}
-
-// ChunkType reports whether a column of DuckDB type info is one the chunk
-// encoder handles (a prepared statement whose columns all are can be run
-// through ChunkRows).
-func ChunkType(info duckdb.TypeInfo) bool {
-	if info == nil {
-		return false
-	}
-	c := duckstream.Column{Type: info.InternalType(), Alias: info.Alias()}
-	if d, ok := info.Details().(*duckdb.DecimalDetails); ok {
-		c.Internal = duckdb.TYPE_BIGINT
-		if d.Width > 18 {
-			c.Internal = duckdb.TYPE_HUGEINT
-		}
-	}
-	return chunkKind(c, scalarOf(info).oid) != 0
 }
 
 // colEncoder encodes the values of one column of a chunk, one at a time,
@@ -149,6 +136,19 @@ type colEncoder struct {
 	scale  int
 	width  int // bytes of a DECIMAL's internal integer
 	loc    *time.Location
+
+	// Nested types (nested.go): a list's element encoder or a struct's
+	// field encoders; an ARRAY's size; a binary array's element OID and
+	// dimensions; textOnly when the value is sent as text whatever the
+	// format; scratch holds an element's text while it is quoted; errp is
+	// where an array PostgreSQL cannot represent is reported.
+	children []colEncoder
+	size     int
+	elem     uint32
+	dims     int
+	textOnly bool
+	scratch  []byte
+	errp     *error
 }
 
 func (e *colEncoder) appendValue(b []byte, v *duckstream.Vector, i int) []byte {
@@ -258,6 +258,8 @@ func (e *colEncoder) appendValue(b []byte, v *duckstream.Vector, i int) []byte {
 			b = append(b, 1) // jsonb's binary form: version 1, then the text
 		}
 		return pgcompat.AppendJSONBText(b, duckstream.Bytes(v, i))
+	case kList, kArray, kStruct:
+		return e.appendNested(b, v, i)
 	case kUUID:
 		lo, hi := duckstream.HugeInt(v, i)
 		var u [16]byte
@@ -439,27 +441,17 @@ type chunkCursor struct {
 	size, row int    // rows in the current chunk; the current row (-1 before the first)
 	cellBuf   []byte // cells' bytes (COPY)
 	cellEnds  []int
+	err       error // a value that cannot be encoded (nested.go)
 }
 
 func newChunkCursor(rows ChunkRows, res *duckstream.Result, loc *time.Location, cols []Column, formats []int16) *chunkCursor {
-	encs := make([]colEncoder, len(cols))
+	k := &chunkCursor{rows: rows, res: res, encs: make([]colEncoder, len(cols)), row: -1}
 	digits := extraFloatDigits(rows)
 	for i := range cols {
-		rc := res.Columns[i]
-		encs[i] = colEncoder{kind: chunkKind(rc, cols[i].OID), scale: int(rc.Scale), loc: loc, digits: digits}
-		if formats != nil && formats[i] == 1 {
-			encs[i].binary = true
-		}
-		switch rc.Internal {
-		case duckdb.TYPE_SMALLINT:
-			encs[i].width = 2
-		case duckdb.TYPE_INTEGER:
-			encs[i].width = 4
-		default:
-			encs[i].width = 8
-		}
+		k.encs[i], _ = encoderFor(res.Columns[i], &cols[i]) // ChunkEncodable held
+		k.encs[i].setup(formats != nil && formats[i] == 1, loc, digits, &k.err)
 	}
-	return &chunkCursor{rows: rows, res: res, encs: encs, row: -1}
+	return k
 }
 
 // next moves to the next row, fetching the next chunk when the current
@@ -545,6 +537,9 @@ func (c *Conn) sendChunks(k *chunkCursor, limit int64) (n int64, suspended bool,
 			break
 		}
 		out = k.appendDataRow(out)
+		if k.err != nil {
+			return n, false, vsqlerr.Wrap(k.err, vsqlerr.ArrayDimensions, "row %d: %v", n+1, k.err)
+		}
 		n++
 		if len(out) >= chunkFlush {
 			if err := c.writeRaw(out); err != nil {

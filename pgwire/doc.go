@@ -145,6 +145,17 @@
 // composite types, pgcompat's CREATE TYPE … AS (…)) are sent as text in
 // PostgreSQL's row format, (1,"a b",): the fields in their order (Column.Fields,
 // from the STRUCT's type), NULL empty, quoted as record_out quotes. Maps and
-// unions (DuckDB-only), and structs inside lists, are sent as text in
-// DuckDB's style.
+// unions (DuckDB-only) are sent as text in DuckDB's style.
+//
+// nested.go encodes LIST, ARRAY and STRUCT columns on the chunk path from
+// their child vectors: a list of scalars as the PostgreSQL array it is
+// announced as (text as array_out writes it; binary in array_send's
+// layout, up to six dimensions, checked against PostgreSQL 15 byte for
+// byte by server's TestBinaryArrays), a struct (its fields named or not:
+// row(1, 2) and (1, 2) have no names, which duckdb-go's row path cannot
+// read) and a list of structs as text in PostgreSQL's formats,
+// (1,"a b") and {"(1,a)","(2,b)"}. The row path writes binary arrays the
+// same way (appendBinaryArrayValues); a list of lists whose sub-lists
+// differ in length is no PostgreSQL array, and binary format refuses it
+// (array_dimensions_mismatch, 2202E).
 package pgwire

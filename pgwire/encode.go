@@ -1,7 +1,9 @@
 package pgwire
 
 import (
+	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -28,10 +30,11 @@ var binaryOIDs = map[uint32]bool{
 }
 
 // CanEncodeBinary reports whether a column can be sent in binary format:
-// the scalar types above, and one-dimensional arrays of them.
+// the scalar types above, and arrays of them (up to PostgreSQL's six
+// dimensions).
 func CanEncodeBinary(col Column) bool {
 	if col.Elem != 0 {
-		return col.Dims == 1 && binaryOIDs[col.Elem]
+		return col.Dims >= 1 && col.Dims <= maxArrayDims && binaryOIDs[col.Elem]
 	}
 	return binaryOIDs[col.OID]
 }
@@ -61,29 +64,7 @@ func AppendValue(buf []byte, oid uint32, format int16, v any) ([]byte, error) {
 		if !ok {
 			return nil, fmt.Errorf("cannot encode %T as binary array type %d", v, oid)
 		}
-		conv := make([]any, len(xs))
-		for i, x := range xs {
-			if x == nil {
-				continue
-			}
-			switch elem {
-			case pgtype.TextOID, pgtype.VarcharOID, pgtype.JSONOID, pgtype.JSONBOID:
-				conv[i] = string(appendText(nil, elem, x))
-			case pgtype.ByteaOID:
-				conv[i] = x
-			default:
-				pv, err := toPgValue(elem, x)
-				if err != nil {
-					return nil, err
-				}
-				conv[i] = pv
-			}
-		}
-		out, err := typeMap.Encode(oid, pgtype.BinaryFormatCode, conv, buf)
-		if err != nil {
-			return nil, fmt.Errorf("encode array as binary type %d: %w", oid, err)
-		}
-		return out, nil
+		return appendBinaryArrayValues(buf, elem, xs)
 	}
 	pv, err := toPgValue(oid, v)
 	if err != nil {
@@ -644,6 +625,22 @@ func appendDuckText(buf []byte, v any, nested bool) []byte {
 			buf = appendDuckText(buf, vals[k], true)
 		}
 		return append(buf, '}')
+	case duckdb.OrderedMap:
+		// duckdb-go's maps, in their order, as DuckDB's cast to VARCHAR
+		// writes them: {k=1, a b=2}.
+		keys, vals := x.Keys(), x.Values()
+		buf = append(buf, '{')
+		for i, k := range keys {
+			if i > 0 {
+				buf = append(buf, ", "...)
+			}
+			_, plain := k.(string)
+			buf = appendDuckText(buf, k, !plain)
+			buf = append(buf, '=')
+			_, plain = vals[i].(string)
+			buf = appendDuckText(buf, vals[i], !plain)
+		}
+		return append(buf, '}')
 	case duckdb.Union:
 		return appendDuckText(buf, x.Value, nested)
 	case fmt.Stringer:
@@ -666,4 +663,94 @@ func infinityOf(oid uint32, t time.Time) pgtype.InfinityModifier {
 		return pgtype.NegativeInfinity
 	}
 	return pgtype.Finite
+}
+
+// errRaggedArray: a list of lists that is no PostgreSQL array.
+var errRaggedArray = errors.New("multidimensional arrays must have sub-arrays with matching dimensions")
+
+// appendBinaryArrayValues writes array_send's layout (see
+// appendBinaryArray in nested.go) of xs, nested []any for each dimension
+// after the first, elements of type elem.
+func appendBinaryArrayValues(buf []byte, elem uint32, xs []any) ([]byte, error) {
+	var dims []int
+	for level := any(xs); ; {
+		l, ok := level.([]any)
+		if !ok {
+			break
+		}
+		dims = append(dims, len(l))
+		if len(l) == 0 {
+			break
+		}
+		level = l[0]
+	}
+	var walk func(l []any, depth int) bool
+	nested := len(dims)
+	walk = func(l []any, depth int) bool {
+		if len(l) != dims[depth] {
+			return false
+		}
+		for _, x := range l {
+			sub, isList := x.([]any)
+			if depth+1 < nested {
+				if !isList || !walk(sub, depth+1) {
+					return false
+				}
+			} else if isList {
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(xs, 0) || nested > maxArrayDims {
+		return nil, errRaggedArray
+	}
+	ndims := nested
+	if dims[len(dims)-1] == 0 {
+		ndims = 0
+	}
+	buf = binary.BigEndian.AppendUint32(buf, uint32(ndims))
+	flag := len(buf)
+	buf = binary.BigEndian.AppendUint32(buf, 0)
+	buf = binary.BigEndian.AppendUint32(buf, elem)
+	for _, d := range dims[:ndims] {
+		buf = binary.BigEndian.AppendUint32(buf, uint32(d))
+		buf = binary.BigEndian.AppendUint32(buf, 1)
+	}
+	var leaves func(l []any) error
+	leaves = func(l []any) error {
+		for _, x := range l {
+			if sub, ok := x.([]any); ok {
+				if err := leaves(sub); err != nil {
+					return err
+				}
+				continue
+			}
+			if x == nil {
+				binary.BigEndian.PutUint32(buf[flag:], 1)
+				buf = append(buf, 0xff, 0xff, 0xff, 0xff)
+				continue
+			}
+			at := len(buf)
+			var err error
+			switch elem {
+			case pgtype.TextOID, pgtype.VarcharOID, pgtype.JSONOID, pgtype.JSONBOID, pgtype.ByteaOID:
+				buf, err = AppendValue(append(buf, 0, 0, 0, 0), elem, 1, x)
+			default:
+				var pv any
+				if pv, err = toPgValue(elem, x); err == nil {
+					buf, err = typeMap.Encode(elem, pgtype.BinaryFormatCode, pv, append(buf, 0, 0, 0, 0))
+				}
+			}
+			if err != nil {
+				return err
+			}
+			binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
+		}
+		return nil
+	}
+	if err := leaves(xs); err != nil {
+		return nil, err
+	}
+	return buf, nil
 }

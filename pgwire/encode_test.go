@@ -1,6 +1,7 @@
 package pgwire
 
 import (
+	"errors"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -81,8 +82,22 @@ func TestBinaryRoundTrip(t *testing.T) {
 	if _, err := AppendValue(nil, pgtype.Int4OID, 1, "not a number"); err == nil {
 		t.Error("binary int4 of a string was accepted")
 	}
-	if CanEncodeBinary(Column{OID: pgtype.Int4ArrayOID, Elem: pgtype.Int4OID, Dims: 2}) {
-		t.Error("two-dimensional arrays claim a binary encoding")
+	if !CanEncodeBinary(Column{OID: pgtype.Int4ArrayOID, Elem: pgtype.Int4OID, Dims: 2}) {
+		t.Error("two-dimensional arrays claim no binary encoding")
+	}
+	if CanEncodeBinary(Column{OID: pgtype.Int4ArrayOID, Elem: pgtype.Int4OID, Dims: 7}) {
+		t.Error("seven dimensions (PostgreSQL allows six) claim a binary encoding")
+	}
+	b, err = AppendValue(nil, pgtype.Int4ArrayOID, 1, []any{[]any{int32(1), int32(2)}, []any{nil, int32(4)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var grid [][]*int32
+	if err := m.Scan(pgtype.Int4ArrayOID, 1, b, &grid); err != nil || len(grid) != 2 || *grid[0][1] != 2 || grid[1][0] != nil || *grid[1][1] != 4 {
+		t.Errorf("int4[][]: %v %v", grid, err)
+	}
+	if _, err := AppendValue(nil, pgtype.Int4ArrayOID, 1, []any{[]any{int32(1)}, []any{int32(2), int32(3)}}); !errors.Is(err, errRaggedArray) {
+		t.Errorf("ragged int4[][]: %v, want errRaggedArray", err)
 	}
 }
 
@@ -218,5 +233,16 @@ func TestAppendDecimalInt(t *testing.T) {
 		if want := "x" + strconv.FormatInt(v, 10); got != want {
 			t.Fatalf("appendDecimalInt(%d) = %q, want %q", v, got, want)
 		}
+	}
+}
+
+// A MAP value (duckdb-go's OrderedMap) is text as DuckDB's cast to
+// VARCHAR writes it, in the map's order; never Go's own rendering.
+func TestMapText(t *testing.T) {
+	var m duckdb.OrderedMap
+	m.Set("k", int32(1))
+	m.Set("a b", []any{int32(1), int32(2)})
+	if got := string(appendText(nil, pgtype.TextOID, m)); got != "{k=1, a b=[1, 2]}" {
+		t.Errorf("map as text: %q", got)
 	}
 }

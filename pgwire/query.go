@@ -2,6 +2,7 @@ package pgwire
 
 import (
 	"context"
+	"errors"
 	"time"
 	"unicode/utf8"
 
@@ -167,7 +168,11 @@ func (c *Conn) sendRows(rows Rows, cursor **chunkCursor, cols []Column, formats 
 			starts[i] = len(buf)
 			buf, err = appendCell(buf, &cols[i], format, v, digits)
 			if err != nil {
-				return n, false, vsqlerr.Wrap(err, vsqlerr.UnsupportedResultFormat, "column %q: %v", cols[i].Name, err)
+				code := vsqlerr.UnsupportedResultFormat
+				if errors.Is(err, errRaggedArray) {
+					code = vsqlerr.ArrayDimensions
+				}
+				return n, false, vsqlerr.Wrap(err, code, "column %q: %v", cols[i].Name, err)
 			}
 			ends[i] = len(buf)
 		}

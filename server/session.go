@@ -15,6 +15,7 @@ import (
 
 	"github.com/vsql/vsql/auth"
 	"github.com/vsql/vsql/branches"
+	"github.com/vsql/vsql/internal/duckstream"
 	"github.com/vsql/vsql/internal/pgdatetime"
 	"github.com/vsql/vsql/pgcompat"
 	"github.com/vsql/vsql/pgwire"
@@ -466,15 +467,19 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 		ncol, _ := stmt.ColumnCount()
 		ds.cols = make([]pgwire.Column, ncol)
 		ds.chunky = stype == duckdb.STATEMENT_TYPE_SELECT && ncol > 0
+		types, err := duckstream.StatementColumns(stmt)
+		ds.chunky = ds.chunky && err == nil && len(types) == ncol
 		for i := 0; i < ncol; i++ {
 			name, _ := stmt.ColumnName(i)
 			name = postgresColumnName(name)
 			info, err := stmt.ColumnTypeInfo(i)
 			if err != nil {
-				info = nil // unresolved until parameters are bound: text
+				// Unresolved until parameters are bound, or a struct
+				// with unnamed fields (row(1, 2)): text.
+				info = nil
 			}
 			ds.cols[i] = pgwire.ColumnOf(name, info)
-			ds.chunky = ds.chunky && pgwire.ChunkType(info)
+			ds.chunky = ds.chunky && pgwire.ChunkColumn(types[i], &ds.cols[i])
 		}
 	}
 	return ds, nil

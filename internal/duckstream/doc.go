@@ -14,7 +14,11 @@
 // validity mask (duckdb_vector_get_validity, nil when there are no
 // NULLs); values.go reads them by physical type without copying
 // (VARCHAR/BLOB as duckdb_string_t: inline up to 12 bytes, else a
-// pointer). A streaming result does no work ahead of Next: DuckDB
+// pointer). Nested columns carry their type's children (Column.Children:
+// a LIST's or ARRAY's element, a STRUCT's fields with their names, ""
+// for row(…)'s) and their child vectors (Vector.Children); List reads a
+// LIST row's offset and length in its child. StatementColumns describes
+// a prepared statement's columns the same way before it runs. A streaming result does no work ahead of Next: DuckDB
 // produces a chunk when it is asked for one, so a reader that stops
 // reading stops the query, and memory stays at a few chunks plus the
 // operators' own state. Canceling the context interrupts the query

@@ -75,3 +75,21 @@ func Available() error {
 	}
 	return connField.err
 }
+
+// StatementColumns describes the result columns of a prepared statement
+// as Query's Result will (a column whose type depends on parameters not
+// bound yet is TYPE_INVALID).
+func StatementColumns(s *duckdb.Stmt) ([]Column, error) {
+	ps, err := stmtHandle(s)
+	if err != nil {
+		return nil, err
+	}
+	n := int(bindings.PreparedStatementColumnCount(ps))
+	cols := make([]Column, n)
+	for i := range n {
+		lt := bindings.PreparedStatementColumnLogicalType(ps, bindings.IdxT(i))
+		cols[i] = columnOf(lt)
+		bindings.DestroyLogicalType(&lt)
+	}
+	return cols, nil
+}

@@ -28,13 +28,24 @@ type Column struct {
 	Width, Scale uint8
 	// Alias is the logical type's alias ("JSON" for json), "" if none.
 	Alias string
+	// Name is a STRUCT field's name ("" for row(…)'s unnamed fields).
+	Name string
+	// Children are a LIST's or ARRAY's element type (one) or a STRUCT's
+	// fields, in order.
+	Children []Column
+	// Size is an ARRAY's number of elements per value.
+	Size int
 }
 
 // Vector is one column of a chunk: Data points at Size values of the
 // column's physical type; Valid is DuckDB's validity mask (nil: no NULLs).
+// A LIST's Data holds each row's (offset, length) into its one child
+// vector (see List); an ARRAY's child holds Column.Size elements per row;
+// a STRUCT has a child vector per field.
 type Vector struct {
-	Data  unsafe.Pointer
-	Valid *uint64
+	Data     unsafe.Pointer
+	Valid    *uint64
+	Children []Vector
 }
 
 // Null reports whether row i is NULL.
@@ -142,13 +153,8 @@ func query(ctx context.Context, conn driver.Conn, stmt *duckdb.Stmt, args []driv
 	r.vecs = make([]Vector, n)
 	for i := range n {
 		lt := bindings.ColumnLogicalType(&r.res, bindings.IdxT(i))
-		c := Column{Type: duckdb.Type(bindings.GetTypeId(lt)), Alias: bindings.LogicalTypeGetAlias(lt)}
-		if c.Type == duckdb.TYPE_DECIMAL {
-			c.Internal = duckdb.Type(bindings.DecimalInternalType(lt))
-			c.Width, c.Scale = bindings.DecimalWidth(lt), bindings.DecimalScale(lt)
-		}
+		r.Columns[i] = columnOf(lt)
 		bindings.DestroyLogicalType(&lt)
-		r.Columns[i] = c
 	}
 	r.prefetchWanted = prefetch
 	return r, nil
@@ -184,6 +190,56 @@ func (r *Result) prefetch() {
 		case <-r.quit:
 			bindings.DestroyDataChunk(&chunk)
 			return
+		}
+	}
+}
+
+// columnOf describes a logical type, nested types with their children.
+func columnOf(lt bindings.LogicalType) Column {
+	c := Column{Type: duckdb.Type(bindings.GetTypeId(lt)), Alias: bindings.LogicalTypeGetAlias(lt)}
+	child := func(ct bindings.LogicalType) Column {
+		cc := columnOf(ct)
+		bindings.DestroyLogicalType(&ct)
+		return cc
+	}
+	switch c.Type {
+	case duckdb.TYPE_DECIMAL:
+		c.Internal = duckdb.Type(bindings.DecimalInternalType(lt))
+		c.Width, c.Scale = bindings.DecimalWidth(lt), bindings.DecimalScale(lt)
+	case duckdb.TYPE_LIST:
+		c.Children = []Column{child(bindings.ListTypeChildType(lt))}
+	case duckdb.TYPE_ARRAY:
+		c.Children = []Column{child(bindings.ArrayTypeChildType(lt))}
+		c.Size = int(bindings.ArrayTypeArraySize(lt))
+	case duckdb.TYPE_STRUCT:
+		n := int(bindings.StructTypeChildCount(lt))
+		c.Children = make([]Column, n)
+		for k := range n {
+			c.Children[k] = child(bindings.StructTypeChildType(lt, bindings.IdxT(k)))
+			c.Children[k].Name = bindings.StructTypeChildName(lt, bindings.IdxT(k))
+		}
+	}
+	return c
+}
+
+// setVector points v at vec, and its children at vec's children as the
+// column's type says.
+func setVector(v *Vector, vec bindings.Vector, c *Column) {
+	v.Data, v.Valid = bindings.VectorGetData(vec), (*uint64)(bindings.VectorGetValidity(vec))
+	if len(c.Children) == 0 {
+		return
+	}
+	if len(v.Children) != len(c.Children) {
+		v.Children = make([]Vector, len(c.Children))
+	}
+	switch c.Type {
+	case duckdb.TYPE_LIST:
+		setVector(&v.Children[0], bindings.ListVectorGetChild(vec), &c.Children[0])
+	case duckdb.TYPE_ARRAY:
+		setVector(&v.Children[0], bindings.ArrayVectorGetChild(vec), &c.Children[0])
+	case duckdb.TYPE_STRUCT:
+		for k := range c.Children {
+			setVector(&v.Children[k], bindings.StructVectorGetChild(vec, bindings.IdxT(k)), &c.Children[k])
 		}
 	}
 }
@@ -225,8 +281,7 @@ func (r *Result) Next() int {
 	}
 	r.size = int(bindings.DataChunkGetSize(r.chunk))
 	for i := range r.vecs {
-		v := bindings.DataChunkGetVector(r.chunk, bindings.IdxT(i))
-		r.vecs[i] = Vector{Data: bindings.VectorGetData(v), Valid: (*uint64)(bindings.VectorGetValidity(v))}
+		setVector(&r.vecs[i], bindings.DataChunkGetVector(r.chunk, bindings.IdxT(i)), &r.Columns[i])
 	}
 	if r.size == 0 {
 		r.release()

@@ -35,3 +35,10 @@ func Bytes(v *Vector, i int) []byte {
 	}
 	return unsafe.Slice(*(**byte)(unsafe.Add(p, 8)), n)
 }
+
+// List returns where row i of a LIST vector's elements are in its child
+// vector: rows offset to offset+length-1.
+func List(v *Vector, i int) (offset, length int) {
+	p := unsafe.Add(v.Data, i*16)
+	return int(*(*uint64)(p)), int(*(*uint64)(unsafe.Add(p, 8)))
+}
