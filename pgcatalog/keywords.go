@@ -80,3 +80,20 @@ func keywordsSQL() string {
 		CASE WHEN list_contains(string_split(` + asLabel + `, ' '), word) THEN 'requires AS' ELSE 'can be bare label' END AS baredesc
 		FROM (` + strings.Join(parts, " UNION ALL ") + `) ORDER BY word`
 }
+
+// quotedKeywords are the keywords quote_ident and format's %I quote: all
+// but the unreserved ones.
+var quotedKeywords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, cat := range []string{"C", "T", "R"} {
+		for _, w := range strings.Fields(pgKeywords[cat]) {
+			m[w] = true
+		}
+	}
+	return m
+}()
+
+// KeywordNeedsQuote reports whether PostgreSQL 15 quotes word, a
+// lower-case identifier, as an identifier (quote_ident): it is a keyword
+// other than an unreserved one.
+func KeywordNeedsQuote(word string) bool { return quotedKeywords[word] }

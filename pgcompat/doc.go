@@ -52,8 +52,10 @@
 // pg_… (sqltext.ProvideFunctionAs), so that the macros of
 // memory.__vsql_fn, too, reach DuckDB's own under the plain name. Where
 // a macro cannot express PostgreSQL's semantics — the template languages
-// of to_char and to_timestamp, RE2 matches at character positions, paths
-// into JSON — the macro calls a Go scalar function of the engine
+// of to_char and to_timestamp and format()'s (textformat.go, which
+// first turns each argument into its type's PostgreSQL text with
+// __vsql_pg_text), RE2 matches at character positions, paths into JSON —
+// the macro calls a Go scalar function of the engine
 // (RegisterFunctions, udf.go) named __vsql_…, which client SQL cannot
 // name either (TestProvidedFunctionsInternal). Go functions raise
 // PostgreSQL's errors with vsql codes (invalid_datetime_format 22007,

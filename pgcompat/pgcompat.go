@@ -228,7 +228,8 @@ func init() {
 		setup = append(setup, b.String())
 		sqltext.ProvideFunctions(f.name)
 	}
-	for _, f := range []string{"lpad", "rpad", "encode", "decode", "date_trunc", "sha256", "substr", "substring"} {
+	setup = append(setup, formatMacro(schema))
+	for _, f := range []string{"lpad", "rpad", "encode", "decode", "date_trunc", "sha256", "substr", "substring", "format"} {
 		sqltext.ProvideFunctionAs(f, "pg_"+f)
 	}
 	sqltext.ProvideFunctions("jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",

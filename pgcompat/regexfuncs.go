@@ -85,6 +85,18 @@ func argInt(v driver.Value) int64 {
 		return int64(x)
 	case int64:
 		return x
+	case int:
+		return int64(x)
+	case uint8:
+		return int64(x)
+	case uint16:
+		return int64(x)
+	case uint32:
+		return int64(x)
+	case uint64:
+		return int64(x)
+	case uint:
+		return int64(x)
 	}
 	return 0
 }

@@ -34,30 +34,32 @@ type scalar struct {
 func (s scalar) Config() duckdb.ScalarFuncConfig {
 	var ins []duckdb.TypeInfo
 	for _, t := range s.in {
-		ti, err := duckdb.NewTypeInfo(t)
-		if err != nil {
-			panic(err)
-		}
-		ins = append(ins, ti)
+		ins = append(ins, typeInfoOf(t))
 	}
-	var out duckdb.TypeInfo
+	return duckdb.ScalarFuncConfig{InputTypeInfos: ins, ResultTypeInfo: typeInfoOf(s.out), Volatile: s.volate, SpecialNullHandling: s.nulls}
+}
+
+// typeInfoOf is the type of an argument or result (tTextList and
+// tTextListList are VARCHAR[] and VARCHAR[][]).
+func typeInfoOf(t duckdb.Type) duckdb.TypeInfo {
+	var info duckdb.TypeInfo
 	var err error
-	switch s.out {
+	switch t {
 	case duckdb.TYPE_LIST, duckdb.TYPE_ARRAY:
 		var text duckdb.TypeInfo
 		if text, err = duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR); err == nil {
-			out, err = duckdb.NewListInfo(text)
+			info, err = duckdb.NewListInfo(text)
 		}
-		if err == nil && s.out == duckdb.TYPE_ARRAY {
-			out, err = duckdb.NewListInfo(out)
+		if err == nil && t == duckdb.TYPE_ARRAY {
+			info, err = duckdb.NewListInfo(info)
 		}
 	default:
-		out, err = duckdb.NewTypeInfo(s.out)
+		info, err = duckdb.NewTypeInfo(t)
 	}
 	if err != nil {
 		panic(err)
 	}
-	return duckdb.ScalarFuncConfig{InputTypeInfos: ins, ResultTypeInfo: out, Volatile: s.volate, SpecialNullHandling: s.nulls}
+	return info
 }
 
 // Executor runs the function; an error keeps its own hint through DuckDB
@@ -83,9 +85,9 @@ var (
 	tInt   = duckdb.TYPE_BIGINT
 	tInt4  = duckdb.TYPE_INTEGER
 	tBool  = duckdb.TYPE_BOOLEAN
-	// tTextList is VARCHAR[] (a result type only)
+	// tTextList is VARCHAR[]
 	tTextList = duckdb.TYPE_LIST
-	// tTextListList is VARCHAR[][] (a result type only)
+	// tTextListList is VARCHAR[][]
 	tTextListList = duckdb.TYPE_ARRAY
 )
 
@@ -155,6 +157,8 @@ var goFunctions = map[string][]scalar{
 	"__vsql_jsonb_delete_path": {{in: []duckdb.Type{tText, tAny}, out: tText, run: func(a []driver.Value) (any, error) {
 		return jsonbEdit(a, opDelete)
 	}}},
+	"__vsql_format":  {{in: []duckdb.Type{tText, tTextList}, out: tText, run: textFormat}},
+	"__vsql_pg_text": {{in: []duckdb.Type{tAny, tText, tText}, out: tText, run: pgText}},
 	"__vsql_to_number": {
 		{in: []duckdb.Type{tText, tText}, out: tFloat, run: func(a []driver.Value) (any, error) {
 			return toNumber(a[0].(string), a[1].(string))

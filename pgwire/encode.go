@@ -217,38 +217,9 @@ func appendText(buf []byte, oid uint32, v any) []byte {
 	return appendDuckText(buf, v, false)
 }
 
-// appendFloat formats like PostgreSQL 12+ with extra_float_digits = 1: the
-// shortest representation that reads back exactly, in exponent form when
-// the exponent is below -4 or at least the type's decimal digits.
-func appendFloat(buf []byte, f float64, bits int) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(buf, "NaN"...)
-	case math.IsInf(f, 1):
-		return append(buf, "Infinity"...)
-	case math.IsInf(f, -1):
-		return append(buf, "-Infinity"...)
-	case f == 0:
-		if math.Signbit(f) {
-			return append(buf, "-0"...)
-		}
-		return append(buf, '0')
-	}
-	// Between 1e-4 and the type's decimal digits (10^15 for float8, 10^6
-	// for float4) PostgreSQL lays the shortest digits out without an
-	// exponent, as 'f' with precision -1 does. The double's magnitude
-	// decides, as the digits' would: the shortest digits of a double below
-	// 10^15 never round up to 10^15 (that is another double's), nor those
-	// of one at or above 1e-4 down below it.
-	if a := math.Abs(f); bits == 32 {
-		if a >= float64(float32(1e-4)) && a < 1e6 {
-			return strconv.AppendFloat(buf, f, 'f', -1, 32)
-		}
-	} else if a >= 1e-4 && a < 1e15 {
-		return strconv.AppendFloat(buf, f, 'f', -1, 64)
-	}
-	return strconv.AppendFloat(buf, f, 'e', -1, bits)
-}
+// appendFloat formats like PostgreSQL 12+ with extra_float_digits = 1
+// (pgcompat.AppendFloat, which format() shares).
+func appendFloat(buf []byte, f float64, bits int) []byte { return pgcompat.AppendFloat(buf, f, bits) }
 
 // FloatRows is implemented by Rows whose session sets extra_float_digits:
 // 1 to 3 print floats in their shortest exact form (appendFloat), 0 and
@@ -490,7 +461,7 @@ func appendArray(buf []byte, elem uint32, xs []any) []byte {
 			buf = appendArray(buf, elem, y)
 		default:
 			s := string(appendText(nil, elem, y))
-			if needsArrayQuote(s) {
+			if pgcompat.ArrayElementNeedsQuote(s) {
 				buf = append(buf, '"')
 				for _, c := range []byte(s) {
 					if c == '"' || c == '\\' {
@@ -505,19 +476,6 @@ func appendArray(buf []byte, elem uint32, xs []any) []byte {
 		}
 	}
 	return append(buf, '}')
-}
-
-func needsArrayQuote(s string) bool {
-	if s == "" || strings.EqualFold(s, "NULL") {
-		return true
-	}
-	for _, c := range []byte(s) {
-		switch c {
-		case '{', '}', ',', '"', '\\', ' ', '\t', '\n', '\r', '\v', '\f':
-			return true
-		}
-	}
-	return false
 }
 
 // appendRow writes a struct in PostgreSQL's row format (record_out): the

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/vsql/vsql/internal/duckstream"
+	"github.com/vsql/vsql/pgcompat"
 )
 
 // Nested values on the chunk path: DuckDB's LIST and ARRAY reported as a
@@ -176,7 +177,7 @@ func (e *colEncoder) appendTextArray(b []byte, v *duckstream.Vector, i int) []by
 		}
 		at := len(b)
 		b = ce.appendValue(b, child, k)
-		if s := b[at:]; needsArrayQuote(string(s)) {
+		if s := b[at:]; pgcompat.ArrayElementNeedsQuote(s) {
 			e.scratch = append(e.scratch[:0], s...)
 			b = append(b[:at], '"')
 			for _, c := range e.scratch {

@@ -141,6 +141,7 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT 2.0::float8 / '0'"},
 		{sql: "SELECT x FROM (VALUES (2), (1), (3)) v(x) ORDER BY x USING >"},
 		{sql: "SELECT x, y FROM (VALUES (2, 'b'), (1, 'a'), (2, 'a')) v(x, y) ORDER BY x USING <, y USING >"},
+		{sql: "CREATE SEQUENCE fmt_seq"},
 		{sql: "CREATE TABLE ixn (a int, b text)"},
 		{sql: "CREATE INDEX ON ixn (a)"},
 		{sql: "CREATE UNIQUE INDEX ON ixn (a, b)"},
@@ -253,6 +254,16 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "CREATE TABLE ct AS SELECT * FROM generate_series(1, 5) g"},
 		{sql: "CREATE TABLE ct0 AS SELECT * FROM ct WHERE g > 10"},
 		{sql: "SELECT count(*) FROM ct"},
+		// format(): PostgreSQL's %s, %I, %L, positions and widths, each
+		// argument as its type's output function writes it
+		{sql: `SELECT format('Hello %s, %I, %L', 'World', 'a b', 'it''s'), format('%s|%L|%L', NULL, NULL, E'a\\b')`},
+		{sql: `SELECT format('%s|%s|%s|%s|%s|%s', true, 1.5::float8, 1e20::float8, ARRAY[1, NULL], '{"b":[1,2],"a":1}'::jsonb, ARRAY['a b', ''])`},
+		{sql: "SELECT format('%-5s|%5s|%*s|%-*s|%2$s %1$s %s', 'ab', 'cd', 4, 'e', 3, 'f'), format('%I %I', 'select', 'abc'), format('100%%')"},
+		{sql: "SELECT format('%s-%s', x, nextval('fmt_seq')) FROM (VALUES ('a'), ('b')) v(x) ORDER BY 1"},
+		{sql: "SELECT format('%I', NULL)"},
+		{sql: "SELECT format('%s %s', 'a')"},
+		{sql: "SELECT format('%x', 1)"},
+		{sql: "SELECT format(NULL, 1), format('%s', NULL) = ''"},
 		// records and arrays in results (unnamed fields included), as
 		// record_out and array_out write them; records are sent as text
 		{sql: "SELECT (1, 2), row(1, 'a b', NULL, ''), ((1, 2), 'x'), row(ARRAY[1, 2], 'a')", catalogTypes: true},
