@@ -21,8 +21,10 @@
 // (sqltext.QuoteNamedArguments), PostgreSQL's names
 // (sqltext.RewritePostgresIn), then Rewrite, which also reads hex bytea
 // literals (bytea.go), drops index operator classes and names unnamed
-// indexes (index.go) and fixes spaced timestamptz offsets in DML
-// (offsetLiteral). Each step reads the tokens the step before left:
+// indexes (index.go), drops SELECT's locking clauses (locking.go: FOR
+// UPDATE and its kin; DuckDB's optimistic transactions refuse a second
+// writer of a row with 40001 instead of locking it) and fixes spaced
+// timestamptz offsets in DML (offsetLiteral). Each step reads the tokens the step before left:
 // Statement.Edit moves the tokens an edit does not touch and lexes only
 // the text the edit wrote, together with the tokens it cut or touches, so
 // the client's text is lexed once from Split to DuckDB's prepare

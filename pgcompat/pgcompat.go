@@ -313,6 +313,7 @@ var rules = map[string]rule{
 	"_json":                    arrayTypeName,
 	"_jsonb":                   arrayTypeName,
 	"row":                      anonymousRow,
+	"for":                      lockingClause, // SELECT … FOR UPDATE (locking.go)
 	"*":                        recordStar,
 	"json_populate_record":     recordCall,
 	"jsonb_populate_record":    recordCall,

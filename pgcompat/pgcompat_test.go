@@ -15,6 +15,13 @@ const p = schema + "."
 func TestRewrite(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"SELECT 7/2", "SELECT 7//2"},
+		// locking clauses are dropped (locking.go)
+		{"SELECT * FROM t WHERE id = 1 FOR UPDATE", "SELECT * FROM t WHERE id = 1 "},
+		{"SELECT * FROM t FOR NO KEY UPDATE OF t, s.u NOWAIT FOR KEY SHARE;", "SELECT * FROM t  ;"},
+		{"SELECT id FROM jobs ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1", "SELECT id FROM jobs ORDER BY id  LIMIT 1"},
+		{"SELECT * FROM (SELECT * FROM t FOR SHARE) s", "SELECT * FROM (SELECT * FROM t ) s"},
+		{"SELECT substring(x FROM 1 FOR update), substring(x FROM 1 FOR 2) FROM t", "SELECT substring(x , 1 , update), substring(x , 1 , 2) FROM t"},
+		{"SELECT 1 FOR UPDATE x", "SELECT 1 FOR UPDATE x"},
 		{"SELECT (a, b) OVERLAPS (c, f(d, e)) FROM t", "SELECT " + p + "pg_overlaps(a, b, c, f(d, e)) FROM t"},
 		{"SELECT x WHERE (a, b) overlaps (c, d) AND y", "SELECT x WHERE " + p + "pg_overlaps(a, b, c, d) AND y"},
 		{"SELECT (a, b, c) OVERLAPS (c, d)", "SELECT (a, b, c) OVERLAPS (c, d)"},
