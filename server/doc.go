@@ -57,7 +57,12 @@
 //     unless a foreign key links two of them (DuckDB checks a DELETE
 //     against the referencing rows as of its transaction's start: then one
 //     transaction each). RESTART IDENTITY is refused: DuckDB cannot restart
-//     a sequence. COPY TO prepares its
+//     a sequence.
+//   - savepoint.go also runs ALTER TABLE with several actions (DuckDB
+//     takes one per statement): one ALTER TABLE per action
+//     (sqltext.AlterActions), each prepared like a client's statement, in
+//     the open transaction block or in one of their own (all or none).
+//     COPY TO prepares its
 //     query like any statement (gates, qualified names) and pgwire formats
 //     the rows.
 //   - guard.go: what clients may reach (below): DuckDB's configuration at

@@ -264,6 +264,19 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT format('%s %s', 'a')"},
 		{sql: "SELECT format('%x', 1)"},
 		{sql: "SELECT format(NULL, 1), format('%s', NULL) = ''"},
+		// ALTER TABLE with several actions: all of them or none
+		{sql: "CREATE TABLE alt (a int)"},
+		{sql: "ALTER TABLE alt ADD b int, ADD COLUMN c text DEFAULT 'x,y', ALTER COLUMN a SET DEFAULT 7"},
+		{sql: "INSERT INTO alt (b) VALUES (2)"},
+		{sql: "SELECT * FROM alt"},
+		{sql: "ALTER TABLE alt ADD d int, ADD a int"},
+		{sql: "SELECT column_name FROM information_schema.columns WHERE table_name = 'alt' ORDER BY ordinal_position", catalogTypes: true},
+		{sql: "BEGIN"},
+		{sql: "ALTER TABLE IF EXISTS alt ADD e int, DROP COLUMN c"},
+		{sql: "ALTER TABLE alt ADD f int, ADD e int"},
+		{sql: "ROLLBACK"},
+		{sql: "SELECT * FROM alt"},
+		{sql: "ALTER TABLE IF EXISTS alt_missing ADD e int, ADD f int"},
 		// locking clauses (no locks: see TestSelectForUpdate)
 		{sql: "CREATE TABLE lockt (id int PRIMARY KEY, v text)"},
 		{sql: "INSERT INTO lockt VALUES (1, 'a'), (2, 'b'), (3, 'c')"},
@@ -845,5 +858,24 @@ func TestSelectForUpdate(t *testing.T) {
 	var n int
 	if err := a.QueryRow(ctx, "SELECT count(*) FROM (SELECT id FROM acct ORDER BY id FOR UPDATE SKIP LOCKED) s").Scan(&n); err != nil || n != 2 {
 		t.Errorf("FOR UPDATE SKIP LOCKED in a subquery: %d %v", n, err)
+	}
+}
+
+// TestAlterActionsExtended: a several-action ALTER TABLE through pgx's
+// default (extended) protocol, prepared and described before it runs;
+// one failing action leaves the table as it was.
+func TestAlterActionsExtended(t *testing.T) {
+	c := connectPgx(t, startServer(t, nil))
+	ctx := context.Background()
+	mustExec(t, c, "CREATE TABLE ae (a int)")
+	if _, err := c.Exec(ctx, "ALTER TABLE ae ADD b int, ADD c int"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Exec(ctx, "ALTER TABLE ae ADD d int, ADD b int"); err == nil {
+		t.Fatal("duplicate column accepted")
+	}
+	var n int
+	if err := c.QueryRow(ctx, "SELECT count(*) FROM information_schema.columns WHERE table_name = 'ae'").Scan(&n); err != nil || n != 3 {
+		t.Errorf("columns after the failed ALTER: %d %v, want 3 (a, b, c)", n, err)
 	}
 }

@@ -135,3 +135,59 @@ func (st *warningStatement) Execute(context.Context, []any) (pgwire.Rows, error)
 	}
 	return &tagRows{tag: st.tag}, nil
 }
+
+// alterActionsStatement runs PostgreSQL's ALTER TABLE with several
+// actions as one ALTER TABLE per action (sqltext.AlterActions), each
+// through Prepare like any statement, in the client's transaction block
+// or in one of its own: all the actions or none.
+type alterActionsStatement struct {
+	noRowsStatement
+	sess    *Session
+	actions []string
+}
+
+func (a *alterActionsStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error) {
+	s := a.sess
+	own := !s.InTransaction()
+	if own {
+		if err := s.runText(ctx, "BEGIN"); err != nil {
+			return nil, err
+		}
+	}
+	for _, q := range a.actions {
+		if err := s.runText(ctx, q); err != nil {
+			if own {
+				_ = s.runText(ctx, "ROLLBACK")
+			}
+			return nil, err
+		}
+	}
+	if own {
+		if err := s.runText(ctx, "COMMIT"); err != nil {
+			return nil, err
+		}
+	}
+	return &tagRows{tag: "ALTER TABLE"}, nil
+}
+
+// runText prepares and runs one statement vsql wrote as if the client had
+// sent it, its rows (if any) discarded.
+func (s *Session) runText(ctx context.Context, query string) error {
+	stmt, err := s.Prepare(ctx, sqltext.Parse(query), nil)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	rows, err := stmt.Execute(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var vals []any
+	if cols := stmt.Columns(); cols != nil {
+		vals = make([]any, len(cols))
+	}
+	for rows.Next(vals) {
+	}
+	return rows.Err()
+}

@@ -279,6 +279,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	case sqltext.KindCreateDatabase, sqltext.KindDropDatabase:
 		return s.prepareDatabaseStatement(st)
 	}
+	if actions, ok := sqltext.AlterActions(st); ok {
+		return &alterActionsStatement{sess: s, actions: actions}, nil
+	}
 	if stmt, ok, err := s.prepareCursorStatement(ctx, st, paramOIDs); ok || err != nil {
 		return stmt, s.failed(err)
 	}

@@ -24,6 +24,9 @@
 //     schema.table or table, quoted or not, with public read as main, as
 //     RewritePostgres reads statements.
 //
+//   - AlterActions (alter.go) splits ALTER TABLE … action, action, …
+//     into one ALTER TABLE per action (commas outside parentheses).
+//
 //   - ParseTruncate (truncate.go) reads PostgreSQL's TRUNCATE (tables,
 //     ONLY, CASCADE/RESTRICT, identity options) for the server, which
 //     carries out what DuckDB's TRUNCATE does not read.
