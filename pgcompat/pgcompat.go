@@ -314,6 +314,7 @@ var rules = map[string]rule{
 	"_jsonb":                   arrayTypeName,
 	"row":                      anonymousRow,
 	"for":                      lockingClause, // SELECT … FOR UPDATE (locking.go)
+	"into":                     selectInto,    // SELECT … INTO t FROM … (selectinto.go)
 	"*":                        recordStar,
 	"json_populate_record":     recordCall,
 	"jsonb_populate_record":    recordCall,

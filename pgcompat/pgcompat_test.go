@@ -15,6 +15,14 @@ const p = schema + "."
 func TestRewrite(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"SELECT 7/2", "SELECT 7//2"},
+		// SELECT INTO (selectinto.go)
+		{"SELECT a, b INTO t2 FROM t WHERE a > 1", "CREATE TABLE t2 AS SELECT a, b  FROM t WHERE a > 1"},
+		{"SELECT * INTO TEMP TABLE s.\"T\" FROM t;", "CREATE TEMPORARY TABLE s.\"T\" AS SELECT *  FROM t;"},
+		{"WITH w AS (SELECT 1 AS x) SELECT x INTO UNLOGGED t3 FROM w", "CREATE TABLE t3 AS WITH w AS (SELECT 1 AS x) SELECT x  FROM w"},
+		{"SELECT 1 AS x INTO t4", "CREATE TABLE t4 AS SELECT 1 AS x "},
+		{"INSERT INTO t SELECT 1", "INSERT INTO t SELECT 1"},
+		{"WITH w AS (SELECT 1) INSERT INTO t SELECT * FROM w", "WITH w AS (SELECT 1) INSERT INTO t SELECT * FROM w"},
+		{"SELECT * FROM (SELECT 1 INTO x) s", "SELECT * FROM (SELECT 1 INTO x) s"},
 		// locking clauses are dropped (locking.go)
 		{"SELECT * FROM t WHERE id = 1 FOR UPDATE", "SELECT * FROM t WHERE id = 1 "},
 		{"SELECT * FROM t FOR NO KEY UPDATE OF t, s.u NOWAIT FOR KEY SHARE;", "SELECT * FROM t  ;"},

@@ -284,6 +284,12 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT id FROM lockt ORDER BY id FOR NO KEY UPDATE OF lockt SKIP LOCKED LIMIT 2"},
 		{sql: "SELECT * FROM lockt l WHERE id > 1 ORDER BY id FOR SHARE OF l NOWAIT"},
 		{sql: "SELECT v FROM (SELECT * FROM lockt FOR KEY SHARE) s ORDER BY v"},
+		// SELECT INTO creates the table (tag SELECT n)
+		{sql: "SELECT id, v INTO lock_copy FROM lockt WHERE id > 1"},
+		{sql: "SELECT * FROM lock_copy ORDER BY id"},
+		{sql: "SELECT 1 AS one INTO TEMP TABLE into_temp"},
+		{sql: "SELECT * FROM into_temp"},
+		{sql: "SELECT id INTO lock_copy FROM lockt"},
 		// records and arrays in results (unnamed fields included), as
 		// record_out and array_out write them; records are sent as text
 		{sql: "SELECT (1, 2), row(1, 'a b', NULL, ''), ((1, 2), 'x'), row(ARRAY[1, 2], 'a')", catalogTypes: true},
