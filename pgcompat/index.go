@@ -7,7 +7,7 @@ import (
 )
 
 // createIndex is the rule of CREATE [UNIQUE] INDEX (token i is index):
-// operator classes after a column (Django's "email" varchar_pattern_ops)
+// USING btree or hash is dropped (DuckDB's ART index is both); operator classes after a column (Django's "email" varchar_pattern_ops)
 // are dropped — DuckDB has none, and its ART indexes serve prefix LIKE
 // without them — and an index without a name (CREATE INDEX ON t (a, b))
 // gets PostgreSQL's default one, t_a_b_idx (an expression is named after
@@ -15,6 +15,16 @@ import (
 func createIndex(p *pass, i int) {
 	if !p.isWord(0, "create") || !(i == 1 || i == 2 && p.isWord(1, "unique")) {
 		return
+	}
+	// USING btree or hash (Rails' schema dumps, pg_dump): DuckDB's ART
+	// index serves both; other methods (gin, gist, …) stay DuckDB's error.
+	for j := i + 1; j+2 < len(p.toks) && p.kind(j) != sqltext.Open; j++ {
+		// (a unique hash index is PostgreSQL's error too: left to DuckDB's)
+		hash := p.isWord(j+1, "hash") && i == 1
+		if p.isWord(j, "using") && (p.isWord(j+1, "btree") || hash) && p.kind(j+2) == sqltext.Open {
+			p.replace(p.toks[j].Start, p.toks[j+1].End, "")
+			break
+		}
 	}
 	for j := i + 1; j < len(p.toks); j++ {
 		if p.kind(j) == sqltext.Word && strings.HasSuffix(strings.ToLower(p.text(j)), "_ops") &&

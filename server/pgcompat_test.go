@@ -284,6 +284,9 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT id FROM lockt ORDER BY id FOR NO KEY UPDATE OF lockt SKIP LOCKED LIMIT 2"},
 		{sql: "SELECT * FROM lockt l WHERE id > 1 ORDER BY id FOR SHARE OF l NOWAIT"},
 		{sql: "SELECT v FROM (SELECT * FROM lockt FOR KEY SHARE) s ORDER BY v"},
+		{sql: "CREATE INDEX lockt_v ON lockt USING btree (v)"},
+		{sql: "CREATE INDEX IF NOT EXISTS lockt_id_h ON lockt USING hash (id)"},
+		{sql: "SELECT indexname FROM pg_indexes WHERE tablename = 'lockt' AND indexname LIKE 'lockt_%' ORDER BY 1", catalogTypes: true},
 		// SELECT INTO creates the table (tag SELECT n)
 		{sql: "SELECT id, v INTO lock_copy FROM lockt WHERE id > 1"},
 		{sql: "SELECT * FROM lock_copy ORDER BY id"},
