@@ -293,6 +293,10 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT 1 AS one INTO TEMP TABLE into_temp"},
 		{sql: "SELECT * FROM into_temp"},
 		{sql: "SELECT id INTO lock_copy FROM lockt"},
+		{sql: "CREATE TABLE IF NOT EXISTS lock_copy AS SELECT 1 AS x"},
+		{sql: "CREATE TABLE IF NOT EXISTS public.lock_copy2 (a) AS SELECT 1"},
+		{sql: "CREATE TABLE IF NOT EXISTS lock_copy2 (a) AS SELECT 2"},
+		{sql: "SELECT * FROM lock_copy2"},
 		// records and arrays in results (unnamed fields included), as
 		// record_out and array_out write them; records are sent as text
 		{sql: "SELECT (1, 2), row(1, 'a b', NULL, ''), ((1, 2), 'x'), row(ARRAY[1, 2], 'a')", catalogTypes: true},
@@ -886,5 +890,35 @@ func TestAlterActionsExtended(t *testing.T) {
 	var n int
 	if err := c.QueryRow(ctx, "SELECT count(*) FROM information_schema.columns WHERE table_name = 'ae'").Scan(&n); err != nil || n != 3 {
 		t.Errorf("columns after the failed ALTER: %d %v, want 3 (a, b, c)", n, err)
+	}
+}
+
+// TestCreateTableAsExisting: CREATE TABLE IF NOT EXISTS … AS on a table
+// that exists answers CREATE TABLE AS with PostgreSQL's NOTICE, and
+// leaves the table alone.
+func TestCreateTableAsExisting(t *testing.T) {
+	addr := startServer(t, nil)
+	cfg, err := pgx.ParseConfig(dsn(addr, "postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notices []string
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notices = append(notices, n.Severity+" "+n.Code+" "+n.Message) }
+	c, err := pgx.ConnectConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	mustExec(t, c, "CREATE TABLE ctas_x AS SELECT 1 AS a")
+	tag, err := c.Exec(context.Background(), "CREATE TABLE IF NOT EXISTS ctas_x AS SELECT 2 AS a")
+	if err != nil || tag.String() != "CREATE TABLE AS" {
+		t.Fatalf("tag %q %v, want CREATE TABLE AS", tag, err)
+	}
+	if len(notices) != 1 || notices[0] != `NOTICE 42P07 relation "ctas_x" already exists, skipping` {
+		t.Errorf("notices %q", notices)
+	}
+	var n int
+	if err := c.QueryRow(context.Background(), "SELECT sum(a) FROM ctas_x").Scan(&n); err != nil || n != 1 {
+		t.Errorf("table after the skipped CREATE: sum %d %v, want 1", n, err)
 	}
 }

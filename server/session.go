@@ -550,6 +550,23 @@ func (s *Session) queryString(ctx context.Context, q string) string {
 	return v
 }
 
+// tableExists reports whether a (possibly qualified) table name, as
+// DuckDB reads it, names a table: in the named database and schema, else
+// the session's database's main schema or the session's temporary
+// tables.
+func (s *Session) tableExists(ctx context.Context, parts []string) bool {
+	where := "table_name = " + sqltext.QuoteString(parts[len(parts)-1])
+	switch len(parts) {
+	case 3:
+		where += " AND database_name = " + sqltext.QuoteString(parts[0]) + " AND schema_name = " + sqltext.QuoteString(parts[1])
+	case 2:
+		where += " AND schema_name = " + sqltext.QuoteString(parts[0]) + " AND database_name IN (current_database(), 'temp')"
+	default:
+		where += " AND ((database_name = current_database() AND schema_name = 'main') OR database_name = 'temp')"
+	}
+	return s.queryString(ctx, "SELECT table_name FROM duckdb_tables() WHERE "+where+" LIMIT 1") != ""
+}
+
 // isView reports whether a (possibly qualified) name is a view: in the
 // named database for three parts, else in the session's.
 func (s *Session) isView(ctx context.Context, parts []string) bool {

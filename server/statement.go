@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"io"
 	"regexp"
 	"strconv"
@@ -181,6 +182,15 @@ func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool
 			}}, nil
 		}
 		res.Close() // types resolved differently at run time: the row path
+	}
+	if parts, ok := d.st.CreateTableAsIfNotExists(); ok && d.cols == nil && s.tableExists(ctx, parts) {
+		// PostgreSQL skips it with a NOTICE and answers CREATE TABLE AS
+		// (DuckDB's count would read SELECT 0).
+		done()
+		release()
+		s.notices = append(s.notices, &vsqlerr.Error{Severity: "NOTICE", SQLState: "42P07",
+			Message: fmt.Sprintf("relation %q already exists, skipping", parts[len(parts)-1])})
+		return &tagRows{tag: "CREATE TABLE AS"}, nil
 	}
 	if d.cols == nil && d.st.IsCreateTableAs() {
 		// CREATE TABLE … AS answers SELECT n: DuckDB's result holds the

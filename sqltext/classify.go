@@ -248,3 +248,31 @@ func DeallocateTarget(sql string) (name string, all bool) {
 	}
 	return "", false
 }
+
+// CreateTableAsIfNotExists returns the name parts of CREATE TABLE IF NOT
+// EXISTS name … AS SELECT (PostgreSQL skips it with a NOTICE when the
+// table exists); ok is false for any other statement.
+func (s Statement) CreateTableAsIfNotExists() (parts []string, ok bool) {
+	if !s.IsCreateTableAs() {
+		return nil, false
+	}
+	toks, sql := s.Tokens(), s.SQL
+	word := func(i int, w string) bool {
+		return i < len(toks) && toks[i].Kind == Word && strings.EqualFold(sql[toks[i].Start:toks[i].End], w)
+	}
+	i := 1
+	for i < len(toks) && !word(i, "table") {
+		i++
+	}
+	i++
+	if !word(i, "if") || !word(i+1, "not") || !word(i+2, "exists") {
+		return nil, false
+	}
+	for i += 3; i < len(toks) && (toks[i].Kind == Word || toks[i].Kind == Quoted); i += 2 {
+		parts = append(parts, UnquoteIdent(sql[toks[i].Start:toks[i].End]))
+		if i+1 >= len(toks) || toks[i+1].Kind != Op || sql[toks[i+1].Start:toks[i+1].End] != "." {
+			break
+		}
+	}
+	return parts, len(parts) > 0 && len(parts) <= 3
+}
