@@ -903,7 +903,9 @@ func TestCreateTableAsExisting(t *testing.T) {
 		t.Fatal(err)
 	}
 	var notices []string
-	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notices = append(notices, n.Severity+" "+n.Code+" "+n.Message) }
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+		notices = append(notices, n.Severity+" "+n.Code+" "+n.Message)
+	}
 	c, err := pgx.ConnectConfig(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
