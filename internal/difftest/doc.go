@@ -13,7 +13,9 @@
 // comments, parentheses, meta-commands, COPY FROM stdin data) and
 // Substitute emulates psql variables; ReadSLTFile parses sqllogictest
 // records (skipif/onlyif, halt, sort modes). Run compares, compare and
-// vsqldError classify divergences into groups, WriteReport writes
+// vsqldError classify divergences into groups (order.go: the ORDER BY of
+// the result itself, and ties under it, which may come in any order),
+// WriteReport writes
 // docs/COMPATIBILITY.md. The command is go run ./cmd/vsql-compat -out
 // docs/COMPATIBILITY.md; TestShort is the short version for CI.
 package difftest

@@ -62,7 +62,7 @@ var groupText = map[string]string{
 	gTag:            "Both succeed, but the command tag's row count differs (e.g. SELECT n of CREATE TABLE AS, rows affected).",
 	gShape:          "One side returns a result set where the other returns only a command tag.",
 	gNullOrder:      "Same rows, ordered differently where NULLs are: PostgreSQL sorts NULLs last ascending and first descending; DuckDB's default puts them last both ways.",
-	gOrder:          "Same rows in another order under ORDER BY: ties ordered differently, or text collation (PostgreSQL's C collation here vs DuckDB's binary order agree; differences come from case or ties).",
+	gOrder:          "Same rows in another order under ORDER BY: an ORDER BY by expressions whose ties the runner cannot see ordered differently, or text collation (PostgreSQL's C collation here vs DuckDB's binary order agree; differences come from case or ties).",
 	gRowCount:       "Different number of rows.",
 	gColumns:        "Different number of columns.",
 	gBool:           "Booleans printed as true/false instead of PostgreSQL's t/f.",
@@ -197,8 +197,13 @@ protocol, so each formats its values as text itself. Two answers agree
 when:
 
 - both succeed and return the same rows as text, cell by cell (NULL
-  distinct from every string). A statement without ORDER BY may return
-  its rows in any order; so may a sqllogictest query with rowsort or
+  distinct from every string). A statement whose result has no ORDER BY
+  (one inside OVER (…), an aggregate's arguments or a subquery does not
+  order the result) may return its rows in any order. Under ORDER BY,
+  rows whose sort keys are equal may come in any order among themselves
+  when every ORDER BY item is a result column (by position or by name):
+  the runs of equal keys must be the same, in the same order. So may a
+  sqllogictest query with rowsort or
   valuesort, which the runner sorts on both sides as the record says; a
   sqllogictest column of type R is compared rounded to three decimals as
   sqllogictest itself does. Without a result set, the command tags agree
