@@ -1,6 +1,10 @@
 package pgcompat
 
-import "github.com/vsql/vsql/sqltext"
+import (
+	"strings"
+
+	"github.com/vsql/vsql/sqltext"
+)
 
 // lockingClause: SELECT … FOR UPDATE, FOR NO KEY UPDATE, FOR SHARE or
 // FOR KEY SHARE, each with OF t, … and NOWAIT or SKIP LOCKED, in a
@@ -17,8 +21,21 @@ func lockingClause(p *pass, i int) {
 	if !p.dml {
 		return
 	}
-	if open := p.enclosing(i); open >= 0 && !p.isWord(open+1, "select") && !p.isWord(open+1, "with") {
+	open := p.enclosing(i)
+	if open >= 0 && !p.isWord(open+1, "select") && !p.isWord(open+1, "with") {
 		return // substring(s FROM 1 FOR n) and other calls
+	}
+	// PostgreSQL refuses a locking clause with aggregates, GROUP BY,
+	// HAVING, DISTINCT, set operations and window functions (0A000): the
+	// clause stays, and DuckDB refuses it with the same class.
+	for j := open + 1; j < i; j++ {
+		if p.kind(j) != sqltext.Word {
+			continue
+		}
+		w := strings.ToLower(p.text(j))
+		if lockRefused[w] || (aggregateNames[w] && p.kind(j+1) == sqltext.Open) {
+			return
+		}
 	}
 	j := i + 1
 	switch {
@@ -57,3 +74,14 @@ func lockingClause(p *pass, i int) {
 	}
 	p.replace(p.toks[i].Start, p.toks[j-1].End, "")
 }
+
+// lockRefused are the words of a query PostgreSQL refuses a locking
+// clause with; aggregateNames its common aggregate functions.
+var lockRefused = map[string]bool{"group": true, "having": true, "distinct": true, "union": true,
+	"intersect": true, "except": true, "over": true, "window": true}
+
+var aggregateNames = map[string]bool{"count": true, "sum": true, "min": true, "max": true, "avg": true,
+	"array_agg": true, "string_agg": true, "bool_and": true, "bool_or": true, "every": true,
+	"json_agg": true, "jsonb_agg": true, "json_object_agg": true, "jsonb_object_agg": true,
+	"stddev": true, "stddev_pop": true, "stddev_samp": true, "variance": true, "var_pop": true,
+	"var_samp": true, "bit_and": true, "bit_or": true, "percentile_cont": true, "percentile_disc": true, "mode": true}

@@ -506,26 +506,8 @@ func (f *fetchStatement) Execute(context.Context, []any) (pgwire.Rows, error) {
 	if f.move {
 		return &tagRows{tag: "MOVE " + strconv.Itoa(len(rows))}, nil
 	}
-	return &fetchedRows{rows: rows}, nil
+	return &heldRows{rows: rows, tag: func(n int64) string { return "FETCH " + strconv.FormatInt(n, 10) }}, nil
 }
-
-// fetchedRows are the rows of one FETCH.
-type fetchedRows struct {
-	rows [][]any
-	next int
-}
-
-func (r *fetchedRows) Next(dst []any) bool {
-	if r.next >= len(r.rows) {
-		return false
-	}
-	copy(dst, r.rows[r.next])
-	r.next++
-	return true
-}
-func (r *fetchedRows) Err() error         { return nil }
-func (r *fetchedRows) Tag(n int64) string { return "FETCH " + strconv.FormatInt(n, 10) }
-func (r *fetchedRows) Close()             {}
 
 // closeCursorStatement is CLOSE name or CLOSE ALL.
 type closeCursorStatement struct {

@@ -58,6 +58,13 @@
 //     against the referencing rows as of its transaction's start: then one
 //     transaction each). RESTART IDENTITY is refused: DuckDB cannot restart
 //     a sequence.
+//   - withdml.go: data-modifying WITH queries (WITH i AS (INSERT …
+//     RETURNING …) SELECT …), which DuckDB refuses: each part prepared
+//     like a client's statement and run in turn, its RETURNING rows held
+//     in a temporary table (_vsql_with_<n>_<k>, typed by DuckDB from the
+//     RETURNING list over the target table), then the main statement over
+//     those tables; in one transaction, committed before the main
+//     statement's rows are sent when vsqld opened it.
 //   - savepoint.go also runs ALTER TABLE with several actions (DuckDB
 //     takes one per statement): one ALTER TABLE per action
 //     (sqltext.AlterActions), each prepared like a client's statement, in

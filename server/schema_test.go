@@ -167,7 +167,7 @@ func TestSchemaMergeAdditions(t *testing.T) {
 				t.Fatalf("merge: %s %v", action, err)
 			}
 			var got string
-			q := `SELECT string_agg(format('{}|{}|{}|{}|{}', id, v, coalesce(shared, '-'), coalesce(mine::VARCHAR, '-'), coalesce(yours::VARCHAR, '-')), ';' ORDER BY id) FROM t`
+			q := `SELECT string_agg(format('%s|%s|%s|%s|%s', id, v, coalesce(shared, '-'), coalesce(mine::VARCHAR, '-'), coalesce(yours::VARCHAR, '-')), ';' ORDER BY id) FROM t`
 			if err := main.QueryRow(ctx, q).Scan(&got); err != nil {
 				t.Fatal(err)
 			}

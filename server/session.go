@@ -45,6 +45,9 @@ type Session struct {
 	// offThread runs the statement's heavy vsql_* calls on the session's
 	// goroutine rather than in DuckDB's callback (sqlfuncs.OffThread).
 	offThread sqlfuncs.OffThread
+	// withSeq numbers the data-modifying WITH statements prepared (their
+	// temporary tables, withdml.go).
+	withSeq int
 	// principal is the login (current_user) and its server-wide role, read
 	// at startup.
 	principal
@@ -323,6 +326,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 			return nil, s.failed(err)
 		}
 	}
+	if stmt, ok, err := s.prepareModifyingWith(ctx, st, paramOIDs); ok || err != nil {
+		return stmt, err // (each part went through Prepare)
+	}
 	if stmt, ok, err := s.prepareTruncate(ctx, st, scan); ok || err != nil {
 		return stmt, s.failed(err)
 	}
@@ -532,6 +538,23 @@ func (s *Session) sameColumnType(ctx context.Context, table, column, typ string)
 	// typ comes from the client's own statement and is only cast to here.
 	wanted := s.queryString(ctx, "SELECT typeof(CAST(NULL AS "+typ+"))")
 	return current != "" && current == wanted
+}
+
+// queryStrings runs a one-column query on the session's connection (nil
+// on any error).
+func (s *Session) queryStrings(ctx context.Context, q string) []string {
+	rows, err := s.conn.QueryContext(ctx, q, []driver.NamedValue{})
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	var out []string
+	vals := make([]driver.Value, len(rows.Columns()))
+	for len(vals) > 0 && rows.Next(vals) == nil {
+		v, _ := vals[0].(string)
+		out = append(out, v)
+	}
+	return out
 }
 
 // queryString runs a one-value query on the session's connection ("" on

@@ -23,7 +23,19 @@ const (
 // Kind classifies the statement by its leading keywords.
 func (s Statement) Kind() Kind {
 	switch s.Keyword(0) {
-	case "SELECT", "VALUES", "WITH", "TABLE", "FROM", "SHOW", "EXPLAIN", "DESCRIBE",
+	case "WITH":
+		// WITH … INSERT / UPDATE / DELETE is the statement after its
+		// queries
+		switch s.withVerb() {
+		case "insert":
+			return KindInsert
+		case "update":
+			return KindUpdate
+		case "delete":
+			return KindDelete
+		}
+		return KindQuery
+	case "SELECT", "VALUES", "TABLE", "FROM", "SHOW", "EXPLAIN", "DESCRIBE",
 		"SUMMARIZE", "PRAGMA", "CALL":
 		return KindQuery
 	case "INSERT":
@@ -275,4 +287,27 @@ func (s Statement) CreateTableAsIfNotExists() (parts []string, ok bool) {
 		}
 	}
 	return parts, len(parts) > 0 && len(parts) <= 3
+}
+
+// withVerb is the first word of the statement after a WITH's queries
+// (lower-case: select, insert, …), "" if none is found.
+func (s Statement) withVerb() string {
+	depth := 0
+	for _, t := range s.Tokens() {
+		switch t.Kind {
+		case Open:
+			depth++
+		case Close:
+			depth--
+		case Word:
+			if depth != 0 {
+				continue
+			}
+			switch w := strings.ToLower(s.SQL[t.Start:t.End]); w {
+			case "select", "values", "table", "from", "insert", "update", "delete", "merge":
+				return w
+			}
+		}
+	}
+	return ""
 }

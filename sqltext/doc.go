@@ -27,6 +27,10 @@
 //   - AlterActions (alter.go) splits ALTER TABLE … action, action, …
 //     into one ALTER TABLE per action (commas outside parentheses).
 //
+//   - ModifyingWith and ReturningShape (with.go) read a WITH whose
+//     queries include INSERT/UPDATE/DELETE, and the shape of a
+//     RETURNING list; Kind reads WITH … INSERT as an INSERT (its tag).
+//
 //   - ParseTruncate (truncate.go) reads PostgreSQL's TRUNCATE (tables,
 //     ONLY, CASCADE/RESTRICT, identity options) for the server, which
 //     carries out what DuckDB's TRUNCATE does not read.
