@@ -21,6 +21,7 @@ const schema = sqltext.FunctionsSchema
 var setup = []string{
 	// A divisor of / or %: zero is an error, as in PostgreSQL (DuckDB
 	// returns NULL or Infinity). The error travels as a vsql code.
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_json_key(k) AS CASE WHEN k IS NULL THEN error('[vsql:invalid_argument] field name must not be null') ELSE CAST(to_json(CAST(k AS VARCHAR)) AS VARCHAR) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_divisor(x) AS CASE WHEN x = 0 THEN error('[vsql:division_by_zero] division by zero') ELSE x END`,
 	// jsonb's containment, @> and <@ (also lists, as JSON arrays).
 	// |/ x and ||/ x, square and cube root (rootOp)
@@ -315,6 +316,10 @@ var rules = map[string]rule{
 	"row":                      anonymousRow,
 	"for":                      lockingClause, // SELECT … FOR UPDATE (locking.go)
 	"into":                     selectInto,    // SELECT … INTO t FROM … (selectinto.go)
+	"json_agg":                 jsonAgg,       // (jsonagg.go)
+	"jsonb_agg":                jsonAgg,
+	"json_object_agg":          jsonAgg,
+	"jsonb_object_agg":         jsonAgg,
 	"*":                        recordStar,
 	"json_populate_record":     recordCall,
 	"jsonb_populate_record":    recordCall,

@@ -15,6 +15,12 @@ const p = schema + "."
 func TestRewrite(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"SELECT 7/2", "SELECT 7//2"},
+		// JSON aggregates (jsonagg.go)
+		{"SELECT json_agg(x) FROM t", "SELECT CAST('[' || string_agg(coalesce(CAST(to_json(x) AS VARCHAR), 'null'), ',') || ']' AS JSON) FROM t"},
+		{"SELECT jsonb_agg(DISTINCT x ORDER BY x DESC) FILTER (WHERE x > 1) OVER (PARTITION BY y) FROM t",
+			"SELECT CAST('[' || string_agg(DISTINCT coalesce(CAST(to_json(x) AS VARCHAR), 'null'), ',' ORDER BY x DESC) FILTER (WHERE x > 1) OVER (PARTITION BY y) || ']' AS JSON) FROM t"},
+		{"SELECT jsonb_object_agg(k, v / 2) FROM t", "SELECT CAST('{' || string_agg(" + p + "pg_json_key(k) || ':' || coalesce(CAST(to_json(v // 2) AS VARCHAR), 'null'), ',') || '}' AS JSON) FROM t"},
+		{"SELECT json_agg(a, b), json_object_agg(a) FROM t", "SELECT json_agg(a, b), json_object_agg(a) FROM t"},
 		// SELECT INTO (selectinto.go)
 		{"SELECT a, b INTO t2 FROM t WHERE a > 1", "CREATE TABLE t2 AS SELECT a, b  FROM t WHERE a > 1"},
 		{"SELECT * INTO TEMP TABLE s.\"T\" FROM t;", "CREATE TEMPORARY TABLE s.\"T\" AS SELECT *  FROM t;"},

@@ -277,6 +277,14 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "ROLLBACK"},
 		{sql: "SELECT * FROM alt"},
 		{sql: "ALTER TABLE IF EXISTS alt_missing ADD e int, ADD f int"},
+		// JSON aggregates
+		{sql: "SELECT jsonb_agg(x), jsonb_agg(x ORDER BY x DESC), jsonb_agg(DISTINCT x) FILTER (WHERE x > 1) FROM (VALUES (1), (2), (2), (NULL)) v(x)"},
+		{sql: "SELECT jsonb_agg(x) FROM (SELECT 1 AS x WHERE false) s"},
+		{sql: "SELECT jsonb_agg(t ORDER BY x) FROM (VALUES (1, 'a'), (2, NULL)) t(x, y)"},
+		{sql: "SELECT jsonb_object_agg(k, v ORDER BY k), jsonb_object_agg(k, v * 2) FROM (VALUES ('b', 1), ('a', 2), ('b', 3)) t(k, v)"},
+		{sql: "SELECT k, jsonb_agg(v) OVER (PARTITION BY k) FROM (VALUES ('a', 1), ('a', 2), ('b', 3)) t(k, v) ORDER BY k, 2"},
+		{sql: "SELECT jsonb_object_agg(NULL, 1)"},
+		{sql: "SELECT coalesce(json_agg(s), '[]') FROM (SELECT id, v FROM lockt ORDER BY id) s"},
 		// data-modifying WITH queries (withdml.go)
 		{sql: "CREATE TABLE wd (id int PRIMARY KEY, v text)"},
 		{sql: "CREATE TABLE wa (id int, v text)"},

@@ -1,0 +1,89 @@
+package pgcompat
+
+import "github.com/vsql/vsql/sqltext"
+
+// PostgreSQL's JSON aggregates, which DuckDB lacks: json_agg(x) and
+// jsonb_agg(x) (PostgREST reads every result through json_agg), and
+// json_object_agg(k, v), jsonb_object_agg(k, v). DuckDB's json_group_array
+// and json_group_object are macros, which take no ORDER BY, DISTINCT or
+// FILTER; these become string_agg over each value's JSON text, which
+// takes all three and OVER (…):
+//
+//	json_agg(x ORDER BY y) FILTER (WHERE c)
+//	→ CAST('[' || string_agg(coalesce(CAST(to_json(x) AS VARCHAR), 'null'), ',' ORDER BY y) FILTER (WHERE c) || ']' AS JSON)
+//
+// No rows give NULL, as in PostgreSQL; a NULL value is JSON null; a NULL
+// key is 22023 (pg_json_key). The edits only insert around x, k and v,
+// so rules inside them still apply. The result is JSON, printed as jsonb
+// prints (json_object_agg's duplicate keys keep the last one).
+func jsonAgg(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || (i > 0 && p.isOp(i-1, ".")) {
+		return
+	}
+	closing := p.matchForward(i + 1)
+	if closing < 0 || closing == i+2 {
+		return
+	}
+	object := len(p.text(i)) > 9 && p.text(i)[len(p.text(i))-9:] == "bject_agg" // json(b)_object_agg
+	first := i + 2
+	distinct := ""
+	if p.isWord(first, "distinct") {
+		distinct = "DISTINCT "
+		first++
+	}
+	// the arguments end at a depth-0 ORDER BY or the closing parenthesis
+	end, comma, depth := closing, -1, 0
+	for j := first; j < closing; j++ {
+		switch p.kind(j) {
+		case sqltext.Open:
+			depth++
+		case sqltext.Close:
+			depth--
+		}
+		if depth != 0 {
+			continue
+		}
+		if p.isWord(j, "order") && p.isWord(j+1, "by") {
+			end = j
+			break
+		}
+		if p.isOp(j, ",") {
+			if comma >= 0 {
+				return // more than the function's arguments
+			}
+			comma = j
+		}
+	}
+	if object != (comma >= 0) || first >= end {
+		return
+	}
+	// where the call ends: after FILTER (…) and OVER (…) or OVER name
+	last := closing
+	if p.isWord(last+1, "filter") && p.kind(last+2) == sqltext.Open {
+		if last = p.matchForward(last + 2); last < 0 {
+			return
+		}
+	}
+	if p.isWord(last+1, "over") {
+		switch {
+		case p.kind(last+2) == sqltext.Open:
+			if last = p.matchForward(last + 2); last < 0 {
+				return
+			}
+		case p.kind(last+2) == sqltext.Word || p.kind(last+2) == sqltext.Quoted:
+			last += 2
+		default:
+			return
+		}
+	}
+	open, close := "'['", "']'"
+	if object {
+		open, close = "'{'", "'}'"
+		p.replace(p.toks[i].Start, p.toks[first].Start, "CAST("+open+" || string_agg("+distinct+schema+".pg_json_key(")
+		p.replace(p.toks[comma].Start, p.toks[comma+1].Start, ") || ':' || coalesce(CAST(to_json(")
+	} else {
+		p.replace(p.toks[i].Start, p.toks[first].Start, "CAST("+open+" || string_agg("+distinct+"coalesce(CAST(to_json(")
+	}
+	p.insert(p.toks[end-1].End, ") AS VARCHAR), 'null'), ','")
+	p.insert(p.toks[last].End, " || "+close+" AS JSON)")
+}
