@@ -21,6 +21,16 @@ const schema = sqltext.FunctionsSchema
 var setup = []string{
 	// A divisor of / or %: zero is an error, as in PostgreSQL (DuckDB
 	// returns NULL or Infinity). The error travels as a vsql code.
+	// x [NOT] [I]LIKE ANY/ALL (array) (likeany.go): each comparison, then
+	// PostgreSQL's three-valued ANY and ALL
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_like_any(x, a, ci, neg) AS CASE WHEN a IS NULL THEN NULL
+		WHEN list_bool_or(list_transform(a, lambda p: (CASE WHEN ci THEN x ILIKE p ELSE x LIKE p END) <> neg)) THEN true
+		WHEN len(list_filter(list_transform(a, lambda p: (CASE WHEN ci THEN x ILIKE p ELSE x LIKE p END) <> neg), lambda e: e IS NULL)) > 0 THEN NULL
+		ELSE false END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_like_all(x, a, ci, neg) AS CASE WHEN a IS NULL THEN NULL
+		WHEN len(list_filter(list_transform(a, lambda p: (CASE WHEN ci THEN x ILIKE p ELSE x LIKE p END) <> neg), lambda e: NOT e)) > 0 THEN false
+		WHEN len(list_filter(list_transform(a, lambda p: (CASE WHEN ci THEN x ILIKE p ELSE x LIKE p END) <> neg), lambda e: e IS NULL)) > 0 THEN NULL
+		ELSE true END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_json_key(k) AS CASE WHEN k IS NULL THEN error('[vsql:invalid_argument] field name must not be null') ELSE CAST(to_json(CAST(k AS VARCHAR)) AS VARCHAR) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_divisor(x) AS CASE WHEN x = 0 THEN error('[vsql:division_by_zero] division by zero') ELSE x END`,
 	// jsonb's containment, @> and <@ (also lists, as JSON arrays).
@@ -317,6 +327,8 @@ var rules = map[string]rule{
 	"for":                      lockingClause, // SELECT … FOR UPDATE (locking.go)
 	"into":                     selectInto,    // SELECT … INTO t FROM … (selectinto.go)
 	"json_agg":                 jsonAgg,       // (jsonagg.go)
+	"any":                      likeAny,       // x LIKE ANY (array) (likeany.go)
+	"all":                      likeAny,
 	"jsonb_agg":                jsonAgg,
 	"json_object_agg":          jsonAgg,
 	"jsonb_object_agg":         jsonAgg,

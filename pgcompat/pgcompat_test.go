@@ -15,6 +15,12 @@ const p = schema + "."
 func TestRewrite(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"SELECT 7/2", "SELECT 7//2"},
+		// LIKE ANY / ALL (likeany.go)
+		{"SELECT * FROM t WHERE name LIKE ANY (ARRAY['a%', 'b%'])", "SELECT * FROM t WHERE " + p + "pg_like_any(name, ARRAY['a%', 'b%'], false, false)"},
+		{"SELECT lower(t.n) NOT ILIKE ALL ($1) AND x", "SELECT " + p + "pg_like_all(lower(t.n), $1, true, true) AND x"},
+		{"SELECT a || b LIKE ANY (c)", "SELECT a || b LIKE ANY (c)"},
+		{"SELECT * FROM t WHERE (a || b) LIKE ANY (c)", "SELECT * FROM t WHERE " + p + "pg_like_any((a || b), c, false, false)"},
+		{"SELECT x = ANY (c), x LIKE ANY (SELECT p FROM q)", "SELECT x = ANY (c), x LIKE ANY (SELECT p FROM q)"},
 		// JSON aggregates (jsonagg.go)
 		{"SELECT json_agg(x) FROM t", "SELECT CAST('[' || string_agg(coalesce(CAST(to_json(x) AS VARCHAR), 'null'), ',') || ']' AS JSON) FROM t"},
 		{"SELECT jsonb_agg(DISTINCT x ORDER BY x DESC) FILTER (WHERE x > 1) OVER (PARTITION BY y) FROM t",

@@ -277,6 +277,11 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "ROLLBACK"},
 		{sql: "SELECT * FROM alt"},
 		{sql: "ALTER TABLE IF EXISTS alt_missing ADD e int, ADD f int"},
+		// LIKE / ILIKE ANY and ALL of an array
+		{sql: "SELECT 'foo' LIKE ANY (ARRAY['%a', '%o']), 'foo' LIKE ANY (ARRAY['%a', '%b']), 'foo' LIKE ALL (ARRAY['f%', '%o']), 'foo' LIKE ALL (ARRAY['f%', '%b'])"},
+		{sql: "SELECT 'foo' NOT LIKE ANY (ARRAY['%a', '%b']), 'foo' NOT LIKE ALL (ARRAY['%a', '%o']), 'foo' ILIKE ANY (ARRAY['%A', '%O']), 'foo' ILIKE ALL (ARRAY['F%', '%O'])"},
+		{sql: "SELECT 'foo' LIKE ANY (ARRAY['%a', NULL]), 'foo' LIKE ANY (ARRAY['%o', NULL]), 'foo' LIKE ALL (ARRAY['%o', NULL]), 'foo' LIKE ALL (ARRAY['%a', NULL]), NULL LIKE ANY (ARRAY['a']), 'a' LIKE ANY (ARRAY[]::text[]), 'a' LIKE ALL (ARRAY[]::text[])"},
+		{sql: "SELECT id FROM lockt WHERE v LIKE ANY ($1) ORDER BY id", params: []string{"{a%,c%}"}},
 		// JSON aggregates
 		{sql: "SELECT jsonb_agg(x), jsonb_agg(x ORDER BY x DESC), jsonb_agg(DISTINCT x) FILTER (WHERE x > 1) FROM (VALUES (1), (2), (2), (NULL)) v(x)"},
 		{sql: "SELECT jsonb_agg(x) FROM (SELECT 1 AS x WHERE false) s"},
