@@ -1046,10 +1046,35 @@ func (p *pass) rootOperandEnd(i int) int {
 // minusOp turns a - b into pg_jsonb_minus(a, b) when a is visibly jsonb
 // (a key, an index or a text[] of keys deleted).
 func minusOp(p *pass, i int) {
+	if p.isOp(i+1, ">") && p.adjacent(i) {
+		jsonKey(p, i)
+		return
+	}
 	if p.isOp(i-1, "#") && p.adjacent(i-1) || !p.isWord(i-1, "jsonb") || !p.isOp(i-2, ":") {
 		return
 	}
 	p.binary(i, i, ".pg_jsonb_minus(", false)
+}
+
+// jsonKey: a literal key after -> or ->> (token i is the -) that DuckDB
+// would read as a path — '$…' (JSONPath), '/…' (JSON pointer) or '' (the
+// whole document) — is written as the JSON pointer of that key ('/$oid',
+// '/~1a', '/'), so that it names the key, as in PostgreSQL.
+func jsonKey(p *pass, i int) {
+	k := i + 2
+	if p.isOp(k, ">") && p.adjacent(i+1) {
+		k++
+	}
+	if !p.plainString(k) {
+		return
+	}
+	raw := p.text(k)
+	key := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+	if key != "" && key[0] != '$' && key[0] != '/' {
+		return
+	}
+	pointer := "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
+	p.replace(p.toks[k].Start, p.toks[k].End, "'"+strings.ReplaceAll(pointer, "'", "''")+"'")
 }
 
 // jsonbOperand reports whether the operand ending at token left, or the

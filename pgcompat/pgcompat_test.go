@@ -15,6 +15,8 @@ const p = schema + "."
 func TestRewrite(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"SELECT 7/2", "SELECT 7//2"},
+		// keys DuckDB would read as paths
+		{`SELECT doc ->> '$oid', doc -> '/a~b', doc->'', doc -> 'a', doc->>'it''s$', doc -> '$''/'`, `SELECT doc ->> '/$oid', doc -> '/~1a~0b', doc->'/', doc -> 'a', doc->>'it''s$', doc -> '/$''~1'`},
 		// LIKE ANY / ALL (likeany.go)
 		{"SELECT * FROM t WHERE name LIKE ANY (ARRAY['a%', 'b%'])", "SELECT * FROM t WHERE " + p + "pg_like_any(name, ARRAY['a%', 'b%'], false, false)"},
 		{"SELECT lower(t.n) NOT ILIKE ALL ($1) AND x", "SELECT " + p + "pg_like_all(lower(t.n), $1, true, true) AND x"},

@@ -277,6 +277,8 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "ROLLBACK"},
 		{sql: "SELECT * FROM alt"},
 		{sql: "ALTER TABLE IF EXISTS alt_missing ADD e int, ADD f int"},
+		// keys that look like DuckDB's JSON paths are keys
+		{sql: `SELECT doc ->> '$oid', doc -> '/a', doc -> '', doc -> '$', doc ->> 'a.b' FROM (SELECT '{"$oid": "x", "/a": 1, "": 2, "$": 3, "a.b": 4, "a": {"b": 5}}'::jsonb AS doc) s`},
 		// LIKE / ILIKE ANY and ALL of an array
 		{sql: "SELECT 'foo' LIKE ANY (ARRAY['%a', '%o']), 'foo' LIKE ANY (ARRAY['%a', '%b']), 'foo' LIKE ALL (ARRAY['f%', '%o']), 'foo' LIKE ALL (ARRAY['f%', '%b'])"},
 		{sql: "SELECT 'foo' NOT LIKE ANY (ARRAY['%a', '%b']), 'foo' NOT LIKE ALL (ARRAY['%a', '%o']), 'foo' ILIKE ANY (ARRAY['%A', '%O']), 'foo' ILIKE ALL (ARRAY['F%', '%O'])"},
