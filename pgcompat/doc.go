@@ -29,7 +29,7 @@
 // (jsonagg.go: DuckDB's json_group_* are macros without ORDER BY, DISTINCT
 // or FILTER), reads x LIKE ANY / ALL (array) (likeany.go), writes a
 // literal key after -> or ->> that DuckDB would take for a path ('$oid',
-// '/a', '') as the JSON pointer of the key (jsonKey) and fixes spaced
+// '/a', the empty key) as the JSON pointer of the key (jsonKey) and fixes spaced
 // timestamptz offsets in DML (offsetLiteral). Each step reads the tokens the step before left:
 // Statement.Edit moves the tokens an edit does not touch and lexes only
 // the text the edit wrote, together with the tokens it cut or touches, so

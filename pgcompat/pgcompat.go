@@ -1057,7 +1057,7 @@ func minusOp(p *pass, i int) {
 }
 
 // jsonKey: a literal key after -> or ->> (token i is the -) that DuckDB
-// would read as a path — '$…' (JSONPath), '/…' (JSON pointer) or '' (the
+// would read as a path — '$…' (JSONPath), '/…' (JSON pointer) or the empty key (the
 // whole document) — is written as the JSON pointer of that key ('/$oid',
 // '/~1a', '/'), so that it names the key, as in PostgreSQL.
 func jsonKey(p *pass, i int) {
