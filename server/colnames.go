@@ -39,6 +39,14 @@ func postgresColumnName(duck string) string {
 		}
 		return strings.ToLower(m[1])
 	}
+	switch {
+	case (strings.HasPrefix(duck, `"row"(`) || strings.HasPrefix(duck, `main."row"(`)) && strings.HasSuffix(duck, ")"):
+		return "row" // (a, b), row(a, b)
+	case (strings.HasPrefix(duck, "main.list_value(") || strings.HasPrefix(duck, "list_value(")) && strings.HasSuffix(duck, ")"),
+		strings.HasPrefix(duck, "[") && strings.HasSuffix(duck, "]"),
+		strings.HasPrefix(duck, "(ARRAY[") && strings.HasSuffix(duck, "])"):
+		return "array" // ARRAY[a, b]
+	}
 	if m := callName.FindStringSubmatch(duck); m != nil {
 		name := strings.ToLower(m[1])
 		switch name {

@@ -25,6 +25,11 @@ func TestPostgresColumnName(t *testing.T) {
 		"memory.__vsql_pg.vsql_current_user()": "current_user",
 		"memory.__vsql_pg.vsql_current_role()": "current_role",
 		"memory.__vsql_pg.vsql_session_user()": "session_user",
+		`"row"(a, b)`:                          "row",
+		`main."row"(1, 'x')`:                   "row",
+		"main.list_value(1, 2)":                "array",
+		"[1, 2]":                               "array",
+		"(ARRAY[1, 2])":                        "array",
 	} {
 		if got := postgresColumnName(duck); got != want {
 			t.Errorf("postgresColumnName(%q) = %q, want %q", duck, got, want)

@@ -329,9 +329,13 @@
 //     a SELECT whose columns are all of a type
 //     pgwire encodes from chunks (bool, int2/4/8 and DuckDB's smaller and
 //     unsigned integers, float4/8, text, bytea, date, timestamp,
-//     timestamptz, numeric from DECIMAL, uuid) streams from DuckDB a
+//     timestamptz, numeric from DECIMAL, uuid, json, and lists and
+//     structs of those) streams from DuckDB a
 //     chunk at a time (internal/duckstream) and pgwire encodes it column
-//     by column (pgwire.ChunkRows). Nothing is materialized: DuckDB runs
+//     by column (pgwire.ChunkRows). INSERT, UPDATE and DELETE … RETURNING
+//     take the same encoder over a materialized result (the write is
+//     whole whatever the client reads; RETURNING (a, b), a struct without
+//     field names, is readable only there). Nothing is materialized: DuckDB runs
 //     only as fast as the client reads, so a connection's memory is a few
 //     chunks and a 64 KiB output buffer; a client that disconnects fails
 //     the next write, which closes the result and stops the query. The
@@ -344,7 +348,7 @@
 //     prepared ones, take the row path.
 //   - The row path: duckdb-go's driver rows, which DuckDB materializes,
 //     one value at a time through pgwire.AppendValue. It serves every
-//     other type (lists, structs, intervals, json, time, …), EXPLAIN and
+//     other type (maps, unions, enums, intervals, time, …), EXPLAIN and
 //     the like. A portal on it keeps its materialized result open and its
 //     statement busy (another portal of the same statement gets a fresh
 //     DuckDB statement).

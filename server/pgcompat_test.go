@@ -335,6 +335,13 @@ func TestPostgresSemantics(t *testing.T) {
 		// record_out and array_out write them; records are sent as text
 		{sql: "SELECT (1, 2), row(1, 'a b', NULL, ''), ((1, 2), 'x'), row(ARRAY[1, 2], 'a')", catalogTypes: true},
 		{sql: "SELECT ARRAY[row(1, 2)], ARRAY[row(1)], ARRAY[row('a b', NULL)]", catalogTypes: true},
+		{sql: "SELECT (1, 2), ARRAY[1, 2], row('a', 3)", catalogTypes: true, names: true},
+		{sql: "CREATE TABLE ret (a int, b text)"},
+		{sql: "INSERT INTO ret VALUES (1, 'x'), (2, 'y') RETURNING (a, b), a, ARRAY[a, a]", catalogTypes: true, names: true},
+		{sql: "UPDATE ret SET a = a * 10 WHERE a = 2 RETURNING *"},
+		{sql: "DELETE FROM ret WHERE a = 1 RETURNING b"},
+		{sql: "SELECT * FROM ret"},
+
 		{sql: `SELECT ARRAY['a b', NULL, '', 'NULL', 'q"\', '{x}'], ARRAY[[1, 2], [3, NULL]], ARRAY[true, false]`},
 		{sql: "SELECT x, array_agg(y ORDER BY y) FROM (VALUES (1, 'b'), (1, 'a c'), (2, NULL)) v(x, y) GROUP BY x ORDER BY x"},
 		// unnest of several arrays in FROM (Django's index introspection)

@@ -475,7 +475,11 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 	if st.ReturnsRows() || returnsRows(stype) {
 		ncol, _ := stmt.ColumnCount()
 		ds.cols = make([]pgwire.Column, ncol)
-		ds.chunky = stype == duckdb.STATEMENT_TYPE_SELECT && ncol > 0
+		// SELECT streams; INSERT/UPDATE/DELETE … RETURNING are read from
+		// chunks too, materialized (RETURNING (a, b), an unnamed struct,
+		// is readable only there).
+		ds.materialize = stype == duckdb.STATEMENT_TYPE_INSERT || stype == duckdb.STATEMENT_TYPE_UPDATE || stype == duckdb.STATEMENT_TYPE_DELETE
+		ds.chunky = (stype == duckdb.STATEMENT_TYPE_SELECT || ds.materialize) && ncol > 0
 		types, err := duckstream.StatementColumns(stmt)
 		ds.chunky = ds.chunky && err == nil && len(types) == ncol
 		for i := 0; i < ncol; i++ {

@@ -41,6 +41,10 @@ type duckStatement struct {
 	// chunky: every column is of a type pgwire encodes from DuckDB's
 	// chunks, so a run (ExecuteStreaming) streams (see duckstream).
 	chunky bool
+	// materialize: a chunky statement that writes (INSERT … RETURNING):
+	// its result is materialized by DuckDB before the first chunk, so the
+	// write completes whether or not the client reads every row.
+	materialize bool
 	// heavy: the statement may call a heavy vsql_* function (execute).
 	heavy bool
 
@@ -162,7 +166,7 @@ func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool
 		if !prefetchChunks.Load() {
 			query = duckstream.Query
 		}
-		res, err := query(ctx, s.conn, stmt, nargs, !materializeChunks.Load())
+		res, err := query(ctx, s.conn, stmt, nargs, !materializeChunks.Load() && !d.materialize)
 		if err != nil {
 			err = s.readOnly(canceled(ctx, err))
 			done()
