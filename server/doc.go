@@ -335,7 +335,7 @@
 //     by column (pgwire.ChunkRows). INSERT, UPDATE and DELETE … RETURNING
 //     take the same encoder over a materialized result (the write is
 //     whole whatever the client reads; RETURNING (a, b), a struct without
-//     field names, is readable only there). Nothing is materialized: DuckDB runs
+//     field names, is readable only there). A SELECT is never materialized: DuckDB runs
 //     only as fast as the client reads, so a connection's memory is a few
 //     chunks and a 64 KiB output buffer; a client that disconnects fails
 //     the next write, which closes the result and stops the query. The
