@@ -27,7 +27,8 @@
 // t as CREATE TABLE t AS SELECT … (selectinto.go), turns json_agg,
 // jsonb_agg and json(b)_object_agg into string_agg over each value's JSON
 // (jsonagg.go: DuckDB's json_group_* are macros without ORDER BY, DISTINCT
-// or FILTER), reads x LIKE ANY / ALL (array) (likeany.go), writes a
+// or FILTER; array_agg and string_agg of DISTINCT col get ORDER BY col,
+// PostgreSQL's order), reads x LIKE ANY / ALL (array) (likeany.go), writes a
 // literal key after -> or ->> that DuckDB would take for a path ('$oid',
 // '/a', the empty key) as the JSON pointer of the key (jsonKey) and fixes spaced
 // timestamptz offsets in DML (offsetLiteral). Each step reads the tokens the step before left:

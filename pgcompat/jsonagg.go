@@ -87,3 +87,42 @@ func jsonAgg(p *pass, i int) {
 	p.insert(p.toks[end-1].End, ") AS VARCHAR), 'null'), ','")
 	p.insert(p.toks[last].End, " || "+close+" AS JSON)")
 }
+
+// distinctAgg: array_agg(DISTINCT col) and string_agg(DISTINCT col, d)
+// without an ORDER BY return PostgreSQL's order, ascending with NULLs
+// last (it sorts to remove duplicates; DuckDB hashes, so the order was
+// arbitrary): ORDER BY col is added. Only for a column reference, whose
+// text the ORDER BY can repeat.
+func distinctAgg(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || !p.isWord(i+2, "distinct") || (i > 0 && p.isOp(i-1, ".")) {
+		return
+	}
+	closing := p.matchForward(i + 1)
+	if closing < 0 {
+		return
+	}
+	j := i + 3
+	start := j
+	for p.kind(j) == sqltext.Word || p.kind(j) == sqltext.Quoted {
+		j++
+		if !p.isOp(j, ".") {
+			break
+		}
+		j++
+	}
+	if j == start || p.isOp(j-1, ".") {
+		return
+	}
+	switch {
+	case j == closing && p.isWord(i, "array_agg"):
+	case p.isOp(j, ",") && p.isWord(i, "string_agg"):
+		for k := j + 1; k < closing; k++ {
+			if p.isWord(k, "order") || p.kind(k) == sqltext.Open {
+				return // an ORDER BY of its own, or a delimiter that is not a literal
+			}
+		}
+	default:
+		return
+	}
+	p.insert(p.toks[closing].Start, " ORDER BY "+p.src[p.toks[start].Start:p.toks[j-1].End])
+}

@@ -147,8 +147,13 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.sha384(b) AS __vsql_sha384(` + schema + `.pg_bytea(b))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.sha512(b) AS __vsql_sha512(` + schema + `.pg_bytea(b))`,
 	// date_trunc(unit, timestamptz, zone): truncated in that zone
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_date_trunc(u, t) AS date_trunc(u, t),
-		(u, t, z) AS timezone(z, date_trunc(u, timezone(z, CAST(t AS TIMESTAMPTZ))))`,
+	// PostgreSQL's centuries and millennia start in years …01 (1901, 2001)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_trunc_years(t, n) AS date_trunc('year', t) - to_years(CAST((year(t) - 1) % n AS INTEGER))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_date_trunc(u, t) AS CASE lower(u) WHEN 'century' THEN ` + schema + `.pg_trunc_years(t, 100)
+			WHEN 'millennium' THEN ` + schema + `.pg_trunc_years(t, 1000) ELSE date_trunc(u, t) END,
+		(u, t, z) AS timezone(z, CASE lower(u) WHEN 'century' THEN ` + schema + `.pg_trunc_years(timezone(z, CAST(t AS TIMESTAMPTZ)), 100)
+			WHEN 'millennium' THEN ` + schema + `.pg_trunc_years(timezone(z, CAST(t AS TIMESTAMPTZ)), 1000)
+			ELSE date_trunc(u, timezone(z, CAST(t AS TIMESTAMPTZ))) END)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.make_interval(years := 0, months := 0, weeks := 0, days := 0, hours := 0, mins := 0, secs := 0.0) AS
 		to_months(CAST(years AS INTEGER) * 12 + CAST(months AS INTEGER)) + to_days(CAST(weeks AS INTEGER) * 7 + CAST(days AS INTEGER))
 		+ to_microseconds(CAST(round((CAST(hours AS DOUBLE) * 3600 + CAST(mins AS DOUBLE) * 60 + CAST(secs AS DOUBLE)) * 1e6) AS BIGINT))`,
@@ -332,6 +337,8 @@ var rules = map[string]rule{
 	"jsonb_agg":                jsonAgg,
 	"json_object_agg":          jsonAgg,
 	"jsonb_object_agg":         jsonAgg,
+	"array_agg":                distinctAgg, // (DISTINCT col): PostgreSQL's sorted order (jsonagg.go)
+	"string_agg":               distinctAgg,
 	"*":                        recordStar,
 	"json_populate_record":     recordCall,
 	"jsonb_populate_record":    recordCall,

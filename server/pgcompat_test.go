@@ -284,6 +284,11 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT 'foo' NOT LIKE ANY (ARRAY['%a', '%b']), 'foo' NOT LIKE ALL (ARRAY['%a', '%o']), 'foo' ILIKE ANY (ARRAY['%A', '%O']), 'foo' ILIKE ALL (ARRAY['F%', '%O'])"},
 		{sql: "SELECT 'foo' LIKE ANY (ARRAY['%a', NULL]), 'foo' LIKE ANY (ARRAY['%o', NULL]), 'foo' LIKE ALL (ARRAY['%o', NULL]), 'foo' LIKE ALL (ARRAY['%a', NULL]), NULL LIKE ANY (ARRAY['a']), 'a' LIKE ANY (ARRAY[]::text[]), 'a' LIKE ALL (ARRAY[]::text[])"},
 		{sql: "SELECT id FROM lockt WHERE v LIKE ANY ($1) ORDER BY id", params: []string{"{a%,c%}"}},
+		// date_trunc's centuries and millennia start in years …01
+		{sql: "SELECT date_trunc('century', TIMESTAMP '1970-03-20 04:30:00'), date_trunc('MILLENNIUM', TIMESTAMP '1970-03-20'), date_trunc('century', TIMESTAMP '2000-12-31'), date_trunc('century', TIMESTAMP '2001-01-01'), date_trunc('decade', TIMESTAMP '1975-06-01'), date_trunc('month', TIMESTAMP '1975-06-09')"},
+		{sql: "SELECT date_trunc('century', TIMESTAMPTZ '1970-03-20 04:30:00+00', 'UTC')"},
+		// DISTINCT aggregates in PostgreSQL's order
+		{sql: "SELECT array_agg(DISTINCT a), string_agg(DISTINCT b, ',') FROM (VALUES (3, 'z'), (1, 'x'), (NULL, 'y'), (2, NULL), (1, 'x')) v(a, b)"},
 		// JSON aggregates
 		{sql: "SELECT jsonb_agg(x), jsonb_agg(x ORDER BY x DESC), jsonb_agg(DISTINCT x) FILTER (WHERE x > 1) FROM (VALUES (1), (2), (2), (NULL)) v(x)"},
 		{sql: "SELECT jsonb_agg(x) FROM (SELECT 1 AS x WHERE false) s"},
