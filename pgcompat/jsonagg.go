@@ -101,16 +101,9 @@ func distinctAgg(p *pass, i int) {
 	if closing < 0 {
 		return
 	}
-	j := i + 3
-	start := j
-	for p.kind(j) == sqltext.Word || p.kind(j) == sqltext.Quoted {
-		j++
-		if !p.isOp(j, ".") {
-			break
-		}
-		j++
-	}
-	if j == start || p.isOp(j-1, ".") {
+	start := i + 3
+	j := p.nameEnd(start)
+	if j < 0 {
 		return
 	}
 	switch {

@@ -45,14 +45,7 @@ func selectInto(p *pass, i int) {
 		j++
 	}
 	nameStart := j
-	for p.kind(j) == sqltext.Word || p.kind(j) == sqltext.Quoted {
-		j++
-		if !p.isOp(j, ".") {
-			break
-		}
-		j++
-	}
-	if j == nameStart || p.isOp(j-1, ".") {
+	if j = p.nameEnd(j); j < 0 {
 		return
 	}
 	// What follows the name: the rest of the query, or its end.
@@ -66,4 +59,22 @@ func selectInto(p *pass, i int) {
 	name := p.src[p.toks[nameStart].Start:p.toks[j-1].End]
 	p.insert(p.toks[0].Start, "CREATE "+temp+"TABLE "+name+" AS ")
 	p.replace(p.toks[i].Start, p.toks[j-1].End, "")
+}
+
+// nameEnd returns the token after a name starting at token j — name,
+// schema.name, catalog.schema.name, quoted or not — or -1 when none
+// starts there.
+func (p *pass) nameEnd(j int) int {
+	start := j
+	for p.kind(j) == sqltext.Word || p.kind(j) == sqltext.Quoted {
+		j++
+		if !p.isOp(j, ".") {
+			break
+		}
+		j++
+	}
+	if j == start || p.isOp(j-1, ".") {
+		return -1
+	}
+	return j
 }
