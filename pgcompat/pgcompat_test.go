@@ -372,3 +372,19 @@ func TestDatetimeLiteralSession(t *testing.T) {
 		t.Errorf("YMD: got %q, want PostgreSQL's error", got)
 	}
 }
+
+func TestNumericWarnings(t *testing.T) {
+	for sql, want := range map[string]int{
+		"CREATE TABLE t (id int, amount numeric, price numeric(10, 2))":        1,
+		"CREATE TABLE t (a decimal[], b numeric(210, 10))":                     2,
+		"ALTER TABLE t ALTER COLUMN c TYPE numeric USING c::numeric":           1,
+		"ALTER TABLE t ADD COLUMN c numeric(12, 4) DEFAULT CAST(0 AS numeric)": 0,
+		"CREATE TABLE t AS SELECT CAST(x AS numeric) AS y, z::numeric FROM u":  0,
+		"SELECT 1::numeric": 0,
+		"CREATE TABLE t (n numeric(38, 10), m numeric(39))": 1,
+	} {
+		if got := NumericWarnings(sqltext.Parse(sql)); len(got) != want {
+			t.Errorf("NumericWarnings(%q) = %q, want %d", sql, got, want)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package pgcompat
 
 import (
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/vsql/vsql/internal/pgdatetime"
@@ -45,4 +47,49 @@ func TranslateIn(st sqltext.Statement, callsVsql bool, sess Session) Translation
 	st, catalogs := sqltext.RewritePostgresIn(st)
 	st, _ = rewrite(st, sess)
 	return Translation{Statement: st, Catalogs: catalogs}
+}
+
+// NumericWarnings reads the column types of a CREATE TABLE or ALTER TABLE
+// that DuckDB stores less exactly than PostgreSQL: numeric or decimal
+// without a precision (DuckDB's DECIMAL(18,3): values are rounded to
+// three decimal places, where PostgreSQL keeps every digit) and a
+// precision above 38 digits (capped at 38). One warning per kind.
+func NumericWarnings(st sqltext.Statement) []string {
+	toks, sql := st.Tokens(), st.SQL
+	word := func(i int, w string) bool {
+		return i >= 0 && i < len(toks) && toks[i].Kind == sqltext.Word && strings.EqualFold(sql[toks[i].Start:toks[i].End], w)
+	}
+	if !(word(0, "create") || word(0, "alter")) {
+		return nil
+	}
+	var bare, wide bool
+	for i := 1; i < len(toks); i++ {
+		if !word(i, "numeric") && !word(i, "decimal") {
+			continue
+		}
+		prev := toks[i-1]
+		if prev.Kind != sqltext.Word && prev.Kind != sqltext.Quoted {
+			continue // ::numeric, CAST(… AS numeric) in an expression
+		}
+		if word(i-1, "as") && !word(i-2, "type") {
+			continue // CAST(x AS numeric)
+		}
+		if i+1 < len(toks) && toks[i+1].Kind == sqltext.Open {
+			if i+2 < len(toks) && toks[i+2].Kind == sqltext.Number {
+				if p, err := strconv.Atoi(sql[toks[i+2].Start:toks[i+2].End]); err == nil && p > maxDecimalDigits {
+					wide = true
+				}
+			}
+			continue
+		}
+		bare = true
+	}
+	var out []string
+	if bare {
+		out = append(out, "a numeric (decimal) column without a precision is DECIMAL(18,3) here: values are rounded to 3 decimal places, where PostgreSQL keeps every digit; declare numeric(p, s) (up to 38 digits) for the scale you need")
+	}
+	if wide {
+		out = append(out, "a numeric precision above 38 digits is capped at 38 here (DuckDB's DECIMAL): larger values are refused")
+	}
+	return out
 }

@@ -1013,3 +1013,35 @@ func TestPreparedAfterDataChanges(t *testing.T) {
 		t.Errorf("the same prepared statement after the first rows: %s", got)
 	}
 }
+
+// TestNumericWarning: a numeric column without a precision (DuckDB's
+// DECIMAL(18,3)) is created with a WARNING saying that values are
+// rounded to three decimal places; one with a precision is not.
+func TestNumericWarning(t *testing.T) {
+	addr := startServer(t, nil)
+	cfg, err := pgx.ParseConfig(dsn(addr, "postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notices []string
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+		notices = append(notices, n.Severity+" "+n.Message)
+	}
+	c, err := pgx.ConnectConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	mustExec(t, c, "CREATE TABLE nw1 (a numeric(12, 4))")
+	if len(notices) != 0 {
+		t.Errorf("numeric(12, 4): %q", notices)
+	}
+	mustExec(t, c, "CREATE TABLE nw2 (a numeric)", "INSERT INTO nw2 VALUES (1.23456)")
+	if len(notices) != 1 || !strings.HasPrefix(notices[0], "WARNING ") || !strings.Contains(notices[0], "rounded to 3 decimal places") {
+		t.Errorf("numeric: %q", notices)
+	}
+	var s string
+	if err := c.QueryRow(context.Background(), "SELECT a::text FROM nw2").Scan(&s); err != nil || s != "1.235" {
+		t.Errorf("the value the warning speaks of: %q %v", s, err)
+	}
+}

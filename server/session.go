@@ -332,6 +332,11 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if stmt, ok, err := s.prepareTruncate(ctx, st, scan); ok || err != nil {
 		return stmt, s.failed(err)
 	}
+	if kw := st.Keyword(0); kw == "CREATE" || kw == "ALTER" {
+		for _, w := range pgcompat.NumericWarnings(st) {
+			s.notices = append(s.notices, &vsqlerr.Error{Severity: "WARNING", SQLState: "01000", Message: w})
+		}
+	}
 	// PostgreSQL's SQL as DuckDB runs it: names, semantics, literals
 	// (package pgcompat, one entry point).
 	tr := pgcompat.TranslateIn(st, scan.CallsVsql, pgcompat.Session{Order: s.dateOrder, Location: s.location})
