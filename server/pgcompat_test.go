@@ -943,27 +943,14 @@ func TestAlterActionsExtended(t *testing.T) {
 // that exists answers CREATE TABLE AS with PostgreSQL's NOTICE, and
 // leaves the table alone.
 func TestCreateTableAsExisting(t *testing.T) {
-	addr := startServer(t, nil)
-	cfg, err := pgx.ParseConfig(dsn(addr, "postgres"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var notices []string
-	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
-		notices = append(notices, n.Severity+" "+n.Code+" "+n.Message)
-	}
-	c, err := pgx.ConnectConfig(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(context.Background())
+	c, notices := connectNotices(t, startServer(t, nil))
 	mustExec(t, c, "CREATE TABLE ctas_x AS SELECT 1 AS a")
 	tag, err := c.Exec(context.Background(), "CREATE TABLE IF NOT EXISTS ctas_x AS SELECT 2 AS a")
 	if err != nil || tag.String() != "CREATE TABLE AS" {
 		t.Fatalf("tag %q %v, want CREATE TABLE AS", tag, err)
 	}
-	if len(notices) != 1 || notices[0] != `NOTICE 42P07 relation "ctas_x" already exists, skipping` {
-		t.Errorf("notices %q", notices)
+	if len(*notices) != 1 || (*notices)[0] != `NOTICE 42P07 relation "ctas_x" already exists, skipping` {
+		t.Errorf("notices %q", *notices)
 	}
 	var n int
 	if err := c.QueryRow(context.Background(), "SELECT sum(a) FROM ctas_x").Scan(&n); err != nil || n != 1 {
@@ -1018,30 +1005,37 @@ func TestPreparedAfterDataChanges(t *testing.T) {
 // DECIMAL(18,3)) is created with a WARNING saying that values are
 // rounded to three decimal places; one with a precision is not.
 func TestNumericWarning(t *testing.T) {
-	addr := startServer(t, nil)
-	cfg, err := pgx.ParseConfig(dsn(addr, "postgres"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var notices []string
-	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
-		notices = append(notices, n.Severity+" "+n.Message)
-	}
-	c, err := pgx.ConnectConfig(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(context.Background())
+	c, notices := connectNotices(t, startServer(t, nil))
 	mustExec(t, c, "CREATE TABLE nw1 (a numeric(12, 4))")
-	if len(notices) != 0 {
-		t.Errorf("numeric(12, 4): %q", notices)
+	if len(*notices) != 0 {
+		t.Errorf("numeric(12, 4): %q", *notices)
 	}
 	mustExec(t, c, "CREATE TABLE nw2 (a numeric)", "INSERT INTO nw2 VALUES (1.23456)")
-	if len(notices) != 1 || !strings.HasPrefix(notices[0], "WARNING ") || !strings.Contains(notices[0], "rounded to 3 decimal places") {
-		t.Errorf("numeric: %q", notices)
+	if len(*notices) != 1 || !strings.HasPrefix((*notices)[0], "WARNING 01000 ") || !strings.Contains((*notices)[0], "rounded to 3 decimal places") {
+		t.Errorf("numeric: %q", *notices)
 	}
 	var s string
 	if err := c.QueryRow(context.Background(), "SELECT a::text FROM nw2").Scan(&s); err != nil || s != "1.235" {
 		t.Errorf("the value the warning speaks of: %q %v", s, err)
 	}
+}
+
+// connectNotices connects with pgx and collects the notices and warnings
+// the server sends ("SEVERITY CODE message").
+func connectNotices(t *testing.T, addr string) (*pgx.Conn, *[]string) {
+	t.Helper()
+	cfg, err := pgx.ParseConfig(dsn(addr, "postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	notices := new([]string)
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+		*notices = append(*notices, n.Severity+" "+n.Code+" "+n.Message)
+	}
+	c, err := pgx.ConnectConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close(context.Background()) })
+	return c, notices
 }
