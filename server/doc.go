@@ -58,6 +58,9 @@
 //     against the referencing rows as of its transaction's start: then one
 //     transaction each). RESTART IDENTITY is refused: DuckDB cannot restart
 //     a sequence.
+//   - onconstraint.go: INSERT … ON CONFLICT ON CONSTRAINT name, read as
+//     ON CONFLICT (columns) of the primary key or UNIQUE constraint that
+//     pg_constraint names so.
 //   - withdml.go: data-modifying WITH queries (WITH i AS (INSERT …
 //     RETURNING …) SELECT …), which DuckDB refuses: each part prepared
 //     like a client's statement and run in turn, its RETURNING rows held

@@ -289,6 +289,14 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT date_trunc('century', TIMESTAMPTZ '1970-03-20 04:30:00+00', 'UTC')"},
 		// DISTINCT aggregates in PostgreSQL's order
 		{sql: "SELECT array_agg(DISTINCT a), string_agg(DISTINCT b, ',') FROM (VALUES (3, 'z'), (1, 'x'), (NULL, 'y'), (2, NULL), (1, 'x')) v(a, b)"},
+		// ON CONFLICT ON CONSTRAINT (SQLAlchemy's constraint=)
+		{sql: "CREATE TABLE occ (id int PRIMARY KEY, code text UNIQUE, n int)"},
+		{sql: "INSERT INTO occ VALUES (1, 'a', 1) ON CONFLICT ON CONSTRAINT occ_pkey DO UPDATE SET n = occ.n + 1"},
+		{sql: "INSERT INTO occ VALUES (1, 'a', 1) ON CONFLICT ON CONSTRAINT occ_pkey DO UPDATE SET n = occ.n + excluded.n RETURNING n"},
+		{sql: "INSERT INTO occ VALUES (2, 'a', 1) ON CONFLICT ON CONSTRAINT occ_code_key DO NOTHING"},
+		{sql: "INSERT INTO occ AS o VALUES (3, 'c', 1) ON CONFLICT ON CONSTRAINT \"occ_code_key\" DO UPDATE SET n = o.n + 10"},
+		{sql: "INSERT INTO occ VALUES (4, 'd', 1) ON CONFLICT ON CONSTRAINT occ_nope DO NOTHING"},
+		{sql: "SELECT * FROM occ ORDER BY id"},
 		// JSON aggregates
 		{sql: "SELECT jsonb_agg(x), jsonb_agg(x ORDER BY x DESC), jsonb_agg(DISTINCT x) FILTER (WHERE x > 1) FROM (VALUES (1), (2), (2), (NULL)) v(x)"},
 		{sql: "SELECT jsonb_agg(x) FROM (SELECT 1 AS x WHERE false) s"},

@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"database/sql/driver"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"sort"
 	"strings"
@@ -326,6 +328,10 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 			return nil, s.failed(err)
 		}
 	}
+	st, err := s.onConstraint(ctx, st)
+	if err != nil {
+		return nil, s.failed(err)
+	}
 	if stmt, ok, err := s.prepareModifyingWith(ctx, st, paramOIDs); ok || err != nil {
 		return stmt, err // (each part went through Prepare)
 	}
@@ -549,19 +555,39 @@ func (s *Session) sameColumnType(ctx context.Context, table, column, typ string)
 	return current != "" && current == wanted
 }
 
+// queryRows runs a query vsql wrote on the session's connection, fn
+// seeing each row's values (valid only during the call).
+func (s *Session) queryRows(ctx context.Context, q string, fn func(row []any)) error {
+	rows, err := s.conn.QueryContext(ctx, q, []driver.NamedValue{})
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	vals := make([]driver.Value, len(rows.Columns()))
+	row := make([]any, len(vals))
+	for {
+		if err := rows.Next(vals); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		for i, v := range vals {
+			row[i] = v
+		}
+		fn(row)
+	}
+}
+
 // queryStrings runs a one-column query on the session's connection (nil
 // on any error).
 func (s *Session) queryStrings(ctx context.Context, q string) []string {
-	rows, err := s.conn.QueryContext(ctx, q, []driver.NamedValue{})
-	if err != nil {
-		return nil
-	}
-	defer rows.Close()
 	var out []string
-	vals := make([]driver.Value, len(rows.Columns()))
-	for len(vals) > 0 && rows.Next(vals) == nil {
-		v, _ := vals[0].(string)
+	if err := s.queryRows(ctx, q, func(row []any) {
+		v, _ := row[0].(string)
 		out = append(out, v)
+	}); err != nil {
+		return nil
 	}
 	return out
 }

@@ -105,6 +105,7 @@ const (
 	UnsupportedResultFormat Code = "unsupported_result_format"
 	ArrayDimensions         Code = "array_dimensions_mismatch"
 	NullValueNotAllowed     Code = "null_value_not_allowed"
+	UndefinedObject         Code = "undefined_object"
 	// Text read as a date, timestamp or time (PostgreSQL's input).
 	InvalidDatetimeInput Code = "invalid_datetime_input"
 	InvalidTimeZone      Code = "invalid_time_zone"
@@ -215,6 +216,7 @@ var codes = map[Code]codeInfo{
 	NumericOutOfRange:       {"22003", "The value is beyond the type's range (double precision: about 1e-308 to 1e308; real: about 1e-38 to 1e38)."},
 	InvalidParameterFormat:  {"08P01", "Send one format code, or one per parameter, each 0 (text) or 1 (binary)."},
 	UnsupportedResultFormat: {"0A000", "Request this column in text format (format code 0)."},
+	UndefinedObject:         {"42704", "Check the name: SELECT conname FROM pg_constraint lists the constraints."},
 	NullValueNotAllowed:     {"22004", "Pass a value that is not NULL (coalesce(x, …)), or use %L, which writes NULL, or %s, which writes nothing."},
 	ArrayDimensions:         {"2202E", "A PostgreSQL array is rectangular: give every sub-list of a list of lists the same length (and no NULL sub-list), or request the column in text format."},
 	InvalidDatetimeInput:    {"22007", "Write dates and times as PostgreSQL reads them: ISO 8601 (1999-01-08 04:05:06), or a form of PostgreSQL's manual, section 8.5.1 ('January 8, 1999', '1/8/1999' month first); see docs/sql.md."},
