@@ -554,8 +554,16 @@ func substringFrom(p *pass, i int) {
 
 // variadicCall: num_nulls(VARIADIC a) and num_nonnulls(VARIADIC a) count
 // the array's elements (the macros of those names take separate
-// arguments); token i is VARIADIC.
+// arguments), and format(f, VARIADIC a) formats them; token i is
+// VARIADIC.
 func variadicCall(p *pass, i int) {
+	if open := p.enclosing(i); p.isOp(i-1, ",") && open >= 3 && p.isWord(open-1, "pg_format") &&
+		p.isOp(open-2, ".") && p.text(open-3) == "__vsql_fn" {
+		// format(f, VARIADIC a): the array's elements are the arguments
+		p.replace(p.toks[open-1].Start, p.toks[open-1].End, "pg_format_variadic")
+		p.replace(p.toks[i].Start, p.toks[i].End, "")
+		return
+	}
 	if p.kind(i-1) != sqltext.Open || !p.isOp(i-3, ".") || p.text(i-4) != "__vsql_fn" {
 		return
 	}

@@ -244,7 +244,7 @@ func init() {
 		setup = append(setup, b.String())
 		sqltext.ProvideFunctions(f.name)
 	}
-	setup = append(setup, formatMacro(schema))
+	setup = append(setup, formatMacros(schema)...)
 	for _, f := range []string{"lpad", "rpad", "encode", "decode", "date_trunc", "sha256", "substr", "substring", "format"} {
 		sqltext.ProvideFunctionAs(f, "pg_"+f)
 	}

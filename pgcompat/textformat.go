@@ -28,8 +28,8 @@ import (
 // maxFormatArgs is how many arguments after the template the macro takes.
 const maxFormatArgs = 16
 
-// formatMacro creates pg_format's overloads.
-func formatMacro(schema string) string {
+// formatMacros create pg_format's overloads and pg_format_variadic.
+func formatMacros(schema string) []string {
 	var b strings.Builder
 	b.WriteString("CREATE OR REPLACE MACRO " + schema + ".pg_format(f) AS __vsql_format(f, CAST([] AS VARCHAR[]))")
 	var params, texts []string
@@ -41,7 +41,9 @@ func formatMacro(schema string) string {
 		texts = append(texts, "list_transform(["+p+"], lambda v: __vsql_pg_text(v, typeof(v), CAST(v AS VARCHAR)))[1]")
 		b.WriteString(", (f, " + strings.Join(params, ", ") + ") AS __vsql_format(f, [" + strings.Join(texts, ", ") + "])")
 	}
-	return b.String()
+	return []string{b.String(),
+		// format(f, VARIADIC a) (variadicCall)
+		"CREATE OR REPLACE MACRO " + schema + ".pg_format_variadic(f, a) AS __vsql_format(f, list_transform(a, lambda v: __vsql_pg_text(v, typeof(v), CAST(v AS VARCHAR))))"}
 }
 
 // pgText is the text of a value as PostgreSQL's output function writes it

@@ -261,6 +261,7 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT format('%-5s|%5s|%*s|%-*s|%2$s %1$s %s', 'ab', 'cd', 4, 'e', 3, 'f'), format('%I %I', 'select', 'abc'), format('100%%')"},
 		{sql: "SELECT format('%s-%s', x, nextval('fmt_seq')) FROM (VALUES ('a'), ('b')) v(x) ORDER BY 1"},
 		{sql: "SELECT format('%I', NULL)"},
+		{sql: "SELECT format('%s, %s', VARIADIC ARRAY['Hello', 'World']), format('%2$s, %1$s', VARIADIC ARRAY[1, 2]), format('%s, %s', VARIADIC ARRAY[true, false])"},
 		{sql: "SELECT format('%s %s', 'a')"},
 		{sql: "SELECT format('%x', 1)"},
 		{sql: "SELECT format(NULL, 1), format('%s', NULL) = ''"},
