@@ -23,10 +23,11 @@ func (s *Session) onConstraint(ctx context.Context, st sqltext.Statement) (sqlte
 		return st, nil
 	}
 	at := -1
-	for i := range toks {
-		if word(i, "on") && word(i+1, "conflict") && word(i+2, "on") && word(i+3, "constraint") &&
-			i+4 < len(toks) && (toks[i+4].Kind == sqltext.Word || toks[i+4].Kind == sqltext.Quoted) {
-			at = i + 2
+	for i := 3; i+1 < len(toks); i++ {
+		// (the length first: every INSERT passes here)
+		if toks[i].End-toks[i].Start == len("constraint") && word(i, "constraint") && word(i-1, "on") &&
+			word(i-2, "conflict") && word(i-3, "on") && (toks[i+1].Kind == sqltext.Word || toks[i+1].Kind == sqltext.Quoted) {
+			at = i - 1
 			break
 		}
 	}
