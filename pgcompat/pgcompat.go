@@ -296,10 +296,10 @@ var rules = map[string]rule{
 	"numeric":                  wideDecimal,
 	"with":                     storageParameters,
 	"decimal":                  wideDecimal,
-	"zone":                     timestamptzLiteral, // timestamp with time zone
-	"unnest":                   multiUnnest,        // unnest(a, b) in FROM
-	"generate_series":          setReturning,       // rows, not a list, in a select list
-	":":                        colonCast,          // '…'::bool, '{1,2}'::int[]
+	"zone":                     timestamptzLiteral,                                            // timestamp with time zone
+	"unnest":                   multiUnnest,                                                   // unnest(a, b) in FROM
+	"generate_series":          func(p *pass, i int) { seriesStep(p, i); setReturning(p, i) }, // rows, not a list, in a select list; '12 hours' steps
+	":":                        colonCast,                                                     // '…'::bool, '{1,2}'::int[]
 	"bool":                     typedLiteral,
 	"boolean":                  typedLiteral,
 	"date":                     typedLiteral,

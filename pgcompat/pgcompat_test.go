@@ -18,6 +18,7 @@ func TestRewrite(t *testing.T) {
 		// keys DuckDB would read as paths
 		{`SELECT doc ->> '$oid', doc -> '/a~b', doc->'', doc -> 'a', doc->>'it''s$', doc -> '$''/'`, `SELECT doc ->> '/$oid', doc -> '/~1a~0b', doc->'/', doc -> 'a', doc->>'it''s$', doc -> '/$''~1'`},
 		{"SELECT array_agg(DISTINCT t.a), string_agg(DISTINCT b, ', '), array_agg(DISTINCT a ORDER BY a DESC), array_agg(DISTINCT a + 1), string_agg(DISTINCT b, c)", "SELECT array_agg(DISTINCT t.a ORDER BY t.a), string_agg(DISTINCT b, ', ' ORDER BY b), array_agg(DISTINCT a ORDER BY a DESC), array_agg(DISTINCT a + 1), string_agg(DISTINCT b, c ORDER BY b)"},
+		{"SELECT d FROM generate_series(timestamp '2024-01-01', now(), '12 hours') d, generate_series(1, 9, '2') n", "SELECT d FROM generate_series(timestamp '2024-01-01 00:00:00', now(), CAST('12 hours' AS INTERVAL)) d, generate_series(1, 9, '2') n"},
 		// LIKE ANY / ALL (likeany.go)
 		{"SELECT * FROM t WHERE name LIKE ANY (ARRAY['a%', 'b%'])", "SELECT * FROM t WHERE " + p + "pg_like_any(name, ARRAY['a%', 'b%'], false, false)"},
 		{"SELECT lower(t.n) NOT ILIKE ALL ($1) AND x", "SELECT " + p + "pg_like_all(lower(t.n), $1, true, true) AND x"},

@@ -1,6 +1,7 @@
 package pgcompat
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/vsql/vsql/sqltext"
@@ -232,4 +233,29 @@ func (p *pass) inSelectList(i int) bool {
 		}
 	}
 	return false
+}
+
+// seriesStep: generate_series(a, b, '12 hours'), an interval step written
+// as a plain string (PostgreSQL types it from the bounds; DuckDB finds no
+// generate_series(TIMESTAMP, TIMESTAMP, VARCHAR)), gets CAST(… AS
+// INTERVAL). A step that reads as a number is left as it is.
+func seriesStep(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
+		return
+	}
+	closing := p.matchForward(i + 1)
+	if closing < 0 {
+		return
+	}
+	args := p.splitArgs(i+1, closing)
+	if len(args) != 3 || args[2][0] != args[2][1] || !p.plainString(args[2][0]) {
+		return
+	}
+	lit := args[2][0]
+	raw := p.text(lit)
+	if _, err := strconv.ParseFloat(strings.TrimSpace(raw[1:len(raw)-1]), 64); err == nil {
+		return
+	}
+	p.insert(p.toks[lit].Start, "CAST(")
+	p.insert(p.toks[lit].End, " AS INTERVAL)")
 }

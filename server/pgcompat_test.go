@@ -298,6 +298,9 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "INSERT INTO occ AS o VALUES (3, 'c', 1) ON CONFLICT ON CONSTRAINT \"occ_code_key\" DO UPDATE SET n = o.n + 10"},
 		{sql: "INSERT INTO occ VALUES (4, 'd', 1) ON CONFLICT ON CONSTRAINT occ_nope DO NOTHING"},
 		{sql: "SELECT * FROM occ ORDER BY id"},
+		// generate_series with a step written as a string
+		{sql: "SELECT d::date FROM generate_series(timestamp '2024-01-01', timestamp '2024-01-02', '12 hours') AS d"},
+		{sql: "SELECT generate_series(timestamp '2024-01-01', timestamp '2024-01-01 02:00', '1 hour')"},
 		// JSON aggregates
 		{sql: "SELECT jsonb_agg(x), jsonb_agg(x ORDER BY x DESC), jsonb_agg(DISTINCT x) FILTER (WHERE x > 1) FROM (VALUES (1), (2), (2), (NULL)) v(x)"},
 		{sql: "SELECT jsonb_agg(x) FROM (SELECT 1 AS x WHERE false) s"},
