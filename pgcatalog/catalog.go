@@ -123,7 +123,20 @@ var catalogSQL = []string{
 
 	// --- types ---
 	`CREATE OR REPLACE VIEW {P}.vsql_types AS SELECT * FROM (VALUES {TYPES}) t(oid, typname, display, typlen, typcategory, typelem, typarray)`,
+	// user ENUM types (CREATE TYPE … AS ENUM): a column's data_type spells
+	// the labels, ENUM('a', 'b'), not the type's name; vsql_enum_sig
+	// spells a type's labels the same way to find it
+	`CREATE OR REPLACE MACRO {P}.vsql_enum_sig(labels) AS 'ENUM(' || array_to_string(list_transform(labels, x -> '''' || replace(x, '''', '''''') || ''''), ', ') || ')'`,
+	`CREATE OR REPLACE VIEW {P}.vsql_enums AS SELECT CAST(type_oid AS BIGINT) AS oid, type_name, CAST(schema_oid AS BIGINT) AS nsp, labels,
+		{P}.vsql_enum_sig(labels) AS sig FROM duckdb_types() WHERE database_name = ` + cd + ` AND NOT internal AND logical_type = 'ENUM'`,
+	// the enums by signature and by oid, as maps: an uncorrelated subquery
+	// runs once and keeps the order of the rows it is used on (a
+	// correlated one became a join that reordered information_schema
+	// columns, which Sequelize reads without ORDER BY)
+	`CREATE OR REPLACE MACRO {P}.vsql_enum_oids() AS (SELECT map_from_entries(list((vsql_e.sig, vsql_e.oid))) FROM {P}.vsql_enums vsql_e)`,
+	`CREATE OR REPLACE MACRO {P}.vsql_enum_names() AS (SELECT map_from_entries(list((vsql_e.oid, vsql_e.type_name))) FROM {P}.vsql_enums vsql_e)`,
 	`CREATE OR REPLACE MACRO {P}.vsql_type_oid(dt) AS CASE
+		WHEN dt LIKE 'ENUM(%' THEN coalesce({P}.vsql_enum_oids()[dt], 25)
 		WHEN dt LIKE 'DECIMAL%' THEN 1700
 		WHEN regexp_matches(dt, '\[\d*\]$') THEN CASE WHEN regexp_replace(dt, '\[\d*\]$', '') LIKE 'DECIMAL%' THEN 1231
 			ELSE coalesce({DUCKARRAY}[regexp_replace(dt, '\[\d*\]$', '')], 1009) END
@@ -132,14 +145,19 @@ var catalogSQL = []string{
 		WHEN regexp_matches(dt, '^DECIMAL\(\d+,\d+\)$')
 		THEN ((CAST(regexp_extract(dt, '^DECIMAL\((\d+),', 1) AS INTEGER) << 16) | CAST(regexp_extract(dt, ',(\d+)\)$', 1) AS INTEGER)) + 4
 		ELSE -1 END`,
-	`CREATE OR REPLACE MACRO {P}.format_type(t, m) AS CASE
+	// vsql_builtin_type: format_type of the built-in types, with no
+	// subquery, so that it can run in a lambda (x::regtype[])
+	`CREATE OR REPLACE MACRO {P}.vsql_builtin_type(t, m) AS CASE
 		WHEN t IS NULL THEN NULL
 		WHEN t = 1700 AND m >= 4 THEN 'numeric(' || ((m - 4) >> 16) || ',' || ((m - 4) & 65535) || ')'
 		WHEN t IN (1042, 1043) AND m >= 4 THEN {DISPLAY}[t] || '(' || (m - 4) || ')'
 		ELSE coalesce({DISPLAY}[t], '???') END`,
-	`CREATE OR REPLACE VIEW {P}.pg_type AS SELECT CAST(oid AS BIGINT) AS oid, typname, CAST(11 AS BIGINT) AS typnamespace,
+	`CREATE OR REPLACE MACRO {P}.format_type(t, m) AS CASE WHEN {DISPLAY}[t] IS NULL AND t IS NOT NULL
+		THEN coalesce({P}.vsql_enum_names()[t], '???')
+		ELSE {P}.vsql_builtin_type(t, m) END`,
+	`CREATE OR REPLACE VIEW {P}.pg_type AS SELECT CAST(oid AS BIGINT) AS oid, typname, CAST(nsp AS BIGINT) AS typnamespace,
 		CAST(10 AS BIGINT) AS typowner, CAST(typlen AS SMALLINT) AS typlen, typlen > 0 AND typlen <= 8 AS typbyval,
-		CASE typcategory WHEN 'P' THEN 'p' ELSE 'b' END AS typtype, typcategory, false AS typispreferred, true AS typisdefined,
+		CASE typcategory WHEN 'P' THEN 'p' WHEN 'E' THEN 'e' ELSE 'b' END AS typtype, typcategory, false AS typispreferred, true AS typisdefined,
 		',' AS typdelim, CAST(0 AS BIGINT) AS typrelid, CAST(0 AS BIGINT) AS typsubscript, CAST(typelem AS BIGINT) AS typelem,
 		CAST(typarray AS BIGINT) AS typarray, CAST(CASE WHEN typelem <> 0 THEN 750 ELSE 0 END AS BIGINT) AS typinput,
 		CAST(CASE WHEN typelem <> 0 THEN 751 ELSE 0 END AS BIGINT) AS typoutput,
@@ -149,7 +167,8 @@ var catalogSQL = []string{
 		CASE WHEN typlen > 0 THEN 'p' ELSE 'x' END AS typstorage, false AS typnotnull, CAST(0 AS BIGINT) AS typbasetype,
 		-1 AS typtypmod, 0 AS typndims, CAST(CASE WHEN typcategory = 'S' THEN 100 ELSE 0 END AS BIGINT) AS typcollation,
 		CAST(NULL AS VARCHAR) AS typdefaultbin, CAST(NULL AS VARCHAR) AS typdefault, CAST(NULL AS VARCHAR[]) AS typacl
-		FROM {P}.vsql_types`,
+		FROM (SELECT oid, typname, typlen, typcategory, typelem, typarray, 11 AS nsp FROM {P}.vsql_types
+			UNION ALL SELECT oid, type_name, 4, 'E', 0, 0, nsp FROM {P}.vsql_enums)`,
 
 	// --- namespaces, roles, databases ---
 	`CREATE OR REPLACE VIEW {P}.pg_namespace AS
@@ -364,8 +383,9 @@ var catalogSQL = []string{
 		CAST(10 AS BIGINT) AS collowner, 'd' AS collprovider, true AS collisdeterministic, -1 AS collencoding,
 		CAST(NULL AS VARCHAR) AS collcollate, CAST(NULL AS VARCHAR) AS collctype, CAST(NULL AS VARCHAR) AS colliculocale,
 		CAST(NULL AS VARCHAR) AS collversion`,
-	`CREATE OR REPLACE VIEW {P}.pg_enum AS SELECT CAST(NULL AS BIGINT) AS oid, CAST(NULL AS BIGINT) AS enumtypid,
-		CAST(NULL AS FLOAT) AS enumsortorder, CAST(NULL AS VARCHAR) AS enumlabel WHERE false`,
+	`CREATE OR REPLACE VIEW {P}.pg_enum AS SELECT CAST(oid * 1000 + i AS BIGINT) AS oid, oid AS enumtypid,
+		CAST(i AS FLOAT) AS enumsortorder, labels[i] AS enumlabel
+		FROM (SELECT oid, labels, unnest(range(1, len(labels) + 1)) AS i FROM {P}.vsql_enums)`,
 	`CREATE OR REPLACE VIEW {P}.pg_auth_members AS SELECT CAST(NULL AS BIGINT) AS roleid, CAST(NULL AS BIGINT) AS member,
 		CAST(NULL AS BIGINT) AS grantor, false AS admin_option WHERE false`,
 	`CREATE OR REPLACE VIEW {P}.pg_cast AS SELECT CAST(NULL AS BIGINT) AS oid, CAST(NULL AS BIGINT) AS castsource,
@@ -463,7 +483,7 @@ var catalogSQL = []string{
 		OR {P}.format_type(vsql_t.oid, NULL) = {P}.vsql_unqualify(s) ORDER BY vsql_t.oid LIMIT 1),
 		CASE lower({P}.vsql_unqualify(s)) WHEN 'int' THEN 23 WHEN 'decimal' THEN 1700 WHEN 'float' THEN 701 END, TRY_CAST(s AS BIGINT))`,
 	`CREATE OR REPLACE MACRO {P}.to_regtype(s) AS {P}.regtype_oid(s)`,
-	`CREATE OR REPLACE MACRO {P}.regtype_name(o) AS {P}.format_type(o, NULL)`,
+	`CREATE OR REPLACE MACRO {P}.regtype_name(o) AS {P}.vsql_builtin_type(o, NULL)`,
 	`CREATE OR REPLACE MACRO {P}.regproc_oid(s) AS coalesce((SELECT vsql_p.oid FROM {P}.pg_proc vsql_p WHERE vsql_p.proname = {P}.vsql_unqualify(s) LIMIT 1),
 		CAST(MAP {'array_in': 750, 'array_out': 751, 'array_recv': 2400, 'array_send': 2401}[{P}.vsql_unqualify(s)] AS BIGINT), TRY_CAST(s AS BIGINT))`,
 	`CREATE OR REPLACE MACRO {P}.regproc_name(o) AS coalesce((SELECT vsql_p.proname FROM {P}.pg_proc vsql_p WHERE vsql_p.oid = o),
@@ -502,7 +522,7 @@ var catalogSQL = []string{
 			c.table_name, c.column_name, c.column_index AS ordinal_position, {P}.vsql_default(c.column_default) AS column_default,
 			CASE WHEN c.is_nullable THEN 'YES' ELSE 'NO' END AS is_nullable,
 			CASE WHEN c.data_type LIKE '%]' THEN 'ARRAY'
-				WHEN c.toid = 25 AND c.data_type <> 'VARCHAR' AND c.data_type NOT LIKE 'JSON%' THEN 'USER-DEFINED'
+				WHEN c.toid = 25 AND c.data_type <> 'VARCHAR' AND c.data_type NOT LIKE 'JSON%' OR c.data_type LIKE 'ENUM(%' THEN 'USER-DEFINED'
 				ELSE {P}.format_type(c.toid, NULL) END AS data_type,
 			CAST(NULL AS INTEGER) AS character_maximum_length,
 			CASE WHEN c.toid IN (25, 1043) THEN 1073741824 END AS character_octet_length,
@@ -514,7 +534,8 @@ var catalogSQL = []string{
 			CAST(NULL AS VARCHAR) AS character_set_catalog, CAST(NULL AS VARCHAR) AS character_set_schema, CAST(NULL AS VARCHAR) AS character_set_name,
 			CAST(NULL AS VARCHAR) AS collation_catalog, CAST(NULL AS VARCHAR) AS collation_schema, CAST(NULL AS VARCHAR) AS collation_name,
 			CAST(NULL AS VARCHAR) AS domain_catalog, CAST(NULL AS VARCHAR) AS domain_schema, CAST(NULL AS VARCHAR) AS domain_name,
-			` + cd + ` AS udt_catalog, 'pg_catalog' AS udt_schema, coalesce({UDT}[c.toid], 'text') AS udt_name,
+			` + cd + ` AS udt_catalog, CASE WHEN c.data_type LIKE 'ENUM(%' THEN 'public' ELSE 'pg_catalog' END AS udt_schema,
+			coalesce({UDT}[c.toid], {P}.vsql_enum_names()[c.toid], 'text') AS udt_name,
 			CAST(NULL AS VARCHAR) AS scope_catalog, CAST(NULL AS VARCHAR) AS scope_schema, CAST(NULL AS VARCHAR) AS scope_name,
 			CAST(NULL AS INTEGER) AS maximum_cardinality, CAST(c.column_index AS VARCHAR) AS dtd_identifier, 'NO' AS is_self_referencing,
 			'NO' AS is_identity, CAST(NULL AS VARCHAR) AS identity_generation, CAST(NULL AS VARCHAR) AS identity_start,

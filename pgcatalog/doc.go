@@ -26,7 +26,13 @@
 // live in memory.__vsql_pg). Types are
 // PostgreSQL's (oids, typmods and format_type names) as package pgwire
 // reports them on the wire, except VARCHAR, which the catalogs call
-// character varying. Every object is owned by the role vsql (oid 10).
+// character varying. The database's own ENUM types (duckdb_types()) are
+// in pg_type (typtype e, their DuckDB oid) and pg_enum (their labels); a
+// column's DuckDB type spells an enum's labels, not its name, so
+// vsql_type_oid finds the type by its labels (vsql_enum_sig). format_type
+// of a built-in type has no subquery (vsql_builtin_type), so that
+// x::regtype[] can run in a lambda. Every object is owned by the role
+// vsql (oid 10).
 //
 // pg_stat_activity is a view over the server's engine function
 // ActivityFunction, and pg_cancel_backend, pg_terminate_backend and

@@ -28,7 +28,10 @@
 // jsonb_agg and json(b)_object_agg into string_agg over each value's JSON
 // (jsonagg.go: DuckDB's json_group_* are macros without ORDER BY, DISTINCT
 // or FILTER; array_agg and string_agg of DISTINCT col get ORDER BY col,
-// PostgreSQL's order), reads x LIKE ANY / ALL (array) (likeany.go), writes a
+// PostgreSQL's order, and array_agg(e.enumlabel) the enum's order),
+// gives a query of information_schema.columns without ORDER BY
+// PostgreSQL's column order (columnsorder.go: Sequelize reads it so),
+// reads x LIKE ANY / ALL (array) (likeany.go), writes a
 // literal key after -> or ->> that DuckDB would take for a path ('$oid',
 // '/a', the empty key) as the JSON pointer of the key (jsonKey) and fixes spaced
 // timestamptz offsets in DML (offsetLiteral). Each step reads the tokens the step before left:

@@ -94,7 +94,11 @@ func jsonAgg(p *pass, i int) {
 // arbitrary): ORDER BY col is added. Only for a column reference, whose
 // text the ORDER BY can repeat.
 func distinctAgg(p *pass, i int) {
-	if p.kind(i+1) != sqltext.Open || !p.isWord(i+2, "distinct") || (i > 0 && p.isOp(i-1, ".")) {
+	if p.kind(i+1) != sqltext.Open || (i > 0 && p.isOp(i-1, ".")) {
+		return
+	}
+	if !p.isWord(i+2, "distinct") {
+		enumLabels(p, i)
 		return
 	}
 	closing := p.matchForward(i + 1)
@@ -118,4 +122,20 @@ func distinctAgg(p *pass, i int) {
 		return
 	}
 	p.insert(p.toks[closing].Start, " ORDER BY "+p.src[p.toks[start].Start:p.toks[j-1].End])
+}
+
+// enumLabels: array_agg(e.enumlabel) without an ORDER BY (Sequelize reads
+// an enum's values so) lists the labels in the enum's order, as
+// PostgreSQL's catalog scan does: ORDER BY e.enumsortorder is added.
+func enumLabels(p *pass, i int) {
+	if !p.isWord(i, "array_agg") {
+		return
+	}
+	closing := p.matchForward(i + 1)
+	end := p.nameEnd(i + 2)
+	if closing < 0 || end != closing || !p.isWord(end-1, "enumlabel") {
+		return
+	}
+	qualifier := p.src[p.toks[i+2].Start:p.toks[end-1].Start] // "e." or ""
+	p.insert(p.toks[closing].Start, " ORDER BY "+qualifier+"enumsortorder")
 }

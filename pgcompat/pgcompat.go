@@ -337,7 +337,8 @@ var rules = map[string]rule{
 	"jsonb_agg":                jsonAgg,
 	"json_object_agg":          jsonAgg,
 	"jsonb_object_agg":         jsonAgg,
-	"array_agg":                distinctAgg, // (DISTINCT col): PostgreSQL's sorted order (jsonagg.go)
+	"columns":                  columnsOrder, // information_schema.columns in PostgreSQL's order (columnsorder.go)
+	"array_agg":                distinctAgg,  // (DISTINCT col): PostgreSQL's sorted order (jsonagg.go)
 	"string_agg":               distinctAgg,
 	"*":                        recordStar,
 	"json_populate_record":     recordCall,

@@ -19,6 +19,13 @@ func TestRewrite(t *testing.T) {
 		{`SELECT doc ->> '$oid', doc -> '/a~b', doc->'', doc -> 'a', doc->>'it''s$', doc -> '$''/'`, `SELECT doc ->> '/$oid', doc -> '/~1a~0b', doc->'/', doc -> 'a', doc->>'it''s$', doc -> '/$''~1'`},
 		{"SELECT array_agg(DISTINCT t.a), string_agg(DISTINCT b, ', '), array_agg(DISTINCT a ORDER BY a DESC), array_agg(DISTINCT a + 1), string_agg(DISTINCT b, c)", "SELECT array_agg(DISTINCT t.a ORDER BY t.a), string_agg(DISTINCT b, ', ' ORDER BY b), array_agg(DISTINCT a ORDER BY a DESC), array_agg(DISTINCT a + 1), string_agg(DISTINCT b, c ORDER BY b)"},
 		{"SELECT d FROM generate_series(timestamp '2024-01-01', now(), '12 hours') d, generate_series(1, 9, '2') n", "SELECT d FROM generate_series(timestamp '2024-01-01 00:00:00', now(), CAST('12 hours' AS INTERVAL)) d, generate_series(1, 9, '2') n"},
+		// information_schema.columns in PostgreSQL's order (columnsorder.go)
+		{"SELECT c.column_name FROM memory.__vsql_is.columns c LEFT JOIN x pk ON pk.a = c.a WHERE c.table_name = 'P'", "SELECT c.column_name FROM memory.__vsql_is.columns c LEFT JOIN x pk ON pk.a = c.a WHERE c.table_name = 'P' ORDER BY c.table_schema, c.table_name, c.ordinal_position "},
+		{"SELECT column_name FROM memory.__vsql_is.columns WHERE table_name = 't' LIMIT 5;", "SELECT column_name FROM memory.__vsql_is.columns WHERE table_name = 't'  ORDER BY columns.table_schema, columns.table_name, columns.ordinal_position LIMIT 5;"},
+		{"SELECT count(*) FROM memory.__vsql_is.columns", "SELECT count(*) FROM memory.__vsql_is.columns"},
+		{"SELECT column_name FROM memory.__vsql_is.columns ORDER BY 1", "SELECT column_name FROM memory.__vsql_is.columns ORDER BY 1"},
+		{"SELECT * FROM t WHERE x IN (SELECT column_name FROM memory.__vsql_is.columns)", "SELECT * FROM t WHERE x IN (SELECT column_name FROM memory.__vsql_is.columns)"},
+		{"SELECT array_agg(e.enumlabel), array_agg(enumlabel), array_agg(e.enumlabel ORDER BY 1) FROM x", "SELECT array_agg(e.enumlabel ORDER BY e.enumsortorder), array_agg(enumlabel ORDER BY enumsortorder), array_agg(e.enumlabel ORDER BY 1) FROM x"},
 		// LIKE ANY / ALL (likeany.go)
 		{"SELECT * FROM t WHERE name LIKE ANY (ARRAY['a%', 'b%'])", "SELECT * FROM t WHERE " + p + "pg_like_any(name, ARRAY['a%', 'b%'], false, false)"},
 		{"SELECT lower(t.n) NOT ILIKE ALL ($1) AND x", "SELECT " + p + "pg_like_all(lower(t.n), $1, true, true) AND x"},

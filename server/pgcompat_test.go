@@ -301,6 +301,16 @@ func TestPostgresSemantics(t *testing.T) {
 		// generate_series with a step written as a string
 		{sql: "SELECT d::date FROM generate_series(timestamp '2024-01-01', timestamp '2024-01-02', '12 hours') AS d"},
 		{sql: "SELECT generate_series(timestamp '2024-01-01', timestamp '2024-01-01 02:00', '1 hour')"},
+		// user ENUM types in the catalogs (SQLAlchemy, Alembic and Prisma read them there)
+		{sql: "CREATE TYPE mood_t AS ENUM ('sad', 'ok', 'hap''py')"},
+		{sql: "CREATE TABLE person_e (id int, m mood_t)"},
+		{sql: "SELECT enumlabel, enumsortorder FROM pg_enum WHERE enumtypid = 'mood_t'::regtype ORDER BY 2", catalogTypes: true},
+		{sql: "SELECT t.typname, t.typtype, t.typcategory, e.enumlabel FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid WHERE t.typname = 'mood_t' ORDER BY e.enumsortorder", catalogTypes: true},
+		{sql: "SELECT t.typname AS name, n.nspname AS schema, e.enumlabel AS label FROM pg_catalog.pg_type t LEFT JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace LEFT JOIN pg_catalog.pg_enum e ON t.oid = e.enumtypid WHERE t.typtype = 'e' ORDER BY t.typname, e.enumsortorder", catalogTypes: true},
+		{sql: "SELECT a.attname, format_type(a.atttypid, a.atttypmod), t.typtype FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid WHERE a.attrelid = 'person_e'::regclass AND a.attnum > 0 ORDER BY a.attnum", catalogTypes: true},
+		{sql: "SELECT column_name, data_type, udt_schema, udt_name FROM information_schema.columns WHERE table_name = 'person_e' ORDER BY ordinal_position", catalogTypes: true},
+		// Sequelize's describeTable: no ORDER BY, PostgreSQL's column order
+		{sql: "SELECT c.column_name, (SELECT array_agg(e.enumlabel) FROM pg_catalog.pg_type t JOIN pg_catalog.pg_enum e ON t.oid = e.enumtypid WHERE t.typname = c.udt_name) AS special FROM information_schema.columns c WHERE c.table_name = 'person_e' AND c.table_schema = 'public'", catalogTypes: true},
 		// JSON aggregates
 		{sql: "SELECT jsonb_agg(x), jsonb_agg(x ORDER BY x DESC), jsonb_agg(DISTINCT x) FILTER (WHERE x > 1) FROM (VALUES (1), (2), (2), (NULL)) v(x)"},
 		{sql: "SELECT jsonb_agg(x) FROM (SELECT 1 AS x WHERE false) s"},
