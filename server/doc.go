@@ -336,9 +336,13 @@
 //     structs of those) streams from DuckDB a
 //     chunk at a time (internal/duckstream) and pgwire encodes it column
 //     by column (pgwire.ChunkRows). INSERT, UPDATE and DELETE … RETURNING
-//     take the same encoder over a materialized result (the write is
-//     whole whatever the client reads; RETURNING (a, b), a struct without
-//     field names, is readable only there). A SELECT is never materialized: DuckDB runs
+//     a struct without field names (RETURNING (a, b)), which the row path
+//     cannot read, take the same encoder over a materialized result (the
+//     write is whole whatever the client reads); such a statement is never
+//     run a second time on the row path: if its result types changed since
+//     it was prepared (its table changed) it answers 0A000 "cached plan
+//     must not change result type", as PostgreSQL does, after its write.
+//     A SELECT is never materialized: DuckDB runs
 //     only as fast as the client reads, so a connection's memory is a few
 //     chunks and a 64 KiB output buffer; a client that disconnects fails
 //     the next write, which closes the result and stops the query. The

@@ -1061,3 +1061,61 @@ func connectNotices(t *testing.T, addr string) (*pgx.Conn, *[]string) {
 	t.Cleanup(func() { c.Close(context.Background()) })
 	return c, notices
 }
+
+// TestReturningChangedShape: an INSERT … RETURNING (a, b) (read from
+// chunks: the row path cannot read its struct) prepared before its table
+// gained a column writes its row once and answers PostgreSQL's "cached
+// plan must not change result type" (0A000) instead of running again on
+// the row path.
+func TestReturningChangedShape(t *testing.T) {
+	c := connectPgx(t, startServer(t, nil)).PgConn()
+	ctx := context.Background()
+	if _, err := c.Exec(ctx, "CREATE TABLE rs (a int, b int)").ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Prepare(ctx, "ins", "INSERT INTO rs (a, b) VALUES (1, 2) RETURNING (a, b), *", nil); err != nil {
+		t.Fatal(err)
+	}
+	r := c.ExecPrepared(ctx, "ins", nil, nil, nil).Read()
+	if r.Err != nil || len(r.Rows) != 1 || string(r.Rows[0][0]) != "(1,2)" {
+		t.Fatalf("first run: %v %q", r.Err, r.Rows)
+	}
+	if _, err := c.Exec(ctx, "ALTER TABLE rs ADD COLUMN c int").ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+	r = c.ExecPrepared(ctx, "ins", nil, nil, nil).Read()
+	var pe *pgconn.PgError
+	if !asPgError(r.Err, &pe) || pe.Code != "0A000" {
+		t.Errorf("after ALTER TABLE: %v, want 0A000", r.Err)
+	}
+	res, err := c.Exec(ctx, "SELECT count(*) FROM rs").ReadAll()
+	if err != nil || string(res[0].Rows[0][0]) != "2" {
+		t.Errorf("rows: %v %v, want 2 (one per run, none twice)", res, err)
+	}
+}
+
+// TestPreparedTableDropped: a prepared statement run after its table was
+// dropped answers PostgreSQL 15's class (42, undefined table) on both
+// servers, not XX000.
+func TestPreparedTableDropped(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range map[string]*pgconn.PgConn{
+		"PostgreSQL": pgtest.Connect(t).PgConn(),
+		"vsqld":      connectPgx(t, startServer(t, nil)).PgConn(),
+	} {
+		if _, err := c.Exec(ctx, "CREATE TABLE pd (a int)").ReadAll(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Prepare(ctx, "sel", "SELECT a FROM pd", nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Exec(ctx, "DROP TABLE pd").ReadAll(); err != nil {
+			t.Fatal(err)
+		}
+		r := c.ExecPrepared(ctx, "sel", nil, nil, nil).Read()
+		var pe *pgconn.PgError
+		if !asPgError(r.Err, &pe) || pe.Code[:2] != "42" {
+			t.Errorf("%s after DROP TABLE: %v, want class 42", name, r.Err)
+		}
+	}
+}

@@ -486,13 +486,14 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 	if st.ReturnsRows() || returnsRows(stype) {
 		ncol, _ := stmt.ColumnCount()
 		ds.cols = make([]pgwire.Column, ncol)
-		// SELECT streams; INSERT/UPDATE/DELETE … RETURNING are read from
-		// chunks too, materialized (RETURNING (a, b), an unnamed struct,
-		// is readable only there).
-		ds.materialize = stype == duckdb.STATEMENT_TYPE_INSERT || stype == duckdb.STATEMENT_TYPE_UPDATE || stype == duckdb.STATEMENT_TYPE_DELETE
-		ds.chunky = (stype == duckdb.STATEMENT_TYPE_SELECT || ds.materialize) && ncol > 0
+		// SELECT streams. INSERT/UPDATE/DELETE … RETURNING take the row
+		// path, except when it cannot read a column (RETURNING (a, b), a
+		// struct without field names): then chunks, materialized.
+		writes := stype == duckdb.STATEMENT_TYPE_INSERT || stype == duckdb.STATEMENT_TYPE_UPDATE || stype == duckdb.STATEMENT_TYPE_DELETE
+		ds.chunky = (stype == duckdb.STATEMENT_TYPE_SELECT || writes) && ncol > 0
 		types, err := duckstream.StatementColumns(stmt)
 		ds.chunky = ds.chunky && err == nil && len(types) == ncol
+		unreadable := false
 		for i := 0; i < ncol; i++ {
 			name, _ := stmt.ColumnName(i)
 			name = postgresColumnName(name)
@@ -501,9 +502,14 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 				// Unresolved until parameters are bound, or a struct
 				// with unnamed fields (row(1, 2)): text.
 				info = nil
+				unreadable = unreadable || i < len(types) && types[i].Type != duckdb.TYPE_INVALID
 			}
 			ds.cols[i] = pgwire.ColumnOf(name, info)
 			ds.chunky = ds.chunky && pgwire.ChunkColumn(types[i], &ds.cols[i])
+		}
+		if writes {
+			ds.chunky = ds.chunky && unreadable
+			ds.materialize = ds.chunky
 		}
 	}
 	return ds, nil

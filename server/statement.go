@@ -41,9 +41,11 @@ type duckStatement struct {
 	// chunky: every column is of a type pgwire encodes from DuckDB's
 	// chunks, so a run (ExecuteStreaming) streams (see duckstream).
 	chunky bool
-	// materialize: a chunky statement that writes (INSERT … RETURNING):
-	// its result is materialized by DuckDB before the first chunk, so the
-	// write completes whether or not the client reads every row.
+	// materialize: a chunky statement that writes (INSERT … RETURNING
+	// (a, b), whose unnamed struct the row path cannot read): its result
+	// is materialized by DuckDB before the first chunk, so the write
+	// completes whether or not the client reads every row, and it is
+	// never run a second time on the row path.
 	materialize bool
 	// heavy: the statement may call a heavy vsql_* function (execute).
 	heavy bool
@@ -185,7 +187,16 @@ func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool
 				}
 			}}, nil
 		}
-		res.Close() // types resolved differently at run time: the row path
+		res.Close()
+		if d.materialize {
+			// The write has run: running it again on the row path would
+			// write twice. PostgreSQL refuses a changed result type too.
+			done()
+			release()
+			return nil, s.failed(vsqlerr.New(vsqlerr.FeatureNotSupported, "cached plan must not change result type").
+				WithHint("The table changed since the statement was prepared (its rows were written); prepare the statement again."))
+		}
+		// types resolved differently at run time: the row path
 	}
 	if parts, ok := d.st.CreateTableAsIfNotExists(); ok && d.cols == nil && s.tableExists(ctx, parts) {
 		// PostgreSQL skips it with a NOTICE and answers CREATE TABLE AS

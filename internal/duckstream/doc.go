@@ -9,7 +9,10 @@
 // Query binds the parameters with duckdb-go (Stmt.BindWithCtx) and runs
 // the prepared statement itself, with duckdb_pending_prepared_streaming
 // (streaming) or duckdb_pending_prepared (materialized, as duckdb-go
-// does). Next fetches a chunk (duckdb_fetch_chunk) and exposes each
+// does); a statement DuckDB refuses before running it (bound again at
+// execution after its table changed) gets the error type its message
+// names (pendingError: the C API gives the pending error only as text).
+// Next fetches a chunk (duckdb_fetch_chunk) and exposes each
 // column as a Vector: the data pointer (duckdb_vector_get_data) and the
 // validity mask (duckdb_vector_get_validity, nil when there are no
 // NULLs); values.go reads them by physical type without copying

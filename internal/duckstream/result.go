@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -129,7 +130,7 @@ func query(ctx context.Context, conn driver.Conn, stmt *duckdb.Stmt, args []driv
 	if state == bindings.StateError {
 		msg := bindings.PendingError(pending)
 		bindings.DestroyPending(&pending)
-		return nil, &duckdb.Error{Type: duckdb.ErrorTypeInvalid, Msg: msg}
+		return nil, pendingError(msg)
 	}
 	r := &Result{conn: ch, ctx: ctx, streaming: streaming}
 	// The interrupt must not land after the result is destroyed: DuckDB
@@ -364,4 +365,37 @@ func (r *Result) Close() {
 	}
 	r.kept = nil
 	bindings.DestroyResult(&r.res)
+}
+
+// pendingError is the error of a statement DuckDB refused before running
+// it (a statement bound again at execution: a table dropped or changed
+// since it was prepared). The C API gives only the message, whose prefix
+// names the error's type ("Catalog Error: …").
+func pendingError(msg string) error {
+	typ := duckdb.ErrorTypeInvalid
+	if prefix, _, ok := strings.Cut(msg, ": "); ok {
+		if t, ok := pendingErrorTypes[prefix]; ok {
+			typ = t
+		}
+	}
+	return &duckdb.Error{Type: typ, Msg: msg}
+}
+
+var pendingErrorTypes = map[string]duckdb.ErrorType{
+	"Binder Error":             duckdb.ErrorTypeBinder,
+	"Catalog Error":            duckdb.ErrorTypeCatalog,
+	"Conversion Error":         duckdb.ErrorTypeConversion,
+	"Constraint Error":         duckdb.ErrorTypeConstraint,
+	"Parser Error":             duckdb.ErrorTypeParser,
+	"Invalid Input Error":      duckdb.ErrorTypeInvalidInput,
+	"Out of Range Error":       duckdb.ErrorTypeOutOfRange,
+	"Not implemented Error":    duckdb.ErrorTypeNotImplemented,
+	"Dependency Error":         duckdb.ErrorTypeDependency,
+	"Permission Error":         duckdb.ErrorTypePermission,
+	"Divide by Zero Error":     duckdb.ErrorTypeDivideByZero,
+	"Mismatch Type Error":      duckdb.ErrorTypeMismatchType,
+	"Invalid type Error":       duckdb.ErrorTypeInvalidType,
+	"INTERRUPT Error":          duckdb.ErrorTypeInterrupt,
+	"Out of Memory Error":      duckdb.ErrorTypeOutOfMemory,
+	"TransactionContext Error": duckdb.ErrorTypeTransaction,
 }
