@@ -31,7 +31,9 @@
 // PostgreSQL's order, and array_agg(e.enumlabel) the enum's order),
 // gives a query of information_schema.columns without ORDER BY
 // PostgreSQL's column order (columnsorder.go: Sequelize reads it so),
-// reads x LIKE ANY / ALL (array) (likeany.go), writes a
+// reads x LIKE ANY / ALL (array) (likeany.go), keeps the fraction of
+// EXTRACT(SECOND …) and date_part('second', …), translates literal
+// SIMILAR TO patterns as PostgreSQL does (extract.go), writes a
 // literal key after -> or ->> that DuckDB would take for a path ('$oid',
 // '/a', the empty key) as the JSON pointer of the key (jsonKey) and fixes spaced
 // timestamptz offsets in DML (offsetLiteral). Each step reads the tokens the step before left:

@@ -146,6 +146,13 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_sha256(b) AS __vsql_sha256(` + schema + `.pg_bytea(b))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.sha384(b) AS __vsql_sha384(` + schema + `.pg_bytea(b))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.sha512(b) AS __vsql_sha512(` + schema + `.pg_bytea(b))`,
+	// to_hex in lower case, a negative integer (or smallint) as its 32-bit
+	// two's complement (DuckDB: upper case, 64 bits)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_to_hex(x) AS lower(to_hex(CASE WHEN typeof(x) IN ('INTEGER', 'SMALLINT', 'TINYINT') AND x < 0 THEN CAST(x AS BIGINT) + 4294967296 ELSE x END))`,
+	// split_part with an empty delimiter: the whole string is field 1 and
+	// -1 (DuckDB split it into characters); field 0 is an error
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_split_part(s, d, n) AS CASE WHEN n = 0 THEN error('[vsql:invalid_argument] field position must not be zero')
+		WHEN d = '' THEN CASE WHEN s IS NULL OR n IS NULL THEN NULL WHEN n = 1 OR n = -1 THEN s ELSE '' END ELSE split_part(s, d, n) END`,
 	// date_trunc(unit, timestamptz, zone): truncated in that zone
 	// PostgreSQL's centuries and millennia start in years …01 (1901, 2001)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_trunc_years(t, n) AS date_trunc('year', t) - to_years(CAST((year(t) - 1) % n AS INTEGER))`,
@@ -245,7 +252,8 @@ func init() {
 		sqltext.ProvideFunctions(f.name)
 	}
 	setup = append(setup, formatMacros(schema)...)
-	for _, f := range []string{"lpad", "rpad", "encode", "decode", "date_trunc", "sha256", "substr", "substring", "format"} {
+	setup = append(setup, extractMacros(schema)...)
+	for _, f := range []string{"lpad", "rpad", "encode", "decode", "date_trunc", "sha256", "substr", "substring", "format", "to_hex", "split_part"} {
 		sqltext.ProvideFunctionAs(f, "pg_"+f)
 	}
 	sqltext.ProvideFunctions("jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
@@ -305,6 +313,9 @@ var rules = map[string]rule{
 	"date":                     typedLiteral,
 	"interval":                 typedLiteral,
 	"cast":                     castCall,
+	"extract":                  extractSeconds, // EXTRACT(SECOND FROM x): the fraction (extract.go)
+	"date_part":                extractSeconds,
+	"similar":                  similarTo,      // x SIMILAR TO 'pattern' (extract.go)
 	"overlay":                  overlayPlacing, // overlay(s PLACING r FROM n FOR m)
 	"overlaps":                 overlapsRule,   // (a, b) OVERLAPS (c, d)
 	"substring":                substringFrom,  // substring(s FROM n FOR m), substring(s FROM 'regex')

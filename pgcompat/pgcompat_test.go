@@ -137,6 +137,11 @@ func TestRewrite(t *testing.T) {
 		{"CREATE UNIQUE INDEX h ON users USING hash (email)", "CREATE UNIQUE INDEX h ON users USING hash (email)"},
 		{"CREATE INDEX g ON t USING gin (doc)", "CREATE INDEX g ON t USING gin (doc)"},
 		{"CREATE INDEX i ON t (a)", "CREATE INDEX i ON t (a)"},
+		// EXTRACT / date_part of seconds, SIMILAR TO (extract.go)
+		{"SELECT extract(SECOND from t), EXTRACT('ms' FROM t), date_part('seconds', t), date_part('hour', t), extract(hour from t), x.date_part('s', t)",
+			"SELECT " + p + "pg_extract_seconds(t), " + p + "pg_extract_ms(t), " + p + "pg_date_part_seconds(t), " + p + "pg_date_part('hour', t), extract(hour from t), x.date_part('s', t)"},
+		{`SELECT s SIMILAR TO '_b.c%', s NOT SIMILAR TO '(a|b)\x' ESCAPE '', s SIMILAR TO 'a#_[\]]' ESCAPE '#', s SIMILAR TO p, s SIMILAR TO 'a#"b#"' ESCAPE '#'`,
+			`SELECT s SIMILAR TO '.b\.c.*', s NOT SIMILAR TO '(?:a|b)\\x', s SIMILAR TO 'a_[\\]]', s SIMILAR TO p, s SIMILAR TO 'a#"b#"' ESCAPE '#'`},
 		{"SELECT 'x_ops'", "SELECT 'x_ops'"},
 		{"SELECT 1", "SELECT 1"},
 	}

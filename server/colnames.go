@@ -22,6 +22,14 @@ var (
 )
 
 func postgresColumnName(duck string) string {
+	switch {
+	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_extract_"), strings.HasPrefix(duck, "main.date_part("):
+		return "extract" // EXTRACT(f FROM x), which DuckDB binds as date_part
+	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_date_part"):
+		return "date_part"
+	case strings.HasPrefix(duck, "regexp_full_match("):
+		return "?column?" // x ~ y, x SIMILAR TO y
+	}
 	if strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_") || strings.HasPrefix(duck, sqltext.PGCatalogSchema+".pg_") {
 		return "?column?" // an operator pgcompat rewrote into a call (@>, ?, #>)
 	}

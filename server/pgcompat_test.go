@@ -288,6 +288,18 @@ func TestPostgresSemantics(t *testing.T) {
 		// date_trunc's centuries and millennia start in years …01
 		{sql: "SELECT date_trunc('century', TIMESTAMP '1970-03-20 04:30:00'), date_trunc('MILLENNIUM', TIMESTAMP '1970-03-20'), date_trunc('century', TIMESTAMP '2000-12-31'), date_trunc('century', TIMESTAMP '2001-01-01'), date_trunc('decade', TIMESTAMP '1975-06-01'), date_trunc('month', TIMESTAMP '1975-06-09')"},
 		{sql: "SELECT date_trunc('century', TIMESTAMPTZ '1970-03-20 04:30:00+00', 'UTC')"},
+		// EXTRACT and date_part of seconds and milliseconds keep the fraction
+		{sql: "SELECT EXTRACT(SECOND FROM TIME '13:30:25.575401'), extract(second from timestamp '2020-05-26 13:30:25'), extract(millisecond from time '13:30:25.575401'), extract('seconds' from interval '-2.5 s'), EXTRACT(MILLISECONDS FROM TIMESTAMPTZ '2020-05-26 13:30:25.5+02')", names: true},
+		{sql: "SELECT date_part('second', TIME '13:30:25.575401'), date_part('milliseconds', timestamp '2020-05-26 13:30:25.575401'), date_part('second', timestamp '2020-05-26 13:30:25'), date_part('hour', time '01:02')", names: true},
+		{sql: "SELECT extract(second FROM t) FROM (VALUES (TIMESTAMP '2001-02-03 04:05:06.5'), (NULL)) v(t) ORDER BY 1"},
+		// to_hex in lower case, 32-bit for integers; split_part with an empty delimiter
+		{sql: "SELECT to_hex(255), to_hex(-1), to_hex(-1::bigint), to_hex(2147483648), to_hex(0)"},
+		{sql: "SELECT split_part('a@b', '', 1), split_part('a@b', '', 2), split_part('a@b', '', -1), split_part('a@b', '@', -1), split_part(NULL, '', 1)"},
+		{sql: "SELECT split_part('a@b', '@', 0)"},
+		// SIMILAR TO: % and _ are wildcards, . is literal, ESCAPE
+		{sql: "SELECT 'abcdefg' SIMILAR TO '_bcd%', 'abc' SIMILAR TO 'a.c', 'a.c' SIMILAR TO 'a.c', 'abc' SIMILAR TO '(a|x)bc', 'abc' NOT SIMILAR TO 'a.c', 'ab' SIMILAR TO '[a-c]_', 'aaa' SIMILAR TO 'a{2,3}', 'a$' SIMILAR TO 'a$'", names: true},
+		{sql: "SELECT 'a#c' SIMILAR TO 'a##c' ESCAPE '#', 'a_c' SIMILAR TO 'a#_c' ESCAPE '#', 'abc' SIMILAR TO 'a#_c' ESCAPE '#', 'a%' SIMILAR TO 'a\\%', 'ab' SIMILAR TO 'a\\%'"},
+		{sql: "SELECT s FROM (VALUES ('abc'), ('a.c'), ('xbc'), (NULL)) v(s) WHERE s SIMILAR TO '_bc' ORDER BY s"},
 		// DISTINCT aggregates in PostgreSQL's order
 		{sql: "SELECT array_agg(DISTINCT a), string_agg(DISTINCT b, ',') FROM (VALUES (3, 'z'), (1, 'x'), (NULL, 'y'), (2, NULL), (1, 'x')) v(a, b)"},
 		// ON CONFLICT ON CONSTRAINT (SQLAlchemy's constraint=)

@@ -1,0 +1,155 @@
+package pgcompat
+
+import (
+	"strings"
+
+	"github.com/vsql/vsql/sqltext"
+)
+
+// EXTRACT(SECOND FROM x) and date_part('second', x) keep the fraction of
+// the second in PostgreSQL (25.575401; milliseconds 25575.401); DuckDB's
+// date_part of those fields is a whole BIGINT (25), a silent loss of
+// the fraction. Both become DuckDB's microseconds of the minute scaled
+// down: EXTRACT to numeric with PostgreSQL's scale (6 for seconds, 3 for
+// milliseconds: 25.000000 for a whole second, as PostgreSQL 15 prints
+// it), date_part to double precision, PostgreSQL's type for it. Other
+// fields are left to DuckDB, whose values agree (EXTRACT as bigint where
+// PostgreSQL 15 answers numeric; date_part cast to double precision).
+
+// secondFields maps the spellings PostgreSQL accepts for the two fields
+// to the suffix of the macros (extractMacros) that compute them.
+var secondFields = map[string]string{
+	"second": "seconds", "seconds": "seconds", "sec": "seconds", "secs": "seconds", "s": "seconds",
+	"millisecond": "ms", "milliseconds": "ms", "ms": "ms", "msec": "ms", "msecs": "ms",
+	"msecond": "ms", "mseconds": "ms", "millisecon": "ms",
+}
+
+// extractMacros compute the two fields from DuckDB's microseconds of the
+// minute. Their names start pg_extract_ and pg_date_part_, which the
+// server names result columns by (extract, date_part).
+func extractMacros(schema string) []string {
+	return []string{
+		"CREATE OR REPLACE MACRO " + schema + ".pg_extract_seconds(x) AS date_part('microseconds', x) * 0.000001",
+		"CREATE OR REPLACE MACRO " + schema + ".pg_extract_ms(x) AS date_part('microseconds', x) * 0.001",
+		"CREATE OR REPLACE MACRO " + schema + ".pg_date_part_seconds(x) AS CAST(date_part('microseconds', x) * 0.000001 AS DOUBLE)",
+		"CREATE OR REPLACE MACRO " + schema + ".pg_date_part_ms(x) AS CAST(date_part('microseconds', x) * 0.001 AS DOUBLE)",
+		"CREATE OR REPLACE MACRO " + schema + ".pg_date_part(f, x) AS CAST(date_part(f, x) AS DOUBLE)",
+	}
+}
+
+// extractSeconds is the rule of extract and date_part (token i).
+func extractSeconds(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
+		return
+	}
+	if p.matchForward(i+1) < i+4 {
+		return // no argument after the field
+	}
+	field := p.text(i + 2)
+	isExtract := strings.EqualFold(p.text(i), "extract")
+	switch {
+	case isExtract && p.kind(i+2) == sqltext.Word && p.isWord(i+3, "from"):
+	case isExtract && p.plainString(i+2) && p.isWord(i+3, "from"),
+		!isExtract && p.plainString(i+2) && p.isOp(i+3, ","):
+		field = field[1 : len(field)-1]
+	default:
+		return
+	}
+	suffix, ok := secondFields[strings.ToLower(field)]
+	if !ok {
+		if !isExtract { // date_part is double precision in PostgreSQL
+			p.replace(p.toks[i].Start, p.toks[i+1].End, schema+".pg_date_part(")
+		}
+		return
+	}
+	macro := schema + ".pg_extract_" + suffix + "("
+	if !isExtract {
+		macro = schema + ".pg_date_part_" + suffix + "("
+	}
+	p.replace(p.toks[i].Start, p.toks[i+4].Start, macro)
+}
+
+// similarTo is the rule of similar (token i): x [NOT] SIMILAR TO
+// 'pattern' [ESCAPE 'c']. DuckDB reads the pattern as a regular
+// expression as it is, so % and _ matched themselves and . any character
+// ('abcdefg' SIMILAR TO '_bcd%' was false); a literal pattern is
+// translated as PostgreSQL translates it (similarRegex) and an ESCAPE
+// clause, which DuckDB does not implement, is consumed. A pattern that
+// is not a literal is left to DuckDB (docs/sql.md).
+func similarTo(p *pass, i int) {
+	if !p.isWord(i+1, "to") || p.kind(i+2) != sqltext.String {
+		return
+	}
+	pattern, ok := stringBody(p.text(i + 2))
+	if !ok {
+		return
+	}
+	escape, end := `\`, i+2
+	if p.isWord(i+3, "escape") {
+		e, ok := stringBody(p.text(i + 4))
+		if !ok || p.kind(i+4) != sqltext.String || len(e) > 1 {
+			return // NULL, an expression or a longer string: DuckDB's error
+		}
+		escape, end = e, i+4
+	}
+	re, ok := similarRegex(pattern, escape)
+	if !ok {
+		return
+	}
+	p.replace(p.toks[i+2].Start, p.toks[end].End, sqltext.QuoteString(re))
+}
+
+// similarRegex translates a SIMILAR TO pattern to the regular expression
+// DuckDB matches against the whole string, as PostgreSQL's similar_escape
+// does: % is .*, _ is ., ( opens a group, the escape character makes the
+// next character literal, bracket expressions are copied, and the
+// characters that are special only in regular expressions (. ^ $ and
+// backslash) are literal. escape is "" for none. It reports false for a
+// pattern with escaped double quotes (SUBSTRING's markers), left as it is.
+func similarRegex(pattern, escape string) (string, bool) {
+	var b strings.Builder
+	afterEscape, inClass := false, false
+	for _, c := range pattern {
+		switch {
+		case afterEscape:
+			afterEscape = false
+			switch {
+			case c == '"':
+				return "", false
+			case c == '_' || c > 127:
+				b.WriteRune(c)
+			default:
+				b.WriteByte('\\')
+				b.WriteRune(c)
+			}
+		case escape != "" && string(c) == escape:
+			afterEscape = true
+		case inClass:
+			if c == '\\' {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(c)
+			if c == ']' {
+				inClass = false
+			}
+		case c == '[':
+			b.WriteByte('[')
+			inClass = true
+		case c == '%':
+			b.WriteString(".*")
+		case c == '_':
+			b.WriteByte('.')
+		case c == '(':
+			b.WriteString("(?:")
+		case c == '\\' || c == '.' || c == '^' || c == '$':
+			b.WriteByte('\\')
+			b.WriteRune(c)
+		default:
+			b.WriteRune(c)
+		}
+	}
+	if afterEscape {
+		return "", false // PostgreSQL: invalid escape; DuckDB's error
+	}
+	return b.String(), true
+}
