@@ -2,6 +2,7 @@ package merge
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -68,12 +69,22 @@ func (m *Merger) Resolutions(ctx context.Context, db, requestID string) ([]Resol
 	var keys any
 	q := `SELECT list_transform(from_json(?, '[[` + typedValueJSONSpec + `]]'), lambda k: list_transform(k, lambda v: struct_pack(
 		type := v.type, is_null := v.is_null, text := v.text, boolean_value := v.boolean_value, integer_value := v.integer_value,
-		double_value := v.double_value, varchar_value := v.varchar_value, blob_value := CAST(v.blob_value AS BLOB), date_value := v.date_value,
+		double_value := v.double_value, varchar_value := v.varchar_value, blob_value := v.blob_value, date_value := v.date_value,
 		timestamp_value := v.timestamp_value, timestamptz_value := v.timestamptz_value)))`
 	if err := m.db.QueryRowContext(ctx, q, "["+strings.Join(lists, ",")+"]").Scan(&keys); err != nil {
 		return nil, fmt.Errorf("read the typed keys of request %s: %w", requestID, err)
 	}
 	typed, _ := keys.([]any)
+	for _, k := range typed {
+		values, _ := k.([]any)
+		for _, v := range values {
+			if m, ok := v.(map[string]any); ok {
+				if s, ok := m["blob_value"].(string); ok {
+					m["blob_value"] = duckBlobText(s)
+				}
+			}
+		}
+	}
 	out := make([]Resolution, len(rs))
 	for i, r := range rs {
 		out[i].Resolution = r
@@ -93,7 +104,7 @@ type Resolution struct {
 }
 
 // typedValueJSONSpec is from_json's structure of one typed value (see
-// typedValue); a blob travels as DuckDB's escaped text and is cast back.
+// typedValue); a blob travels as DuckDB's escaped text (duckBlobText).
 const typedValueJSONSpec = `{"type":"VARCHAR","is_null":"BOOLEAN","text":"VARCHAR","boolean_value":"BOOLEAN","integer_value":"BIGINT",` +
 	`"double_value":"DOUBLE","varchar_value":"VARCHAR","blob_value":"VARCHAR","date_value":"DATE","timestamp_value":"TIMESTAMP",` +
 	`"timestamptz_value":"TIMESTAMPTZ"}`
@@ -127,4 +138,25 @@ func (m *Merger) Abort(ctx context.Context, db, operationID string) (catalog.Req
 		return vsqlerr.New(vsqlerr.InvalidArgument, "no merge operation %q in database %q", operationID, db)
 	})
 	return out, err
+}
+
+// duckBlobText reads the text DuckDB writes for a BLOB (to_json, a cast
+// to VARCHAR): \xHH for each byte that is not printable ASCII or is a
+// backslash or double quote, every other byte itself. It is read here, not
+// by a cast back to BLOB: the engine's cast of text to bytea is
+// PostgreSQL's (pgcompat.ParseBytea), which reads \x as hex for the
+// whole value.
+func duckBlobText(s string) []byte {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) && s[i+1] == 'x' {
+			if b, err := hex.DecodeString(s[i+2 : i+4]); err == nil {
+				out = append(out, b[0])
+				i += 3
+				continue
+			}
+		}
+		out = append(out, s[i])
+	}
+	return out
 }

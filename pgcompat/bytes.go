@@ -75,7 +75,7 @@ func decodeBytes(a []driver.Value) (any, error) {
 	case "escape":
 		out, ok := UnescapeBytea(s)
 		if !ok {
-			return nil, vsqlerr.New(vsqlerr.InvalidTextValue, "invalid input syntax for type bytea")
+			return nil, vsqlerr.New(vsqlerr.InvalidTextValue, "invalid input syntax for type bytea").WithHint("%s", byteaHint)
 		}
 		return out, nil
 	default:
@@ -217,4 +217,68 @@ func unistr(a []driver.Value) (any, error) {
 		return nil, surrogate()
 	}
 	return b.String(), nil
+}
+
+// ParseBytea reads text as PostgreSQL's bytea input does: \x then pairs
+// of hex digits (spaces allowed between pairs), or the escape format,
+// where \\ is a backslash, \ooo an octal byte (first digit 0-3) and
+// every other byte itself. DuckDB's own cast read \xHH as one escaped
+// byte and the rest as text, so '\xdeadbeef' stored 7 other bytes.
+func ParseBytea(text []byte) ([]byte, error) {
+	if len(text) >= 2 && text[0] == '\\' && text[1] == 'x' {
+		out := make([]byte, 0, (len(text)-2)/2)
+		for i := 2; i < len(text); {
+			c := text[i]
+			if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+				i++
+				continue
+			}
+			hi, ok := unhexDigit(c)
+			if !ok {
+				return nil, vsqlerr.New(vsqlerr.InvalidArgument, "invalid hexadecimal digit: %q", string(rune(c))).WithHint("%s", byteaHint)
+			}
+			if i+1 >= len(text) {
+				return nil, vsqlerr.New(vsqlerr.InvalidArgument, "invalid hexadecimal data: odd number of digits").WithHint("%s", byteaHint)
+			}
+			lo, ok := unhexDigit(text[i+1])
+			if !ok {
+				return nil, vsqlerr.New(vsqlerr.InvalidArgument, "invalid hexadecimal digit: %q", string(rune(text[i+1]))).WithHint("%s", byteaHint)
+			}
+			out = append(out, hi<<4|lo)
+			i += 2
+		}
+		return out, nil
+	}
+	out := make([]byte, 0, len(text))
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c != '\\':
+			out = append(out, c)
+		case i+1 < len(text) && text[i+1] == '\\':
+			out = append(out, '\\')
+			i++
+		case i+3 < len(text) && text[i+1] >= '0' && text[i+1] <= '3' && isOctal(text[i+2]) && isOctal(text[i+3]):
+			out = append(out, (text[i+1]-'0')<<6|(text[i+2]-'0')<<3|(text[i+3]-'0'))
+			i += 3
+		default:
+			return nil, vsqlerr.New(vsqlerr.InvalidTextValue, "invalid input syntax for type bytea").WithHint("%s", byteaHint)
+		}
+	}
+	return out, nil
+}
+
+// byteaHint is the hint of a text that is not bytea input.
+const byteaHint = `bytea text is \x and pairs of hex digits ('\xdeadbeef'; DuckDB's '\xDE\xAD' form is not read here), or text where \\ is a backslash and \ooo an octal byte`
+
+func unhexDigit(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }

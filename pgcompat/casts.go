@@ -147,7 +147,13 @@ func RegisterCasts(conn *sql.Conn) error {
 				return err
 			}
 		}
-		return nil
+		return duckstream.RegisterBytesCast(c, -1, func(text []byte) ([]byte, error) {
+			b, err := ParseBytea(text)
+			if err != nil {
+				return nil, vsqlerr.ForEngine(err)
+			}
+			return b, nil
+		})
 	})
 }
 

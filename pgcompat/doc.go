@@ -105,7 +105,11 @@
 // with PostgreSQL's integer input (intin.go): spaces, a sign and decimal
 // digits only, so '34.5' is invalid_text_representation (22P02) where
 // DuckDB rounded it to 35, and a value beyond the type 22003. The parse
-// does not allocate: COPY reads every integer through it.
+// does not allocate: COPY reads every integer through it. And its cast
+// of VARCHAR to BLOB with PostgreSQL's bytea input (ParseBytea, bytes.go:
+// \x and hex pairs, or the escape format), where DuckDB read '\xdeadbeef'
+// as one escaped byte and seven characters; pgwire reads bytea parameters
+// with the same function.
 //
 // RegisterCasts replaces DuckDB's casts of VARCHAR to DATE, TIMESTAMP and
 // TIME in the engine with PostgreSQL's input functions

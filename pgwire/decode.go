@@ -2,7 +2,6 @@ package pgwire
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"math"
 	"strings"
@@ -144,22 +143,9 @@ func DecodeParam(oid uint32, format int16, raw []byte) (any, error) {
 		WithHint("Send this parameter in text format (format code 0).")
 }
 
-// decodeByteaText accepts PostgreSQL's hex (\x0102) and escape formats.
-func decodeByteaText(raw []byte) ([]byte, error) {
-	s := string(raw)
-	if strings.HasPrefix(s, `\x`) {
-		b, err := hex.DecodeString(s[2:])
-		if err != nil {
-			return nil, vsqlerr.New(vsqlerr.InvalidParameter, "invalid hexadecimal bytea value: %v", err)
-		}
-		return b, nil
-	}
-	out, ok := pgcompat.UnescapeBytea(s)
-	if !ok {
-		return nil, vsqlerr.New(vsqlerr.InvalidParameter, "invalid input syntax for type bytea: %s", fmt.Sprintf("%q", s))
-	}
-	return out, nil
-}
+// decodeByteaText accepts PostgreSQL's hex (\x0102) and escape formats
+// (pgcompat.ParseBytea, the engine's cast of text to bytea).
+func decodeByteaText(raw []byte) ([]byte, error) { return pgcompat.ParseBytea(raw) }
 
 // textArrayOIDs are the array types whose text-format parameters are
 // converted from PostgreSQL's array syntax ({a,"b c",NULL}) to DuckDB's

@@ -357,3 +357,40 @@ func TestResolutionTableNamesAndTypedKeys(t *testing.T) {
 		t.Errorf("resolutions key is %s (%v), conflict_details key %s", auditType, err, detailsKeyType)
 	}
 }
+
+// A blob key survives the request's audit: the engine's cast of text to
+// bytea is PostgreSQL's, and the audit's DuckDB text of the key (\xHH
+// escapes) is read back as the same bytes.
+func TestResolutionBlobKeys(t *testing.T) {
+	addr := startServer(t, nil)
+	ctx := context.Background()
+	main := twoSides(t, addr, "bk",
+		[]string{"CREATE TABLE b (k BLOB PRIMARY KEY, v INTEGER)", `INSERT INTO b VALUES ('\xde4131', 1), ('\x5c22', 2)`},
+		[]string{`UPDATE b SET v = 10`},
+		[]string{`UPDATE b SET v = 20`})
+	var action string
+	if err := main.QueryRow(ctx, "SELECT merge_action FROM vsql_merge_branch(NULL, 'main', 'side', 'main', request_id => 'bk1', conflict_strategy => 'theirs')").Scan(&action); err != nil || action != "merged" {
+		t.Fatalf("merge: %s %v", action, err)
+	}
+	rows, err := main.Query(ctx, "SELECT key[1].blob_value, key[1].type FROM vsql_merge_resolutions(NULL, 'bk1') ORDER BY key_json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		var k []byte
+		var typ string
+		if err := rows.Scan(&k, &typ); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%x %s", k, typ))
+	}
+	rows.Close()
+	if want := "5c22 BLOB|de4131 BLOB"; strings.Join(got, "|") != want {
+		t.Errorf("resolutions %q, want %q", strings.Join(got, "|"), want)
+	}
+	var v int64
+	if err := main.QueryRow(ctx, `SELECT v FROM b WHERE k = '\xde4131'`).Scan(&v); err != nil || v != 20 {
+		t.Errorf("merged row: %d %v", v, err)
+	}
+}

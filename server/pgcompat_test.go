@@ -292,6 +292,16 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT EXTRACT(SECOND FROM TIME '13:30:25.575401'), extract(second from timestamp '2020-05-26 13:30:25'), extract(millisecond from time '13:30:25.575401'), extract('seconds' from interval '-2.5 s'), EXTRACT(MILLISECONDS FROM TIMESTAMPTZ '2020-05-26 13:30:25.5+02')", names: true},
 		{sql: "SELECT date_part('second', TIME '13:30:25.575401'), date_part('milliseconds', timestamp '2020-05-26 13:30:25.575401'), date_part('second', timestamp '2020-05-26 13:30:25'), date_part('hour', time '01:02')", names: true},
 		{sql: "SELECT extract(second FROM t) FROM (VALUES (TIMESTAMP '2001-02-03 04:05:06.5'), (NULL)) v(t) ORDER BY 1"},
+		// bytea input: hex and escape formats, wherever text becomes bytea
+		{sql: `CREATE TEMP TABLE bytes_in (b bytea)`},
+		{sql: `INSERT INTO bytes_in VALUES ('\xdeadbeef'), ('abc'), ('\x41'), ('a\\b\001'), (''), ('\x de ad')`},
+		{sql: `SELECT b, octet_length(b)::int FROM bytes_in ORDER BY b`},
+		{sql: `SELECT ('\x' || 'dead')::bytea, CAST('\x0001' AS bytea), 'plain'::bytea, CAST(NULL AS text)::bytea`},
+		{sql: `SELECT '\xgg'::bytea`},
+		{sql: `SELECT CAST('\xabc' AS bytea)`},
+		{sql: `SELECT 'a\b'::bytea`},
+		{sql: `INSERT INTO bytes_in VALUES ('\400')`},
+		{sql: `SELECT b FROM bytes_in WHERE b = $1`, params: []string{`\xdeadbeef`}},
 		// to_hex in lower case, 32-bit for integers; split_part with an empty delimiter
 		{sql: "SELECT to_hex(255), to_hex(-1), to_hex(-1::bigint), to_hex(2147483648), to_hex(0)"},
 		{sql: "SELECT split_part('a@b', '', 1), split_part('a@b', '', 2), split_part('a@b', '', -1), split_part('a@b', '@', -1), split_part(NULL, '', 1)"},

@@ -37,6 +37,7 @@ void duckdb_destroy_logical_type(duckdb_logical_type *type);
 void *duckdb_vector_get_data(duckdb_vector vector);
 uint64_t *duckdb_vector_get_validity(duckdb_vector vector);
 void duckdb_vector_ensure_validity_writable(duckdb_vector vector);
+void duckdb_vector_assign_string_element_len(duckdb_vector vector, idx_t index, const char *str, idx_t str_len);
 
 extern bool vsqlCast(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output);
 
@@ -100,6 +101,7 @@ const (
 	CastSmallint                    // SMALLINT, int16
 	CastInteger                     // INTEGER, int32
 	CastBigint                      // BIGINT, int64
+	CastBlob                        // BLOB: RegisterBytesCast
 )
 
 func (t CastTarget) duckType() (C.int, int) {
@@ -118,6 +120,8 @@ func (t CastTarget) duckType() (C.int, int) {
 		return C.int(bindings.TypeInteger), 4
 	case CastBigint:
 		return C.int(bindings.TypeBigInt), 8
+	case CastBlob:
+		return C.int(bindings.TypeBlob), -1
 	default:
 		return C.int(bindings.TypeTime), 8
 	}
@@ -130,7 +134,18 @@ var (
 
 type registeredCast struct {
 	fn    TextCast
+	bytes BytesCast // a BLOB target (width -1)
 	width int
+}
+
+// BytesCast converts one text value to the bytes of a BLOB; an error
+// fails the cast (CAST) or makes the value NULL (TRY_CAST).
+type BytesCast func(text []byte) ([]byte, error)
+
+// RegisterBytesCast installs fn as the engine's cast of VARCHAR to BLOB,
+// as RegisterTextCast does for fixed-width types.
+func RegisterBytesCast(c driver.Conn, implicitCost int64, fn BytesCast) error {
+	return register(c, CastBlob, implicitCost, registeredCast{bytes: fn, width: -1})
 }
 
 // RegisterTextCast installs fn as the engine's cast of VARCHAR to target,
@@ -138,14 +153,19 @@ type registeredCast struct {
 // instance). implicitCost is DuckDB's implicit cast cost (-1: the
 // default).
 func RegisterTextCast(c driver.Conn, target CastTarget, implicitCost int64, fn TextCast) error {
+	_, width := target.duckType()
+	return register(c, target, implicitCost, registeredCast{fn: fn, width: width})
+}
+
+func register(c driver.Conn, target CastTarget, implicitCost int64, rc registeredCast) error {
 	h, err := connHandle(c)
 	if err != nil {
 		return err
 	}
-	typ, width := target.duckType()
+	typ, _ := target.duckType()
 	castMu.Lock()
 	id := len(castFuncs)
-	castFuncs = append(castFuncs, registeredCast{fn: fn, width: width})
+	castFuncs = append(castFuncs, rc)
 	castMu.Unlock()
 	if st := C.vsql_register_cast(C.duckdb_connection(h.Ptr), C.int(bindings.TypeVarchar), typ, C.int64_t(implicitCost), C.int(id)); st != 0 {
 		return fmt.Errorf("duckstream: DuckDB refused the cast of VARCHAR to type %d", typ)
@@ -176,7 +196,14 @@ func vsqlCast(info C.duckdb_function_info, count C.idx_t, input, output C.duckdb
 			setNull(i)
 			continue
 		}
-		v, err := rc.fn(Bytes(&in, i))
+		var v int64
+		var b []byte
+		var err error
+		if rc.bytes != nil {
+			b, err = rc.bytes(Bytes(&in, i))
+		} else {
+			v, err = rc.fn(Bytes(&in, i))
+		}
 		if err != nil {
 			msg := C.CString(err.Error())
 			if try {
@@ -190,6 +217,13 @@ func vsqlCast(info C.duckdb_function_info, count C.idx_t, input, output C.duckdb
 			return false
 		}
 		switch rc.width {
+		case -1:
+			if len(b) == 0 {
+				b = []byte{0} // a valid pointer for the empty value (length 0)
+				b = b[:0:1]
+			}
+			p := (*C.char)(unsafe.Pointer(unsafe.SliceData(b)))
+			C.duckdb_vector_assign_string_element_len(output, C.idx_t(i), p, C.idx_t(len(b)))
 		case 2:
 			*(*int16)(unsafe.Add(out, i*2)) = int16(v)
 		case 4:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"encoding/hex"
 	"errors"
 	"strconv"
 	"strings"
@@ -67,6 +68,44 @@ func TestTextCast(t *testing.T) {
 		t.Errorf("CAST of bad text: %v", err)
 	}
 	if _, err := conn.ExecContext(ctx, "INSERT INTO d VALUES ('bad')"); err == nil || !strings.Contains(err.Error(), "not a day: bad") {
+		t.Errorf("INSERT of bad text: %v", err)
+	}
+}
+
+// A cast of VARCHAR to BLOB in Go: values of any length (inline and not),
+// the empty value, NULL, TRY_CAST and the error of CAST.
+func TestBytesCast(t *testing.T) {
+	_, conn, dc := openConn(t)
+	// 'rev:…' is the reversed text; anything else fails.
+	err := RegisterBytesCast(driver.Conn(dc), -1, func(text []byte) ([]byte, error) {
+		s, ok := strings.CutPrefix(string(text), "rev:")
+		if !ok {
+			return nil, errors.New("not reversible: " + string(text))
+		}
+		b := []byte(s)
+		for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+			b[i], b[j] = b[j], b[i]
+		}
+		return b, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for q, want := range map[string]string{
+		"SELECT hex(CAST('rev:abc' AS BLOB))":                                                                   "636261",
+		"SELECT hex(CAST('rev:abcdefghijklmnopqrstuvwxyz' AS BLOB))":                                            strings.ToUpper(hex.EncodeToString([]byte("zyxwvutsrqponmlkjihgfedcba"))),
+		"SELECT octet_length(CAST('rev:' AS BLOB))::VARCHAR":                                                    "0",
+		"SELECT coalesce(hex(TRY_CAST('nope' AS BLOB)), 'NULL')":                                                "NULL",
+		"SELECT coalesce(hex(CAST(NULL::VARCHAR AS BLOB)), 'NULL')":                                             "NULL",
+		"SELECT sum(octet_length(CAST('rev:' || repeat('x', i % 40) AS BLOB)))::VARCHAR FROM range(10000) r(i)": "195000",
+	} {
+		var got string
+		if err := conn.QueryRowContext(ctx, q).Scan(&got); err != nil || got != want {
+			t.Errorf("%s = %s, %v; want %s", q, got, err, want)
+		}
+	}
+	if _, err := conn.ExecContext(ctx, "CREATE TABLE b (x BLOB); INSERT INTO b VALUES ('oops')"); err == nil || !strings.Contains(err.Error(), "not reversible: oops") {
 		t.Errorf("INSERT of bad text: %v", err)
 	}
 }

@@ -63,7 +63,9 @@
 // types, in CAST, ::, typed literals and the implicit cast of a string into
 // a column; the callback reads each string (duckdb_string_t), keeps NULLs,
 // and reports a failure as the cast's error (CAST) or as a NULL row
-// (TRY_CAST). TestTextCast checks each of these.
+// (TRY_CAST). TestTextCast checks each of these. RegisterBytesCast does
+// the same for VARCHAR to BLOB, whose values the callback writes with
+// duckdb_vector_assign_string_element_len (DuckDB copies them).
 //
 // # Measured (BenchmarkRead, 1M rows × INTEGER, VARCHAR, DECIMAL(12,2),
 // VARCHAR; every value touched; 2 threads on a shared 2-CPU AMD EPYC)
