@@ -185,7 +185,10 @@
 //   - a / b and a % b: a divisor that is not a nonzero literal goes through
 //     pg_divisor, which raises [vsql:division_by_zero] (SQLSTATE 22012) for
 //     zero, as PostgreSQL does for integers, numerics and floats alike
-//     (DuckDB returns NULL or Infinity). Overflow needs no rule: DuckDB's
+//     (DuckDB returns NULL or Infinity) — unless the dividend, passed along
+//     when the rule recognises it and no other rule rewrote it, is NULL:
+//     PostgreSQL's division is strict, so SUM(x) / COUNT(*) over no rows
+//     is NULL. Overflow needs no rule: DuckDB's
 //     "Out of Range Error" is 22003 already (package vsqlerr).
 //
 //   - at, by, show: unreserved in PostgreSQL, keywords in DuckDB; quoted

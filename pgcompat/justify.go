@@ -69,7 +69,7 @@ func init() {
 		`CREATE OR REPLACE MACRO `+schema+`.scale(x) AS CAST(length(split_part(CAST(x AS VARCHAR), '.', 2)) AS INTEGER)`,
 		`CREATE OR REPLACE MACRO `+schema+`.min_scale(x) AS CAST(length(rtrim(split_part(CAST(x AS VARCHAR), '.', 2), '0')) AS INTEGER)`,
 		// div(a, b): the integer part of a / b, truncated toward zero
-		`CREATE OR REPLACE MACRO `+schema+`.div(a, b) AS CAST(trunc(a / `+schema+`.pg_divisor(b)) AS DECIMAL(38, 0))`,
+		`CREATE OR REPLACE MACRO `+schema+`.div(a, b) AS CAST(trunc(a / `+schema+`.pg_divisor(b, a)) AS DECIMAL(38, 0))`,
 	)
 	sqltext.ProvideFunctions("justify_hours", "justify_days", "justify_interval", "scale", "min_scale", "div")
 }

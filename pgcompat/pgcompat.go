@@ -32,7 +32,8 @@ var setup = []string{
 		WHEN len(list_filter(list_transform(a, lambda p: (CASE WHEN ci THEN x ILIKE p ELSE x LIKE p END) <> neg), lambda e: e IS NULL)) > 0 THEN NULL
 		ELSE true END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_json_key(k) AS CASE WHEN k IS NULL THEN error('[vsql:invalid_argument] field name must not be null') ELSE CAST(to_json(CAST(k AS VARCHAR)) AS VARCHAR) END`,
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_divisor(x) AS CASE WHEN x = 0 THEN error('[vsql:division_by_zero] division by zero') ELSE x END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_divisor(x) AS CASE WHEN x = 0 THEN error('[vsql:division_by_zero] division by zero') ELSE x END,
+		(x, dividend) AS CASE WHEN x = 0 AND dividend IS NOT NULL THEN error('[vsql:division_by_zero] division by zero') ELSE x END`,
 	// jsonb's containment, @> and <@ (also lists, as JSON arrays).
 	// |/ x and ||/ x, square and cube root (rootOp)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_sqrt(x) AS sqrt(x)`,
@@ -442,6 +443,17 @@ func (p *pass) replace(start, end int, text string) {
 
 func (p *pass) insert(at int, text string) { p.replace(at, at, text) }
 
+// edited reports whether an edit made so far touches the bytes start…end
+// (a rule that copies source text must not copy what another rewrote).
+func (p *pass) edited(start, end int) bool {
+	for _, e := range p.edits {
+		if e.start < end && e.end > start || e.start == e.end && e.start > start && e.start < end {
+			return true
+		}
+	}
+	return false
+}
+
 // open inserts the opening of a call that wraps an operator's left
 // operand: an operator further right wraps the ones before it (they are
 // left-associative), so among openings at one offset the last made comes
@@ -706,11 +718,18 @@ func divide(p *pass, i int) {
 func modulo(p *pass, i int) { wrapDivisor(p, i) }
 
 // wrapDivisor sends the operand after the operator at token i through
-// pg_divisor; false when that operand is not recognised.
+// pg_divisor; false when that operand is not recognised. The operand
+// before it goes along when it is recognised: PostgreSQL's division is
+// strict, so NULL / 0 is NULL (SUM(x) / COUNT(*) over no rows), and only
+// a dividend that is not NULL makes a zero divisor an error.
 func wrapDivisor(p *pass, i int) bool {
 	end := p.operandEnd(i + 1)
 	if end < 0 {
 		return false
+	}
+	dividend := ""
+	if start := p.operandStart(i - 1); start >= 0 && !p.edited(p.toks[start].Start, p.toks[i-1].End) {
+		dividend = ", " + p.src[p.toks[start].Start:p.toks[i-1].End]
 	}
 	if end == i+1 && p.plainString(i+1) {
 		// x / '-10': PostgreSQL reads the untyped literal as the other
@@ -720,14 +739,14 @@ func wrapDivisor(p *pass, i int) bool {
 		if !ok {
 			return false
 		}
-		p.replace(p.toks[i+1].Start, p.toks[i+1].End, schema+".pg_divisor("+num+")")
+		p.replace(p.toks[i+1].Start, p.toks[i+1].End, schema+".pg_divisor("+num+dividend+")")
 		return true
 	}
 	if p.kind(i+1) == sqltext.Number && end == i+1 && strings.Trim(p.text(i+1), "0._") != "" {
 		return true // a nonzero literal divisor needs no check
 	}
 	p.insert(p.toks[i+1].Start, schema+".pg_divisor(")
-	p.insert(p.toks[end].End, ")")
+	p.insert(p.toks[end].End, dividend+")")
 	return true
 }
 
