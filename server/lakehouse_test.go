@@ -176,7 +176,7 @@ func TestLakehouseExport(t *testing.T) {
 		"CREATE TABLE orders (id INTEGER PRIMARY KEY, customer VARCHAR, amount DECIMAL(12,2), placed TIMESTAMPTZ, tags INTEGER[])",
 		"CREATE TABLE items (sku VARCHAR PRIMARY KEY, qty SMALLINT, spec STRUCT(color VARCHAR, size INTEGER), photo BLOB, day DATE, ref UUID)",
 		"INSERT INTO orders SELECT i, 'customer ' || i, i * 1.25, TIMESTAMPTZ '2026-01-01 00:00:00+00' + i * INTERVAL 1 HOUR, [i, i + 1] FROM range(1, 201) r(i)",
-		"INSERT INTO items VALUES ('a', 1, {'color': 'red', 'size': 3}, '\\x01\\x02'::BLOB, DATE '2026-02-03', 'c0ffee00-0000-4000-8000-000000000001'), ('b', 2, NULL, NULL, NULL, NULL)",
+		"INSERT INTO items VALUES ('a', 1, {'color': 'red', 'size': 3}, '\\x0102'::BLOB, DATE '2026-02-03', 'c0ffee00-0000-4000-8000-000000000001'), ('b', 2, NULL, NULL, NULL, NULL)",
 	)
 	var url, catalogFile string
 	if err := c.QueryRow(ctx, "SELECT lakehouse, catalog FROM vsql_set_lakehouse(NULL, '"+dir+"')").Scan(&url, &catalogFile); err != nil {
