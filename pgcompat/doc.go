@@ -33,7 +33,10 @@
 // PostgreSQL's column order (columnsorder.go: Sequelize reads it so),
 // reads x LIKE ANY / ALL (array) (likeany.go), keeps the fraction of
 // EXTRACT(SECOND …) and date_part('second', …), translates literal
-// SIMILAR TO patterns as PostgreSQL does (extract.go), writes a
+// SIMILAR TO patterns as PostgreSQL does (extract.go), casts the string
+// literal an enum column is compared with by order (col < 'label') to the
+// column's enum type (enumorder.go; the server tells it the enum columns
+// through Session.EnumColumns), writes a
 // literal key after -> or ->> that DuckDB would take for a path ('$oid',
 // '/a', the empty key) as the JSON pointer of the key (jsonKey) and fixes spaced
 // timestamptz offsets in DML (offsetLiteral). Each step reads the tokens the step before left:

@@ -289,10 +289,12 @@ var rules = map[string]rule{
 	"index":                    createIndex,
 	"bytea":                    byteaLiteral,
 	"%":                        modulo,
-	"@":                        containsLeft,  // a @> b
-	"<":                        containsRight, // a <@ b
-	"?":                        exists,        // a ? b, a ?| b, a ?& b
-	"#":                        path,          // a #> b, a #>> b
+	"@":                        containsLeft,    // a @> b
+	"<":                        enumCompareLess, // a <@ b; enum < 'label' (enumorder.go)
+	">":                        enumCompare,
+	"between":                  enumBetween,
+	"?":                        exists, // a ? b, a ?| b, a ?& b
+	"#":                        path,   // a #> b, a #>> b
 	"at":                       reservedWord,
 	"by":                       reservedWord,
 	"show":                     reservedWord,
@@ -365,7 +367,7 @@ var rules = map[string]rule{
 
 // triggerBytes is a cheap first test: a statement containing none of these
 // bytes (case-insensitively) cannot match a rule.
-const triggerBytes = "/%@<?#:&|-*aAbBsSjJzZnNtTdDuUgGwWrR"
+const triggerBytes = "/%@<>?#:&|-*aAbBsSjJzZnNtTdDuUgGwWrR"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.
@@ -435,6 +437,8 @@ type pass struct {
 	edits []edit
 	sess  Session
 	dml   bool // INSERT, UPDATE, DELETE, SELECT or WITH
+	// enums: Session.EnumColumns's answer, asked once (enumorder.go)
+	enums map[string]string
 }
 
 func (p *pass) replace(start, end int, text string) {

@@ -402,3 +402,38 @@ func TestNumericWarnings(t *testing.T) {
 		}
 	}
 }
+
+func TestEnumCompare(t *testing.T) {
+	const mood = "ENUM('sad', 'ok', 'it''s')"
+	cases := []struct{ in, want string }{
+		{"SELECT * FROM t WHERE m < 'ok'", "SELECT * FROM t WHERE m < 'ok'::" + mood},
+		{"SELECT * FROM t WHERE t.m >= 'ok' AND x", "SELECT * FROM t WHERE t.m >= 'ok'::" + mood + " AND x"},
+		{"SELECT 'ok' > \"M\", ('sad' <= m)", "SELECT 'ok'::" + mood + " > \"M\", ('sad'::" + mood + " <= m)"},
+		{"SELECT * FROM t WHERE m NOT BETWEEN 'sad' AND 'ok' ORDER BY m", "SELECT * FROM t WHERE m NOT BETWEEN 'sad'::" + mood + " AND 'ok'::" + mood + " ORDER BY m"},
+		// no enum column, equality, other operators, longer operands
+		{"SELECT * FROM t WHERE other < 'ok'", "SELECT * FROM t WHERE other < 'ok'"},
+		{"SELECT * FROM t WHERE m = 'ok' OR m <> 'sad'", "SELECT * FROM t WHERE m = 'ok' OR m <> 'sad'"},
+		{"SELECT m || 'x' < 'ok', m < 'ok' || 'x', m < 'ok'::text, f(m) < 'ok', m -> 'a' > 'b'", "SELECT m || 'x' < 'ok', m < 'ok' || 'x', m < 'ok'::text, f(m) < 'ok', m -> 'a' > 'b'"},
+		{"SELECT * FROM t WHERE shared < 'ok'", "SELECT * FROM t WHERE shared < 'ok'"},
+	}
+	for _, c := range cases {
+		calls := 0
+		sess := Session{EnumColumns: func() map[string]string {
+			calls++
+			return map[string]string{"m": mood}
+		}}
+		got, _ := rewrite(sqltext.Parse(c.in), sess)
+		if got.SQL != c.want {
+			t.Errorf("rewrite(%q)\n got %q\nwant %q", c.in, got.SQL, c.want)
+		}
+		if calls > 1 {
+			t.Errorf("rewrite(%q) asked for the enum columns %d times", c.in, calls)
+		}
+	}
+	// a statement with no ordering comparison of a name with a literal never asks
+	asked := false
+	rewrite(sqltext.Parse("SELECT * FROM t WHERE i = 'a' AND j > 2"), Session{EnumColumns: func() map[string]string { asked = true; return nil }})
+	if asked {
+		t.Error("the enum columns were asked for a statement that compares no name with a literal by order")
+	}
+}

@@ -10,10 +10,18 @@ import (
 )
 
 // Session is what the rewrite of a statement reads of its session: the
-// settings typed date and time literals depend on.
+// settings typed date and time literals depend on, and the columns of enum
+// type its database has.
 type Session struct {
 	Order    pgdatetime.Order // DateStyle's order of day, month and year
 	Location *time.Location   // TimeZone (nil = UTC)
+	// EnumColumns, when set, returns the columns of an enum type that the
+	// statement may name: lower-cased column name → its type as DuckDB
+	// writes it (ENUM('a', 'b')), absent for a name that columns of
+	// different types share. The rewrite calls it at most once, and only
+	// for a statement comparing a name with a string literal by order
+	// (enumorder.go).
+	EnumColumns func() map[string]string
 }
 
 // Translation is a statement as DuckDB should run it.

@@ -337,6 +337,18 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT column_name, data_type, udt_schema, udt_name FROM information_schema.columns WHERE table_name = 'person_e' ORDER BY ordinal_position", catalogTypes: true},
 		// Sequelize's describeTable: no ORDER BY, PostgreSQL's column order
 		{sql: "SELECT c.column_name, (SELECT array_agg(e.enumlabel) FROM pg_catalog.pg_type t JOIN pg_catalog.pg_enum e ON t.oid = e.enumtypid WHERE t.typname = c.udt_name) AS special FROM information_schema.columns c WHERE c.table_name = 'person_e' AND c.table_schema = 'public'", catalogTypes: true},
+		// an enum compared with a string literal is compared in the enum's
+		// order (an enum's values are sent as text by vsqld: their type
+		// OIDs are not compared)
+		{sql: "INSERT INTO person_e VALUES (1, 'sad'), (2, 'ok'), (3, 'hap''py'), (4, NULL)"},
+		{sql: "SELECT id, m FROM person_e WHERE m < 'hap''py' ORDER BY id", catalogTypes: true},
+		{sql: "SELECT id FROM person_e p WHERE 'ok' <= p.m ORDER BY id"},
+		{sql: "SELECT id FROM person_e WHERE m BETWEEN 'ok' AND 'hap''py' ORDER BY id"},
+		{sql: "SELECT id FROM person_e WHERE m NOT BETWEEN 'ok' AND 'hap''py' ORDER BY id"},
+		{sql: "SELECT id, m > 'sad', m >= 'ok', 'ok' > m FROM person_e ORDER BY id"},
+		{sql: "SELECT id FROM person_e WHERE m = 'ok' OR m <> 'sad' ORDER BY id"},
+		{sql: "SELECT min(m), max(m) FROM person_e", catalogTypes: true},
+		{sql: "SELECT id FROM person_e WHERE m > 'pink'"},
 		// JSON aggregates
 		{sql: "SELECT jsonb_agg(x), jsonb_agg(x ORDER BY x DESC), jsonb_agg(DISTINCT x) FILTER (WHERE x > 1) FROM (VALUES (1), (2), (2), (NULL)) v(x)"},
 		{sql: "SELECT jsonb_agg(x) FROM (SELECT 1 AS x WHERE false) s"},
@@ -580,6 +592,48 @@ func TestPostgresSemantics(t *testing.T) {
 		agree++
 	}
 	t.Logf("%d of %d statements answered as PostgreSQL 15 does", agree, len(steps))
+}
+
+// TestEnumOrderAcrossSessions: the enum columns a session knows (to read
+// col < 'label' in the enum's order) follow other sessions' DDL, committed
+// in a transaction block or not, on vsqld as on PostgreSQL.
+func TestEnumOrderAcrossSessions(t *testing.T) {
+	vsAddr := startServer(t, nil)
+	pgA, pgB := pgtest.Connect(t).PgConn(), pgtest.Connect(t).PgConn()
+	vsA, vsB := connectPgx(t, vsAddr).PgConn(), connectPgx(t, vsAddr).PgConn()
+	steps := []struct {
+		onA bool
+		sql string
+	}{
+		{false, "SELECT count(*) FROM (VALUES ('x')) v(m) WHERE m < 'ok'"}, // B reads its (no) enum columns
+		{true, "BEGIN"},
+		{true, "CREATE TYPE mood_x AS ENUM ('sad', 'ok', 'happy')"},
+		{true, "CREATE TABLE feel_x (m mood_x)"},
+		{true, "INSERT INTO feel_x VALUES ('sad'), ('ok'), ('happy')"},
+		{true, "SELECT m FROM feel_x WHERE m < 'ok' ORDER BY m"},
+		{false, "SELECT count(*) FROM (VALUES ('x')) v(m) WHERE m < 'ok'"},
+		{true, "COMMIT"},
+		{false, "SELECT m FROM feel_x WHERE m < 'ok' ORDER BY m"},
+		{false, "SELECT m FROM feel_x WHERE m >= 'ok' ORDER BY m"},
+		// the column becomes text: compared as text, and a word that is no label is no error
+		{true, "DROP TABLE feel_x"},
+		{true, "CREATE TABLE feel_x (m text)"},
+		{true, "INSERT INTO feel_x VALUES ('sad'), ('ok'), ('happy')"},
+		{false, "SELECT m FROM feel_x WHERE m < 'ok' ORDER BY m"},
+		{false, "SELECT m FROM feel_x WHERE m < 'zzz' ORDER BY m"},
+	}
+	for _, s := range steps {
+		pg, vs := pgB, vsB
+		if s.onA {
+			pg, vs = pgA, vsA
+		}
+		want, got := askNamed(t, pg, s.sql, nil), askNamed(t, vs, s.sql, nil)
+		want.Names, got.Names = nil, nil
+		want.OIDs, got.OIDs = nil, nil // (vsqld sends an enum's values as text)
+		if !reflect.DeepEqual(want, got) {
+			t.Errorf("%s\n  PostgreSQL: %v\n  vsqld:      %v", s.sql, want, got)
+		}
+	}
 }
 
 // TestErrorWithoutSync: a failing Parse followed by Describe and Flush (no

@@ -86,6 +86,11 @@ type Session struct {
 	location       *time.Location   // TimeZone for timestamptz output (nil = UTC)
 	zone           string           // the TimeZone setting applied ("" = the default, UTC)
 	dateOrder      pgdatetime.Order // DateStyle's order of day, month and year
+	// enumColumns is the last answer to pgcompat's EnumColumns;
+	// catalogChangedInTx: the open transaction block ran a statement that
+	// may change a catalog (enumcolumns.go).
+	enumColumns        *enumColumnsCache
+	catalogChangedInTx bool
 }
 
 // admin reports whether the session's login has the admin role.
@@ -345,7 +350,10 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	}
 	// PostgreSQL's SQL as DuckDB runs it: names, semantics, literals
 	// (package pgcompat, one entry point).
-	tr := pgcompat.TranslateIn(st, scan.CallsVsql, pgcompat.Session{Order: s.dateOrder, Location: s.location})
+	if scan.CallsVsql {
+		s.catalogChanged() // (a merge or checkout may change tables)
+	}
+	tr := pgcompat.TranslateIn(st, scan.CallsVsql, pgcompat.Session{Order: s.dateOrder, Location: s.location, EnumColumns: s.enumColumnsFunc(ctx)})
 	st = tr.Statement
 	if tr.Catalogs {
 		if err := s.publishSettings(ctx, st.SQL); err != nil {
@@ -356,6 +364,7 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		}
 	}
 	if kw := st.Keyword(0); kw == "CREATE" || kw == "ALTER" {
+		s.catalogChanged()
 		var stmt pgwire.Statement
 		var err error
 		if stmt, st, err = s.prepareDDLText(ctx, st, scan); stmt != nil || err != nil {
@@ -382,6 +391,15 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if err := s.guardPrepared(stype); err != nil {
 		ds.Close()
 		return nil, s.failed(err)
+	}
+	switch stype {
+	case duckdb.STATEMENT_TYPE_CREATE, duckdb.STATEMENT_TYPE_ALTER, duckdb.STATEMENT_TYPE_DROP, duckdb.STATEMENT_TYPE_ATTACH,
+		duckdb.STATEMENT_TYPE_DETACH, duckdb.STATEMENT_TYPE_LOAD, duckdb.STATEMENT_TYPE_MULTI:
+		ds.changesCatalog = true
+	}
+	ds.changesCatalog = ds.changesCatalog || scan.CallsVsql
+	if ds.changesCatalog {
+		s.catalogChanged()
 	}
 	writes := writesData(stype, st)
 	if writes && stype != duckdb.STATEMENT_TYPE_PREPARE && s.readOnlyTransaction() {

@@ -49,6 +49,9 @@ type duckStatement struct {
 	materialize bool
 	// heavy: the statement may call a heavy vsql_* function (execute).
 	heavy bool
+	// changesCatalog: DDL or a vsql_* call; each run counts in
+	// catalogGeneration when it ends (enumcolumns.go).
+	changesCatalog bool
 
 	mu   sync.Mutex
 	busy bool // stmt has an open result (a suspended portal)
@@ -121,6 +124,9 @@ func (d *duckStatement) execute(ctx context.Context, args []any, stream bool) (p
 func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool) (pgwire.Rows, error) {
 	s := d.sess
 	s.stmtSeq.Add(1)
+	if d.changesCatalog {
+		defer s.catalogChanged()
+	}
 	if err := s.checkAll(ctx, d.needs); err != nil {
 		return nil, s.failed(err)
 	}

@@ -86,6 +86,7 @@ var txSettingNames = map[string]string{
 func (s *Session) endTransaction(committed bool) {
 	s.endTransactionSettings(committed)
 	s.endTransactionCursors(committed)
+	s.endTransactionCatalog()
 }
 
 // beginTransactionModes starts the open block's transaction settings
