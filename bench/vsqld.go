@@ -93,8 +93,8 @@ func (s *server) dsn(db string) string {
 
 // startConnected starts a vsqld and connects to its postgres database;
 // done closes the connection and stops the server.
-func (b *bench) startConnected(ctx context.Context) (*server, *pgx.Conn, func(), error) {
-	s, err := b.startVsqld(ctx)
+func (b *bench) startConnected(ctx context.Context, flags ...string) (*server, *pgx.Conn, func(), error) {
+	s, err := b.startVsqld(ctx, flags...)
 	if err != nil {
 		return nil, nil, nil, err
 	}

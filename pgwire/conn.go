@@ -41,6 +41,10 @@ type Options struct {
 	// it is honoured when every slot is taken). An error refuses the
 	// client with a FATAL; release is called when the connection ends.
 	Admit func() (release func(), err error)
+	// ReadSpin is how long a connection's goroutine reads its TCP socket
+	// without sleeping before it blocks for the client's next message,
+	// while no other connection is busy (spin.go); 0 never spins.
+	ReadSpin time.Duration
 }
 
 // Observer is told what connections do, for metrics. Its methods are
@@ -153,7 +157,7 @@ func NewConn(netConn net.Conn, handler Handler, opts Options) *Conn {
 	}
 	return &Conn{
 		netConn: netConn,
-		be:      pgproto3.NewBackend(netConn, countWrites(netConn, opts.Observer)),
+		be:      pgproto3.NewBackend(newSpinReader(netConn, opts.ReadSpin), countWrites(netConn, opts.Observer)),
 		handler: handler,
 		opts:    opts,
 		log:     opts.Logger.With("remote", netConn.RemoteAddr().String()),
@@ -203,7 +207,9 @@ func (c *Conn) Serve(ctx context.Context) {
 			return
 		}
 		c.busy = true
+		busyConns.Add(1)
 		c.handleGuarded(ctx, msg)
+		busyConns.Add(-1)
 		closed := c.closed
 		c.writeMu.Unlock()
 		if closed {

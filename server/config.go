@@ -65,6 +65,11 @@ type Config struct {
 	AuthenticationTimeout time.Duration
 	// MaxMessageSize bounds one protocol message, in bytes.
 	MaxMessageSize int
+	// ReadSpin is how long a connection keeps reading its socket without
+	// sleeping after it answered, while no other connection is busy, so
+	// that a client's next statement is read without waking a thread
+	// (pgwire's spin.go). 0 = DefaultReadSpin; negative: off.
+	ReadSpin time.Duration
 	// ShutdownTimeout is how long running statements may take to finish
 	// after SIGINT/SIGTERM before they are cancelled.
 	ShutdownTimeout time.Duration
@@ -114,6 +119,7 @@ const (
 	DefaultDataDir         = "./vsql-data"
 	DefaultMaxConnections  = 100
 	DefaultMaxMessageSize  = 64 << 20
+	DefaultReadSpin        = 100 * time.Microsecond
 	DefaultShutdownTimeout = 30 * time.Second
 	// DefaultAuthenticationTimeout is PostgreSQL's default.
 	DefaultAuthenticationTimeout = time.Minute
@@ -160,6 +166,12 @@ func (c *Config) setDefaults() {
 	}
 	if c.MaxMessageSize <= 0 {
 		c.MaxMessageSize = DefaultMaxMessageSize
+	}
+	switch {
+	case c.ReadSpin == 0:
+		c.ReadSpin = DefaultReadSpin
+	case c.ReadSpin < 0:
+		c.ReadSpin = 0
 	}
 	if c.ShutdownTimeout <= 0 {
 		c.ShutdownTimeout = DefaultShutdownTimeout

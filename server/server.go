@@ -394,7 +394,7 @@ func (s *Server) serveConn(ctx context.Context, nc net.Conn) {
 	// CancelRequest needs none, and a client that stays silent is dropped
 	// after AuthenticationTimeout.
 	conn := pgwire.NewConn(nc, s, pgwire.Options{MaxMessageSize: s.cfg.MaxMessageSize, Logger: s.log, TLS: s.tls, Auth: s,
-		AuthenticationTimeout: s.cfg.AuthenticationTimeout, Admit: s.admit, Observer: s.metrics})
+		AuthenticationTimeout: s.cfg.AuthenticationTimeout, Admit: s.admit, Observer: s.metrics, ReadSpin: s.cfg.ReadSpin})
 	s.sessMu.Lock()
 	s.conns[conn] = struct{}{}
 	s.sessMu.Unlock()

@@ -112,7 +112,7 @@ type serveOptions struct {
 	listen, httpListen, data, memoryLimit, logLevel string
 	threads, maxConnections                         int
 	maxMessageSize                                  int
-	shutdownTimeout, authTimeout                    time.Duration
+	shutdownTimeout, authTimeout, readSpin          time.Duration
 	allowRemotes                                    listFlag
 	tlsCert, tlsKey, users                          string
 	trustAll                                        bool
@@ -180,6 +180,11 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 		authDur = v
 	}
 	fs.DurationVar(&o.authTimeout, "authentication-timeout", authDur, "how long a client may take to connect and log in (SSL negotiation, startup packet, password exchange) before it is disconnected [VSQL_AUTHENTICATION_TIMEOUT]")
+	spin := server.DefaultReadSpin
+	if v, err := time.ParseDuration(m.env("read-spin")); err == nil {
+		spin = v
+	}
+	fs.DurationVar(&o.readSpin, "read-spin", spin, "after answering a client, keep reading its connection without sleeping for up to this `duration` while no other connection is busy: a client's next statement is read without waking a thread (lower latency for request/response loops, at most this much CPU per statement); 0 turns it off [VSQL_READ_SPIN]")
 	str(&o.logLevel, "log-level", "info", "log `level`: debug, info, warn or error (logs are structured, on stderr) [VSQL_LOG_LEVEL]")
 	str(&o.tlsCert, "tls-cert", "", "PEM certificate (chain) `file` for TLS; with --tls-key, clients asking for SSL get TLS [VSQL_TLS_CERT]")
 	str(&o.tlsKey, "tls-key", "", "PEM private key `file` of --tls-cert [VSQL_TLS_KEY]")
@@ -330,7 +335,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	logger := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
 	srv, err := server.Open(ctx, server.Config{
 		Listen: o.listen, HTTPListen: o.httpListen, DataDir: o.data, Threads: o.threads, MemoryLimit: o.memoryLimit,
-		MaxConnections: o.maxConnections, MaxMessageSize: o.maxMessageSize,
+		MaxConnections: o.maxConnections, MaxMessageSize: o.maxMessageSize, ReadSpin: orOff(o.readSpin),
 		ShutdownTimeout: o.shutdownTimeout, AuthenticationTimeout: o.authTimeout, Logger: logger,
 		TLSCert: o.tlsCert, TLSKey: o.tlsKey, UsersFile: o.users, TrustAll: o.trustAll, RowResults: o.rowResults,
 		CreateDatabases: o.createDatabases, AllowRemotes: o.allowRemotes.items,

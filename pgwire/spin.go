@@ -1,0 +1,91 @@
+package pgwire
+
+import (
+	"io"
+	"net"
+	"os"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// A client in a request/response loop (an ORM's point queries, a
+// benchmark) sends its next message a few tens of microseconds after it
+// read the answer to the last one. A connection's goroutine that blocks
+// in the network poller meanwhile puts its thread to sleep, and the next
+// message must wake the poller, then the goroutine's thread: on an
+// otherwise idle machine each wake-up costs tens of microseconds, paid on
+// every statement. spinReader reads a TCP connection without sleeping for
+// up to Options.ReadSpin first (non-blocking reads in a loop), and only
+// then blocks as net.Conn does. It spins only while no other connection
+// is handling a message or spinning (busyConns): a busy server never
+// spends a CPU on it, and a lone client pays at most ReadSpin of CPU per
+// message. docs/BENCHMARKS.md measures it.
+
+// busyConns counts the connections handling a message or spinning.
+var busyConns atomic.Int64
+
+// spinReader is a TCP connection's reader that spins before blocking.
+type spinReader struct {
+	conn net.Conn
+	raw  syscall.RawConn
+	spin time.Duration
+}
+
+// newSpinReader returns c itself when spinning is off or c is no plain
+// TCP connection (TLS reads through its own record layer).
+func newSpinReader(c net.Conn, spin time.Duration) io.Reader {
+	tc, ok := c.(*net.TCPConn)
+	if !ok || spin <= 0 {
+		return c
+	}
+	raw, err := tc.SyscallConn()
+	if err != nil {
+		return c
+	}
+	return &spinReader{conn: c, raw: raw, spin: spin}
+}
+
+func (r *spinReader) Read(b []byte) (int, error) {
+	if len(b) == 0 || busyConns.Add(1) > 1 {
+		busyConns.Add(-1)
+		return r.conn.Read(b)
+	}
+	n, err, done := r.spinRead(b)
+	busyConns.Add(-1)
+	if done {
+		return n, err
+	}
+	return r.conn.Read(b)
+}
+
+// spinRead reads b with non-blocking reads until data, end of stream or
+// an error arrives (done) or the spin time has passed (not done: nothing
+// was read).
+func (r *spinReader) spinRead(b []byte) (n int, err error, done bool) {
+	until := time.Now().Add(r.spin)
+	rawErr := r.raw.Read(func(fd uintptr) bool {
+		for {
+			m, e := syscall.Read(int(fd), b)
+			switch {
+			case e == syscall.EINTR:
+				continue
+			case e == syscall.EAGAIN:
+				if time.Now().Before(until) {
+					continue
+				}
+				return true // (not done: block in conn.Read)
+			case e != nil:
+				err = &net.OpError{Op: "read", Net: "tcp", Source: r.conn.LocalAddr(), Addr: r.conn.RemoteAddr(), Err: os.NewSyscallError("read", e)}
+			case m == 0:
+				err = io.EOF
+			}
+			n, done = max(m, 0), true
+			return true
+		}
+	})
+	if rawErr != nil {
+		return 0, rawErr, true
+	}
+	return n, err, done
+}

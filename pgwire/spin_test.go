@@ -1,0 +1,100 @@
+package pgwire
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net"
+	"testing"
+	"time"
+)
+
+// tcpPair returns the two ends of a loopback TCP connection.
+func tcpPair(t *testing.T) (server, client net.Conn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, _ := ln.Accept()
+		accepted <- c
+	}()
+	client, err = net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	server = <-accepted
+	if server == nil {
+		t.Fatal("accept failed")
+	}
+	t.Cleanup(func() { server.Close(); client.Close() })
+	return server, client
+}
+
+// TestSpinReader: what the client sends arrives whether it comes while the
+// reader spins or after it gave up and blocked, in pieces larger than the
+// reader's buffer, and the client's close is io.EOF.
+func TestSpinReader(t *testing.T) {
+	server, client := tcpPair(t)
+	r := newSpinReader(server, 2*time.Millisecond)
+	if _, ok := r.(*spinReader); !ok {
+		t.Fatalf("newSpinReader of a TCP connection: %T, want *spinReader", r)
+	}
+	buf := make([]byte, 4)
+	// during the spin
+	go func() { time.Sleep(100 * time.Microsecond); client.Write([]byte("abc")) }()
+	if n, err := r.Read(buf); err != nil || string(buf[:n]) != "abc" {
+		t.Fatalf("read during the spin: %q, %v", buf[:n], err)
+	}
+	// after the spin: the reader blocks and still gets it
+	go func() { time.Sleep(30 * time.Millisecond); client.Write([]byte("later")) }()
+	var got bytes.Buffer
+	for got.Len() < len("later") {
+		n, err := r.Read(buf)
+		if err != nil {
+			t.Fatalf("read after the spin: %v", err)
+		}
+		got.Write(buf[:n])
+	}
+	if got.String() != "later" {
+		t.Fatalf("read after the spin: %q", got.String())
+	}
+	if n := busyConns.Load(); n != 0 {
+		t.Errorf("busyConns after the reads: %d, want 0", n)
+	}
+	// end of stream
+	client.Close()
+	if n, err := r.Read(buf); n != 0 || !errors.Is(err, io.EOF) {
+		t.Fatalf("read after the client closed: %d, %v, want io.EOF", n, err)
+	}
+}
+
+// TestSpinReaderOff: no spin time, or a connection that is not plain TCP,
+// reads through the connection itself.
+func TestSpinReaderOff(t *testing.T) {
+	server, _ := tcpPair(t)
+	if r := newSpinReader(server, 0); r != io.Reader(server) {
+		t.Errorf("spin 0: %T, want the connection", r)
+	}
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	if r := newSpinReader(a, time.Millisecond); r != io.Reader(a) {
+		t.Errorf("a pipe: %T, want the connection", r)
+	}
+}
+
+// TestSpinReaderClosedLocally: closing the connection while the reader
+// spins ends the read with net.ErrClosed, as a blocked read ends.
+func TestSpinReaderClosedLocally(t *testing.T) {
+	server, _ := tcpPair(t)
+	r := newSpinReader(server, 50*time.Millisecond)
+	go func() { time.Sleep(5 * time.Millisecond); server.Close() }()
+	_, err := r.Read(make([]byte, 8))
+	if !errors.Is(err, net.ErrClosed) {
+		t.Fatalf("read of a connection closed during the spin: %v, want net.ErrClosed", err)
+	}
+}
