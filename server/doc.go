@@ -68,10 +68,11 @@
 //     RETURNING list over the target table), then the main statement over
 //     those tables; in one transaction, committed before the main
 //     statement's rows are sent when vsqld opened it.
-//   - savepoint.go also runs ALTER TABLE with several actions (DuckDB
-//     takes one per statement): one ALTER TABLE per action
-//     (sqltext.AlterActions), each prepared like a client's statement, in
-//     the open transaction block or in one of their own (all or none).
+//   - savepoint.go also runs ALTER TABLE with several actions and DROP of
+//     several objects (DuckDB takes one per statement): one ALTER TABLE
+//     per action (sqltext.AlterActions), one DROP per object
+//     (sqltext.DropList), each prepared like a client's statement, in the
+//     open transaction block or in one of their own (all or none).
 //     COPY TO prepares its
 //     query like any statement (gates, qualified names) and pgwire formats
 //     the rows.

@@ -349,6 +349,16 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT id FROM person_e WHERE m = 'ok' OR m <> 'sad' ORDER BY id"},
 		{sql: "SELECT min(m), max(m) FROM person_e", catalogTypes: true},
 		{sql: "SELECT id FROM person_e WHERE m > 'pink'"},
+		// DROP of several objects: all of them or none
+		{sql: "CREATE TABLE dl_a (i int)"},
+		{sql: "CREATE TABLE dl_b (i int)"},
+		{sql: "CREATE VIEW dl_v AS SELECT 1 AS x"},
+		{sql: "DROP TABLE dl_a, dl_missing"},
+		{sql: "SELECT count(*) FROM dl_a"},
+		{sql: "DROP TABLE IF EXISTS dl_a, dl_missing, dl_b CASCADE"},
+		{sql: "SELECT count(*) FROM dl_b"},
+		{sql: "DROP VIEW dl_v, dl_v"},
+		{sql: "DROP VIEW dl_v RESTRICT"},
 		// JSON aggregates
 		{sql: "SELECT jsonb_agg(x), jsonb_agg(x ORDER BY x DESC), jsonb_agg(DISTINCT x) FILTER (WHERE x > 1) FROM (VALUES (1), (2), (2), (NULL)) v(x)"},
 		{sql: "SELECT jsonb_agg(x) FROM (SELECT 1 AS x WHERE false) s"},

@@ -136,17 +136,20 @@ func (st *warningStatement) Execute(context.Context, []any) (pgwire.Rows, error)
 	return &tagRows{tag: st.tag}, nil
 }
 
-// alterActionsStatement runs PostgreSQL's ALTER TABLE with several
-// actions as one ALTER TABLE per action (sqltext.AlterActions), each
-// through Prepare like any statement, in the client's transaction block
-// or in one of its own: all the actions or none.
-type alterActionsStatement struct {
+// splitStatement runs one PostgreSQL statement that DuckDB takes only in
+// parts as those parts, each through Prepare like any statement, in the
+// client's transaction block or in one of its own: all of them or none.
+// ALTER TABLE with several actions (one ALTER TABLE per action,
+// sqltext.AlterActions) and DROP of several objects (one DROP per object,
+// sqltext.DropList).
+type splitStatement struct {
 	noRowsStatement
 	sess    *Session
 	actions []string
+	tag     string
 }
 
-func (a *alterActionsStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error) {
+func (a *splitStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error) {
 	s := a.sess
 	own := !s.InTransaction()
 	if own {
@@ -167,7 +170,7 @@ func (a *alterActionsStatement) Execute(ctx context.Context, _ []any) (pgwire.Ro
 			return nil, err
 		}
 	}
-	return &tagRows{tag: "ALTER TABLE"}, nil
+	return &tagRows{tag: a.tag}, nil
 }
 
 // runText prepares and runs one statement vsql wrote as if the client had

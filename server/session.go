@@ -290,7 +290,10 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		return s.prepareDatabaseStatement(st)
 	}
 	if actions, ok := sqltext.AlterActions(st); ok {
-		return &alterActionsStatement{sess: s, actions: actions}, nil
+		return &splitStatement{sess: s, actions: actions, tag: "ALTER TABLE"}, nil
+	}
+	if drops, tag, ok := sqltext.DropList(st); ok {
+		return &splitStatement{sess: s, actions: drops, tag: tag}, nil
 	}
 	if stmt, ok, err := s.prepareCursorStatement(ctx, st, paramOIDs); ok || err != nil {
 		return stmt, s.failed(err)

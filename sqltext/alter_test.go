@@ -25,3 +25,26 @@ func TestAlterActions(t *testing.T) {
 		}
 	}
 }
+
+func TestDropList(t *testing.T) {
+	for _, c := range []struct {
+		in, tag string
+		want    []string
+	}{
+		{"DROP TABLE a, b", "DROP TABLE", []string{"DROP TABLE a", "DROP TABLE b"}},
+		{`drop table if exists s."T", main.u, c.s.v cascade;`, "DROP TABLE", []string{`drop table if exists s."T" cascade`, "drop table if exists main.u cascade", "drop table if exists c.s.v cascade"}},
+		{"DROP VIEW v1, v2 RESTRICT", "DROP VIEW", []string{"DROP VIEW v1 RESTRICT", "DROP VIEW v2 RESTRICT"}},
+		{"DROP SEQUENCE IF EXISTS s1,s2", "DROP SEQUENCE", []string{"DROP SEQUENCE IF EXISTS s1", "DROP SEQUENCE IF EXISTS s2"}},
+		{"DROP VIEW v, V, \"V\"", "DROP VIEW", []string{"DROP VIEW v", "DROP VIEW \"V\""}},
+		{"DROP TABLE a", "", nil},
+		{"DROP TABLE a,", "", nil},
+		{"DROP TABLE a b, c", "", nil},
+		{"DROP FUNCTION f(int), g(int)", "", nil},
+		{"DROP DATABASE a", "", nil},
+	} {
+		got, tag, ok := DropList(Parse(c.in))
+		if ok != (c.want != nil) || !reflect.DeepEqual(got, c.want) || tag != c.tag {
+			t.Errorf("DropList(%q) = %q %q %v, want %q %q", c.in, got, tag, ok, c.want, c.tag)
+		}
+	}
+}

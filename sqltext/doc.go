@@ -25,7 +25,8 @@
 //     RewritePostgres reads statements.
 //
 //   - AlterActions (alter.go) splits ALTER TABLE … action, action, …
-//     into one ALTER TABLE per action (commas outside parentheses).
+//     into one ALTER TABLE per action (commas outside parentheses), and
+//     DropList DROP TABLE a, b, … into one DROP per object.
 //
 //   - ModifyingWith and ReturningShape (with.go) read a WITH whose
 //     queries include INSERT/UPDATE/DELETE, and the shape of a
