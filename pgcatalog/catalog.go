@@ -115,10 +115,11 @@ var catalogSQL = []string{
 	// DuckDB's schema main is public; the session's temporary objects
 	// (DuckDB's catalog temp) are in pg_temp_1.
 	// nextval('s') defaults read as PostgreSQL prints them (ORMs recognize
-	// serial columns by nextval('…'::regclass)); boolean defaults as true
+	// serial columns by nextval('…'::regclass); a sequence in main, as
+	// pg_dump's public.s is stored, is unqualified); boolean defaults as true
 	// and false (TypeORM compares them with what it would write)
 	`CREATE OR REPLACE MACRO {P}.vsql_default(d) AS CASE d WHEN 'CAST(''t'' AS BOOLEAN)' THEN 'true' WHEN 'CAST(''f'' AS BOOLEAN)' THEN 'false'
-		ELSE regexp_replace(d, '^nextval\(''([^'']+)''\)$', 'nextval(''\1''::regclass)') END`,
+		ELSE regexp_replace(d, '^nextval\(''(?:main\.)?([^'']+)''\)$', 'nextval(''\1''::regclass)') END`,
 	`CREATE OR REPLACE MACRO {P}.vsql_nspname(db, s) AS CASE WHEN db = 'temp' THEN 'pg_temp_1' WHEN s = 'main' THEN 'public' ELSE s END`,
 
 	// --- types ---
@@ -428,7 +429,15 @@ var catalogSQL = []string{
 	`CREATE OR REPLACE MACRO {P}.shobj_description(o, cat) AS CAST(NULL AS VARCHAR)`,
 	`CREATE OR REPLACE MACRO {P}.current_schema() AS 'public'`,
 	`CREATE OR REPLACE MACRO {P}.current_schemas(implicit) AS CASE WHEN implicit THEN ['pg_catalog', 'public'] ELSE ['public'] END`,
-	`CREATE OR REPLACE MACRO {P}.pg_get_serial_sequence(t, c) AS CAST(NULL AS VARCHAR)`,
+	// the sequence a column's default draws from (serial columns, and
+	// pg_dump's nextval('public.s'::regclass) defaults), named as
+	// PostgreSQL names it: schema-qualified, public for main
+	`CREATE OR REPLACE MACRO {P}.pg_get_serial_sequence(t, c) AS (SELECT 'public.' || regexp_extract(vsql_sc.column_default,
+		'^nextval\(''(?:[^''.]*\.)?([^''.]+)''\)$', 1)
+		FROM duckdb_columns() vsql_sc WHERE vsql_sc.database_name = current_database() AND vsql_sc.schema_name = 'main'
+		AND vsql_sc.table_name = CASE WHEN t LIKE '%"' THEN replace(regexp_extract(t, '"((?:[^"]|"")*)"$', 1), '""', '"')
+			ELSE lower(regexp_extract(t, '([^.]*)$', 1)) END
+		AND vsql_sc.column_name = c AND vsql_sc.column_default LIKE 'nextval(%')`,
 	`CREATE OR REPLACE MACRO {P}.version() AS {VERSION}`,
 	`CREATE OR REPLACE MACRO {P}.current_setting(n) AS coalesce(CAST(getvariable({SETVAR}) AS MAP(VARCHAR, VARCHAR))[lower(n)], {SETTINGS}[lower(n)]),
 		(n, missing_ok) AS coalesce(CAST(getvariable({SETVAR}) AS MAP(VARCHAR, VARCHAR))[lower(n)], {SETTINGS}[lower(n)])`,

@@ -36,7 +36,8 @@
 // SIMILAR TO patterns as PostgreSQL does (extract.go), casts the string
 // literal an enum column is compared with by order (col < 'label') to the
 // column's enum type (enumorder.go; the server tells it the enum columns
-// through Session.EnumColumns), writes a
+// through Session.EnumColumns), reads nextval('public.s'::regclass) and
+// pg_dump's CREATE SEQUENCE … AS integer CACHE 1 (sequences.go), writes a
 // literal key after -> or ->> that DuckDB would take for a path ('$oid',
 // '/a', the empty key) as the JSON pointer of the key (jsonKey) and fixes spaced
 // timestamptz offsets in DML (offsetLiteral). Each step reads the tokens the step before left:

@@ -293,8 +293,12 @@ var rules = map[string]rule{
 	"<":                        enumCompareLess, // a <@ b; enum < 'label' (enumorder.go)
 	">":                        enumCompare,
 	"between":                  enumBetween,
-	"?":                        exists, // a ? b, a ?| b, a ?& b
-	"#":                        path,   // a #> b, a #>> b
+	"nextval":                  sequenceArg, // nextval('public.s'::regclass) (sequences.go)
+	"currval":                  sequenceArg,
+	"setval":                   sequenceArg,
+	"sequence":                 createSequence, // CREATE SEQUENCE … AS integer CACHE 1 (sequences.go)
+	"?":                        exists,         // a ? b, a ?| b, a ?& b
+	"#":                        path,           // a #> b, a #>> b
 	"at":                       reservedWord,
 	"by":                       reservedWord,
 	"show":                     reservedWord,

@@ -26,6 +26,14 @@ func TestRewrite(t *testing.T) {
 		{"SELECT column_name FROM memory.__vsql_is.columns ORDER BY 1", "SELECT column_name FROM memory.__vsql_is.columns ORDER BY 1"},
 		{"SELECT * FROM t WHERE x IN (SELECT column_name FROM memory.__vsql_is.columns)", "SELECT * FROM t WHERE x IN (SELECT column_name FROM memory.__vsql_is.columns)"},
 		{"SELECT array_agg(e.enumlabel), array_agg(enumlabel), array_agg(e.enumlabel ORDER BY 1) FROM x", "SELECT array_agg(e.enumlabel ORDER BY e.enumsortorder), array_agg(enumlabel ORDER BY enumsortorder), array_agg(e.enumlabel ORDER BY 1) FROM x"},
+		// sequences (sequences.go)
+		{`SELECT nextval('public.s'), currval('"public"."S"'), setval('db.public.s', 1), nextval('public.s'::regclass), nextval(x)`,
+			`SELECT nextval('main.s'), currval('main."S"'), setval('db.main.s', 1), nextval('main.s'), nextval(x)`},
+		{"CREATE SEQUENCE s AS integer CACHE 1 NO MAXVALUE OWNED BY t.id;", "CREATE SEQUENCE s     MAXVALUE 2147483647;"},
+		{"create temp sequence d as smallint increment by -2 minvalue -5", "create temp sequence d  increment by -2 minvalue -5"},
+		{"CREATE SEQUENCE d AS int2 INCREMENT -1", "CREATE SEQUENCE d  INCREMENT -1 MINVALUE -32768"},
+		{"CREATE SEQUENCE b AS bigint", "CREATE SEQUENCE b "},
+		{"CREATE SEQUENCE x AS text", "CREATE SEQUENCE x AS text"},
 		// LIKE ANY / ALL (likeany.go)
 		{"SELECT * FROM t WHERE name LIKE ANY (ARRAY['a%', 'b%'])", "SELECT * FROM t WHERE " + p + "pg_like_any(name, ARRAY['a%', 'b%'], false, false)"},
 		{"SELECT lower(t.n) NOT ILIKE ALL ($1) AND x", "SELECT " + p + "pg_like_all(lower(t.n), $1, true, true) AND x"},

@@ -81,7 +81,7 @@ func AppendValue(buf []byte, oid uint32, format int16, v any) ([]byte, error) {
 func toPgValue(oid uint32, v any) (any, error) {
 	switch oid {
 	case pgtype.Int2OID, pgtype.Int4OID, pgtype.Int8OID:
-		if i, ok := toInt64(v); ok {
+		if i, ok := ToInt64(v); ok {
 			return i, nil
 		}
 	case pgtype.Float4OID:
@@ -107,7 +107,7 @@ func toPgValue(oid uint32, v any) (any, error) {
 		case uint64:
 			return pgtype.Numeric{Int: new(big.Int).SetUint64(x), Valid: true}, nil
 		}
-		if i, ok := toInt64(v); ok {
+		if i, ok := ToInt64(v); ok {
 			return pgtype.Numeric{Int: big.NewInt(i), Valid: true}, nil
 		}
 	case pgtype.BoolOID:
@@ -143,7 +143,9 @@ func toPgValue(oid uint32, v any) (any, error) {
 	return nil, fmt.Errorf("cannot encode %T as binary type %d", v, oid)
 }
 
-func toInt64(v any) (int64, bool) {
+// ToInt64 reads any Go integer value (as DuckDB's driver returns them) as
+// an int64; false for another type or a uint64 beyond it.
+func ToInt64(v any) (int64, bool) {
 	switch x := v.(type) {
 	case int8:
 		return int64(x), true
@@ -183,7 +185,7 @@ func appendText(buf []byte, oid uint32, v any) []byte {
 		}
 		return append(buf, 'f')
 	case int8, int16, int32, int64, int, uint8, uint16, uint32:
-		i, _ := toInt64(x)
+		i, _ := ToInt64(x)
 		return strconv.AppendInt(buf, i, 10)
 	case uint64:
 		return strconv.AppendUint(buf, x, 10)

@@ -68,6 +68,10 @@
 //     RETURNING list over the target table), then the main statement over
 //     those tables; in one transaction, committed before the main
 //     statement's rows are sent when vsqld opened it.
+//   - sequences.go runs SELECT setval(…) [FROM …] (DuckDB has no setval:
+//     the arguments are read by the same query without the call, then the
+//     sequence is moved forward by nextval) and accepts ALTER SEQUENCE …
+//     OWNED BY, as pg_dump and ORMs send them.
 //   - savepoint.go also runs ALTER TABLE with several actions and DROP of
 //     several objects (DuckDB takes one per statement): one ALTER TABLE
 //     per action (sqltext.AlterActions), one DROP per object

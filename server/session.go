@@ -307,6 +307,12 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if stmt, ok := s.prepareSchemaGrant(st); ok {
 		return stmt, nil
 	}
+	if stmt, ok := s.prepareSetval(st); ok {
+		return stmt, nil
+	}
+	if stmt, ok, err := s.prepareSequenceOwnedBy(ctx, st); ok || err != nil {
+		return stmt, s.failed(err)
+	}
 	switch st.Keyword(0) {
 	case "ATTACH", "DETACH", "USE":
 		// vsql attaches every branch and snapshot itself (each live file under

@@ -106,6 +106,11 @@ const (
 	ArrayDimensions         Code = "array_dimensions_mismatch"
 	NullValueNotAllowed     Code = "null_value_not_allowed"
 	UndefinedObject         Code = "undefined_object"
+	// setval (server/sequences.go).
+	SequenceNotFound    Code = "sequence_not_found"
+	SequenceOutOfBounds Code = "sequence_out_of_bounds"
+	SequenceBackwards   Code = "sequence_backwards"
+	SequenceStepLimit   Code = "sequence_step_limit"
 	// Text read as a date, timestamp or time (PostgreSQL's input).
 	InvalidDatetimeInput Code = "invalid_datetime_input"
 	InvalidTimeZone      Code = "invalid_time_zone"
@@ -217,6 +222,10 @@ var codes = map[Code]codeInfo{
 	InvalidParameterFormat:  {"08P01", "Send one format code, or one per parameter, each 0 (text) or 1 (binary)."},
 	UnsupportedResultFormat: {"0A000", "Request this column in text format (format code 0)."},
 	UndefinedObject:         {"42704", "Check the name: SELECT conname FROM pg_constraint lists the constraints."},
+	SequenceNotFound:        {"42P01", "Check the sequence's name (schema public is main): SELECT schema_name, sequence_name FROM duckdb_sequences() lists them."},
+	SequenceOutOfBounds:     {"22003", "setval's value must lie between the sequence's MINVALUE and MAXVALUE (duckdb_sequences() shows them)."},
+	SequenceBackwards:       {"0A000", "DuckDB's sequences only move forward, by whole increments: setval may keep a sequence where it is or move it ahead. To start lower, create a new sequence (CREATE SEQUENCE s2 START WITH n) and point the column's default at it (ALTER TABLE t ALTER COLUMN c SET DEFAULT nextval('s2'))."},
+	SequenceStepLimit:       {"54000", "setval moves a sequence by calling nextval once per step; call it in parts, or create a new sequence with START WITH the value."},
 	NullValueNotAllowed:     {"22004", "Pass a value that is not NULL (coalesce(x, …)), or use %L, which writes NULL, or %s, which writes nothing."},
 	ArrayDimensions:         {"2202E", "A PostgreSQL array is rectangular: give every sub-list of a list of lists the same length (and no NULL sub-list), or request the column in text format."},
 	InvalidDatetimeInput:    {"22007", "Write dates and times as PostgreSQL reads them: ISO 8601 (1999-01-08 04:05:06), or a form of PostgreSQL's manual, section 8.5.1 ('January 8, 1999', '1/8/1999' month first); see docs/sql.md."},

@@ -1,0 +1,158 @@
+package pgcompat
+
+import (
+	"strings"
+
+	"github.com/vsql/vsql/sqltext"
+)
+
+// A sequence is named by a string in nextval('s'), currval('s') and
+// setval('s', n): pg_dump and PostgreSQL's own column defaults write
+// nextval('public.t_id_seq'::regclass). The regclass cast (which the name
+// rewrite turns into a call of regclass_oid, an OID DuckDB's nextval does
+// not take) is dropped, and a schema named public in the string is main,
+// as public.x is everywhere else (DuckDB reads the string as a qualified,
+// possibly quoted name at run time).
+
+// sequenceArg rewrites the first argument of the sequence function at
+// token i.
+func sequenceArg(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") && !p.isWord(i-2, "pg_catalog") {
+		return
+	}
+	first := i + 2
+	lit, end := first, first
+	if !p.plainString(first) {
+		// memory.__vsql_pg.regclass_oid('…') (from '…'::regclass)
+		open := first
+		for open < len(p.toks) && p.kind(open) != sqltext.Open && open-first < 6 {
+			open++
+		}
+		if p.kind(open) != sqltext.Open || p.src[p.toks[first].Start:p.toks[open-1].End] != sqltext.PGCatalogSchema+".regclass_oid" ||
+			!p.plainString(open+1) || p.kind(open+2) != sqltext.Close {
+			return
+		}
+		lit, end = open+1, open+2
+	}
+	if p.isOp(end+1, ":") && p.isOp(end+2, ":") && p.isWord(end+3, "regclass") {
+		end += 3 // (a statement the name rewrite did not see)
+	}
+	if p.kind(end+1) != sqltext.Close && !p.isOp(end+1, ",") {
+		return
+	}
+	name := PublicToMain(strings.ReplaceAll(p.text(lit)[1:len(p.text(lit))-1], "''", "'"))
+	p.replace(p.toks[first].Start, p.toks[end].End, sqltext.QuoteString(name))
+}
+
+// PublicToMain rewrites a schema named public in a qualified name written
+// as PostgreSQL reads it ("public"."s", public.s, db.public.s) to main.
+func PublicToMain(name string) string {
+	parts := SplitQualified(name)
+	if len(parts) < 2 {
+		return name
+	}
+	schema := len(parts) - 2
+	if sqltext.UnquoteIdent(parts[schema]) == "public" {
+		parts[schema] = "main"
+	}
+	return strings.Join(parts, ".")
+}
+
+// SplitQualified splits a.b."c.d" at the dots outside double quotes.
+func SplitQualified(name string) []string {
+	var parts []string
+	start, quoted := 0, false
+	for k := 0; k < len(name); k++ {
+		switch name[k] {
+		case '"':
+			quoted = !quoted
+		case '.':
+			if !quoted {
+				parts = append(parts, name[start:k])
+				start = k + 1
+			}
+		}
+	}
+	return append(parts, name[start:])
+}
+
+// sequenceTypeBounds are the bounds CREATE SEQUENCE … AS type gives an
+// ascending sequence without MAXVALUE, and a descending one without
+// MINVALUE ("" for bigint: DuckDB's own).
+var sequenceTypeBounds = map[string][2]string{"smallint": {"-32768", "32767"}, "int2": {"-32768", "32767"},
+	"integer": {"-2147483648", "2147483647"}, "int": {"-2147483648", "2147483647"}, "int4": {"-2147483648", "2147483647"},
+	"bigint": {}, "int8": {}}
+
+// createSequence reads PostgreSQL's options of CREATE SEQUENCE that DuckDB
+// refuses, as pg_dump writes them: AS smallint|integer|bigint (the
+// type's bound becomes MAXVALUE, or MINVALUE for a descending sequence,
+// unless the statement gives one; DuckDB's sequences are bigint), CACHE n
+// (how many values a backend reserves: no effect on the values) and
+// OWNED BY t.c | NONE (not recorded: DROP TABLE leaves the sequence).
+// Token i is SEQUENCE.
+func createSequence(p *pass, i int) {
+	if !p.isWord(0, "create") || i > 3 {
+		return
+	}
+	var asType string
+	var asStart, asEnd int
+	descending, hasMax, hasMin := false, false, false
+	noMax, noMin := -1, -1 // NO MAXVALUE, NO MINVALUE
+	for j := i + 1; j < len(p.toks); j++ {
+		switch {
+		case p.isWord(j, "as") && p.kind(j+1) == sqltext.Word:
+			asType, asStart, asEnd = strings.ToLower(p.text(j+1)), j, j+1
+		case p.isWord(j, "cache") && p.kind(j+1) == sqltext.Number:
+			p.replace(p.toks[j].Start, p.toks[j+1].End, "")
+		case p.isWord(j, "owned") && p.isWord(j+1, "by"):
+			k := j + 2
+			for k+2 < len(p.toks) && p.isOp(k+1, ".") {
+				k += 2
+			}
+			p.replace(p.toks[j].Start, p.toks[k].End, "")
+		case p.isWord(j, "increment"):
+			k := j + 1
+			if p.isWord(k, "by") {
+				k++
+			}
+			descending = p.isOp(k, "-")
+		case p.isWord(j, "maxvalue") && p.isWord(j-1, "no"):
+			noMax = j - 1
+		case p.isWord(j, "minvalue") && p.isWord(j-1, "no"):
+			noMin = j - 1
+		case p.isWord(j, "maxvalue"):
+			hasMax = true
+		case p.isWord(j, "minvalue"):
+			hasMin = true
+		}
+	}
+	if asType == "" {
+		return
+	}
+	bounds, ok := sequenceTypeBounds[asType]
+	if !ok {
+		return // another type: DuckDB's error
+	}
+	p.replace(p.toks[asStart].Start, p.toks[asEnd].End, "")
+	// The bound goes last: DuckDB resets the bounds of a descending
+	// sequence to its defaults when INCREMENT BY follows them.
+	opt, no := "", -1
+	switch {
+	case bounds[0] == "":
+	case !descending && !hasMax:
+		opt, no = "MAXVALUE "+bounds[1], noMax
+	case descending && !hasMin:
+		opt, no = "MINVALUE "+bounds[0], noMin
+	}
+	if opt == "" {
+		return
+	}
+	if no >= 0 {
+		p.replace(p.toks[no].Start, p.toks[no+1].End, "") // (its default is the type's bound)
+	}
+	last := len(p.toks) - 1
+	if p.kind(last) == sqltext.Semi {
+		last--
+	}
+	p.insert(p.toks[last].End, " "+opt)
+}

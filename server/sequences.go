@@ -1,0 +1,268 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/vsql/vsql/pgcompat"
+	"github.com/vsql/vsql/pgwire"
+	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// PostgreSQL's sequence statements that DuckDB lacks, as pg_dump writes
+// them after a table's data and ORMs send them to reset a key's sequence:
+//
+//	SELECT pg_catalog.setval('public.t_id_seq', 42, true);
+//	SELECT setval(pg_get_serial_sequence('"t"','id'), coalesce(max("id"), 1), max("id") IS NOT null) FROM "t";  -- Django
+//	ALTER SEQUENCE public.t_id_seq OWNED BY public.t.id;
+//
+// DuckDB has no setval and cannot restart a sequence. A statement whose
+// select list is one setval call is run here: its arguments are read by
+// the same query without the call (through Prepare, like any statement),
+// then each sequence is moved forward by calling nextval the number of
+// times that makes its last value the one asked for. A sequence cannot
+// move back (sequence_backwards). ALTER SEQUENCE … OWNED BY is accepted
+// and not recorded.
+
+// maxSetvalSteps bounds the nextval calls of one setval (10M take about
+// 0.4 s).
+const maxSetvalSteps = 100_000_000
+
+// setvalStatement is SELECT setval(a, b[, c]) [FROM …].
+type setvalStatement struct {
+	sess *Session
+	args string // SELECT a, b[, c] [FROM …]: the arguments, row by row
+	name string // the result column's name
+}
+
+func (st *setvalStatement) ParamOIDs() []uint32 { return nil }
+func (st *setvalStatement) Close()              {}
+func (st *setvalStatement) Columns() []pgwire.Column {
+	return []pgwire.Column{{Name: st.name, OID: pgtype.Int8OID, Size: 8}}
+}
+
+// prepareSetval recognizes SELECT [pg_catalog.]setval(…) [[AS] name]
+// [FROM …] with the call as the only item of the select list.
+func (s *Session) prepareSetval(st sqltext.Statement) (pgwire.Statement, bool) {
+	toks, sql := st.Tokens(), st.SQL
+	word := func(i int, w string) bool {
+		return i < len(toks) && toks[i].Kind == sqltext.Word && strings.EqualFold(sql[toks[i].Start:toks[i].End], w)
+	}
+	if !word(0, "select") {
+		return nil, false
+	}
+	i := 1
+	if word(i, "pg_catalog") && i+1 < len(toks) && sql[toks[i+1].Start:toks[i+1].End] == "." {
+		i += 2
+	}
+	if !word(i, "setval") || i+1 >= len(toks) || toks[i+1].Kind != sqltext.Open {
+		return nil, false
+	}
+	depth, close := 0, -1
+	var commas []int
+	for j := i + 1; j < len(toks) && close < 0; j++ {
+		switch toks[j].Kind {
+		case sqltext.Open:
+			depth++
+		case sqltext.Close:
+			if depth--; depth == 0 {
+				close = j
+			}
+		case sqltext.Op:
+			if depth == 1 && sql[toks[j].Start:toks[j].End] == "," {
+				commas = append(commas, j)
+			}
+		}
+	}
+	if close < 0 || len(commas) < 1 || len(commas) > 2 {
+		return nil, false
+	}
+	name, k := "setval", close+1
+	if word(k, "as") {
+		k++
+	}
+	if k < len(toks) && (toks[k].Kind == sqltext.Quoted || toks[k].Kind == sqltext.Word && !word(k, "from")) {
+		name = sqltext.UnquoteIdent(sql[toks[k].Start:toks[k].End])
+		k++
+	}
+	rest := ""
+	switch {
+	case k >= len(toks), toks[k].Kind == sqltext.Semi:
+	case word(k, "from"):
+		rest = " " + sql[toks[k].Start:toks[len(toks)-1].End]
+		if toks[len(toks)-1].Kind == sqltext.Semi {
+			rest = " " + sql[toks[k].Start:toks[len(toks)-2].End]
+		}
+	default:
+		return nil, false
+	}
+	// the sequence as text: 'public.s'::regclass names it by OID otherwise
+	first := strings.TrimSpace(sql[toks[i+2].Start:toks[commas[0]-1].End])
+	if low := strings.ToLower(first); strings.HasSuffix(low, "::regclass") {
+		first = first[:len(first)-len("::regclass")]
+	}
+	args := "SELECT CAST(" + first + " AS VARCHAR), " + sql[toks[commas[0]+1].Start:toks[close-1].End] + rest
+	return &setvalStatement{sess: s, args: args, name: name}, true
+}
+
+func (st *setvalStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error) {
+	s := st.sess
+	stmt, err := s.Prepare(ctx, sqltext.Parse(st.args), nil)
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	rows, err := stmt.Execute(ctx, nil)
+	if err != nil {
+		return nil, s.failed(err)
+	}
+	type call struct {
+		seq    any
+		value  any
+		called any
+	}
+	var calls []call
+	vals := make([]any, len(stmt.Columns()))
+	for rows.Next(vals) {
+		c := call{seq: vals[0], value: vals[1], called: true}
+		if len(vals) > 2 {
+			c.called = vals[2]
+		}
+		calls = append(calls, c)
+	}
+	err = rows.Err()
+	rows.Close()
+	if err != nil {
+		return nil, s.failed(err)
+	}
+	out := &heldRows{tag: func(n int64) string { return fmt.Sprintf("SELECT %d", n) }}
+	for _, c := range calls {
+		if c.seq == nil || c.value == nil || c.called == nil {
+			out.rows = append(out.rows, []any{nil}) // setval is strict
+			continue
+		}
+		seq, _ := c.seq.(string)
+		v, ok := pgwire.ToInt64(c.value)
+		called, okb := c.called.(bool)
+		if !ok || !okb {
+			return nil, s.failed(vsqlerr.New(vsqlerr.InvalidParameter, "setval takes a sequence name, a bigint and a boolean"))
+		}
+		if err := s.setval(ctx, seq, v, called); err != nil {
+			return nil, s.failed(err)
+		}
+		out.rows = append(out.rows, []any{v})
+	}
+	return out, nil
+}
+
+// setval makes v the last value of sequence seq (a name as PostgreSQL
+// reads it), or, when called is false, the value its next nextval
+// returns.
+func (s *Session) setval(ctx context.Context, seq string, v int64, called bool) error {
+	name := pgcompat.PublicToMain(seq)
+	parts := pgcompat.SplitQualified(name)
+	where := "sequence_name = " + sqltext.QuoteString(sqltext.UnquoteIdent(parts[len(parts)-1]))
+	switch len(parts) {
+	case 1:
+		where += " AND ((database_name = current_database() AND schema_name = 'main') OR database_name = 'temp')"
+	case 2:
+		where += " AND schema_name = " + sqltext.QuoteString(sqltext.UnquoteIdent(parts[0])) + " AND database_name IN (current_database(), 'temp')"
+	default:
+		where += " AND schema_name = " + sqltext.QuoteString(sqltext.UnquoteIdent(parts[len(parts)-2])) +
+			" AND database_name = " + sqltext.QuoteString(sqltext.UnquoteIdent(parts[len(parts)-3]))
+	}
+	var last, start, inc, lo, hi any
+	found := false
+	err := s.queryRows(ctx, "SELECT last_value, start_value, increment_by, min_value, max_value FROM duckdb_sequences() WHERE "+where,
+		func(row []any) {
+			if !found {
+				last, start, inc, lo, hi, found = row[0], row[1], row[2], row[3], row[4], true
+			}
+		})
+	if err != nil {
+		return err
+	}
+	if !found {
+		return vsqlerr.New(vsqlerr.SequenceNotFound, "relation %q does not exist", seq)
+	}
+	step, _ := pgwire.ToInt64(inc)
+	min, _ := pgwire.ToInt64(lo)
+	max, _ := pgwire.ToInt64(hi)
+	if v < min || v > max {
+		return vsqlerr.New(vsqlerr.SequenceOutOfBounds, "setval: value %d is out of bounds for sequence %q (%d..%d)", v, seq, min, max)
+	}
+	current, ok := pgwire.ToInt64(last)
+	if !ok { // never called: the first nextval returns the start value
+		first, _ := pgwire.ToInt64(start)
+		current = first - step
+	}
+	target := v
+	if !called {
+		target = v - step
+	}
+	if step == 0 {
+		return vsqlerr.New(vsqlerr.Internal, "sequence %q has increment 0", seq)
+	}
+	diff := target - current
+	if diff != 0 && (diff < 0) != (step < 0) || diff%step != 0 {
+		return vsqlerr.New(vsqlerr.SequenceBackwards, "cannot set sequence %q to %d: its last value is %d and it moves by %d", seq, v, current, step)
+	}
+	n := diff / step
+	if n == 0 {
+		return nil
+	}
+	if n > maxSetvalSteps {
+		return vsqlerr.New(vsqlerr.SequenceStepLimit, "setval of sequence %q would take %d steps; vsql takes at most %d at once", seq, n, maxSetvalSteps)
+	}
+	// (through Prepare: the branch's gate and the caller's privileges, as
+	// nextval itself)
+	return s.runText(ctx, fmt.Sprintf("SELECT max(nextval(%s)) FROM range(%d)", sqltext.QuoteString(name), n))
+}
+
+// prepareSequenceOwnedBy accepts ALTER SEQUENCE name OWNED BY t.c | NONE
+// (and nothing else) for a sequence that exists: ownership is not
+// recorded (DROP TABLE leaves the sequence).
+func (s *Session) prepareSequenceOwnedBy(ctx context.Context, st sqltext.Statement) (pgwire.Statement, bool, error) {
+	toks, sql := st.Tokens(), st.SQL
+	if st.Keyword(0) != "ALTER" || st.Keyword(1) != "SEQUENCE" {
+		return nil, false, nil
+	}
+	end := len(toks)
+	if toks[end-1].Kind == sqltext.Semi {
+		end--
+	}
+	k := 2
+	nameStart := k
+	for k < end && (toks[k].Kind == sqltext.Word || toks[k].Kind == sqltext.Quoted) {
+		k++
+		if k < end && sql[toks[k].Start:toks[k].End] == "." {
+			k++
+			continue
+		}
+		break
+	}
+	if k+2 >= end+1 || !strings.EqualFold(sql[toks[k].Start:toks[k].End], "owned") || k+1 >= end ||
+		!strings.EqualFold(sql[toks[k+1].Start:toks[k+1].End], "by") {
+		return nil, false, nil
+	}
+	for j := k + 2; j < end; j++ {
+		if t := toks[j]; t.Kind != sqltext.Word && t.Kind != sqltext.Quoted && sql[t.Start:t.End] != "." {
+			return nil, false, nil
+		}
+	}
+	seq := sql[toks[nameStart].Start:toks[k-1].End]
+	name := pgcompat.PublicToMain(seq)
+	parts := pgcompat.SplitQualified(name)
+	where := "sequence_name = " + sqltext.QuoteString(sqltext.UnquoteIdent(parts[len(parts)-1])) + " AND database_name IN (current_database(), 'temp')"
+	if len(parts) >= 2 {
+		where += " AND schema_name = " + sqltext.QuoteString(sqltext.UnquoteIdent(parts[len(parts)-2]))
+	}
+	if s.queryString(ctx, "SELECT sequence_name FROM duckdb_sequences() WHERE "+where) == "" {
+		return nil, true, vsqlerr.New(vsqlerr.SequenceNotFound, "relation %q does not exist", seq)
+	}
+	return &warningStatement{sess: s, tag: "ALTER SEQUENCE"}, true, nil
+}
