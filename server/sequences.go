@@ -35,32 +35,33 @@ const maxSetvalSteps = 100_000_000
 // setvalStatement is SELECT setval(a, b[, c]) [FROM …].
 type setvalStatement struct {
 	sess *Session
-	args string // SELECT a, b[, c] [FROM …]: the arguments, row by row
-	name string // the result column's name
+	args pgwire.Statement // SELECT a, b[, c] [FROM …]: the arguments, row by row
+	name string           // the result column's name
 }
 
-func (st *setvalStatement) ParamOIDs() []uint32 { return nil }
-func (st *setvalStatement) Close()              {}
+// ParamOIDs are the argument query's: SELECT setval($1, $2) takes them.
+func (st *setvalStatement) ParamOIDs() []uint32 { return st.args.ParamOIDs() }
+func (st *setvalStatement) Close()              { st.args.Close() }
 func (st *setvalStatement) Columns() []pgwire.Column {
 	return []pgwire.Column{{Name: st.name, OID: pgtype.Int8OID, Size: 8}}
 }
 
 // prepareSetval recognizes SELECT [pg_catalog.]setval(…) [[AS] name]
 // [FROM …] with the call as the only item of the select list.
-func (s *Session) prepareSetval(st sqltext.Statement) (pgwire.Statement, bool) {
+func (s *Session) prepareSetval(ctx context.Context, st sqltext.Statement, paramOIDs []uint32) (pgwire.Statement, bool, error) {
 	toks, sql := st.Tokens(), st.SQL
 	word := func(i int, w string) bool {
 		return i < len(toks) && toks[i].Kind == sqltext.Word && strings.EqualFold(sql[toks[i].Start:toks[i].End], w)
 	}
 	if !word(0, "select") {
-		return nil, false
+		return nil, false, nil
 	}
 	i := 1
 	if word(i, "pg_catalog") && i+1 < len(toks) && sql[toks[i+1].Start:toks[i+1].End] == "." {
 		i += 2
 	}
 	if !word(i, "setval") || i+1 >= len(toks) || toks[i+1].Kind != sqltext.Open {
-		return nil, false
+		return nil, false, nil
 	}
 	depth, close := 0, -1
 	var commas []int
@@ -79,7 +80,7 @@ func (s *Session) prepareSetval(st sqltext.Statement) (pgwire.Statement, bool) {
 		}
 	}
 	if close < 0 || len(commas) < 1 || len(commas) > 2 {
-		return nil, false
+		return nil, false, nil
 	}
 	name, k := "setval", close+1
 	if word(k, "as") {
@@ -98,25 +99,31 @@ func (s *Session) prepareSetval(st sqltext.Statement) (pgwire.Statement, bool) {
 			rest = " " + sql[toks[k].Start:toks[len(toks)-2].End]
 		}
 	default:
-		return nil, false
+		return nil, false, nil
 	}
 	// the sequence as text: 'public.s'::regclass names it by OID otherwise
 	first := strings.TrimSpace(sql[toks[i+2].Start:toks[commas[0]-1].End])
 	if low := strings.ToLower(first); strings.HasSuffix(low, "::regclass") {
 		first = first[:len(first)-len("::regclass")]
 	}
-	args := "SELECT CAST(" + first + " AS VARCHAR), " + sql[toks[commas[0]+1].Start:toks[close-1].End] + rest
-	return &setvalStatement{sess: s, args: args, name: name}, true
+	// each argument with setval's type (a parameter takes it from there)
+	args := "SELECT CAST(" + first + " AS VARCHAR)"
+	bounds := append(append([]int{}, commas...), close)
+	for n, typ := range []string{"BIGINT", "BOOLEAN"}[:len(commas)] {
+		args += ", CAST(" + sql[toks[bounds[n]+1].Start:toks[bounds[n+1]-1].End] + " AS " + typ + ")"
+	}
+	args += rest
+	stmt, err := s.Prepare(ctx, sqltext.Parse(args), paramOIDs)
+	if err != nil {
+		return nil, true, err
+	}
+	return &setvalStatement{sess: s, args: stmt, name: name}, true, nil
 }
 
-func (st *setvalStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error) {
+func (st *setvalStatement) Execute(ctx context.Context, params []any) (pgwire.Rows, error) {
 	s := st.sess
-	stmt, err := s.Prepare(ctx, sqltext.Parse(st.args), nil)
-	if err != nil {
-		return nil, err
-	}
-	defer stmt.Close()
-	rows, err := stmt.Execute(ctx, nil)
+	stmt := st.args
+	rows, err := stmt.Execute(ctx, params)
 	if err != nil {
 		return nil, s.failed(err)
 	}
@@ -245,7 +252,7 @@ func (s *Session) prepareSequenceOwnedBy(ctx context.Context, st sqltext.Stateme
 		}
 		break
 	}
-	if k+2 >= end+1 || !strings.EqualFold(sql[toks[k].Start:toks[k].End], "owned") || k+1 >= end ||
+	if k+2 >= end || !strings.EqualFold(sql[toks[k].Start:toks[k].End], "owned") ||
 		!strings.EqualFold(sql[toks[k+1].Start:toks[k+1].End], "by") {
 		return nil, false, nil
 	}

@@ -53,6 +53,16 @@ func TestSequencesAsPgDump(t *testing.T) {
 			t.Errorf("%s\n  PostgreSQL: %v\n  vsqld:      %v", sql, want, got)
 		}
 	}
+	// parameters (an ORM binding the sequence and the value)
+	for _, p := range [][]string{{"pd_t_id_seq", "150"}, {"public.pd_t_id_seq", "150"}} {
+		sql := "SELECT setval($1, $2)"
+		if want, got := askNamed(t, pg, sql, p), askNamed(t, vs, sql, p); !reflect.DeepEqual(want, got) {
+			t.Errorf("%s %v\n  PostgreSQL: %v\n  vsqld:      %v", sql, p, want, got)
+		}
+	}
+	if want, got := askNamed(t, pg, "SELECT nextval('pd_t_id_seq')", nil), askNamed(t, vs, "SELECT nextval('pd_t_id_seq')", nil); !reflect.DeepEqual(want, got) {
+		t.Errorf("nextval after setval($1, $2)\n  PostgreSQL: %v\n  vsqld:      %v", want, got)
+	}
 	// Where vsqld differs, it says so: a sequence cannot move back.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -61,7 +71,7 @@ func TestSequencesAsPgDump(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Code != "0A000" || pe.Hint == "" {
 		t.Errorf("setval backwards: %v, want 0A000 with a hint", err)
 	}
-	if got := askNamed(t, vs, "SELECT nextval('pd_t_id_seq')", nil); !reflect.DeepEqual(got.Rows, [][]string{{"101"}}) {
-		t.Errorf("after the refused setval, nextval: %v, want 101 (the sequence unchanged)", got.Rows)
+	if got := askNamed(t, vs, "SELECT nextval('pd_t_id_seq')", nil); !reflect.DeepEqual(got.Rows, [][]string{{"152"}}) {
+		t.Errorf("after the refused setval, nextval: %v, want 152 (the sequence unchanged)", got.Rows)
 	}
 }

@@ -307,8 +307,8 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if stmt, ok := s.prepareSchemaGrant(st); ok {
 		return stmt, nil
 	}
-	if stmt, ok := s.prepareSetval(st); ok {
-		return stmt, nil
+	if stmt, ok, err := s.prepareSetval(ctx, st, paramOIDs); ok || err != nil {
+		return stmt, err // (the argument query went through Prepare)
 	}
 	if stmt, ok, err := s.prepareSequenceOwnedBy(ctx, st); ok || err != nil {
 		return stmt, s.failed(err)
