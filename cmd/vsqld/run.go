@@ -180,11 +180,11 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 		authDur = v
 	}
 	fs.DurationVar(&o.authTimeout, "authentication-timeout", authDur, "how long a client may take to connect and log in (SSL negotiation, startup packet, password exchange) before it is disconnected [VSQL_AUTHENTICATION_TIMEOUT]")
-	spin := server.DefaultReadSpin
+	var spin time.Duration
 	if v, err := time.ParseDuration(m.env("read-spin")); err == nil {
 		spin = v
 	}
-	fs.DurationVar(&o.readSpin, "read-spin", spin, "after answering a client, keep reading its connection without sleeping for up to this `duration` while no other connection is busy: a client's next statement is read without waking a thread (lower latency for request/response loops, at most this much CPU per statement); 0 turns it off [VSQL_READ_SPIN]")
+	fs.DurationVar(&o.readSpin, "read-spin", spin, "after answering a client, keep reading its connection without sleeping for up to this `duration` while no other connection is busy, e.g. 100us: a client's next statement is read without waking a thread (a lower median latency for request/response loops, at most this much CPU per statement; see the README); 0, the default, never spins [VSQL_READ_SPIN]")
 	str(&o.logLevel, "log-level", "info", "log `level`: debug, info, warn or error (logs are structured, on stderr) [VSQL_LOG_LEVEL]")
 	str(&o.tlsCert, "tls-cert", "", "PEM certificate (chain) `file` for TLS; with --tls-key, clients asking for SSL get TLS [VSQL_TLS_CERT]")
 	str(&o.tlsKey, "tls-key", "", "PEM private key `file` of --tls-cert [VSQL_TLS_KEY]")
@@ -335,7 +335,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	logger := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
 	srv, err := server.Open(ctx, server.Config{
 		Listen: o.listen, HTTPListen: o.httpListen, DataDir: o.data, Threads: o.threads, MemoryLimit: o.memoryLimit,
-		MaxConnections: o.maxConnections, MaxMessageSize: o.maxMessageSize, ReadSpin: orOff(o.readSpin),
+		MaxConnections: o.maxConnections, MaxMessageSize: o.maxMessageSize, ReadSpin: o.readSpin,
 		ShutdownTimeout: o.shutdownTimeout, AuthenticationTimeout: o.authTimeout, Logger: logger,
 		TLSCert: o.tlsCert, TLSKey: o.tlsKey, UsersFile: o.users, TrustAll: o.trustAll, RowResults: o.rowResults,
 		CreateDatabases: o.createDatabases, AllowRemotes: o.allowRemotes.items,
