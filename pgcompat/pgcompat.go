@@ -253,8 +253,9 @@ func init() {
 		sqltext.ProvideFunctions(f.name)
 	}
 	setup = append(setup, formatMacros(schema)...)
+	setup = append(setup, concatMacros(schema)...)
 	setup = append(setup, extractMacros(schema)...)
-	for _, f := range []string{"lpad", "rpad", "encode", "decode", "date_trunc", "sha256", "substr", "substring", "format", "to_hex", "split_part"} {
+	for _, f := range []string{"lpad", "rpad", "encode", "decode", "date_trunc", "sha256", "substr", "substring", "format", "to_hex", "split_part", "concat", "concat_ws"} {
 		sqltext.ProvideFunctionAs(f, "pg_"+f)
 	}
 	sqltext.ProvideFunctions("jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",

@@ -46,6 +46,40 @@ func formatMacros(schema string) []string {
 		"CREATE OR REPLACE MACRO " + schema + ".pg_format_variadic(f, a) AS __vsql_format(f, list_transform(a, lambda v: __vsql_pg_text(v, typeof(v), CAST(v AS VARCHAR))))"}
 }
 
+// maxConcatArgs is how many arguments (after concat_ws's separator) the
+// concat macros take.
+const maxConcatArgs = 32
+
+// concatMacros create pg_concat and pg_concat_ws: PostgreSQL's concat and
+// concat_ws write each argument by its type's output function (booleans
+// t and f, arrays {1,2}, floats and json as PostgreSQL prints them),
+// where DuckDB's cast them to VARCHAR (true, [1, 2]). pg_text_arg's type
+// tests are constants DuckDB folds when it binds the macro: a text or
+// integer argument is only cast, the Go function is called for floats,
+// json and lists alone.
+func concatMacros(schema string) []string {
+	textArg := "CREATE OR REPLACE MACRO " + schema + ".pg_text_arg(p) AS CASE " +
+		"WHEN typeof(p) = 'BOOLEAN' THEN CASE CAST(p AS VARCHAR) WHEN 'true' THEN 't' WHEN 'false' THEN 'f' END " +
+		"WHEN typeof(p) IN ('DOUBLE', 'FLOAT', 'JSON') OR typeof(p) LIKE '%[]' THEN __vsql_pg_text(p, typeof(p), CAST(p AS VARCHAR)) " +
+		"ELSE CAST(p AS VARCHAR) END"
+	var concat, concatWS strings.Builder
+	concat.WriteString("CREATE OR REPLACE MACRO " + schema + ".pg_concat")
+	concatWS.WriteString("CREATE OR REPLACE MACRO " + schema + ".pg_concat_ws")
+	var params, texts []string
+	for k := 1; k <= maxConcatArgs; k++ {
+		p := "p" + strconv.Itoa(k)
+		params = append(params, p)
+		texts = append(texts, schema+".pg_text_arg("+p+")")
+		sep := ","
+		if k == 1 {
+			sep = ""
+		}
+		concat.WriteString(sep + " (" + strings.Join(params, ", ") + ") AS concat(" + strings.Join(texts, ", ") + ")")
+		concatWS.WriteString(sep + " (s, " + strings.Join(params, ", ") + ") AS concat_ws(s, " + strings.Join(texts, ", ") + ")")
+	}
+	return []string{textArg, concat.String(), concatWS.String()}
+}
+
 // pgText is the text of a value as PostgreSQL's output function writes it
 // (typ is DuckDB's typeof, duck its cast to VARCHAR); nil for NULL.
 func pgText(a []driver.Value) (any, error) {

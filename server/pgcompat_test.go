@@ -349,6 +349,9 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT id FROM person_e WHERE m = 'ok' OR m <> 'sad' ORDER BY id"},
 		{sql: "SELECT min(m), max(m) FROM person_e", catalogTypes: true},
 		{sql: "SELECT id FROM person_e WHERE m > 'pink'"},
+		// concat and concat_ws write each argument as its type's output function does
+		{sql: `SELECT concat(true, 1, NULL, 'x', 1.5::float8, 100.0::float8, ARRAY[1,2], '{"a":1}'::jsonb), concat_ws(',', false, ARRAY['a','b c'], 2.5), concat('a'), concat(1, 2) AS n`, names: true},
+		{sql: "SELECT concat(b, '-', x) FROM (VALUES (true, 'infinity'::float8), (NULL, 'nan'::float8), (false, -0.5::float8)) v(b, x) ORDER BY 1"},
 		// DROP of several objects: all of them or none
 		{sql: "CREATE TABLE dl_a (i int)"},
 		{sql: "CREATE TABLE dl_b (i int)"},
