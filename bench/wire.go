@@ -234,6 +234,14 @@ func pgxPoint(ctx context.Context, conns []*pgx.Conn) func(client, key int) erro
 	}
 }
 
+// loadWire creates vsqld's table w and COPYs the wire CSV into it.
+func loadWire(ctx context.Context, c *pgx.Conn, data []byte) error {
+	if err := execAll(ctx, c, fmt.Sprintf(vsqlWireDDL, "w")); err != nil {
+		return err
+	}
+	return copyIn(ctx, c, "w", data)
+}
+
 func (b *bench) selectSection(ctx context.Context, data []byte, pg *postgres) (string, error) {
 	cfg := b.cfg
 	rows := cfg.wireRows
@@ -249,10 +257,7 @@ func (b *bench) selectSection(ctx context.Context, data []byte, pg *postgres) (s
 		return w.String(), err
 	}
 	defer done()
-	if err := execAll(ctx, vc, fmt.Sprintf(vsqlWireDDL, "w")); err != nil {
-		return w.String(), err
-	}
-	if err := copyIn(ctx, vc, "w", data); err != nil {
+	if err := loadWire(ctx, vc, data); err != nil {
 		return w.String(), err
 	}
 	var pc *pgx.Conn
@@ -440,10 +445,7 @@ func (b *bench) selectSection(ctx context.Context, data []byte, pg *postgres) (s
 		return w.String(), err
 	}
 	defer ndone()
-	if err := execAll(ctx, nc, fmt.Sprintf(vsqlWireDDL, "w")); err != nil {
-		return w.String(), err
-	}
-	if err := copyIn(ctx, nc, "w", data); err != nil {
+	if err := loadWire(ctx, nc, data); err != nil {
 		return w.String(), err
 	}
 	nconns, err := open(16, func() (*pgx.Conn, error) { return ns.connect(ctx, "postgres") })

@@ -207,9 +207,13 @@ func (c *Conn) Serve(ctx context.Context) {
 			return
 		}
 		c.busy = true
-		busyConns.Add(1)
+		if c.opts.ReadSpin > 0 {
+			busyConns.Add(1) // (read spins wait for a quiet server)
+		}
 		c.handleGuarded(ctx, msg)
-		busyConns.Add(-1)
+		if c.opts.ReadSpin > 0 {
+			busyConns.Add(-1)
+		}
 		closed := c.closed
 		c.writeMu.Unlock()
 		if closed {

@@ -96,11 +96,12 @@
 // unknown type, or malformed ends the connection with a FATAL
 // ErrorResponse; other connections never notice.
 //
-// A plain TCP connection is read through spinReader (spin.go): after a
-// message is handled, the next read spins on non-blocking reads for up to
-// Options.ReadSpin while no other connection is busy, then blocks as
-// net.Conn does, so that a client's next message in a request/response
-// loop is read without waking a sleeping thread.
+// With Options.ReadSpin set (off by default), a plain TCP connection is
+// read through spinReader (spin.go): after a message is handled, the next
+// read spins on non-blocking reads for up to ReadSpin while no other
+// connection with a spin is busy, then blocks as net.Conn does, so that a
+// client's next message in a request/response loop is read without
+// waking a sleeping thread.
 //
 // # Caveats
 //

@@ -170,18 +170,7 @@ func (st *setvalStatement) Execute(ctx context.Context, params []any) (pgwire.Ro
 // reads it), or, when called is false, the value its next nextval
 // returns.
 func (s *Session) setval(ctx context.Context, seq string, v int64, called bool) error {
-	name := pgcompat.PublicToMain(seq)
-	parts := pgcompat.SplitQualified(name)
-	where := "sequence_name = " + sqltext.QuoteString(sqltext.UnquoteIdent(parts[len(parts)-1]))
-	switch len(parts) {
-	case 1:
-		where += " AND ((database_name = current_database() AND schema_name = 'main') OR database_name = 'temp')"
-	case 2:
-		where += " AND schema_name = " + sqltext.QuoteString(sqltext.UnquoteIdent(parts[0])) + " AND database_name IN (current_database(), 'temp')"
-	default:
-		where += " AND schema_name = " + sqltext.QuoteString(sqltext.UnquoteIdent(parts[len(parts)-2])) +
-			" AND database_name = " + sqltext.QuoteString(sqltext.UnquoteIdent(parts[len(parts)-3]))
-	}
+	name, where := sequenceWhere(seq)
 	var last, start, inc, lo, hi any
 	found := false
 	err := s.queryRows(ctx, "SELECT last_value, start_value, increment_by, min_value, max_value FROM duckdb_sequences() WHERE "+where,
@@ -197,6 +186,9 @@ func (s *Session) setval(ctx context.Context, seq string, v int64, called bool) 
 		return vsqlerr.New(vsqlerr.SequenceNotFound, "relation %q does not exist", seq)
 	}
 	step, _ := pgwire.ToInt64(inc)
+	if step == 0 {
+		return vsqlerr.New(vsqlerr.Internal, "sequence %q has increment 0", seq)
+	}
 	min, _ := pgwire.ToInt64(lo)
 	max, _ := pgwire.ToInt64(hi)
 	if v < min || v > max {
@@ -210,9 +202,6 @@ func (s *Session) setval(ctx context.Context, seq string, v int64, called bool) 
 	target := v
 	if !called {
 		target = v - step
-	}
-	if step == 0 {
-		return vsqlerr.New(vsqlerr.Internal, "sequence %q has increment 0", seq)
 	}
 	diff := target - current
 	if diff != 0 && (diff < 0) != (step < 0) || diff%step != 0 {
@@ -262,14 +251,21 @@ func (s *Session) prepareSequenceOwnedBy(ctx context.Context, st sqltext.Stateme
 		}
 	}
 	seq := sql[toks[nameStart].Start:toks[k-1].End]
-	name := pgcompat.PublicToMain(seq)
-	parts := pgcompat.SplitQualified(name)
-	where := "sequence_name = " + sqltext.QuoteString(sqltext.UnquoteIdent(parts[len(parts)-1])) + " AND database_name IN (current_database(), 'temp')"
-	if len(parts) >= 2 {
-		where += " AND schema_name = " + sqltext.QuoteString(sqltext.UnquoteIdent(parts[len(parts)-2]))
-	}
+	_, where := sequenceWhere(seq)
 	if s.queryString(ctx, "SELECT sequence_name FROM duckdb_sequences() WHERE "+where) == "" {
 		return nil, true, vsqlerr.New(vsqlerr.SequenceNotFound, "relation %q does not exist", seq)
 	}
 	return &warningStatement{sess: s, tag: "ALTER SEQUENCE"}, true, nil
+}
+
+// sequenceWhere reads a sequence's name as PostgreSQL does (quoted parts
+// keep their case, schema public is main) and returns it as DuckDB's
+// nextval takes it and the condition on duckdb_sequences() that finds it.
+func sequenceWhere(seq string) (name, where string) {
+	name = pgcompat.PublicToMain(seq)
+	parts := pgcompat.SplitQualified(name)
+	for i, p := range parts {
+		parts[i] = sqltext.UnquoteIdent(p)
+	}
+	return name, catalogWhere("sequence_name", parts)
 }

@@ -646,16 +646,24 @@ func (s *Session) queryString(ctx context.Context, q string) string {
 // the session's database's main schema or the session's temporary
 // tables.
 func (s *Session) tableExists(ctx context.Context, parts []string) bool {
-	where := "table_name = " + sqltext.QuoteString(parts[len(parts)-1])
+	return s.queryString(ctx, "SELECT table_name FROM duckdb_tables() WHERE "+catalogWhere("table_name", parts)+" LIMIT 1") != ""
+}
+
+// catalogWhere is the condition on a row of DuckDB's catalog functions
+// (duckdb_tables(), duckdb_sequences(), …) naming parts (name,
+// schema.name or database.schema.name, unquoted) as DuckDB resolves it:
+// in the named database and schema, else the session's database's main
+// schema or its temporary objects; nameColumn is the name's column.
+func catalogWhere(nameColumn string, parts []string) string {
+	where := nameColumn + " = " + sqltext.QuoteString(parts[len(parts)-1])
 	switch len(parts) {
-	case 3:
-		where += " AND database_name = " + sqltext.QuoteString(parts[0]) + " AND schema_name = " + sqltext.QuoteString(parts[1])
+	case 1:
+		return where + " AND ((database_name = current_database() AND schema_name = 'main') OR database_name = 'temp')"
 	case 2:
-		where += " AND schema_name = " + sqltext.QuoteString(parts[0]) + " AND database_name IN (current_database(), 'temp')"
-	default:
-		where += " AND ((database_name = current_database() AND schema_name = 'main') OR database_name = 'temp')"
+		return where + " AND schema_name = " + sqltext.QuoteString(parts[0]) + " AND database_name IN (current_database(), 'temp')"
 	}
-	return s.queryString(ctx, "SELECT table_name FROM duckdb_tables() WHERE "+where+" LIMIT 1") != ""
+	n := len(parts)
+	return where + " AND database_name = " + sqltext.QuoteString(parts[n-3]) + " AND schema_name = " + sqltext.QuoteString(parts[n-2])
 }
 
 // isView reports whether a (possibly qualified) name is a view: in the
