@@ -36,7 +36,11 @@
 // SIMILAR TO patterns as PostgreSQL does (extract.go), casts the string
 // literal an enum column is compared with by order (col < 'label') to the
 // column's enum type (enumorder.go; the server tells it the enum columns
-// through Session.EnumColumns), reads nextval('public.s'::regclass) and
+// through Session.EnumColumns), reads a string literal that INSERT …
+// VALUES or UPDATE … SET assigns to a column of an array, date/time,
+// interval or boolean type as the cast to that type would be read
+// (assigned.go; the server tells it the table's column types through
+// Session.TableColumns), reads nextval('public.s'::regclass) and
 // pg_dump's CREATE SEQUENCE … AS integer CACHE 1 (sequences.go), writes a
 // literal key after -> or ->> that DuckDB would take for a path ('$oid',
 // '/a', the empty key) as the JSON pointer of the key (jsonKey) and fixes spaced
@@ -131,7 +135,9 @@
 // TimeZone (TranslateIn's Session; datetimeLiteral in literals.go) and
 // written in ISO form, the words as current_date and now(). timestamptz keeps DuckDB's (ICU) cast, which
 // reads a zone-less time in the session's TimeZone; its typed literals are
-// read by pgdatetime and rewritten in ISO form (timestamptzLiteral). The
+// read by pgdatetime and rewritten in ISO form (timestamptzLiteral; BC
+// and five-digit years as make_timestamp of their microseconds, the words
+// today and now as current_date and now()). The
 // ISO 8601 forms bulk data comes in (COPY, INSERT of many rows) take a
 // fast path that reads them without allocating (isoDatetime): measured on
 // COPY of 500,000 rows with a timestamp and a date column, 0.42–0.50 s,

@@ -63,44 +63,113 @@ func (p *pass) plainString(i int) bool {
 // castLiteral rewrites the literal at token lit cast to the type of
 // tokens start…end.
 func (p *pass) castLiteral(lit, start, end int) {
-	raw := p.text(lit)
-	val := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+	var to literalType
 	switch {
 	case p.isOp(end, "]"):
+		to.kind = litArray
+		for k := start; k <= end; k++ {
+			if p.isOp(k, "[") {
+				to.dims++
+			}
+		}
+	case start == end && p.isWord(start, "interval"):
+		if p.kind(lit+1) == sqltext.Word && !notNames[strings.ToLower(p.text(lit+1))] {
+			return // interval '999' second: the SQL standard's field syntax
+		}
+		to = literalType{kind: litInterval}
+	case start == end && p.isWord(start, "date"):
+		to = literalType{kind: litDate}
+	case start == end && p.isWord(start, "time"),
+		end == start+3 && p.isWord(start, "time") && p.isWord(start+1, "without"):
+		to = literalType{kind: litTime}
+	case start == end && p.isWord(start, "timestamp"),
+		end == start+3 && p.isWord(start, "timestamp") && p.isWord(start+1, "without"):
+		to = literalType{kind: litTimestamp}
+	case start == end && p.isWord(start, "timetz"),
+		end == start+3 && p.isWord(start, "time") && p.isWord(start+1, "with"):
+		to = literalType{kind: litTimeTZ}
+	case start == end && (p.isWord(start, "bool") || p.isWord(start, "boolean")):
+		to = literalType{kind: litBool}
+	default:
+		return
+	}
+	p.readLiteral(lit, to, start, end)
+}
+
+// literalType is a type whose input PostgreSQL reads more loosely than
+// DuckDB's cast from text; dims is an array type's number of dimensions.
+type literalType struct {
+	kind literalKind
+	dims int
+}
+
+type literalKind int
+
+const (
+	litNone literalKind = iota
+	litArray
+	litInterval
+	litDate
+	litTime
+	litTimestamp
+	litTimeTZ
+	litTimestampTZ
+	litBool
+)
+
+// readLiteral rewrites the string literal at token lit as PostgreSQL's
+// input of type to reads it: cast to the type written by tokens
+// start…end, or, when start is -1, assigned to a column of that type
+// (assigned.go).
+func (p *pass) readLiteral(lit int, to literalType, start, end int) {
+	raw := p.text(lit)
+	val := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+	switch to.kind {
+	case litArray:
 		list, depth, ok := arrayLiteralList(val)
 		if !ok {
 			return
 		}
 		p.replace(p.toks[lit].Start, p.toks[lit].End, list)
 		// PostgreSQL's int[] holds any number of dimensions, DuckDB's one
-		dims := 0
-		for k := start; k <= end; k++ {
-			if p.isOp(k, "[") {
-				dims++
-			}
+		if depth > to.dims && start >= 0 {
+			p.insert(p.toks[end].End, strings.Repeat("[]", depth-to.dims))
 		}
-		if depth > dims {
-			p.insert(p.toks[end].End, strings.Repeat("[]", depth-dims))
-		}
-	case start == end && p.isWord(start, "interval"):
-		if p.kind(lit+1) == sqltext.Word && !notNames[strings.ToLower(p.text(lit+1))] {
-			return // interval '999' second: the SQL standard's field syntax
-		}
+	case litInterval:
 		if iv, ok := intervalLiteral(val); ok {
 			p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+iv+"'")
 		}
-	case start == end && p.isWord(start, "date"):
+	case litDate:
 		p.datetimeLiteral(lit, start, end, val, pgdatetime.Date)
-	case start == end && p.isWord(start, "time"),
-		end == start+3 && p.isWord(start, "time") && p.isWord(start+1, "without"):
+	case litTime:
 		p.datetimeLiteral(lit, start, end, val, pgdatetime.Time)
-	case start == end && p.isWord(start, "timestamp"),
-		end == start+3 && p.isWord(start, "timestamp") && p.isWord(start+1, "without"):
+	case litTimestamp:
 		p.datetimeLiteral(lit, start, end, val, pgdatetime.Timestamp)
-	case start == end && p.isWord(start, "timetz"),
-		end == start+3 && p.isWord(start, "time") && p.isWord(start+1, "with"):
+	case litTimeTZ:
 		p.datetimeLiteral(lit, start, end, val, pgdatetime.TimeTZ)
-	case start == end && (p.isWord(start, "bool") || p.isWord(start, "boolean")):
+	case litTimestampTZ:
+		if v, err := pgdatetime.Parse(val, pgdatetime.TimestampTZ, pgdatetime.Options{Order: p.sess.Order, Location: time.UTC, Now: time.Now()}); err == nil {
+			if expr, ok := specialExpr(pgdatetime.TimestampTZ, v); ok {
+				p.literalExpr(lit, start, end, expr)
+				return
+			}
+			if y := time.UnixMicro(v.Micros).UTC().Year(); v.Special == pgdatetime.None && (y < 1 || y > 9999) {
+				// BC, or a year of five digits: DuckDB's cast reads neither
+				us := strconv.FormatInt(v.Micros, 10)
+				if v.HasZone {
+					p.literalExpr(lit, start, end, "timezone('UTC', make_timestamp("+us+"))")
+				} else {
+					p.literalExpr(lit, start, end, "CAST(make_timestamp("+us+") AS TIMESTAMPTZ)")
+				}
+				return
+			}
+		}
+		if fixed, ok := fixOffset(val); ok {
+			p.replace(p.toks[lit].Start, p.toks[lit].End, sqlString(fixed))
+		} else if iso, ok := timestamptzISO(val); ok && iso != val {
+			p.replace(p.toks[lit].Start, p.toks[lit].End, sqlString(iso))
+		}
+	case litBool:
 		if b, ok := parseBool(val); ok && val != b {
 			p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+b+"'")
 		}
@@ -179,8 +248,13 @@ func specialExpr(kind pgdatetime.Kind, v pgdatetime.Value) (string, bool) {
 		return day, true
 	case kind == pgdatetime.Timestamp && v.Special == pgdatetime.Now:
 		return "CAST(now() AS TIMESTAMP)", true
-	case kind == pgdatetime.Timestamp:
+	case kind == pgdatetime.TimestampTZ && v.Special == pgdatetime.Now:
+		return "now()", true
+	case kind == pgdatetime.Timestamp, kind == pgdatetime.TimestampTZ:
 		expr := "CAST(" + day + " AS TIMESTAMP)"
+		if kind == pgdatetime.TimestampTZ {
+			expr = "CAST(" + day + " AS TIMESTAMPTZ)"
+		}
 		if us := v.Micros % usecsPerDay; us > 0 { // 'tomorrow 10:00'
 			expr = "(" + expr + " + INTERVAL '" + strconv.FormatInt(us, 10) + " microseconds')"
 		}
@@ -193,7 +267,7 @@ func specialExpr(kind pgdatetime.Kind, v pgdatetime.Value) (string, bool) {
 // token lit (its type tokens start…end): type '…' becomes CAST(expr AS
 // type), '…'::type and CAST('…' AS type) take (expr) for the literal.
 func (p *pass) literalExpr(lit, start, end int, expr string) {
-	if p.toks[start].Start < p.toks[lit].Start {
+	if start >= 0 && p.toks[start].Start < p.toks[lit].Start {
 		p.replace(p.toks[start].Start, p.toks[lit].End, "CAST("+expr+" AS "+p.src[p.toks[start].Start:p.toks[end].End]+")")
 		return
 	}

@@ -350,6 +350,8 @@ var rules = map[string]rule{
 	"row":                      anonymousRow,
 	"for":                      lockingClause, // SELECT … FOR UPDATE (locking.go)
 	"into":                     selectInto,    // SELECT … INTO t FROM … (selectinto.go)
+	"values":                   insertValues,  // INSERT … VALUES ('{1,2}'): the column type's input (assigned.go)
+	"set":                      updateSet,     // UPDATE … SET c = '…'
 	"json_agg":                 jsonAgg,       // (jsonagg.go)
 	"any":                      likeAny,       // x LIKE ANY (array) (likeany.go)
 	"all":                      likeAny,
@@ -1412,10 +1414,12 @@ func storageValue(name, v string) bool {
 	return false
 }
 
-// timestamptzLiteral fixes a numeric offset written after a space
-// ('2026-12-02 21:55:36.153 +00:00', Sequelize's form) in a literal typed
-// timestamptz: '…'::timestamptz, timestamptz '…', CAST('…' AS
-// timestamptz), and the same with timestamp with time zone.
+// timestamptzLiteral reads a literal typed timestamptz ('…'::timestamptz,
+// timestamptz '…', CAST('…' AS timestamptz), and the same with timestamp
+// with time zone) as PostgreSQL's input does (readLiteral): formats and
+// zone names DuckDB refuses, the words today, tomorrow, yesterday and
+// now, and a numeric offset written after a space ('2026-12-02
+// 21:55:36.153 +00:00', Sequelize's form).
 func timestamptzLiteral(p *pass, i int) {
 	first := i
 	if p.isWord(i, "zone") {
@@ -1436,15 +1440,8 @@ func timestamptzLiteral(p *pass, i int) {
 	if lit < 0 {
 		return
 	}
-	s := p.text(lit)
-	if len(s) < 2 || s[0] != '\'' {
-		return
-	}
-	val := strings.ReplaceAll(s[1:len(s)-1], "''", "'")
-	if fixed, ok := fixOffset(val); ok {
-		p.replace(p.toks[lit].Start, p.toks[lit].End, sqlString(fixed))
-	} else if iso, ok := timestamptzISO(val); ok && iso != val {
-		p.replace(p.toks[lit].Start, p.toks[lit].End, sqlString(iso))
+	if p.plainString(lit) {
+		p.readLiteral(lit, literalType{kind: litTimestampTZ}, first, i)
 	}
 }
 

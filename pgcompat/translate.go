@@ -22,6 +22,12 @@ type Session struct {
 	// for a statement comparing a name with a string literal by order
 	// (enumorder.go).
 	EnumColumns func() map[string]string
+	// TableColumns, when set, returns the columns of the table that the
+	// name parts (table, schema.table or database.schema.table, unquoted)
+	// name, in the table's order; nil when there is none. The rewrite
+	// calls it only for an INSERT … VALUES or UPDATE … SET that assigns a
+	// plain string literal to a column (assigned.go).
+	TableColumns func(parts []string) []TableColumn
 }
 
 // Translation is a statement as DuckDB should run it.

@@ -296,9 +296,11 @@
 // Then package pgcompat (Rewrite, one token pass, called once from
 // Prepare through pgcompat.Translate with the other text steps) gives the statement PostgreSQL's semantics where DuckDB's
 // differ: integer division, division by zero, at/by/show as names, jsonb,
-// spaced timestamptz offsets, enum columns compared with literals by order
-// (the session tells pgcompat its enum columns: enumcolumns.go, a catalog
-// query kept until a statement that may change a catalog — DDL, a vsql_*
+// spaced timestamptz offsets, enum columns compared with literals by order,
+// string literals assigned to array, date/time, interval and boolean
+// columns by INSERT … VALUES and UPDATE … SET (the session tells pgcompat
+// its enum columns and a table's column types: catalogcache.go, catalog
+// queries kept until a statement that may change a catalog — DDL, a vsql_*
 // call — or the end of the session's transaction). CREATE TABLE … AS reads DuckDB's count row
 // for its SELECT n tag.
 //

@@ -352,6 +352,16 @@ func TestPostgresSemantics(t *testing.T) {
 		// concat and concat_ws write each argument as its type's output function does
 		{sql: `SELECT concat(true, 1, NULL, 'x', 1.5::float8, 100.0::float8, ARRAY[1,2], '{"a":1}'::jsonb), concat_ws(',', false, ARRAY['a','b c'], 2.5), concat('a'), concat(1, 2) AS n`, names: true},
 		{sql: "SELECT concat(b, '-', x) FROM (VALUES (true, 'infinity'::float8), (NULL, 'nan'::float8), (false, -0.5::float8)) v(b, x) ORDER BY 1"},
+		// a string literal assigned to a column is read by the column
+		// type's input: arrays, timestamptz with zone names and
+		// PostgreSQL's formats, timetz, booleans, dates, intervals
+		{sql: "CREATE TABLE asg (id int, a int[], t text[], tz timestamptz, tt timetz, b bool, d date, iv interval, note text)"},
+		{sql: `INSERT INTO asg VALUES (1, '{1,2,3}', '{a,"b c",NULL,01}', 'Mon Feb 10 17:32:01 1997 PST', '01:30-08', ' yes ', 'January 8, 1999', '1 day 2 hours ago', '{1}'), (2, '{}', '{}', '2000-03-15 13:14:02 GMT-1', '04:05:06 UTC', 'of', '1999-Jan-08', '@ 3 mins', 'x')`},
+		{sql: "INSERT INTO ASG AS x (tz, \"id\", a) VALUES ('19970210 173201 America/New_York', 3, '{4,5}'), ('today', 4, '{ 6 }') RETURNING id, a, tz = current_date"},
+		{sql: "INSERT INTO asg (id, tz) VALUES (5, 'Feb 10 17:32:01 1997 bogus')"},
+		{sql: "UPDATE asg SET tz = 'Feb 11 17:32:01 1997 EST', a = '{7}', b = 'off' WHERE id = 2"},
+		{sql: "INSERT INTO asg (id, tz) VALUES (6, 'Feb 16 17:32:01 0097 BC'), (7, 'Sat Mar 12 23:58:48 10000 IST')"},
+		{sql: "SELECT id, a, t, tz, tt, b, d, iv, note FROM asg ORDER BY id", names: true},
 		// DROP of several objects: all of them or none
 		{sql: "CREATE TABLE dl_a (i int)"},
 		{sql: "CREATE TABLE dl_b (i int)"},

@@ -88,8 +88,9 @@ type Session struct {
 	dateOrder      pgdatetime.Order // DateStyle's order of day, month and year
 	// enumColumns is the last answer to pgcompat's EnumColumns;
 	// catalogChangedInTx: the open transaction block ran a statement that
-	// may change a catalog (enumcolumns.go).
+	// may change a catalog (catalogcache.go).
 	enumColumns        *enumColumnsCache
+	tableColumns       *tableColumnsCache // pgcompat's TableColumns (catalogcache.go)
 	catalogChangedInTx bool
 }
 
@@ -362,7 +363,8 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if scan.CallsVsql {
 		s.catalogChanged() // (a merge or checkout may change tables)
 	}
-	tr := pgcompat.TranslateIn(st, scan.CallsVsql, pgcompat.Session{Order: s.dateOrder, Location: s.location, EnumColumns: s.enumColumnsFunc(ctx)})
+	tr := pgcompat.TranslateIn(st, scan.CallsVsql, pgcompat.Session{Order: s.dateOrder, Location: s.location, EnumColumns: s.enumColumnsFunc(ctx),
+		TableColumns: s.tableColumnsFunc(ctx)})
 	st = tr.Statement
 	if tr.Catalogs {
 		if err := s.publishSettings(ctx, st.SQL); err != nil {

@@ -50,7 +50,7 @@ type duckStatement struct {
 	// heavy: the statement may call a heavy vsql_* function (execute).
 	heavy bool
 	// changesCatalog: DDL or a vsql_* call; each run counts in
-	// catalogGeneration when it ends (enumcolumns.go).
+	// catalogGeneration when it ends (catalogcache.go).
 	changesCatalog bool
 
 	mu   sync.Mutex

@@ -2,12 +2,17 @@ package server
 
 import (
 	"context"
+	"strings"
 	"sync/atomic"
+
+	"github.com/vsql/vsql/pgcompat"
 )
 
-// The rewrite of col < 'label' for a column of enum type (pgcompat's
-// enumorder.go) needs the session's columns of enum type. Reading them is
-// a catalog query (~2 ms), so a session keeps its answer until the
+// Two rewrites of pgcompat read the catalog: col < 'label' for a column
+// of enum type (enumorder.go) needs the session's columns of enum type,
+// and a string literal assigned by INSERT … VALUES or UPDATE … SET
+// (assigned.go) needs its table's column types. Reading them is a
+// catalog query (~2 ms), so a session keeps its answers until the
 // catalog may have changed: catalogGeneration counts the statements that
 // may change a catalog (CREATE, ALTER, DROP, vsql_* calls such as merges
 // and checkouts), each counted when prepared and again when run, and the
@@ -40,6 +45,7 @@ func (s *Session) endTransactionCatalog() {
 		s.catalogChangedInTx = false
 	}
 	s.enumColumns = nil
+	s.tableColumns = nil
 }
 
 // enumColumnsFunc returns pgcompat.Session's EnumColumns for a statement
@@ -69,6 +75,60 @@ func (s *Session) enumColumnsFunc(ctx context.Context) func() map[string]string 
 			return nil // (a failed transaction: the statement fails anyway)
 		}
 		s.enumColumns = &enumColumnsCache{generation: gen, columns: cols}
+		return cols
+	}
+}
+
+// tableColumnsCache is a session's answers for tables, by the name parts
+// asked, and the generation they were read at.
+type tableColumnsCache struct {
+	generation int64
+	tables     map[string][]pgcompat.TableColumn
+}
+
+// tableColumnsFunc returns pgcompat.Session's TableColumns for a
+// statement being prepared under ctx.
+func (s *Session) tableColumnsFunc(ctx context.Context) func([]string) []pgcompat.TableColumn {
+	return func(parts []string) []pgcompat.TableColumn {
+		gen := catalogGeneration.Load()
+		if c := s.tableColumns; c == nil || c.generation != gen {
+			s.tableColumns = &tableColumnsCache{generation: gen, tables: map[string][]pgcompat.TableColumn{}}
+		}
+		key := strings.Join(parts, "\x00")
+		if cols, ok := s.tableColumns.tables[key]; ok {
+			return cols
+		}
+		// As DuckDB resolves the name: case-insensitively, public as main,
+		// a temporary table before the database's.
+		lowered := make([]string, len(parts))
+		for i, part := range parts {
+			lowered[i] = strings.ToLower(part)
+		}
+		if len(lowered) >= 2 && lowered[len(lowered)-2] == "public" {
+			lowered[len(lowered)-2] = "main"
+		}
+		var cols []pgcompat.TableColumn
+		var first string
+		err := s.queryRows(ctx, `SELECT database_name || '.' || schema_name, column_name, data_type
+			FROM duckdb_columns()
+			WHERE `+catalogWhere("lower(table_name)", lowered)+`
+			ORDER BY database_name <> 'temp', database_name, schema_name, column_index`,
+			func(row []any) {
+				where, _ := row[0].(string)
+				if first == "" {
+					first = where
+				}
+				if where != first {
+					return
+				}
+				name, _ := row[1].(string)
+				typ, _ := row[2].(string)
+				cols = append(cols, pgcompat.TableColumn{Name: name, Type: typ})
+			})
+		if err != nil {
+			return nil // (a failed transaction: the statement fails anyway)
+		}
+		s.tableColumns.tables[key] = cols
 		return cols
 	}
 }

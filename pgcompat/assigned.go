@@ -1,0 +1,231 @@
+package pgcompat
+
+import (
+	"strings"
+
+	"github.com/vsql/vsql/sqltext"
+)
+
+// A string literal PostgreSQL assigns to a column is read by the column
+// type's input function: INSERT INTO t VALUES ('{1,2}', 'Mon Feb 10
+// 17:32:01 1997 PST') puts an array and an instant in an int[] and a
+// timestamptz column. DuckDB casts it with its own parser, which refuses
+// both. The literals of INSERT … VALUES and of UPDATE … SET col = '…'
+// are rewritten as the cast to the column's type is (literals.go) when
+// the column is of a type whose input PostgreSQL reads more loosely:
+// arrays, timestamp with time zone, time with time zone, date, time,
+// timestamp, interval and boolean. The rewrite learns the table's
+// columns from Session.TableColumns (the server's catalog), asked only
+// for a statement that assigns a plain string literal so.
+
+// TableColumn is a column of a table as Session.TableColumns returns it:
+// its name and its type as DuckDB writes it (INTEGER[], TIMESTAMP WITH
+// TIME ZONE).
+type TableColumn struct {
+	Name, Type string
+}
+
+// assignedType is the literal type that reads a string assigned to a
+// column of DuckDB type typ (literalType{} for a type DuckDB reads as
+// PostgreSQL does).
+func assignedType(typ string) literalType {
+	if base, ok := strings.CutSuffix(typ, "[]"); ok {
+		to := literalType{kind: litArray, dims: 1}
+		for strings.HasSuffix(base, "[]") {
+			base = base[:len(base)-2]
+			to.dims++
+		}
+		return to
+	}
+	return literalType{kind: assignedKinds[typ]}
+}
+
+// assignedKinds are the types, as DuckDB writes them, whose literals
+// assigned to a column are rewritten (arrays aside).
+var assignedKinds = map[string]literalKind{"TIMESTAMP WITH TIME ZONE": litTimestampTZ, "TIME WITH TIME ZONE": litTimeTZ,
+	"DATE": litDate, "TIME": litTime, "TIMESTAMP": litTimestamp, "INTERVAL": litInterval, "BOOLEAN": litBool}
+
+// insertValues: token i is VALUES of INSERT INTO t [AS a] [(c, …)]
+// [OVERRIDING … VALUE] VALUES (…), ….
+func insertValues(p *pass, i int) {
+	if p.sess.TableColumns == nil || !p.isWord(0, "insert") || !p.isWord(1, "into") {
+		return
+	}
+	nameEnd := p.nameEnd(2)
+	if nameEnd < 0 {
+		return
+	}
+	j := nameEnd
+	if p.isWord(j, "as") {
+		j += 2
+	}
+	var names []string // the column list, nil for the table's order
+	if p.kind(j) == sqltext.Open {
+		end := p.matchForward(j)
+		if end < 0 {
+			return
+		}
+		for k := j + 1; k < end; k += 2 {
+			name, ok := p.identifier(k)
+			if !ok || !(p.isOp(k+1, ",") || k+1 == end) {
+				return // c[1], c.f: left to DuckDB
+			}
+			names = append(names, name)
+		}
+		j = end + 1
+	}
+	if p.isWord(j, "overriding") {
+		j += 3
+	}
+	if j != i {
+		return
+	}
+	// The string literals that are a whole item of a row: (row item, token).
+	type assigned struct{ item, tok int }
+	var found []assigned
+	for open := i + 1; p.kind(open) == sqltext.Open; {
+		end := p.matchForward(open)
+		if end < 0 {
+			return
+		}
+		item := 0
+		for k := open + 1; k < end; k++ {
+			switch {
+			case p.kind(k) == sqltext.Open:
+				k = p.matchForward(k)
+				if k < 0 {
+					return
+				}
+			case p.isOp(k, ","):
+				item++
+			case p.plainString(k) && (p.kind(k-1) == sqltext.Open || p.isOp(k-1, ",")) && (p.isOp(k+1, ",") || k+1 == end):
+				found = append(found, assigned{item, k})
+			}
+		}
+		if !p.isOp(end+1, ",") {
+			break
+		}
+		open = end + 2
+	}
+	if len(found) == 0 {
+		return
+	}
+	types := p.columnTypes(2, nameEnd)
+	if types == nil {
+		return
+	}
+	for _, a := range found {
+		var typ string
+		if names == nil {
+			if a.item < len(types.order) {
+				typ = types.order[a.item]
+			}
+		} else if a.item < len(names) {
+			typ = types.byName[strings.ToLower(names[a.item])]
+		}
+		if to := assignedType(typ); to.kind != litNone && !p.edited(p.toks[a.tok].Start, p.toks[a.tok].End) {
+			p.readLiteral(a.tok, to, -1, -1)
+		}
+	}
+}
+
+// updateSet: token i is SET of UPDATE [ONLY] t [[AS] a] SET c = '…', ….
+func updateSet(p *pass, i int) {
+	if p.sess.TableColumns == nil || !p.isWord(0, "update") {
+		return
+	}
+	first := 1
+	if p.isWord(first, "only") {
+		first++
+	}
+	nameEnd := p.nameEnd(first)
+	if nameEnd < 0 {
+		return
+	}
+	j := nameEnd
+	if p.isWord(j, "as") {
+		j++
+	}
+	if j < i && (p.kind(j) == sqltext.Word || p.kind(j) == sqltext.Quoted) {
+		j++ // the alias
+	}
+	if j != i {
+		return
+	}
+	type assigned struct {
+		column string
+		tok    int
+	}
+	var found []assigned
+	for k := i + 1; k < len(p.toks); k++ {
+		switch {
+		case p.kind(k) == sqltext.Open:
+			if k = p.matchForward(k); k < 0 {
+				return
+			}
+		case p.kind(k) == sqltext.Semi:
+			k = len(p.toks)
+		case p.kind(k) == sqltext.Word && (p.isWord(k, "where") || p.isWord(k, "from") || p.isWord(k, "returning")):
+			k = len(p.toks)
+		case p.isOp(k, "=") && p.plainString(k+1) && p.literalEnds(k+1):
+			if name, ok := p.identifier(k - 1); ok && (p.isOp(k-2, ",") || k-2 == i) {
+				found = append(found, assigned{name, k + 1})
+			}
+		}
+	}
+	if len(found) == 0 {
+		return
+	}
+	types := p.columnTypes(first, nameEnd)
+	if types == nil {
+		return
+	}
+	for _, a := range found {
+		if to := assignedType(types.byName[strings.ToLower(a.column)]); to.kind != litNone && !p.edited(p.toks[a.tok].Start, p.toks[a.tok].End) {
+			p.readLiteral(a.tok, to, -1, -1)
+		}
+	}
+}
+
+// identifier is the name token k is (a word that is no keyword of the
+// statement, or a quoted name), unquoted.
+func (p *pass) identifier(k int) (string, bool) {
+	switch p.kind(k) {
+	case sqltext.Word:
+		w := p.text(k)
+		return w, !notNames[strings.ToLower(w)]
+	case sqltext.Quoted:
+		return sqltext.UnquoteIdent(p.text(k)), true
+	}
+	return "", false
+}
+
+// tableTypes is a table's column types in its order and by lower-cased
+// name.
+type tableTypes struct {
+	order  []string
+	byName map[string]string
+}
+
+// columnTypes asks Session.TableColumns for the table named by tokens
+// start…end-1; nil when it knows none.
+func (p *pass) columnTypes(start, end int) *tableTypes {
+	var parts []string
+	for k := start; k < end; k += 2 {
+		name, _ := p.identifier(k)
+		if p.kind(k) == sqltext.Word {
+			name = p.text(k)
+		}
+		parts = append(parts, name)
+	}
+	cols := p.sess.TableColumns(parts)
+	if len(cols) == 0 {
+		return nil
+	}
+	t := &tableTypes{byName: make(map[string]string, len(cols))}
+	for _, c := range cols {
+		t.order = append(t.order, c.Type)
+		t.byName[strings.ToLower(c.Name)] = c.Type
+	}
+	return t
+}
