@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vsql/vsql/internal/pgdatetime"
+	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
 )
 
@@ -855,4 +856,42 @@ func isoWeekDate(y, w, d int) (int, int, int) {
 	}
 	t := isoYearStart(y).AddDate(0, 0, (w-1)*7+d-1)
 	return t.Year(), int(t.Month()), t.Day()
+}
+
+// atTimeZone rewrites the zone of x AT TIME ZONE 'zone' (token i is ZONE)
+// and of timezone('zone', x) (token i is timezone) as PostgreSQL reads it
+// (pgdatetime.AtZone), in a form DuckDB's ICU reads alike: an
+// abbreviation of a fixed offset ('PST', 'CET', 'EDT'), which ICU takes
+// for a zone with daylight-saving time or does not know, and a POSIX
+// offset ('UTC+3': three hours west), become the Etc/GMT zone of that
+// offset; a zone name is written in its database's spelling. An offset
+// that is not whole hours, a dynamic abbreviation ('MSK') and a POSIX
+// rule of its own are left to DuckDB.
+func atTimeZone(p *pass, i int) {
+	lit := -1
+	switch {
+	case p.isWord(i, "zone") && p.isWord(i-1, "time") && p.isWord(i-2, "at"):
+		lit = i + 1
+	case p.isWord(i, "timezone") && p.kind(i+1) == sqltext.Open && p.isOp(i+3, ",") && !p.isOp(i-1, "."):
+		lit = i + 2
+	}
+	if !p.plainString(lit) || p.edited(p.toks[lit].Start, p.toks[lit].End) {
+		return
+	}
+	raw := p.text(lit)
+	zone := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+	name, east, fixed, ok := pgdatetime.AtZone(zone)
+	switch {
+	case !ok:
+		return
+	case fixed && east == 0:
+		name = "UTC"
+	case fixed && east%3600 == 0 && east >= -12*3600 && east <= 14*3600:
+		name = fmt.Sprintf("Etc/GMT%+d", -east/3600) // POSIX's sign: Etc/GMT+8 is UTC-8
+	case fixed:
+		return
+	}
+	if name != zone {
+		p.replace(p.toks[lit].Start, p.toks[lit].End, sqlString(name))
+	}
 }

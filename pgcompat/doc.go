@@ -40,7 +40,9 @@
 // VALUES or UPDATE … SET assigns to a column of an array, date/time,
 // interval or boolean type as the cast to that type would be read
 // (assigned.go; the server tells it the table's column types through
-// Session.TableColumns), reads nextval('public.s'::regclass) and
+// Session.TableColumns), reads the zone literal of AT TIME ZONE and
+// timezone() as PostgreSQL does (atTimeZone in datetime.go), reads
+// nextval('public.s'::regclass) and
 // pg_dump's CREATE SEQUENCE … AS integer CACHE 1 (sequences.go), writes a
 // literal key after -> or ->> that DuckDB would take for a path ('$oid',
 // '/a', the empty key) as the JSON pointer of the key (jsonKey) and fixes spaced

@@ -3,6 +3,7 @@ package pgcompat
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -160,6 +161,12 @@ func (iv *ivAcc) verbose(v string) bool {
 	toks := strings.Fields(strings.ToLower(v))
 	if len(toks) > 0 && toks[0] == "@" {
 		toks = toks[1:]
+	}
+	// a sign stands for the field after it, spaces between ('1 month - 1 second')
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i] == "-" || toks[i] == "+" {
+			toks = slices.Replace(toks, i, i+2, toks[i]+toks[i+1])
+		}
 	}
 	ago := false
 	if len(toks) > 0 && toks[len(toks)-1] == "ago" {

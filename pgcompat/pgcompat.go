@@ -312,10 +312,11 @@ var rules = map[string]rule{
 	"numeric":                  wideDecimal,
 	"with":                     storageParameters,
 	"decimal":                  wideDecimal,
-	"zone":                     timestamptzLiteral,                                            // timestamp with time zone
-	"unnest":                   multiUnnest,                                                   // unnest(a, b) in FROM
-	"generate_series":          func(p *pass, i int) { seriesStep(p, i); setReturning(p, i) }, // rows, not a list, in a select list; '12 hours' steps
-	":":                        colonCast,                                                     // '…'::bool, '{1,2}'::int[]
+	"zone":                     func(p *pass, i int) { timestamptzLiteral(p, i); atTimeZone(p, i) }, // timestamp with time zone; x AT TIME ZONE 'PST' (datetime.go)
+	"timezone":                 atTimeZone,                                                          // timezone('PST', x)
+	"unnest":                   multiUnnest,                                                         // unnest(a, b) in FROM
+	"generate_series":          func(p *pass, i int) { seriesStep(p, i); setReturning(p, i) },       // rows, not a list, in a select list; '12 hours' steps
+	":":                        colonCast,                                                           // '…'::bool, '{1,2}'::int[]
 	"bool":                     typedLiteral,
 	"boolean":                  typedLiteral,
 	"date":                     typedLiteral,
@@ -1423,6 +1424,12 @@ func storageValue(name, v string) bool {
 func timestamptzLiteral(p *pass, i int) {
 	first := i
 	if p.isWord(i, "zone") {
+		if p.isWord(i-1, "time") && p.isWord(i-2, "with") && p.isWord(i-3, "time") {
+			if p.plainString(i + 1) { // time with time zone '…'
+				p.castLiteral(i+1, i-3, i)
+			}
+			return
+		}
 		if !(p.isWord(i-1, "time") && p.isWord(i-2, "with") && p.isWord(i-3, "timestamp")) {
 			return
 		}

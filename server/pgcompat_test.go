@@ -362,6 +362,12 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "UPDATE asg SET tz = 'Feb 11 17:32:01 1997 EST', a = '{7}', b = 'off' WHERE id = 2"},
 		{sql: "INSERT INTO asg (id, tz) VALUES (6, 'Feb 16 17:32:01 0097 BC'), (7, 'Sat Mar 12 23:58:48 10000 IST')"},
 		{sql: "SELECT id, a, t, tz, tt, b, d, iv, note FROM asg ORDER BY id", names: true},
+		{sql: "SELECT time with time zone 'T040506.789 -08', time with time zone '04:05:06 PST', date '2001-02-03' + time with time zone '04:05:06 UTC', interval '1 month - 1 second', interval '2 days - 12:34:56'"},
+		{sql: "SELECT '4714-11-23 16:00:00-08 BC'::timestamptz, timestamp with time zone 'tomorrow' = timestamptz 'yesterday' + interval '2 days', 'now'::timestamptz = now()"},
+		// AT TIME ZONE and timezone() read the zone as PostgreSQL does: an
+		// abbreviation is a fixed offset (PST is UTC-8 in July too, CET
+		// UTC+1), a POSIX offset counts hours west, names in any case
+		{sql: "SELECT x AT TIME ZONE 'PST', x AT TIME ZONE 'EDT', timezone('CET', x), x AT TIME ZONE 'europe/paris', x AT TIME ZONE 'UTC+3', x AT TIME ZONE 'GMT', (x AT TIME ZONE 'UTC') AT TIME ZONE 'PST' FROM (VALUES (timestamptz '2020-07-01 12:00+00'), (timestamptz '2020-01-01 12:00+00')) v(x) ORDER BY x"},
 		// DROP of several objects: all of them or none
 		{sql: "CREATE TABLE dl_a (i int)"},
 		{sql: "CREATE TABLE dl_b (i int)"},

@@ -60,7 +60,8 @@
 // as year 0. Errors are *Error, with Reason, PostgreSQL's Msg and
 // SQLSTATE(). LoadLocation resolves a zone name as PostgreSQL's TimeZone
 // setting does, for callers that need the session zone as a
-// *time.Location. ParseISO (iso.go) reads the plain ISO 8601 forms bulk
+// *time.Location; AtZone resolves the zone of AT TIME ZONE (an abbreviation
+// first, as a fixed offset, then a name) for the SQL rewriter. ParseISO (iso.go) reads the plain ISO 8601 forms bulk
 // data comes in (YYYY-MM-DD, YYYY-MM-DD HH:MM:SS[.ffffff], HH:MM:SS)
 // without allocating, as Parse reads them, and declines anything else;
 // vsqld's casts from text try it first. JulianDay, DateOfJulian, DaysIn

@@ -740,3 +740,32 @@ func determineAbbrevOffset(tm *pgtm, abbr, zone string) int {
 	}
 	return zoneTz
 }
+
+// AtZone resolves the zone argument of PostgreSQL's AT TIME ZONE and
+// timezone(zone, …) as timestamptz_zone does: first as an abbreviation of
+// the Default set (case-insensitively; "PST" is UTC-8 all year, "CET"
+// UTC+1), then as a zone name or POSIX specification (LoadLocation). It
+// returns the offset, in seconds east, of a zone that never changes it
+// (fixed), else the IANA name of a zone from the time zone database
+// (name). ok is false for what has neither: a dynamic abbreviation
+// ("MSK", whose offset depends on the date), a POSIX specification with
+// its own daylight-saving rule, or text that names no zone.
+func AtZone(s string) (name string, east int, fixed, ok bool) {
+	if a, found := abbrevs[strings.ToLower(s)]; found {
+		if a.zone != "" {
+			return "", 0, false, false
+		}
+		return "", a.off, true, true
+	}
+	loc, err := LoadLocation(s)
+	if err != nil {
+		return "", 0, false, false
+	}
+	if off, isFixed := fixedOffset(loc); isFixed {
+		return "", off, true, true
+	}
+	if _, err := time.LoadLocation(loc.String()); err != nil {
+		return "", 0, false, false // a POSIX rule of its own
+	}
+	return loc.String(), 0, false, true
+}
