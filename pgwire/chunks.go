@@ -132,7 +132,8 @@ func ChunkEncodable(cols []Column, res []duckstream.Column) bool {
 type colEncoder struct {
 	kind   colKind
 	binary bool
-	digits int // extra_float_digits (text floats)
+	digits int        // extra_float_digits (text floats)
+	date   dateFormat // DateStyle (text dates and timestamps)
 	scale  int
 	width  int // bytes of a DECIMAL's internal integer
 	loc    *time.Location
@@ -211,7 +212,7 @@ func (e *colEncoder) appendValue(b []byte, v *duckstream.Vector, i int) []byte {
 			}
 			return binary.BigEndian.AppendUint32(b, uint32(int32((time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC).Unix()-946684800)/86400)))
 		}
-		return appendTime(b, pgtype.DateOID, t)
+		return appendTimeStyled(b, pgtype.DateOID, t, e.date)
 	case kTime:
 		us := duckstream.Int64(v, i)
 		if e.binary {
@@ -232,12 +233,12 @@ func (e *colEncoder) appendValue(b []byte, v *duckstream.Vector, i int) []byte {
 		}
 		t := time.UnixMicro(us).UTC()
 		if e.kind == kTimestamp {
-			return appendTime(b, pgtype.TimestampOID, t)
+			return appendTimeStyled(b, pgtype.TimestampOID, t, e.date)
 		}
 		if e.loc != nil {
 			t = t.In(e.loc)
 		}
-		return appendTime(b, pgtype.TimestamptzOID, t)
+		return appendTimeStyled(b, pgtype.TimestamptzOID, t, e.date)
 	case kDecimal64:
 		return e.appendDecimal(b, v, i)
 	case kDecimal128:
@@ -446,10 +447,10 @@ type chunkCursor struct {
 
 func newChunkCursor(rows ChunkRows, res *duckstream.Result, loc *time.Location, cols []Column, formats []int16) *chunkCursor {
 	k := &chunkCursor{rows: rows, res: res, encs: make([]colEncoder, len(cols)), row: -1}
-	digits := extraFloatDigits(rows)
+	text := textSettingsOf(rows)
 	for i := range cols {
 		k.encs[i], _ = encoderFor(res.Columns[i], &cols[i]) // ChunkEncodable held
-		k.encs[i].setup(formats != nil && formats[i] == 1, loc, digits, &k.err)
+		k.encs[i].setup(formats != nil && formats[i] == 1, loc, text, &k.err)
 	}
 	return k
 }

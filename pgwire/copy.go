@@ -174,7 +174,7 @@ func textRows(rows Rows, cols []Column, cells [][]byte) func() (bool, error) {
 	}
 	vals := make([]any, len(cols))
 	starts, ends := make([]int, len(cols)), make([]int, len(cols))
-	digits := extraFloatDigits(rows)
+	text := textSettingsOf(rows)
 	var buf []byte
 	return func() (bool, error) {
 		if !rows.Next(vals) {
@@ -188,7 +188,7 @@ func textRows(rows Rows, cols []Column, cells [][]byte) func() (bool, error) {
 			}
 			starts[i] = len(buf)
 			var err error
-			if buf, err = appendCell(buf, &cols[i], 0, v, digits); err != nil {
+			if buf, err = appendCell(buf, &cols[i], 0, v, text); err != nil {
 				return false, vsqlerr.Wrap(err, vsqlerr.UnsupportedResultFormat, "column %q: %v", cols[i].Name, err)
 			}
 			ends[i] = len(buf)

@@ -142,7 +142,9 @@
 // (FloatRows): 1 to 3, the default 1 included, print the shortest form
 // that reads back exactly (one shortest-digits conversion laid out by
 // hand, appendFloat); 0 and below print 15 (float8) or 6 (float4)
-// significant digits plus the setting.
+// significant digits plus the setting. Text dates and timestamps follow
+// the session's DateStyle (DateStyleRows; appendTimeStyled writes the SQL,
+// Postgres and German styles as PostgreSQL's EncodeDateTime does).
 // Binary format is offered for the types pgx and pgjdbc ask for
 // (CanEncodeBinary); other columns must be read as text. duckdb-go parses
 // JSON values before vsql sees them, so json columns are re-serialized

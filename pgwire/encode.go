@@ -255,10 +255,14 @@ func appendFloatDigits(buf []byte, f float64, bits, extra int) []byte {
 	return strconv.AppendFloat(buf, f, 'g', digits, 64)
 }
 
-// appendCell is AppendValue for a cell of rows printed with extra float
-// digits extra.
-func appendCell(buf []byte, col *Column, format int16, v any, extra int) ([]byte, error) {
+// appendCell is AppendValue for a cell of rows printed with the session's
+// text settings.
+func appendCell(buf []byte, col *Column, format int16, v any, text textSettings) ([]byte, error) {
 	oid := col.OID
+	extra := text.digits
+	if t, ok := v.(time.Time); ok && text.date.style != styleISO && format == 0 {
+		return appendTimeStyled(buf, oid, t, text.date), nil
+	}
 	if col.Fields != nil { // text (25): its binary form is the text
 		if m, ok := v.(map[string]any); ok {
 			return appendRow(buf, col.Fields, m), nil
@@ -713,4 +717,120 @@ func appendBinaryArrayValues(buf []byte, elem uint32, xs []any) ([]byte, error) 
 		return nil, err
 	}
 	return buf, nil
+}
+
+// DateStyleRows is implemented by Rows whose session sets DateStyle: its
+// value as SHOW reports it ("ISO, MDY", "Postgres, DMY", "SQL, DMY",
+// "German, DMY").
+type DateStyleRows interface {
+	DateStyle() string
+}
+
+// textSettings are the session's settings that change values' text form.
+type textSettings struct {
+	digits int        // extra_float_digits
+	date   dateFormat // DateStyle
+}
+
+func textSettingsOf(rows Rows) textSettings {
+	t := textSettings{digits: extraFloatDigits(rows)}
+	if d, ok := rows.(DateStyleRows); ok {
+		t.date = parseDateStyle(d.DateStyle())
+	}
+	return t
+}
+
+// dateFormat is DateStyle's output style and whether days come before
+// months (DMY).
+type dateFormat struct {
+	style dateStyle
+	dmy   bool
+}
+
+type dateStyle uint8
+
+const (
+	styleISO dateStyle = iota
+	styleSQL
+	stylePostgres
+	styleGerman
+)
+
+func parseDateStyle(s string) dateFormat {
+	var f dateFormat
+	style, order, _ := strings.Cut(s, ",")
+	switch strings.TrimSpace(style) {
+	case "SQL":
+		f.style = styleSQL
+	case "Postgres":
+		f.style = stylePostgres
+	case "German":
+		f.style = styleGerman
+	}
+	f.dmy = strings.TrimSpace(order) == "DMY"
+	return f
+}
+
+var shortMonths = [...]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+
+// appendTimeStyled is appendTime in DateStyle f, as PostgreSQL's
+// EncodeDateOnly and EncodeDateTime write it: SQL 12/27/2001 (27/12/2001
+// in DMY), German 27.12.2001, Postgres "Thu Dec 27 04:05:06.789 2001 UTC"
+// ("Thu 27 Dec …" in DMY); a timestamptz ends with its zone's
+// abbreviation. Times are the same in every style.
+func appendTimeStyled(buf []byte, oid uint32, t time.Time, f dateFormat) []byte {
+	if f.style == styleISO || (oid != pgtype.DateOID && oid != pgtype.TimestampOID && oid != pgtype.TimestamptzOID) {
+		return appendTime(buf, oid, t)
+	}
+	if inf := infinityOf(oid, t); inf != pgtype.Finite {
+		return appendInfinity(buf, inf == pgtype.Infinity, false, 0)
+	}
+	year := t.Year()
+	if year <= 0 {
+		year = 1 - year
+	}
+	appendYear := func(buf []byte) []byte {
+		if year < 1000 {
+			return append(buf, fmt.Sprintf("%04d", year)...)
+		}
+		return strconv.AppendInt(buf, int64(year), 10)
+	}
+	month, day := int(t.Month()), t.Day()
+	if f.style == stylePostgres && oid != pgtype.DateOID {
+		buf = append(buf, t.Weekday().String()[:3]...)
+		buf = append(buf, ' ')
+		if f.dmy {
+			buf = append(two(buf, day), ' ')
+			buf = append(buf, shortMonths[month-1]...)
+		} else {
+			buf = append(buf, shortMonths[month-1]...)
+			buf = two(append(buf, ' '), day)
+		}
+		buf = appendClock(append(buf, ' '), t)
+		buf = appendYear(append(buf, ' '))
+	} else {
+		sep := byte('/')
+		switch f.style {
+		case styleGerman:
+			sep = '.'
+		case stylePostgres:
+			sep = '-'
+		}
+		if f.dmy || f.style == styleGerman {
+			buf = append(two(buf, day), sep)
+			buf = append(two(buf, month), sep)
+		} else {
+			buf = append(two(buf, month), sep)
+			buf = append(two(buf, day), sep)
+		}
+		buf = appendYear(buf)
+		if oid != pgtype.DateOID {
+			buf = appendClock(append(buf, ' '), t)
+		}
+	}
+	if oid == pgtype.TimestamptzOID {
+		name, _ := t.Zone()
+		buf = append(append(buf, ' '), name...)
+	}
+	return appendBC(buf, t)
 }

@@ -128,11 +128,11 @@ func textEncoder(c duckstream.Column) (colEncoder, bool) {
 
 // setup gives an encoder and its children the session's settings, the
 // format asked for and where to report an error.
-func (e *colEncoder) setup(binaryFormat bool, loc *time.Location, digits int, errp *error) {
+func (e *colEncoder) setup(binaryFormat bool, loc *time.Location, text textSettings, errp *error) {
 	e.binary = binaryFormat && !e.textOnly
-	e.loc, e.digits, e.errp = loc, digits, errp
+	e.loc, e.digits, e.date, e.errp = loc, text.digits, text.date, errp
 	for k := range e.children {
-		e.children[k].setup(binaryFormat, loc, digits, errp)
+		e.children[k].setup(binaryFormat, loc, text, errp)
 	}
 }
 

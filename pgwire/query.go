@@ -145,7 +145,7 @@ func (c *Conn) sendRows(rows Rows, cursor **chunkCursor, cols []Column, formats 
 	vals := make([]any, len(cols))
 	cells := make([][]byte, len(cols))
 	starts, ends := make([]int, len(cols)), make([]int, len(cols))
-	digits := extraFloatDigits(rows)
+	text := textSettingsOf(rows)
 	// Never nil: an empty value is an empty cell, not NULL (a nil slice).
 	buf := make([]byte, 0, 256)
 	for {
@@ -166,7 +166,7 @@ func (c *Conn) sendRows(rows Rows, cursor **chunkCursor, cols []Column, formats 
 				format = formats[i]
 			}
 			starts[i] = len(buf)
-			buf, err = appendCell(buf, &cols[i], format, v, digits)
+			buf, err = appendCell(buf, &cols[i], format, v, text)
 			if err != nil {
 				code := vsqlerr.UnsupportedResultFormat
 				if errors.Is(err, errRaggedArray) {

@@ -19,7 +19,7 @@ func TestAppendRow(t *testing.T) {
 	}
 	col := Column{OID: 25, Fields: fields[:2]}
 	for _, format := range []int16{0, 1} {
-		b, err := appendCell(nil, &col, format, map[string]any{"a": "k", "b": nil}, 1)
+		b, err := appendCell(nil, &col, format, map[string]any{"a": "k", "b": nil}, textSettings{digits: 1})
 		if err != nil || string(b) != "(k,)" {
 			t.Errorf("appendCell format %d = %q, %v", format, b, err)
 		}

@@ -368,6 +368,25 @@ func TestPostgresSemantics(t *testing.T) {
 		// abbreviation is a fixed offset (PST is UTC-8 in July too, CET
 		// UTC+1), a POSIX offset counts hours west, names in any case
 		{sql: "SELECT x AT TIME ZONE 'PST', x AT TIME ZONE 'EDT', timezone('CET', x), x AT TIME ZONE 'europe/paris', x AT TIME ZONE 'UTC+3', x AT TIME ZONE 'GMT', (x AT TIME ZONE 'UTC') AT TIME ZONE 'PST' FROM (VALUES (timestamptz '2020-07-01 12:00+00'), (timestamptz '2020-01-01 12:00+00')) v(x) ORDER BY x"},
+		// DateStyle's output styles: dates and timestamps as PostgreSQL
+		// writes them in each (times are the same in all), then ISO again
+		{sql: "SET DateStyle = 'Postgres, MDY'"},
+		{sql: "SELECT timestamptz '2001-12-27 04:05:06.789+00', timestamp '2001-12-27 04:05:06', date '2001-12-27', timestamptz '0097-02-16 17:32:01+00 BC', time '04:05', ARRAY[timestamp '2001-12-27 04:05:06'], date 'infinity'"},
+		{sql: "SHOW DateStyle"},
+		{sql: "SET DateStyle = 'European, Postgres'"},
+		{sql: "SET TimeZone = 'America/Chicago'"},
+		{sql: "SELECT timestamptz '2001-07-27 04:05:06.5+00', timestamptz '2001-12-27 04:05:06+00', date '2001-02-03'"},
+		{sql: "SET DateStyle = 'German'"},
+		{sql: "SELECT timestamptz '2001-07-27 04:05:06.5+00', timestamp '2001-12-27 04:05:06', date '2001-02-03'"},
+		{sql: "SHOW DateStyle"},
+		{sql: "SET DateStyle = 'SQL'"},
+		{sql: "SELECT timestamptz '2001-07-27 04:05:06.5+00', timestamp '2001-12-27 04:05:06', date '2001-02-03', '02/03/2001'::date"},
+		{sql: "SET DateStyle = 'SQL, DMY'"},
+		{sql: "SELECT timestamptz '2001-07-27 04:05:06.5+00', date '2001-02-03', '02/03/2001'::date"},
+		{sql: "SET DateStyle = 'Postgres, Bogus'"},
+		{sql: "RESET TimeZone"},
+		{sql: "RESET DateStyle"},
+		{sql: "SELECT timestamp '2001-12-27 04:05:06', date '2001-12-27'"},
 		// DROP of several objects: all of them or none
 		{sql: "CREATE TABLE dl_a (i int)"},
 		{sql: "CREATE TABLE dl_b (i int)"},

@@ -174,23 +174,56 @@ func canonical(name string) string {
 	return name
 }
 
+// dateStyle reads DateStyle as PostgreSQL's check_datestyle does: an
+// output style (ISO, SQL, Postgres, German) and an input order (MDY, DMY,
+// YMD; US and NonEuropean are MDY, European DMY). A part left out is
+// written empty ("SQL, "): the session keeps its current one
+// (mergeDateStyle). German alone also orders DMY; DEFAULT is ISO, MDY.
 func dateStyle(v string) (string, error) {
 	parts := strings.Split(strings.ToUpper(strings.ReplaceAll(v, " ", "")), ",")
-	order := "MDY"
+	style, order, ordered := "", "", false
 	for _, p := range parts {
 		switch p {
-		case "ISO", "":
+		case "":
+		case "DEFAULT":
+			style, order, ordered = "ISO", "MDY", true
+		case "ISO":
+			style = "ISO"
+		case "SQL":
+			style = "SQL"
+		case "POSTGRES":
+			style = "Postgres"
+		case "GERMAN":
+			style = "German"
+			if !ordered {
+				order = "DMY"
+			}
 		case "MDY", "DMY", "YMD":
+			ordered = true
 			order = p
 		case "US", "NONEURO", "NONEUROPEAN":
-			order = "MDY"
+			order, ordered = "MDY", true
 		case "EURO", "EUROPEAN":
-			order = "DMY"
+			order, ordered = "DMY", true
 		default:
-			return "", vsqlerr.New(vsqlerr.InvalidArgument, "invalid value for parameter \"DateStyle\": %q", v).WithHint("vsql writes dates in ISO style only: SET DateStyle = 'ISO, MDY'.")
+			return "", vsqlerr.New(vsqlerr.InvalidArgument, "invalid value for parameter \"DateStyle\": %q", v).WithHint("DateStyle is a style (ISO, SQL, Postgres, German) and an order (MDY, DMY, YMD): SET DateStyle = 'ISO, MDY'.")
 		}
 	}
-	return "ISO, " + order, nil
+	return style + ", " + order, nil
+}
+
+// mergeDateStyle fills the parts a DateStyle value left out (dateStyle)
+// from the current one.
+func mergeDateStyle(current, value string) string {
+	curStyle, curOrder, _ := strings.Cut(current, ", ")
+	style, order, _ := strings.Cut(value, ", ")
+	if style == "" {
+		style = curStyle
+	}
+	if order == "" {
+		order = curOrder
+	}
+	return style + ", " + order
 }
 
 func isolation(v string) (string, error) {
@@ -416,6 +449,7 @@ func (s *Session) applySetting(name, value string) error {
 		s.zone = value
 	}
 	if name == "datestyle" {
+		value = mergeDateStyle(s.settingValue("datestyle"), value)
 		order := pgcompat.DateOrder(value)
 		pgcompat.SessionDateOrder(s.dateOrder, order) // the casts from text count sessions off MDY
 		s.dateOrder = order
@@ -457,6 +491,15 @@ func (s *Session) resetAll() error {
 // initialSetting is a setting's value at session start: what the client
 // sent in its startup packet (if valid), else the default.
 func (s *Session) initialSetting(name string) string {
+	v := s.startupSetting(name)
+	if name == "datestyle" {
+		v = mergeDateStyle(settings[name].def, v) // a part left out is the default's
+	}
+	return v
+}
+
+// startupSetting is initialSetting as the client sent it.
+func (s *Session) startupSetting(name string) string {
 	// options: "-c name=value" and "--name=value" (libpq's PGOPTIONS; dbt
 	// sets search_path this way) win over plain startup parameters.
 	if v, ok := startupOptions(s.params["options"])[name]; ok {

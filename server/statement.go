@@ -304,7 +304,6 @@ type duckRows struct {
 	loc *time.Location
 }
 
-// Chunks implements pgwire.ChunkRows.
 // ExtraFloatDigits implements pgwire.FloatRows: the session's
 // extra_float_digits.
 func (r *duckRows) ExtraFloatDigits() int {
@@ -315,6 +314,10 @@ func (r *duckRows) ExtraFloatDigits() int {
 	return n
 }
 
+// DateStyle implements pgwire.DateStyleRows: the session's DateStyle.
+func (r *duckRows) DateStyle() string { return r.sess.settingValue("datestyle") }
+
+// Chunks implements pgwire.ChunkRows.
 func (r *duckRows) Chunks() (*duckstream.Result, *time.Location) {
 	if r.res == nil {
 		return nil, nil
