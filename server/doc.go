@@ -75,7 +75,8 @@
 //   - savepoint.go also runs ALTER TABLE with several actions and DROP of
 //     several objects (DuckDB takes one per statement): one ALTER TABLE
 //     per action (sqltext.AlterActions), one DROP per object
-//     (sqltext.DropList), each prepared like a client's statement, in the
+//     (sqltext.DropList), the schema and each element of CREATE SCHEMA s CREATE
+//     TABLE … (sqltext.SchemaElements), each prepared like a client's statement, in the
 //     open transaction block or in one of their own (all or none).
 //     COPY TO prepares its
 //     query like any statement (gates, qualified names) and pgwire formats

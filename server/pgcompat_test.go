@@ -387,6 +387,13 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "RESET TimeZone"},
 		{sql: "RESET DateStyle"},
 		{sql: "SELECT timestamp '2001-12-27 04:05:06', date '2001-12-27'"},
+		// CREATE SCHEMA with elements: the schema and its tables, all or none
+		{sql: "CREATE SCHEMA se_a CREATE TABLE t1 (a int, id int) CREATE TABLE t2 (a int) CREATE INDEX ON t1 (a) CREATE SEQUENCE q START 5"},
+		{sql: "INSERT INTO se_a.t1 VALUES (1, 2)"},
+		{sql: "SELECT t1.*, nextval('se_a.q') FROM se_a.t1"},
+		{sql: "CREATE SCHEMA se_b CREATE TABLE t (x int) CREATE TABLE t (y int)"},
+		{sql: "SELECT count(*) FROM information_schema.schemata WHERE schema_name = 'se_b'"},
+		{sql: "DROP SCHEMA se_a CASCADE"},
 		// DROP of several objects: all of them or none
 		{sql: "CREATE TABLE dl_a (i int)"},
 		{sql: "CREATE TABLE dl_b (i int)"},

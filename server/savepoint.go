@@ -140,8 +140,9 @@ func (st *warningStatement) Execute(context.Context, []any) (pgwire.Rows, error)
 // parts as those parts, each through Prepare like any statement, in the
 // client's transaction block or in one of its own: all of them or none.
 // ALTER TABLE with several actions (one ALTER TABLE per action,
-// sqltext.AlterActions) and DROP of several objects (one DROP per object,
-// sqltext.DropList).
+// sqltext.AlterActions), DROP of several objects (one DROP per object,
+// sqltext.DropList) and CREATE SCHEMA with elements (the schema, then each
+// table, sequence or index in it, sqltext.SchemaElements).
 type splitStatement struct {
 	noRowsStatement
 	sess    *Session

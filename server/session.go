@@ -296,6 +296,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if drops, tag, ok := sqltext.DropList(st); ok {
 		return &splitStatement{sess: s, actions: drops, tag: tag}, nil
 	}
+	if parts, ok := sqltext.SchemaElements(st); ok {
+		return &splitStatement{sess: s, actions: parts, tag: "CREATE SCHEMA"}, nil
+	}
 	if stmt, ok, err := s.prepareCursorStatement(ctx, st, paramOIDs); ok || err != nil {
 		return stmt, s.failed(err)
 	}

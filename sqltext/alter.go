@@ -155,3 +155,103 @@ func DropList(st Statement) (stmts []string, tag string, ok bool) {
 	}
 	return stmts, "DROP " + kind, true
 }
+
+// SchemaElements splits CREATE SCHEMA [IF NOT EXISTS] s [AUTHORIZATION r]
+// CREATE TABLE a (…) CREATE SEQUENCE b … (PostgreSQL's schema elements,
+// which DuckDB refuses) into the CREATE SCHEMA and one statement per
+// element, each element's name qualified by the schema (an index's
+// table). ok is false for a CREATE SCHEMA without elements, and for
+// elements other than tables, sequences and indexes, or ones that name
+// other objects (REFERENCES, a view's query): PostgreSQL resolves those
+// in the new schema first, which a qualified name alone cannot say.
+func SchemaElements(st Statement) (stmts []string, ok bool) {
+	toks, sql := st.Tokens(), st.SQL
+	word := func(i int, w string) bool {
+		return i < len(toks) && toks[i].Kind == Word && strings.EqualFold(sql[toks[i].Start:toks[i].End], w)
+	}
+	if !word(0, "create") || !word(1, "schema") {
+		return nil, false
+	}
+	end := len(toks)
+	if end > 0 && toks[end-1].Kind == Semi {
+		end--
+	}
+	i := 2
+	if word(i, "if") && word(i+1, "not") && word(i+2, "exists") {
+		i += 3
+	}
+	if i >= end || (toks[i].Kind != Word && toks[i].Kind != Quoted) || word(i, "authorization") {
+		return nil, false // CREATE SCHEMA AUTHORIZATION r: named by the role
+	}
+	schema := sql[toks[i].Start:toks[i].End]
+	i++
+	if word(i, "authorization") {
+		i += 2
+	}
+	header := sql[toks[0].Start:toks[i-1].End]
+	// the elements: each starts at a CREATE outside parentheses
+	var starts []int
+	depth := 0
+	for k := i; k < end; k++ {
+		switch {
+		case toks[k].Kind == Open:
+			depth++
+		case toks[k].Kind == Close:
+			depth--
+		case depth == 0 && word(k, "create"):
+			starts = append(starts, k)
+		case depth == 0 && len(starts) == 0:
+			return nil, false // something else before the first element
+		case word(k, "references"), word(k, "like"), word(k, "select"), word(k, "inherits"):
+			return nil, false // names another object
+		}
+	}
+	if len(starts) == 0 {
+		return nil, false
+	}
+	stmts = []string{header}
+	for n, s := range starts {
+		last := end
+		if n+1 < len(starts) {
+			last = starts[n+1]
+		}
+		// CREATE [UNIQUE] INDEX [name] ON t …, CREATE [TEMP…] TABLE|SEQUENCE [IF NOT EXISTS] name …
+		k := s + 1
+		if word(k, "unique") {
+			k++
+		}
+		var at int // the token of the name to qualify
+		switch {
+		case word(k, "index"):
+			for at = k + 1; at < last && !word(at, "on"); at++ {
+			}
+			at++
+			if word(at, "only") {
+				at++
+			}
+		case word(k, "table"), word(k, "sequence"):
+			if word(k, "table") {
+				for d, j := 0, k; j < last; j++ {
+					if toks[j].Kind == Open {
+						d++
+					} else if toks[j].Kind == Close {
+						d--
+					} else if d == 0 && word(j, "as") {
+						return nil, false // CREATE TABLE … AS a query
+					}
+				}
+			}
+			at = k + 1
+			if word(at, "if") && word(at+1, "not") && word(at+2, "exists") {
+				at += 3
+			}
+		default:
+			return nil, false
+		}
+		if at >= last || (toks[at].Kind != Word && toks[at].Kind != Quoted) || (at+1 < last && toks[at+1].Kind == Op && sql[toks[at+1].Start:toks[at+1].End] == ".") {
+			return nil, false // no name, or one already qualified
+		}
+		stmts = append(stmts, sql[toks[s].Start:toks[at].Start]+schema+"."+sql[toks[at].Start:toks[last-1].End])
+	}
+	return stmts, true
+}

@@ -48,3 +48,26 @@ func TestDropList(t *testing.T) {
 		}
 	}
 }
+
+func TestSchemaElements(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string // nil: not split
+	}{
+		{"CREATE SCHEMA s CREATE TABLE a (x int, y text) CREATE TABLE b (id int primary key);",
+			[]string{"CREATE SCHEMA s", "CREATE TABLE s.a (x int, y text)", "CREATE TABLE s.b (id int primary key)"}},
+		{`create schema if not exists "S" authorization me create sequence q start 5 create unique index on t (x) create table if not exists t (x int)`,
+			[]string{`create schema if not exists "S" authorization me`, `create sequence "S".q start 5`, `create unique index on "S".t (x)`, `create table if not exists "S".t (x int)`}},
+		{"CREATE SCHEMA s", nil},
+		{"CREATE SCHEMA AUTHORIZATION me CREATE TABLE a (x int)", nil},
+		{"CREATE SCHEMA s CREATE TABLE a (x int REFERENCES b)", nil},
+		{"CREATE SCHEMA s CREATE VIEW v AS SELECT 1", nil},
+		{"CREATE SCHEMA s CREATE TABLE a AS SELECT 1", nil},
+		{"CREATE SCHEMA s CREATE TABLE other.a (x int)", nil},
+	} {
+		got, ok := SchemaElements(Parse(c.in))
+		if ok != (c.want != nil) || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("SchemaElements(%q) = %q, %v; want %q", c.in, got, ok, c.want)
+		}
+	}
+}

@@ -27,6 +27,8 @@
 //   - AlterActions (alter.go) splits ALTER TABLE … action, action, …
 //     into one ALTER TABLE per action (commas outside parentheses), and
 //     DropList DROP TABLE a, b, … into one DROP per object.
+//     SchemaElements CREATE SCHEMA s CREATE TABLE a … into the schema and
+//     each element, qualified.
 //
 //   - ModifyingWith and ReturningShape (with.go) read a WITH whose
 //     queries include INSERT/UPDATE/DELETE, and the shape of a
