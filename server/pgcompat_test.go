@@ -865,8 +865,10 @@ func TestDatetimeCastNeedsSession(t *testing.T) {
 	if _, err := self.Exec(ctx, "CREATE TABLE cn (d date)"); err != nil {
 		t.Fatal(err)
 	}
+	// the text reaches the cast from a column: a literal that INSERT …
+	// VALUES assigns is read by the rewrite in the session's settings
 	insert := func(v string) error {
-		_, err := self.Exec(ctx, "INSERT INTO cn VALUES ('"+v+"')")
+		_, err := self.Exec(ctx, "INSERT INTO cn SELECT v FROM (VALUES ('"+v+"')) t(v)")
 		return err
 	}
 	code := func(err error) string {
@@ -889,6 +891,10 @@ func TestDatetimeCastNeedsSession(t *testing.T) {
 	}
 	if err := insert("1999-01-08"); err != nil {
 		t.Errorf("ISO text while a session is DMY: %v", err)
+	}
+	var d time.Time
+	if err := self.QueryRow(ctx, "INSERT INTO cn VALUES ('1/8/1999') RETURNING d").Scan(&d); err != nil || d.Format("2006-01-02") != "1999-01-08" {
+		t.Errorf("a literal assigned by INSERT … VALUES, in this session's MDY: %v %v", d, err)
 	}
 	if _, err := other.Exec(ctx, "SET TimeZone = 'Asia/Tokyo'"); err != nil {
 		t.Fatal(err)
