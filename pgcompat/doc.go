@@ -41,7 +41,9 @@
 // interval or boolean type as the cast to that type would be read
 // (assigned.go; the server tells it the table's column types through
 // Session.TableColumns), reads the zone literal of AT TIME ZONE and
-// timezone() as PostgreSQL does (atTimeZone in datetime.go), reads
+// timezone() as PostgreSQL does (atTimeZone in datetime.go), writes a
+// CREATE FUNCTION … LANGUAGE sql of one query as a macro and DROP
+// FUNCTION as DROP MACRO (sqlfunctions.go), reads
 // nextval('public.s'::regclass) and
 // pg_dump's CREATE SEQUENCE … AS integer CACHE 1 (sequences.go), writes a
 // literal key after -> or ->> that DuckDB would take for a path ('$oid',

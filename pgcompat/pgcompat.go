@@ -314,6 +314,7 @@ var rules = map[string]rule{
 	"decimal":                  wideDecimal,
 	"zone":                     func(p *pass, i int) { timestamptzLiteral(p, i); atTimeZone(p, i) }, // timestamp with time zone; x AT TIME ZONE 'PST' (datetime.go)
 	"timezone":                 atTimeZone,                                                          // timezone('PST', x)
+	"function":                 sqlFunction,                                                         // CREATE FUNCTION … LANGUAGE sql as a macro (sqlfunctions.go)
 	"unnest":                   multiUnnest,                                                         // unnest(a, b) in FROM
 	"generate_series":          func(p *pass, i int) { seriesStep(p, i); setReturning(p, i) },       // rows, not a list, in a select list; '12 hours' steps
 	":":                        colonCast,                                                           // '…'::bool, '{1,2}'::int[]
@@ -413,6 +414,9 @@ func rewrite(st sqltext.Statement, sess Session) (out sqltext.Statement, changed
 		}
 		if r != nil {
 			r(&p, i)
+			if p.whole {
+				break // the statement was written anew (sqlfunctions.go)
+			}
 		}
 	}
 	if len(p.edits) == 0 {
@@ -445,6 +449,8 @@ type pass struct {
 	edits []edit
 	sess  Session
 	dml   bool // INSERT, UPDATE, DELETE, SELECT or WITH
+	// whole: a rule replaced the whole statement; the others stop
+	whole bool
 	// enums: Session.EnumColumns's answer, asked once (enumorder.go)
 	enums map[string]string
 }

@@ -387,6 +387,17 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "RESET TimeZone"},
 		{sql: "RESET DateStyle"},
 		{sql: "SELECT timestamp '2001-12-27 04:05:06', date '2001-12-27'"},
+		// functions in LANGUAGE sql of one query, as macros
+		{sql: "CREATE FUNCTION sf_add(a int, b int) RETURNS int AS $$ SELECT a + b $$ LANGUAGE sql IMMUTABLE"},
+		{sql: "CREATE FUNCTION sf_div(int, int) RETURNS int STRICT LANGUAGE sql RETURN $1 / $2"},
+		{sql: "CREATE FUNCTION sf_first() RETURNS text AS 'SELECT x || ''!'' FROM (VALUES (''b''), (''a'')) v(x) ORDER BY x' LANGUAGE sql"},
+		{sql: "SELECT sf_add(2, 3), sf_div(7, 2), sf_div(NULL, 2), sf_add(NULL, 1), sf_first()"},
+		{sql: "SELECT sf_div(1, 0)"},
+		{sql: "CREATE OR REPLACE FUNCTION sf_add(a int, b int) RETURNS int AS 'SELECT a * b' LANGUAGE sql"},
+		{sql: "SELECT sf_add(2, 3), sf_add(i, i) FROM (VALUES (4)) v(i)"},
+		{sql: "DROP FUNCTION sf_add(int, int)"},
+		{sql: "SELECT sf_add(1, 2)"},
+		{sql: "DROP FUNCTION IF EXISTS sf_add(int, int)"},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none
 		{sql: "CREATE SCHEMA se_a CREATE TABLE t1 (a int, id int) CREATE TABLE t2 (a int) CREATE INDEX ON t1 (a) CREATE SEQUENCE q START 5"},
 		{sql: "INSERT INTO se_a.t1 VALUES (1, 2)"},

@@ -1,0 +1,30 @@
+package pgcompat
+
+import "testing"
+
+func TestSQLFunctions(t *testing.T) {
+	for in, want := range map[string]string{
+		"CREATE FUNCTION add1(a int) RETURNS int AS $$ SELECT a + 1; $$ LANGUAGE sql IMMUTABLE":            "CREATE MACRO add1(a) AS CAST((SELECT * FROM (SELECT a + 1) LIMIT 1) AS int)",
+		"create or replace function eq(int8, text) returns boolean language sql as 'select $1::text = $2'": `CREATE OR REPLACE MACRO eq("$1", "$2") AS CAST((SELECT * FROM (select "$1"::text = "$2") LIMIT 1) AS boolean)`,
+		"CREATE FUNCTION s(x int, y int) RETURNS int STRICT LANGUAGE sql RETURN x / y":                     "CREATE MACRO s(x, y) AS CAST(CASE WHEN x IS NULL OR y IS NULL THEN NULL ELSE (x // memory.__vsql_fn.pg_divisor(y, x)) END AS int)",
+		"CREATE FUNCTION lit() RETURNS text AS 'SELECT ''it''''s''' LANGUAGE sql":                          "CREATE MACRO lit() AS CAST((SELECT * FROM (SELECT 'it''s') LIMIT 1) AS text)",
+		"create function pick(anyelement) returns anyelement as 'select $1' language sql":                  `CREATE MACRO pick("$1") AS (SELECT * FROM (select "$1") LIMIT 1)`,
+		"DROP FUNCTION add1(int)":                   "DROP MACRO add1",
+		"DROP FUNCTION IF EXISTS s.f(int) CASCADE;": "DROP MACRO IF EXISTS s.f;",
+		// left to DuckDB
+		"CREATE FUNCTION v() RETURNS void AS 'select 1' LANGUAGE sql":                             "CREATE FUNCTION v() RETURNS void AS 'select 1' LANGUAGE sql",
+		"CREATE FUNCTION r() RETURNS SETOF int AS 'values (1)' LANGUAGE sql":                      "CREATE FUNCTION r() RETURNS SETOF int AS 'values (1)' LANGUAGE sql",
+		"CREATE FUNCTION p() RETURNS int AS 'begin return 1; end' LANGUAGE plpgsql":               "CREATE FUNCTION p() RETURNS int AS 'begin return 1; end' LANGUAGE plpgsql",
+		"CREATE FUNCTION two() RETURNS int AS 'select 1; select 2' LANGUAGE sql":                  "CREATE FUNCTION two() RETURNS int AS 'select 1; select 2' LANGUAGE sql",
+		"CREATE FUNCTION ins(int) RETURNS int AS 'insert into t values ($1)' LANGUAGE sql":        "CREATE FUNCTION ins(int) RETURNS int AS 'insert into t values ($1)' LANGUAGE sql",
+		"CREATE FUNCTION d(a int DEFAULT 1) RETURNS int AS 'select a' LANGUAGE sql":               "CREATE FUNCTION d(a int DEFAULT 1) RETURNS int AS 'select a' LANGUAGE sql",
+		"CREATE FUNCTION o(OUT a int) RETURNS int AS 'select 1' LANGUAGE sql":                     "CREATE FUNCTION o(OUT a int) RETURNS int AS 'select 1' LANGUAGE sql",
+		"CREATE FUNCTION c(int) RETURNS int AS 'lib', 'sym' LANGUAGE c":                           "CREATE FUNCTION c(int) RETURNS int AS 'lib', 'sym' LANGUAGE c",
+		"DROP FUNCTION a(int), b(int)":                                                            "DROP FUNCTION a(int), b(int)",
+		"CREATE FUNCTION w(int) RETURNS int AS 'with d as (delete from t) select 1' LANGUAGE sql": "CREATE FUNCTION w(int) RETURNS int AS 'with d as (delete from t) select 1' LANGUAGE sql",
+	} {
+		if got, _ := Rewrite(in); got != want {
+			t.Errorf("Rewrite(%q)\n got %q\nwant %q", in, got, want)
+		}
+	}
+}
