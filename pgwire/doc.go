@@ -143,8 +143,9 @@
 // that reads back exactly (one shortest-digits conversion laid out by
 // hand, appendFloat); 0 and below print 15 (float8) or 6 (float4)
 // significant digits plus the setting. Text dates and timestamps follow
-// the session's DateStyle (DateStyleRows; appendTimeStyled writes the SQL,
-// Postgres and German styles as PostgreSQL's EncodeDateTime does).
+// the session's DateStyle, intervals its IntervalStyle (StyleRows;
+// appendTimeStyled and appendIntervalStyled write the other styles as
+// PostgreSQL's EncodeDateTime and EncodeInterval do).
 // Binary format is offered for the types pgx and pgjdbc ask for
 // (CanEncodeBinary); other columns must be read as text. duckdb-go parses
 // JSON values before vsql sees them, so json columns are re-serialized

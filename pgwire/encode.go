@@ -263,6 +263,9 @@ func appendCell(buf []byte, col *Column, format int16, v any, text textSettings)
 	if t, ok := v.(time.Time); ok && text.date.style != styleISO && format == 0 {
 		return appendTimeStyled(buf, oid, t, text.date), nil
 	}
+	if iv, ok := v.(duckdb.Interval); ok && text.interval != intervalPostgres && format == 0 {
+		return appendIntervalStyled(buf, iv, text.interval), nil
+	}
 	if col.Fields != nil { // text (25): its binary form is the text
 		if m, ok := v.(map[string]any); ok {
 			return appendRow(buf, col.Fields, m), nil
@@ -719,25 +722,191 @@ func appendBinaryArrayValues(buf []byte, elem uint32, xs []any) ([]byte, error) 
 	return buf, nil
 }
 
-// DateStyleRows is implemented by Rows whose session sets DateStyle: its
-// value as SHOW reports it ("ISO, MDY", "Postgres, DMY", "SQL, DMY",
-// "German, DMY").
-type DateStyleRows interface {
+// StyleRows is implemented by Rows whose session sets DateStyle and
+// IntervalStyle: their values as SHOW reports them ("ISO, MDY",
+// "Postgres, DMY", "SQL, DMY", "German, DMY"; "postgres",
+// "postgres_verbose", "sql_standard", "iso_8601").
+type StyleRows interface {
 	DateStyle() string
+	IntervalStyle() string
 }
 
 // textSettings are the session's settings that change values' text form.
 type textSettings struct {
-	digits int        // extra_float_digits
-	date   dateFormat // DateStyle
+	digits   int           // extra_float_digits
+	date     dateFormat    // DateStyle
+	interval intervalStyle // IntervalStyle
 }
 
 func textSettingsOf(rows Rows) textSettings {
 	t := textSettings{digits: extraFloatDigits(rows)}
-	if d, ok := rows.(DateStyleRows); ok {
+	if d, ok := rows.(StyleRows); ok {
 		t.date = parseDateStyle(d.DateStyle())
+		t.interval = intervalStyles[d.IntervalStyle()]
 	}
 	return t
+}
+
+type intervalStyle uint8
+
+const (
+	intervalPostgres intervalStyle = iota
+	intervalVerbose
+	intervalSQLStandard
+	intervalISO8601
+)
+
+var intervalStyles = map[string]intervalStyle{"postgres": intervalPostgres, "postgres_verbose": intervalVerbose,
+	"sql_standard": intervalSQLStandard, "iso_8601": intervalISO8601}
+
+// appendIntervalStyled is appendInterval in IntervalStyle style, as
+// PostgreSQL's EncodeInterval writes it: postgres_verbose "@ 1 year 2
+// mons 3 days 4 hours 5 mins 6.5 secs ago", sql_standard "1-2 3 4:05:06.5"
+// (signs on each part when they are mixed), iso_8601 "P1Y2M3DT4H5M6.5S".
+func appendIntervalStyled(buf []byte, iv duckdb.Interval, style intervalStyle) []byte {
+	if style == intervalPostgres {
+		return appendInterval(buf, iv)
+	}
+	year, mon, mday := int64(iv.Months/12), int64(iv.Months%12), int64(iv.Days)
+	us := iv.Micros
+	hour := us / 3600e6
+	us -= hour * 3600e6
+	min := us / 60e6
+	us -= min * 60e6
+	sec, fsec := us/1e6, us%1e6
+	abs := func(n int64) int64 {
+		if n < 0 {
+			return -n
+		}
+		return n
+	}
+	// seconds and their fraction, unsigned: 5, 05 (zeros), 6.5
+	seconds := func(buf []byte, zeros bool) []byte {
+		if zeros && abs(sec) < 10 {
+			buf = append(buf, '0')
+		}
+		buf = strconv.AppendInt(buf, abs(sec), 10)
+		if fsec != 0 {
+			buf = append(buf, '.')
+			buf = append(buf, strings.TrimRight(fmt.Sprintf("%06d", abs(fsec)), "0")...)
+		}
+		return buf
+	}
+	switch style {
+	case intervalSQLStandard:
+		neg := year < 0 || mon < 0 || mday < 0 || hour < 0 || min < 0 || sec < 0 || fsec < 0
+		pos := year > 0 || mon > 0 || mday > 0 || hour > 0 || min > 0 || sec > 0 || fsec > 0
+		yearMonth := year != 0 || mon != 0
+		dayTime := mday != 0 || hour != 0 || min != 0 || sec != 0 || fsec != 0
+		standard := !(neg && pos) && !(yearMonth && dayTime)
+		if neg && standard {
+			buf = append(buf, '-')
+			year, mon, mday, hour, min, sec, fsec = -year, -mon, -mday, -hour, -min, -sec, -fsec
+		}
+		sign := func(negative bool) byte {
+			if negative {
+				return '-'
+			}
+			return '+'
+		}
+		switch {
+		case !neg && !pos:
+			return append(buf, '0')
+		case !standard:
+			buf = append(buf, sign(year < 0 || mon < 0))
+			buf = strconv.AppendInt(buf, abs(year), 10)
+			buf = strconv.AppendInt(append(buf, '-'), abs(mon), 10)
+			buf = append(buf, ' ', sign(mday < 0))
+			buf = strconv.AppendInt(buf, abs(mday), 10)
+			buf = append(buf, ' ', sign(hour < 0 || min < 0 || sec < 0 || fsec < 0))
+			buf = strconv.AppendInt(buf, abs(hour), 10)
+			buf = append(two(append(buf, ':'), int(abs(min))), ':')
+			return seconds(buf, true)
+		case yearMonth:
+			buf = strconv.AppendInt(buf, year, 10)
+			return strconv.AppendInt(append(buf, '-'), mon, 10)
+		}
+		if mday != 0 {
+			buf = append(strconv.AppendInt(buf, mday, 10), ' ')
+		}
+		buf = strconv.AppendInt(buf, hour, 10)
+		buf = append(two(append(buf, ':'), int(min)), ':')
+		return seconds(buf, true)
+	case intervalISO8601:
+		if year == 0 && mon == 0 && mday == 0 && hour == 0 && min == 0 && sec == 0 && fsec == 0 {
+			return append(buf, "PT0S"...)
+		}
+		buf = append(buf, 'P')
+		part := func(n int64, unit byte) {
+			if n != 0 {
+				buf = append(strconv.AppendInt(buf, n, 10), unit)
+			}
+		}
+		part(year, 'Y')
+		part(mon, 'M')
+		part(mday, 'D')
+		if hour != 0 || min != 0 || sec != 0 || fsec != 0 {
+			buf = append(buf, 'T')
+		}
+		part(hour, 'H')
+		part(min, 'M')
+		if sec != 0 || fsec != 0 {
+			if sec < 0 || fsec < 0 {
+				buf = append(buf, '-')
+			}
+			buf = append(seconds(buf, false), 'S')
+		}
+		return buf
+	}
+	// postgres_verbose
+	buf = append(buf, '@')
+	zero, before := true, false
+	part := func(n int64, unit string) {
+		if n == 0 {
+			return
+		}
+		if zero { // the first field decides: negative means "ago"
+			before = n < 0
+			n = abs(n)
+		} else if before {
+			n = -n
+		}
+		buf = append(strconv.AppendInt(append(buf, ' '), n, 10), ' ')
+		buf = append(buf, unit...)
+		if n != 1 {
+			buf = append(buf, 's')
+		}
+		zero = false
+	}
+	part(year, "year")
+	part(mon, "mon")
+	part(mday, "day")
+	part(hour, "hour")
+	part(min, "min")
+	if sec != 0 || fsec != 0 {
+		buf = append(buf, ' ')
+		if sec < 0 || (sec == 0 && fsec < 0) {
+			if zero {
+				before = true
+			} else if !before {
+				buf = append(buf, '-')
+			}
+		} else if before {
+			buf = append(buf, '-')
+		}
+		buf = append(seconds(buf, false), " sec"...)
+		if abs(sec) != 1 || fsec != 0 {
+			buf = append(buf, 's')
+		}
+		zero = false
+	}
+	if zero {
+		buf = append(buf, " 0"...)
+	}
+	if before {
+		buf = append(buf, " ago"...)
+	}
+	return buf
 }
 
 // dateFormat is DateStyle's output style and whether days come before

@@ -141,7 +141,7 @@ var settings = map[string]setting{
 	}, report: true},
 	"datestyle":                           {def: "ISO, MDY", normalize: dateStyle, report: true},
 	"timezone":                            {def: "UTC", normalize: timeZoneSetting, report: true},
-	"intervalstyle":                       {def: "postgres", normalize: oneOf("IntervalStyle", "postgres"), report: true},
+	"intervalstyle":                       {def: "postgres", normalize: oneOf("IntervalStyle", "postgres", "postgres_verbose", "sql_standard", "iso_8601"), report: true},
 	"extra_float_digits":                  {def: "1", normalize: intRange("extra_float_digits", -15, 3)},
 	"client_min_messages":                 {def: "notice", normalize: oneOf("client_min_messages", "debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error")},
 	"standard_conforming_strings":         {def: "on", normalize: oneOf("standard_conforming_strings", "on"), report: true},

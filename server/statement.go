@@ -314,8 +314,11 @@ func (r *duckRows) ExtraFloatDigits() int {
 	return n
 }
 
-// DateStyle implements pgwire.DateStyleRows: the session's DateStyle.
+// DateStyle implements pgwire.StyleRows: the session's DateStyle.
 func (r *duckRows) DateStyle() string { return r.sess.settingValue("datestyle") }
+
+// IntervalStyle implements pgwire.StyleRows: the session's IntervalStyle.
+func (r *duckRows) IntervalStyle() string { return r.sess.settingValue("intervalstyle") }
 
 // Chunks implements pgwire.ChunkRows.
 func (r *duckRows) Chunks() (*duckstream.Result, *time.Location) {
