@@ -130,6 +130,8 @@ func insertValues(p *pass, i int) {
 }
 
 // updateSet: token i is SET of UPDATE [ONLY] t [[AS] a] SET c = '…', ….
+// It also writes a jsonb column's subscripted assignment, c['a'][0] = v,
+// which DuckDB's parser refuses, as c = pg_jsonb_assign(c, ['a', 0], v).
 func updateSet(p *pass, i int) {
 	if p.sess.TableColumns == nil || !p.isWord(0, "update") {
 		return
@@ -157,23 +159,34 @@ func updateSet(p *pass, i int) {
 		tok    int
 	}
 	var found []assigned
+	var targets []subscriptTarget
+	itemStart := true
 	for k := i + 1; k < len(p.toks); k++ {
 		switch {
 		case p.kind(k) == sqltext.Open:
 			if k = p.matchForward(k); k < 0 {
 				return
 			}
-		case p.kind(k) == sqltext.Semi:
+			continue
+		case p.kind(k) == sqltext.Semi,
+			p.kind(k) == sqltext.Word && (p.isWord(k, "where") || p.isWord(k, "from") || p.isWord(k, "returning")):
 			k = len(p.toks)
-		case p.kind(k) == sqltext.Word && (p.isWord(k, "where") || p.isWord(k, "from") || p.isWord(k, "returning")):
-			k = len(p.toks)
+			continue
+		case itemStart && p.isOp(k+1, "["):
+			if t, ok := p.subscriptedTarget(k); ok {
+				targets = append(targets, t)
+				k = t.end - 1
+				itemStart = false
+				continue
+			}
 		case p.isOp(k, "=") && p.plainString(k+1) && p.literalEnds(k+1):
 			if name, ok := p.identifier(k - 1); ok && (p.isOp(k-2, ",") || k-2 == i) {
 				found = append(found, assigned{name, k + 1})
 			}
 		}
+		itemStart = p.isOp(k, ",")
 	}
-	if len(found) == 0 {
+	if len(found) == 0 && len(targets) == 0 {
 		return
 	}
 	types := p.columnTypes(first, nameEnd)
@@ -185,6 +198,68 @@ func updateSet(p *pass, i int) {
 			p.readLiteral(a.tok, to, -1, -1)
 		}
 	}
+	for _, t := range targets {
+		if types.byName[strings.ToLower(t.column)] != "JSON" {
+			continue // an array element: left to DuckDB (which refuses it)
+		}
+		col := p.text(t.name)
+		subs := make([]string, len(t.subs))
+		for k, s := range t.subs {
+			subs[k] = p.src[p.toks[s[0]].Start:p.toks[s[1]].End]
+		}
+		p.replace(p.toks[t.name].Start, p.toks[t.eq].End, col+" = "+schema+".pg_jsonb_assign("+col+", json_array("+strings.Join(subs, ", ")+"),")
+		p.insert(p.toks[t.end-1].End, ")")
+	}
+}
+
+// subscriptTarget is c[s1][s2]… = value in a SET list.
+type subscriptTarget struct {
+	column        string
+	name, eq, end int      // the column's token, the =, the value's end (exclusive)
+	subs          [][2]int // each subscript's first and last token
+}
+
+// subscriptedTarget reads c[s1][s2]… = value from token k (the column);
+// false for a slice (c[1:2]) or what is not such an assignment.
+func (p *pass) subscriptedTarget(k int) (t subscriptTarget, ok bool) {
+	name, ok := p.identifier(k)
+	if !ok {
+		return t, false
+	}
+	t.column, t.name = name, k
+	j := k + 1
+	for p.isOp(j, "[") {
+		close := p.matchForward(j)
+		if close < 0 || close == j+1 {
+			return t, false
+		}
+		for m := j + 1; m < close; m++ {
+			if p.isOp(m, ":") && p.kind(m+1) != sqltext.Op && !p.isOp(m-1, ":") && !p.isOp(m+1, ":") {
+				return t, false // a slice
+			}
+		}
+		t.subs = append(t.subs, [2]int{j + 1, close - 1})
+		j = close + 1
+	}
+	if !p.isOp(j, "=") || p.adjacent(j) && p.kind(j+1) == sqltext.Op {
+		return t, false
+	}
+	t.eq = j
+	depth := 0
+	for j = t.eq + 1; j < len(p.toks); j++ {
+		switch {
+		case p.kind(j) == sqltext.Open || p.isOp(j, "["):
+			depth++
+		case p.kind(j) == sqltext.Close || p.isOp(j, "]"):
+			depth--
+		case depth == 0 && (p.isOp(j, ",") || p.kind(j) == sqltext.Semi ||
+			p.isWord(j, "where") || p.isWord(j, "from") || p.isWord(j, "returning")):
+			t.end = j
+			return t, j > t.eq+1
+		}
+	}
+	t.end = len(p.toks)
+	return t, t.end > t.eq+1
 }
 
 // identifier is the name token k is (a word that is no keyword of the

@@ -9,7 +9,7 @@ import (
 
 func TestAssignedLiterals(t *testing.T) {
 	table := []TableColumn{{"id", "INTEGER"}, {"A", "INTEGER[]"}, {"tz", "TIMESTAMP WITH TIME ZONE"},
-		{"b", "BOOLEAN"}, {"m", "VARCHAR[][]"}, {"note", "VARCHAR"}}
+		{"b", "BOOLEAN"}, {"m", "VARCHAR[][]"}, {"note", "VARCHAR"}, {"j", "JSON"}}
 	cases := []struct{ in, want string }{
 		// the table's order, several rows, a nested item skipped
 		{"INSERT INTO t VALUES (1, '{1,2}', 'Mon Feb 10 17:32:01 1997 PST', ' yes '), (f('x', 2), '{}', '1997-02-10 17:32:01 -08:00', 'off')",
@@ -22,6 +22,9 @@ func TestAssignedLiterals(t *testing.T) {
 		{"UPDATE t SET a = '{3}', note = 'x', tz = 'now' WHERE a = '{1}'",
 			"UPDATE t SET a = ['3'], note = 'x', tz = (now()) WHERE a = '{1}'"},
 		{"UPDATE ONLY t AS u SET b = 'of', a = (SELECT '{1}') RETURNING *", "UPDATE ONLY t AS u SET b = 'false', a = (SELECT '{1}') RETURNING *"},
+		// a jsonb column's subscripted assignment; an array's is left to DuckDB
+		{"UPDATE t SET j['a'][n + 1] = '1', note = 'x' WHERE id = 2", "UPDATE t SET j = memory.__vsql_fn.pg_jsonb_assign(j, json_array('a', n + 1), '1'), note = 'x' WHERE id = 2"},
+		{"UPDATE t SET A[1] = 2, j[1:2] = '1'", "UPDATE t SET A[1] = 2, j[1:2] = '1'"},
 		// left alone: an expression, a text column, a subscripted column list, an unknown table
 		{"INSERT INTO t VALUES (1, '{1}' || '{2}')", "INSERT INTO t VALUES (1, '{1}' || '{2}')"},
 		{"INSERT INTO t (a[1]) VALUES ('{1}')", "INSERT INTO t (a[1]) VALUES ('{1}')"},

@@ -319,3 +319,124 @@ func jsonbStripNulls(a []driver.Value) (any, error) {
 	}
 	return encodeJSON(strip(v))
 }
+
+// jsonbAssign is PostgreSQL's jsonb subscript assignment, UPDATE t SET
+// j['a'][0] = value (jsonb_set_element): (target or NULL, the subscripts
+// as a JSON array, the new value or NULL). Missing keys and containers
+// are created (an object for a text subscript, an array for an integer
+// one), an array is padded with nulls up to the index, a negative index
+// counts from the end but may not pass the start, and a path through a
+// scalar is refused. A NULL target is an empty array when the first
+// subscript is an integer, else an empty object; a NULL value is JSON
+// null.
+func jsonbAssign(a []driver.Value) (any, error) {
+	raw, err := decodeJSON(argText(a[1]))
+	if err != nil {
+		return nil, err
+	}
+	subs, _ := raw.([]any)
+	if len(subs) == 0 {
+		return nil, invalidArgument("jsonb subscript assignment needs a subscript")
+	}
+	path := make([]string, len(subs))
+	for i, s := range subs {
+		switch x := s.(type) {
+		case nil:
+			return nil, vsqlerr.New(vsqlerr.NullValueNotAllowed, "jsonb subscript in assignment must not be null").
+				WithHint("Give each subscript a key or an index.")
+		case string:
+			path[i] = x
+		case json.Number:
+			path[i] = x.String()
+		default:
+			return nil, invalidArgument("jsonb subscript must be of type integer or text")
+		}
+	}
+	var target any
+	if a[0] == nil {
+		if _, isInt := subs[0].(json.Number); isInt {
+			target = []any{}
+		} else {
+			target = map[string]any{}
+		}
+	} else if target, err = decodeJSON(argText(a[0])); err != nil {
+		return nil, err
+	}
+	var value any
+	if a[2] != nil {
+		if value, err = decodeJSON(argText(a[2])); err != nil {
+			return nil, err
+		}
+	}
+	out, err := assignPath(target, path, 0, value)
+	if err != nil {
+		return nil, err
+	}
+	return encodeJSON(out)
+}
+
+// assignPath sets path[level:] in v to value (jsonbAssign).
+func assignPath(v any, path []string, level int, value any) (any, error) {
+	last := level == len(path)-1
+	switch x := v.(type) {
+	case map[string]any:
+		key := path[level]
+		old, ok := x[key]
+		switch {
+		case last:
+			x[key] = value
+		case ok:
+			e, err := assignPath(old, path, level+1, value)
+			if err != nil {
+				return nil, err
+			}
+			x[key] = e
+		default:
+			x[key] = newPath(path, level+1, value)
+		}
+		return x, nil
+	case []any:
+		idx, err := strconv.Atoi(strings.TrimSpace(path[level]))
+		if err != nil {
+			return nil, vsqlerr.New(vsqlerr.InvalidTextValue, "path element at position %d is not an integer: %q", level+1, path[level])
+		}
+		n := len(x)
+		if idx < 0 {
+			if -idx > n {
+				return nil, invalidArgument("path element at position %d is out of range: %d", level+1, idx)
+			}
+			idx += n
+		}
+		if idx < n {
+			if last {
+				x[idx] = value
+				return x, nil
+			}
+			e, err := assignPath(x[idx], path, level+1, value)
+			if err != nil {
+				return nil, err
+			}
+			x[idx] = e
+			return x, nil
+		}
+		for len(x) < idx {
+			x = append(x, nil)
+		}
+		return append(x, newPath(path, level+1, value)), nil
+	}
+	return nil, invalidArgument("cannot replace existing key").
+		WithHint("The path assumes key is a composite object, but it is a scalar value.")
+}
+
+// newPath is the value a missing path[level:] holds: containers created
+// down to value, an array (padded with nulls) for an integer subscript.
+func newPath(path []string, level int, value any) any {
+	if level == len(path) {
+		return value
+	}
+	if idx, err := strconv.Atoi(strings.TrimSpace(path[level])); err == nil {
+		arr := make([]any, max(idx, 0))
+		return append(arr, newPath(path, level+1, value))
+	}
+	return map[string]any{path[level]: newPath(path, level+1, value)}
+}

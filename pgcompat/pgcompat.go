@@ -178,6 +178,8 @@ var setup = []string{
 	// json_strip_nulls: json is jsonb here
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_delete(a, b) AS ` + schema + `.pg_jsonb_minus(a, b)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.json_strip_nulls(j) AS ` + schema + `.jsonb_strip_nulls(j)`,
+	// UPDATE t SET j['a'][0] = v (assigned.go)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonb_assign(t, p, v) AS CAST(__vsql_jsonb_assign(CAST(t AS VARCHAR), CAST(p AS VARCHAR), CAST(v AS VARCHAR)) AS JSON)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_delete_path(t, p) AS CAST(__vsql_jsonb_delete_path(CAST(t AS VARCHAR), p) AS JSON)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_set_lax(t, p, v, create_if_missing := true, null_value_treatment := 'use_json_null') AS CASE
 		WHEN t IS NULL OR p IS NULL THEN NULL

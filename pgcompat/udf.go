@@ -144,6 +144,7 @@ var goFunctions = map[string][]scalar{
 		return jsonbEdit(a, opInsertBefore)
 	}}},
 	"__vsql_jsonb_strip_nulls": {{in: []duckdb.Type{tText}, out: tText, run: jsonbStripNulls}},
+	"__vsql_jsonb_assign":      {{in: []duckdb.Type{tText, tText, tText}, out: tText, run: jsonbAssign, nulls: true}},
 	"__vsql_json_populate":     {{in: []duckdb.Type{tText, tText, tText, tText}, out: tText, run: jsonPopulate}},
 	"__vsql_encode":            {{in: []duckdb.Type{duckdb.TYPE_BLOB, tText}, out: tText, run: encodeBytes}},
 	"__vsql_decode":            {{in: []duckdb.Type{tText, tText}, out: duckdb.TYPE_BLOB, run: decodeBytes}},
