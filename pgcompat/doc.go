@@ -40,7 +40,8 @@
 // VALUES or UPDATE … SET assigns to a column of an array, date/time,
 // interval or boolean type as the cast to that type would be read
 // (assigned.go; the server tells it the table's column types through
-// Session.TableColumns) and writes a jsonb column's subscripted
+// Session.TableColumns), drops EXPLAIN's options DuckDB lacks
+// (explain.go), writes a jsonb column's subscripted
 // assignment (SET j['a'][0] = v) as pg_jsonb_assign (jsonbAssign in
 // jsonfuncs.go), reads the zone literal of AT TIME ZONE and
 // timezone() as PostgreSQL does (atTimeZone in datetime.go), writes a

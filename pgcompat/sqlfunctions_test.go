@@ -28,3 +28,18 @@ func TestSQLFunctions(t *testing.T) {
 		}
 	}
 }
+
+func TestExplainOptions(t *testing.T) {
+	for in, want := range map[string]string{
+		"EXPLAIN (COSTS OFF) SELECT 1":                            "EXPLAIN SELECT 1",
+		"explain (analyze, costs off, summary off, timing off) x": "explain (ANALYZE) x",
+		"EXPLAIN (FORMAT JSON, VERBOSE) SELECT 1":                 "EXPLAIN (FORMAT JSON) SELECT 1",
+		"EXPLAIN (ANALYZE false, FORMAT yaml) SELECT 1":           "EXPLAIN SELECT 1",
+		"EXPLAIN (BOGUS) SELECT 1":                                "EXPLAIN (BOGUS) SELECT 1",
+		"EXPLAIN SELECT (1)":                                      "EXPLAIN SELECT (1)",
+	} {
+		if got, _ := Rewrite(in); got != want {
+			t.Errorf("Rewrite(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -420,6 +420,8 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "UPDATE jsa SET j[0] = '1' WHERE id = 5"},
 		{sql: "UPDATE jsa SET j[NULL] = '1' WHERE id = 5"},
 		{sql: "SELECT id, j, j['b'][0] FROM jsa ORDER BY id"},
+		// EXPLAIN's options: the statement's own error shows
+		{sql: "EXPLAIN (COSTS OFF, VERBOSE) SELECT * FROM no_such_table"},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none
 		{sql: "CREATE SCHEMA se_a CREATE TABLE t1 (a int, id int) CREATE TABLE t2 (a int) CREATE INDEX ON t1 (a) CREATE SEQUENCE q START 5"},
 		{sql: "INSERT INTO se_a.t1 VALUES (1, 2)"},
