@@ -19,10 +19,11 @@ import (
 // for a statement that assigns a plain string literal so.
 
 // TableColumn is a column of a table as Session.TableColumns returns it:
-// its name and its type as DuckDB writes it (INTEGER[], TIMESTAMP WITH
-// TIME ZONE).
+// its name, its type as DuckDB writes it (INTEGER[], TIMESTAMP WITH
+// TIME ZONE) and whether it is part of the primary key.
 type TableColumn struct {
 	Name, Type string
+	Key        bool
 }
 
 // assignedType is the literal type that reads a string assigned to a

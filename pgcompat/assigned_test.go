@@ -8,8 +8,8 @@ import (
 )
 
 func TestAssignedLiterals(t *testing.T) {
-	table := []TableColumn{{"id", "INTEGER"}, {"A", "INTEGER[]"}, {"tz", "TIMESTAMP WITH TIME ZONE"},
-		{"b", "BOOLEAN"}, {"m", "VARCHAR[][]"}, {"note", "VARCHAR"}, {"j", "JSON"}}
+	table := []TableColumn{{Name: "id", Type: "INTEGER"}, {Name: "A", Type: "INTEGER[]"}, {Name: "tz", Type: "TIMESTAMP WITH TIME ZONE"},
+		{Name: "b", Type: "BOOLEAN"}, {Name: "m", Type: "VARCHAR[][]"}, {Name: "note", Type: "VARCHAR"}, {Name: "j", Type: "JSON"}}
 	cases := []struct{ in, want string }{
 		// the table's order, several rows, a nested item skipped
 		{"INSERT INTO t VALUES (1, '{1,2}', 'Mon Feb 10 17:32:01 1997 PST', ' yes '), (f('x', 2), '{}', '1997-02-10 17:32:01 -08:00', 'off')",

@@ -40,7 +40,9 @@
 // VALUES or UPDATE … SET assigns to a column of an array, date/time,
 // interval or boolean type as the cast to that type would be read
 // (assigned.go; the server tells it the table's column types through
-// Session.TableColumns), drops EXPLAIN's options DuckDB lacks
+// Session.TableColumns), appends to a GROUP BY of a table's primary key
+// the table's other columns the query names (groupbykey.go), drops
+// EXPLAIN's options DuckDB lacks
 // (explain.go), writes a jsonb column's subscripted
 // assignment (SET j['a'][0] = v) as pg_jsonb_assign (jsonbAssign in
 // jsonfuncs.go), reads the zone literal of AT TIME ZONE and

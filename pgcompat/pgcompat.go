@@ -315,6 +315,7 @@ var rules = map[string]rule{
 	"with":                     storageParameters,
 	"decimal":                  wideDecimal,
 	"zone":                     func(p *pass, i int) { timestamptzLiteral(p, i); atTimeZone(p, i) }, // timestamp with time zone; x AT TIME ZONE 'PST' (datetime.go)
+	"group":                    groupByKey,                                                          // GROUP BY a table's primary key (groupbykey.go)
 	"explain":                  explainOptions,                                                      // EXPLAIN (COSTS OFF) … (explain.go)
 	"timezone":                 atTimeZone,                                                          // timezone('PST', x)
 	"function":                 sqlFunction,                                                         // CREATE FUNCTION … LANGUAGE sql as a macro (sqlfunctions.go)

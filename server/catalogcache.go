@@ -109,8 +109,11 @@ func (s *Session) tableColumnsFunc(ctx context.Context) func([]string) []pgcompa
 		}
 		var cols []pgcompat.TableColumn
 		var first string
-		err := s.queryRows(ctx, `SELECT database_name || '.' || schema_name, column_name, data_type
-			FROM duckdb_columns()
+		err := s.queryRows(ctx, `SELECT database_name || '.' || schema_name, column_name, data_type,
+				coalesce(list_contains((SELECT first(k.constraint_column_names) FROM duckdb_constraints() k
+					WHERE k.database_name = c.database_name AND k.schema_name = c.schema_name
+						AND k.table_name = c.table_name AND k.constraint_type = 'PRIMARY KEY'), column_name), false)
+			FROM duckdb_columns() c
 			WHERE `+catalogWhere("lower(table_name)", lowered)+`
 			ORDER BY database_name <> 'temp', database_name, schema_name, column_index`,
 			func(row []any) {
@@ -123,7 +126,8 @@ func (s *Session) tableColumnsFunc(ctx context.Context) func([]string) []pgcompa
 				}
 				name, _ := row[1].(string)
 				typ, _ := row[2].(string)
-				cols = append(cols, pgcompat.TableColumn{Name: name, Type: typ})
+				key, _ := row[3].(bool)
+				cols = append(cols, pgcompat.TableColumn{Name: name, Type: typ, Key: key})
 			})
 		if err != nil {
 			return nil // (a failed transaction: the statement fails anyway)

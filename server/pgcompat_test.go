@@ -422,6 +422,16 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT id, j, j['b'][0] FROM jsa ORDER BY id"},
 		// EXPLAIN's options: the statement's own error shows
 		{sql: "EXPLAIN (COSTS OFF, VERBOSE) SELECT * FROM no_such_table"},
+		// a grouped query selects any column of a table whose primary key
+		// it groups by (ORMs' GROUP BY posts.id)
+		{sql: "CREATE TABLE gk_posts (id int PRIMARY KEY, title text, body text)"},
+		{sql: "CREATE TABLE gk_comments (id int PRIMARY KEY, post_id int, txt text)"},
+		{sql: "INSERT INTO gk_posts VALUES (1, 'a', 'x'), (2, 'b', 'y'), (3, 'c', NULL)"},
+		{sql: "INSERT INTO gk_comments VALUES (1, 1, 'p'), (2, 1, 'q'), (3, 2, 'r')"},
+		{sql: "SELECT p.*, count(c.id) AS n FROM gk_posts p LEFT JOIN gk_comments c ON c.post_id = p.id GROUP BY p.id ORDER BY p.id"},
+		{sql: "SELECT * FROM gk_posts GROUP BY id ORDER BY id"},
+		{sql: "SELECT title, max(c.txt) FROM gk_posts JOIN gk_comments c ON c.post_id = gk_posts.id GROUP BY gk_posts.id ORDER BY 1"},
+		{sql: "SELECT title, count(*) FROM gk_posts GROUP BY body ORDER BY 1"},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none
 		{sql: "CREATE SCHEMA se_a CREATE TABLE t1 (a int, id int) CREATE TABLE t2 (a int) CREATE INDEX ON t1 (a) CREATE SEQUENCE q START 5"},
 		{sql: "INSERT INTO se_a.t1 VALUES (1, 2)"},
