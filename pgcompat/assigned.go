@@ -276,6 +276,21 @@ func (p *pass) identifier(k int) (string, bool) {
 	return "", false
 }
 
+// nameParts are the parts of the name of tokens start…end-1 (name,
+// schema.name, …), quoted ones unquoted, as Session.TableColumns takes
+// them.
+func (p *pass) nameParts(start, end int) []string {
+	var parts []string
+	for k := start; k < end; k += 2 {
+		name := p.text(k)
+		if p.kind(k) == sqltext.Quoted {
+			name = sqltext.UnquoteIdent(name)
+		}
+		parts = append(parts, name)
+	}
+	return parts
+}
+
 // tableTypes is a table's column types in its order and by lower-cased
 // name.
 type tableTypes struct {
@@ -286,15 +301,7 @@ type tableTypes struct {
 // columnTypes asks Session.TableColumns for the table named by tokens
 // start…end-1; nil when it knows none.
 func (p *pass) columnTypes(start, end int) *tableTypes {
-	var parts []string
-	for k := start; k < end; k += 2 {
-		name, _ := p.identifier(k)
-		if p.kind(k) == sqltext.Word {
-			name = p.text(k)
-		}
-		parts = append(parts, name)
-	}
-	cols := p.sess.TableColumns(parts)
+	cols := p.sess.TableColumns(p.nameParts(start, end))
 	if len(cols) == 0 {
 		return nil
 	}

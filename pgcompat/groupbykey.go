@@ -219,14 +219,7 @@ func (p *pass) fromTables(start, end int) []fromTable {
 			k = nameEnd
 			continue
 		}
-		var parts []string
-		for m := k; m < nameEnd; m += 2 {
-			part, _ := p.identifier(m)
-			if p.kind(m) == sqltext.Word {
-				part = p.text(m)
-			}
-			parts = append(parts, part)
-		}
+		parts := p.nameParts(k, nameEnd)
 		qualifier := p.text(nameEnd - 1)
 		k = nameEnd
 		if p.isWord(k, "as") {
