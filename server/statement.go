@@ -426,6 +426,11 @@ func (t *txStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error)
 		s.beginTransactionModes(modes)
 		return &tagRows{tag: tag}, nil
 	case sqltext.KindCommit:
+		chain := andChain(t.st)
+		if chain && s.txStatus() == 'I' {
+			return nil, vsqlerr.New(vsqlerr.ChainOutsideBlock, "COMMIT AND CHAIN can only be used in transaction blocks")
+		}
+		modes := s.currentTxModes()
 		switch s.txStatus() {
 		case 'I':
 			s.notice(vsqlerr.TransactionBlock, "25P01", "there is no transaction in progress")
@@ -434,7 +439,7 @@ func (t *txStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error)
 			_ = s.exec(ctx, "ROLLBACK")
 			s.setTx('I')
 			s.endTransaction(false)
-			return &tagRows{tag: "ROLLBACK"}, nil
+			return s.chain(ctx, chain, modes, "ROLLBACK")
 		}
 		s.setTx('I')
 		if err := s.gatedExec(ctx, "COMMIT"); err != nil {
@@ -442,17 +447,43 @@ func (t *txStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error)
 			return nil, err
 		}
 		s.endTransaction(true)
-		return &tagRows{tag: "COMMIT"}, nil
+		return s.chain(ctx, chain, modes, "COMMIT")
 	default: // rollback
+		chain := andChain(t.st)
 		if s.txStatus() == 'I' {
+			if chain {
+				return nil, vsqlerr.New(vsqlerr.ChainOutsideBlock, "ROLLBACK AND CHAIN can only be used in transaction blocks")
+			}
 			s.notice(vsqlerr.TransactionBlock, "25P01", "there is no transaction in progress")
 			return &tagRows{tag: "ROLLBACK"}, nil
 		}
+		modes := s.currentTxModes()
 		_ = s.exec(ctx, "ROLLBACK") // DuckDB may have ended a failed transaction already
 		s.setTx('I')
 		s.endTransaction(false)
-		return &tagRows{tag: "ROLLBACK"}, nil
+		return s.chain(ctx, chain, modes, "ROLLBACK")
 	}
+}
+
+// andChain reports whether COMMIT or ROLLBACK ends with AND CHAIN (not AND
+// NO CHAIN).
+func andChain(st sqltext.Statement) bool {
+	n := len(st.Keywords)
+	return n >= 2 && st.Keyword(n-1) == "CHAIN" && st.Keyword(n-2) == "AND"
+}
+
+// chain starts, after COMMIT or ROLLBACK AND CHAIN, a transaction with the
+// modes of the one that ended (isolation, read only, deferrable), as
+// PostgreSQL does; tag is the ending's.
+func (s *Session) chain(ctx context.Context, chain bool, modes txModes, tag string) (pgwire.Rows, error) {
+	if chain {
+		if err := s.exec(ctx, "BEGIN TRANSACTION"); err != nil {
+			return nil, err
+		}
+		s.setTx('T')
+		s.beginTransactionModes(modes)
+	}
+	return &tagRows{tag: tag}, nil
 }
 
 // databaseStatement is CREATE DATABASE or DROP DATABASE.

@@ -100,6 +100,12 @@ func (s *Session) beginTransactionModes(m txModes) {
 	s.applyTxModes(m, "transaction_")
 }
 
+// currentTxModes are the open transaction's modes (for AND CHAIN).
+func (s *Session) currentTxModes() txModes {
+	return txModes{isolation: s.transactionSetting("transaction_isolation"), readOnly: s.transactionSetting("transaction_read_only"),
+		deferrable: s.transactionSetting("transaction_deferrable")}
+}
+
 func (s *Session) applyTxModes(m txModes, prefix string) {
 	for name, v := range map[string]string{"isolation": m.isolation, "read_only": m.readOnly, "deferrable": m.deferrable} {
 		if v != "" {

@@ -77,6 +77,7 @@ const (
 	// Statements and transactions.
 	InFailedTransaction Code = "in_failed_transaction"
 	TransactionBlock    Code = "transaction_block"
+	ChainOutsideBlock   Code = "chain_outside_transaction"
 	ReadOnlyTransaction Code = "read_only_transaction"
 	SyntaxError         Code = "syntax_error"
 	FeatureNotSupported Code = "feature_not_supported"
@@ -208,6 +209,7 @@ var codes = map[Code]codeInfo{
 	CursorNotFound:          {"34000", "DECLARE the cursor first (inside the transaction block that reads it, or WITH HOLD)."},
 	DuplicateCursor:         {"42P03", "CLOSE the cursor first, or use another name."},
 	CursorOutsideBlock:      {"25P01", "Run DECLARE … CURSOR inside BEGIN … COMMIT, or declare it WITH HOLD."},
+	ChainOutsideBlock:       {"25P01", "AND CHAIN continues a transaction block: BEGIN first, or leave AND CHAIN out."},
 	CursorForwardOnly:       {"55000", "Declare the cursor with the SCROLL option to fetch backward or by absolute position."},
 	CursorSyntax:            {"42601", "See docs/sql.md, Cursors: DECLARE name [SCROLL] CURSOR [WITH HOLD] FOR query; FETCH [direction] [FROM] name; MOVE; CLOSE name | ALL."},
 	InvalidParameter:        {"22P02", "Check the parameter value against the parameter's type."},
