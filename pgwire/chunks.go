@@ -130,13 +130,14 @@ func ChunkEncodable(cols []Column, res []duckstream.Column) bool {
 // colEncoder encodes the values of one column of a chunk, one at a time,
 // straight into the DataRow being built.
 type colEncoder struct {
-	kind   colKind
-	binary bool
-	digits int        // extra_float_digits (text floats)
-	date   dateFormat // DateStyle (text dates and timestamps)
-	scale  int
-	width  int // bytes of a DECIMAL's internal integer
-	loc    *time.Location
+	kind        colKind
+	binary      bool
+	digits      int        // extra_float_digits (text floats)
+	date        dateFormat // DateStyle (text dates and timestamps)
+	byteaEscape bool       // bytea_output = escape
+	scale       int
+	width       int // bytes of a DECIMAL's internal integer
+	loc         *time.Location
 
 	// Nested types (nested.go): a list's element encoder or a struct's
 	// field encoders; an ARRAY's size; a binary array's element OID and
@@ -198,6 +199,9 @@ func (e *colEncoder) appendValue(b []byte, v *duckstream.Vector, i int) []byte {
 		x := duckstream.Bytes(v, i)
 		if e.binary {
 			return append(b, x...)
+		}
+		if e.byteaEscape {
+			return appendByteaEscape(b, x)
 		}
 		return hex.AppendEncode(append(b, `\x`...), x)
 	case kDate:

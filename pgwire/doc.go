@@ -143,7 +143,8 @@
 // that reads back exactly (one shortest-digits conversion laid out by
 // hand, appendFloat); 0 and below print 15 (float8) or 6 (float4)
 // significant digits plus the setting. Text dates and timestamps follow
-// the session's DateStyle, intervals its IntervalStyle (StyleRows;
+// the session's DateStyle, intervals its IntervalStyle, bytea its
+// bytea_output (StyleRows;
 // appendTimeStyled and appendIntervalStyled write the other styles as
 // PostgreSQL's EncodeDateTime and EncodeInterval do).
 // Binary format is offered for the types pgx and pgjdbc ask for

@@ -266,6 +266,9 @@ func appendCell(buf []byte, col *Column, format int16, v any, text textSettings)
 	if iv, ok := v.(duckdb.Interval); ok && text.interval != intervalPostgres && format == 0 {
 		return appendIntervalStyled(buf, iv, text.interval), nil
 	}
+	if b, ok := v.([]byte); ok && text.byteaEscape && format == 0 && oid == pgtype.ByteaOID {
+		return appendByteaEscape(buf, b), nil
+	}
 	if col.Fields != nil { // text (25): its binary form is the text
 		if m, ok := v.(map[string]any); ok {
 			return appendRow(buf, col.Fields, m), nil
@@ -722,20 +725,22 @@ func appendBinaryArrayValues(buf []byte, elem uint32, xs []any) ([]byte, error) 
 	return buf, nil
 }
 
-// StyleRows is implemented by Rows whose session sets DateStyle and
-// IntervalStyle: their values as SHOW reports them ("ISO, MDY",
-// "Postgres, DMY", "SQL, DMY", "German, DMY"; "postgres",
-// "postgres_verbose", "sql_standard", "iso_8601").
+// StyleRows is implemented by Rows whose session sets DateStyle,
+// IntervalStyle and bytea_output: their values as SHOW reports them
+// ("ISO, MDY", "Postgres, DMY", "SQL, DMY", "German, DMY"; "postgres",
+// "postgres_verbose", "sql_standard", "iso_8601"; "hex", "escape").
 type StyleRows interface {
 	DateStyle() string
 	IntervalStyle() string
+	ByteaOutput() string
 }
 
 // textSettings are the session's settings that change values' text form.
 type textSettings struct {
-	digits   int           // extra_float_digits
-	date     dateFormat    // DateStyle
-	interval intervalStyle // IntervalStyle
+	digits      int           // extra_float_digits
+	date        dateFormat    // DateStyle
+	interval    intervalStyle // IntervalStyle
+	byteaEscape bool          // bytea_output = escape
 }
 
 func textSettingsOf(rows Rows) textSettings {
@@ -743,6 +748,7 @@ func textSettingsOf(rows Rows) textSettings {
 	if d, ok := rows.(StyleRows); ok {
 		t.date = parseDateStyle(d.DateStyle())
 		t.interval = intervalStyles[d.IntervalStyle()]
+		t.byteaEscape = d.ByteaOutput() == "escape"
 	}
 	return t
 }
@@ -758,6 +764,23 @@ const (
 
 var intervalStyles = map[string]intervalStyle{"postgres": intervalPostgres, "postgres_verbose": intervalVerbose,
 	"sql_standard": intervalSQLStandard, "iso_8601": intervalISO8601}
+
+// appendByteaEscape writes bytes in bytea_output = escape: printable
+// ASCII as it is, a backslash doubled, other bytes as \ and three octal
+// digits.
+func appendByteaEscape(buf, b []byte) []byte {
+	for _, c := range b {
+		switch {
+		case c == '\\':
+			buf = append(buf, '\\', '\\')
+		case c < 0x20 || c > 0x7e:
+			buf = append(buf, '\\', '0'+c>>6, '0'+c>>3&7, '0'+c&7)
+		default:
+			buf = append(buf, c)
+		}
+	}
+	return buf
+}
 
 // appendIntervalStyled is appendInterval in IntervalStyle style, as
 // PostgreSQL's EncodeInterval writes it: postgres_verbose "@ 1 year 2

@@ -130,7 +130,7 @@ func textEncoder(c duckstream.Column) (colEncoder, bool) {
 // format asked for and where to report an error.
 func (e *colEncoder) setup(binaryFormat bool, loc *time.Location, text textSettings, errp *error) {
 	e.binary = binaryFormat && !e.textOnly
-	e.loc, e.digits, e.date, e.errp = loc, text.digits, text.date, errp
+	e.loc, e.digits, e.date, e.byteaEscape, e.errp = loc, text.digits, text.date, text.byteaEscape, errp
 	for k := range e.children {
 		e.children[k].setup(binaryFormat, loc, text, errp)
 	}

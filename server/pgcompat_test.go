@@ -446,6 +446,12 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "COMMIT AND CHAIN"},
 		{sql: "ROLLBACK AND NO CHAIN"},
 		{sql: "SHOW transaction_isolation"},
+		// bytea_output = escape
+		{sql: "SET bytea_output TO escape"},
+		{sql: "SELECT E'\\\\xDeAdBeEf'::bytea, 'a\\\\b'::bytea, '\\x00415c7f80ff'::bytea, ''::bytea"},
+		{sql: "SELECT b FROM (VALUES ('\\x0102'::bytea), ('abc'::bytea)) v(b)"},
+		{sql: "RESET bytea_output"},
+		{sql: "SELECT 'abc'::bytea"},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none
 		{sql: "CREATE SCHEMA se_a CREATE TABLE t1 (a int, id int) CREATE TABLE t2 (a int) CREATE INDEX ON t1 (a) CREATE SEQUENCE q START 5"},
 		{sql: "INSERT INTO se_a.t1 VALUES (1, 2)"},

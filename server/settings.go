@@ -145,7 +145,7 @@ var settings = map[string]setting{
 	"extra_float_digits":                  {def: "1", normalize: intRange("extra_float_digits", -15, 3)},
 	"client_min_messages":                 {def: "notice", normalize: oneOf("client_min_messages", "debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error")},
 	"standard_conforming_strings":         {def: "on", normalize: oneOf("standard_conforming_strings", "on"), report: true},
-	"bytea_output":                        {def: "hex", normalize: oneOf("bytea_output", "hex")},
+	"bytea_output":                        {def: "hex", normalize: oneOf("bytea_output", "hex", "escape")},
 	"statement_timeout":                   {def: "0", normalize: durationSetting("statement_timeout")},
 	"lock_timeout":                        {def: "0", normalize: durationSetting("lock_timeout")},
 	"idle_in_transaction_session_timeout": {def: "0", normalize: durationSetting("idle_in_transaction_session_timeout")},

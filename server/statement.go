@@ -320,6 +320,9 @@ func (r *duckRows) DateStyle() string { return r.sess.settingValue("datestyle") 
 // IntervalStyle implements pgwire.StyleRows: the session's IntervalStyle.
 func (r *duckRows) IntervalStyle() string { return r.sess.settingValue("intervalstyle") }
 
+// ByteaOutput implements pgwire.StyleRows: the session's bytea_output.
+func (r *duckRows) ByteaOutput() string { return r.sess.settingValue("bytea_output") }
+
 // Chunks implements pgwire.ChunkRows.
 func (r *duckRows) Chunks() (*duckstream.Result, *time.Location) {
 	if r.res == nil {
