@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
+	"math"
 	"math/big"
 	"sync"
 	"time"
@@ -91,14 +92,31 @@ var (
 	tTextListList = duckdb.TYPE_ARRAY
 )
 
+// infiniteTime reports whether t is DuckDB's infinity or -infinity of a
+// timestamp or date (beyond PostgreSQL's range of years), which to_char
+// prints as NULL, as PostgreSQL does.
+func infiniteTime(t time.Time) bool {
+	if y := t.Year(); y > 294276 || y < -4713 { // a date's
+		return true
+	}
+	us := t.UnixMicro()
+	return us == math.MaxInt64 || us == -math.MaxInt64
+}
+
 // goFunctions are the Go functions by name, each a set of overloads.
 var goFunctions = map[string][]scalar{
 	"__vsql_to_char": {
 		// (value, template, the session's TimeZone)
 		{in: []duckdb.Type{tTS, tText, tText}, out: tText, run: func(a []driver.Value) (any, error) {
+			if infiniteTime(a[0].(time.Time)) {
+				return nil, nil
+			}
 			return formatDatetime(timeFields(a[0].(time.Time), false), a[1].(string)), nil
 		}},
 		{in: []duckdb.Type{tTSTZ, tText, tText}, out: tText, run: func(a []driver.Value) (any, error) {
+			if infiniteTime(a[0].(time.Time)) {
+				return nil, nil
+			}
 			return formatDatetime(timeFields(inZone(a[0].(time.Time), a[2]), true), a[1].(string)), nil
 		}},
 		{in: []duckdb.Type{tIval, tText, tText}, out: tText, run: func(a []driver.Value) (any, error) {
@@ -107,6 +125,9 @@ var goFunctions = map[string][]scalar{
 		}},
 		{in: []duckdb.Type{tAny, tText, tText}, out: tText, run: func(a []driver.Value) (any, error) {
 			if t, ok := a[0].(time.Time); ok { // a date: PostgreSQL takes it as timestamptz
+				if infiniteTime(t) {
+					return nil, nil
+				}
 				return formatDatetime(timeFields(inZone(t, a[2]), true), a[1].(string)), nil
 			}
 			return toCharNumber(a[0], a[1].(string))

@@ -452,6 +452,8 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT b FROM (VALUES ('\\x0102'::bytea), ('abc'::bytea)) v(b)"},
 		{sql: "RESET bytea_output"},
 		{sql: "SELECT 'abc'::bytea"},
+		// to_char of an infinite date or timestamp is NULL
+		{sql: "SELECT to_char(timestamp 'infinity', 'YYYY'), to_char(timestamptz '-infinity', 'YYYY MM'), to_char(date 'infinity', 'YYYY'), to_char(timestamp '2020-01-02', 'YYYY')"},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none
 		{sql: "CREATE SCHEMA se_a CREATE TABLE t1 (a int, id int) CREATE TABLE t2 (a int) CREATE INDEX ON t1 (a) CREATE SEQUENCE q START 5"},
 		{sql: "INSERT INTO se_a.t1 VALUES (1, 2)"},
