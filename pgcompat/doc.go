@@ -43,7 +43,8 @@
 // Session.TableColumns), appends to a GROUP BY of a table's primary key
 // the table's other columns the query names (groupbykey.go), drops
 // EXPLAIN's options DuckDB lacks
-// (explain.go), writes a jsonb column's subscripted
+// (explain.go), reads interval qualifiers (INTERVAL '1 2' DAY TO HOUR,
+// intervalfields.go), writes a jsonb column's subscripted
 // assignment (SET j['a'][0] = v) as pg_jsonb_assign (jsonbAssign in
 // jsonfuncs.go), reads the zone literal of AT TIME ZONE and
 // timezone() as PostgreSQL does (atTimeZone in datetime.go), writes a

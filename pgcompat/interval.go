@@ -175,12 +175,13 @@ func (iv *ivAcc) verbose(v string) bool {
 	if len(toks) == 0 {
 		return false
 	}
+	clocks := 0
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		switch {
 		case isClock(t):
-			if !iv.clock(t) {
-				return false
+			if clocks++; clocks > 1 || !iv.clock(t) {
+				return false // two times: PostgreSQL's redundant field
 			}
 		case strings.Count(strings.TrimLeft(t, "+-"), "-") == 1 && !strings.ContainsAny(t, "."):
 			if !iv.yearMonth(t) {

@@ -325,7 +325,7 @@ var rules = map[string]rule{
 	"bool":                     typedLiteral,
 	"boolean":                  typedLiteral,
 	"date":                     typedLiteral,
-	"interval":                 typedLiteral,
+	"interval":                 intervalLiteralTyped, // interval '1 2' day to hour (intervalfields.go)
 	"cast":                     castCall,
 	"extract":                  extractSeconds, // EXTRACT(SECOND FROM x): the fraction (extract.go)
 	"date_part":                extractSeconds,

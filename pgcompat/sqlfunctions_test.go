@@ -43,3 +43,19 @@ func TestExplainOptions(t *testing.T) {
 		}
 	}
 }
+
+func TestIntervalQualifiers(t *testing.T) {
+	for in, want := range map[string]string{
+		"SELECT interval '1 2' day to hour":                "SELECT INTERVAL '0 months 1 days 7200000000 microseconds'",
+		"SELECT INTERVAL '12:34.5678' MINUTE TO SECOND(2)": "SELECT INTERVAL '0 months 0 days 754570000 microseconds'",
+		"SELECT interval(0) '1 day 01:23:45.6789'":         "SELECT INTERVAL '0 months 1 days 5026000000 microseconds'",
+		"SELECT interval '1-2' year to month, x":           "SELECT INTERVAL '14 months 0 days 0 microseconds', x",
+		"SELECT interval '1 2' hour to minute":             `SELECT CAST(error('[vsql:invalid_datetime_input] invalid input syntax for type interval: "1 2"') AS INTERVAL)`,
+		"SELECT interval '3' day":                          "SELECT INTERVAL '0 months 3 days 0 microseconds'",
+		"SELECT interval '1 day'":                          "SELECT interval '1 day'",
+	} {
+		if got, _ := Rewrite(in); got != want {
+			t.Errorf("Rewrite(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -454,6 +454,13 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT 'abc'::bytea"},
 		// to_char of an infinite date or timestamp is NULL
 		{sql: "SELECT to_char(timestamp 'infinity', 'YYYY'), to_char(timestamptz '-infinity', 'YYYY MM'), to_char(date 'infinity', 'YYYY'), to_char(timestamp '2020-01-02', 'YYYY')"},
+		// interval qualifiers: DAY TO HOUR, MINUTE TO SECOND(2), interval(p)
+		{sql: "SELECT interval '1' year to month, interval '1-2' year to month, interval '1 2' day to hour, interval '1 2:03:04' day to hour, interval '1 2:03' day to minute, interval '1 2:03:04' hour to minute"},
+		{sql: "SELECT interval '1 2:03' minute to second, interval '1 -2:03' minute to second, interval '123 11' day to hour, interval '12:34.5678' minute to second(2), interval '1.234' second(2), interval '1 2:03.4567' day to second(2)"},
+		{sql: "SELECT interval(0) '1 day 01:23:45.6789', interval(2) '1 day 01:23:45.6789', interval '5' day, interval '90' minute to second, interval '1.5' day, interval '100' year to month, interval '1 day 02:03:04.567' hour to minute"},
+		{sql: "SELECT interval '1 2' day to minute"},
+		{sql: "SELECT interval '1 2.345' hour to second(2)"},
+		{sql: "SELECT interval '123 2:03 -2:04'"},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none
 		{sql: "CREATE SCHEMA se_a CREATE TABLE t1 (a int, id int) CREATE TABLE t2 (a int) CREATE INDEX ON t1 (a) CREATE SEQUENCE q START 5"},
 		{sql: "INSERT INTO se_a.t1 VALUES (1, 2)"},
