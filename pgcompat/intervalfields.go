@@ -228,25 +228,33 @@ func intervalClock(s string, rng int) (int64, bool) {
 		n, err := strconv.ParseInt(t, 10, 64)
 		return n, err == nil && n >= 0
 	}
-	h, ok := num(parts[0])
-	if !ok {
-		return 0, false
-	}
-	var m, sec int64
-	var frac float64
-	switch {
-	case len(parts) == 2 && strings.Contains(parts[1], "."), // mm:ss.fff
-		len(parts) == 2 && rng == fieldMinute|fieldSecond: // mm:ss
-		w, f, _ := strings.Cut(parts[1], ".")
-		if sec, ok = num(w); !ok {
+	// seconds reads ss[.fff] as microseconds
+	seconds := func(t string) (int64, bool) {
+		w, f, _ := strings.Cut(t, ".")
+		sec, ok := num(w)
+		if !ok || sec > 60 {
 			return 0, false
 		}
+		us := sec * 1e6
 		if f != "" {
 			v, err := strconv.ParseFloat("0."+f, 64)
 			if err != nil {
 				return 0, false
 			}
-			frac = v
+			us += int64(math.Round(v * 1e6))
+		}
+		return us, true
+	}
+	h, ok := num(parts[0])
+	if !ok {
+		return 0, false
+	}
+	var m, us int64
+	switch {
+	case len(parts) == 2 && strings.Contains(parts[1], "."), // mm:ss.fff
+		len(parts) == 2 && rng == fieldMinute|fieldSecond: // mm:ss
+		if us, ok = seconds(parts[1]); !ok {
+			return 0, false
 		}
 		m, h = h, 0
 	case len(parts) == 2:
@@ -257,22 +265,14 @@ func intervalClock(s string, rng int) (int64, bool) {
 		if m, ok = num(parts[1]); !ok {
 			return 0, false
 		}
-		w, f, _ := strings.Cut(parts[2], ".")
-		if sec, ok = num(w); !ok {
+		if us, ok = seconds(parts[2]); !ok {
 			return 0, false
 		}
-		if f != "" {
-			v, err := strconv.ParseFloat("0."+f, 64)
-			if err != nil {
-				return 0, false
-			}
-			frac = v
-		}
 	}
-	if m > 59 || sec > 60 {
+	if m > 59 {
 		return 0, false
 	}
-	return h*3600e6 + m*60e6 + sec*1e6 + int64(math.Round(frac*1e6)), true
+	return h*3600e6 + m*60e6 + us, true
 }
 
 // adjust drops the fields below the qualifier's last one and rounds the

@@ -3,7 +3,7 @@ package pgcompat
 import "testing"
 
 func TestSQLFunctions(t *testing.T) {
-	for in, want := range map[string]string{
+	checkRewrites(t, map[string]string{
 		"CREATE FUNCTION add1(a int) RETURNS int AS $$ SELECT a + 1; $$ LANGUAGE sql IMMUTABLE":            "CREATE MACRO add1(a) AS CAST((SELECT * FROM (SELECT a + 1) LIMIT 1) AS int)",
 		"create or replace function eq(int8, text) returns boolean language sql as 'select $1::text = $2'": `CREATE OR REPLACE MACRO eq("$1", "$2") AS CAST((SELECT * FROM (select "$1"::text = "$2") LIMIT 1) AS boolean)`,
 		"CREATE FUNCTION s(x int, y int) RETURNS int STRICT LANGUAGE sql RETURN x / y":                     "CREATE MACRO s(x, y) AS CAST(CASE WHEN x IS NULL OR y IS NULL THEN NULL ELSE (x // memory.__vsql_fn.pg_divisor(y, x)) END AS int)",
@@ -22,30 +22,22 @@ func TestSQLFunctions(t *testing.T) {
 		"CREATE FUNCTION c(int) RETURNS int AS 'lib', 'sym' LANGUAGE c":                           "CREATE FUNCTION c(int) RETURNS int AS 'lib', 'sym' LANGUAGE c",
 		"DROP FUNCTION a(int), b(int)":                                                            "DROP FUNCTION a(int), b(int)",
 		"CREATE FUNCTION w(int) RETURNS int AS 'with d as (delete from t) select 1' LANGUAGE sql": "CREATE FUNCTION w(int) RETURNS int AS 'with d as (delete from t) select 1' LANGUAGE sql",
-	} {
-		if got, _ := Rewrite(in); got != want {
-			t.Errorf("Rewrite(%q)\n got %q\nwant %q", in, got, want)
-		}
-	}
+	})
 }
 
 func TestExplainOptions(t *testing.T) {
-	for in, want := range map[string]string{
+	checkRewrites(t, map[string]string{
 		"EXPLAIN (COSTS OFF) SELECT 1":                            "EXPLAIN SELECT 1",
 		"explain (analyze, costs off, summary off, timing off) x": "explain (ANALYZE) x",
 		"EXPLAIN (FORMAT JSON, VERBOSE) SELECT 1":                 "EXPLAIN (FORMAT JSON) SELECT 1",
 		"EXPLAIN (ANALYZE false, FORMAT yaml) SELECT 1":           "EXPLAIN SELECT 1",
 		"EXPLAIN (BOGUS) SELECT 1":                                "EXPLAIN (BOGUS) SELECT 1",
 		"EXPLAIN SELECT (1)":                                      "EXPLAIN SELECT (1)",
-	} {
-		if got, _ := Rewrite(in); got != want {
-			t.Errorf("Rewrite(%q) = %q, want %q", in, got, want)
-		}
-	}
+	})
 }
 
 func TestIntervalQualifiers(t *testing.T) {
-	for in, want := range map[string]string{
+	checkRewrites(t, map[string]string{
 		"SELECT interval '1 2' day to hour":                "SELECT INTERVAL '0 months 1 days 7200000000 microseconds'",
 		"SELECT INTERVAL '12:34.5678' MINUTE TO SECOND(2)": "SELECT INTERVAL '0 months 0 days 754570000 microseconds'",
 		"SELECT interval(0) '1 day 01:23:45.6789'":         "SELECT INTERVAL '0 months 1 days 5026000000 microseconds'",
@@ -53,9 +45,16 @@ func TestIntervalQualifiers(t *testing.T) {
 		"SELECT interval '1 2' hour to minute":             `SELECT CAST(error('[vsql:invalid_datetime_input] invalid input syntax for type interval: "1 2"') AS INTERVAL)`,
 		"SELECT interval '3' day":                          "SELECT INTERVAL '0 months 3 days 0 microseconds'",
 		"SELECT interval '1 day'":                          "SELECT interval '1 day'",
-	} {
+	})
+}
+
+// checkRewrites compares Rewrite's output for each input with the one
+// wanted.
+func checkRewrites(t *testing.T, cases map[string]string) {
+	t.Helper()
+	for in, want := range cases {
 		if got, _ := Rewrite(in); got != want {
-			t.Errorf("Rewrite(%q) = %q, want %q", in, got, want)
+			t.Errorf("Rewrite(%q)\n got %q\nwant %q", in, got, want)
 		}
 	}
 }
