@@ -1,6 +1,10 @@
 package pgcompat
 
-import "github.com/vsql/vsql/sqltext"
+import (
+	"strings"
+
+	"github.com/vsql/vsql/sqltext"
+)
 
 // likeAny: x [NOT] LIKE | ILIKE ANY | ALL (array), which DuckDB's parser
 // refuses ("Unsupported comparison "~~" for ANY/ALL subquery"), becomes
@@ -11,6 +15,10 @@ import "github.com/vsql/vsql/sqltext"
 // with casts and subscripts); anything else is left to DuckDB.
 func likeAny(p *pass, i int) {
 	like := i - 1
+	if p.kind(like) == sqltext.Op && p.kind(i+1) == sqltext.Open {
+		anyLiteralArray(p, i)
+		return
+	}
 	if !p.isWord(like, "like") && !p.isWord(like, "ilike") || p.kind(i+1) != sqltext.Open {
 		return
 	}
@@ -43,4 +51,46 @@ func likeAny(p *pass, i int) {
 	p.insert(p.toks[start].Start, schema+"."+fn+"(")
 	p.replace(p.toks[end].End, p.toks[i+1].End, ", ")
 	p.replace(p.toks[closing].Start, p.toks[closing].End, flags)
+}
+
+// anyLiteralArray: 33 = ANY ('{1,2,33}'), 2.5 < ALL ('{3,4}') (token i
+// is ANY or ALL after a comparison). PostgreSQL types the string literal
+// as an array of the other operand's type; when that operand is a number
+// literal the array is int[] or numeric[], which the rewrite writes out
+// (DuckDB bound the untyped literal as a correlated UNNEST and refused
+// it). Other operands are left to DuckDB.
+func anyLiteralArray(p *pass, i int) {
+	if p.kind(i+3) != sqltext.Close {
+		return
+	}
+	op := i - 1
+	for p.kind(op-1) == sqltext.Op && p.adjacent(op-1) {
+		op-- // <=, >=, <>, !=
+	}
+	if p.kind(op-2) == sqltext.Op && !p.isOp(op-2, ",") && !p.isOp(op-2, "(") {
+		return
+	}
+	typeLiteralArray(p, op-1, i+2)
+}
+
+// anyEqLiteralArray is anyLiteralArray for x = ANY (…) as sqltext wrote
+// it: vsql_any_eq(33, ('{1,2,33}')) (token i is vsql_any_eq).
+func anyEqLiteralArray(p *pass, i int) {
+	if p.kind(i+1) == sqltext.Open && p.isOp(i+3, ",") && p.kind(i+4) == sqltext.Open && p.kind(i+6) == sqltext.Close {
+		typeLiteralArray(p, i+2, i+5)
+	}
+}
+
+// typeLiteralArray types the array literal at token lit by the number
+// literal at token num (int[] or numeric[]).
+func typeLiteralArray(p *pass, num, lit int) {
+	if p.kind(num) != sqltext.Number || !p.plainString(lit) {
+		return
+	}
+	typ := "int[]"
+	if strings.ContainsAny(p.text(num), ".eE") {
+		typ = "numeric[]"
+	}
+	p.readLiteral(lit, literalType{kind: litArray, dims: 1}, -1, -1)
+	p.insert(p.toks[lit].End, "::"+typ)
 }

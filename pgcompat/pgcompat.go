@@ -316,6 +316,7 @@ var rules = map[string]rule{
 	"decimal":                  wideDecimal,
 	"zone":                     func(p *pass, i int) { timestamptzLiteral(p, i); atTimeZone(p, i) }, // timestamp with time zone; x AT TIME ZONE 'PST' (datetime.go)
 	"group":                    groupByKey,                                                          // GROUP BY a table's primary key (groupbykey.go)
+	"vsql_any_eq":              anyEqLiteralArray,                                                   // 33 = ANY ('{1,2}') as sqltext wrote it (likeany.go)
 	"explain":                  explainOptions,                                                      // EXPLAIN (COSTS OFF) … (explain.go)
 	"timezone":                 atTimeZone,                                                          // timezone('PST', x)
 	"function":                 sqlFunction,                                                         // CREATE FUNCTION … LANGUAGE sql as a macro (sqlfunctions.go)

@@ -58,3 +58,11 @@ func checkRewrites(t *testing.T, cases map[string]string) {
 		}
 	}
 }
+
+func TestAnyLiteralArray(t *testing.T) {
+	checkRewrites(t, map[string]string{
+		"SELECT 33 = ALL ('{1,2,33}'), 2.5 >= any ('{3,2.5}')":   "SELECT 33 = ALL (['1', '2', '33']::int[]), 2.5 >= any (['3', '2.5']::numeric[])",
+		"SELECT memory.__vsql_pg.vsql_any_eq(33 , ('{1,NULL}'))": "SELECT memory.__vsql_pg.vsql_any_eq(33 , (['1', NULL]::int[]))",
+		"SELECT x = ALL ('{1,2}'), 1 + 33 = ANY ('{1}')":         "SELECT x = ALL ('{1,2}'), 1 + 33 = ANY ('{1}')",
+	})
+}
