@@ -19,7 +19,18 @@ var (
 	literal  = regexp.MustCompile(`^(-?[0-9][0-9.eE+-]*|'.*'|\(.*\)|NULL|true|false)$`)
 	// (x).f, a field of a composite: PostgreSQL names it after the field
 	fieldOf = regexp.MustCompile(`^\(.*\)\.([A-Za-z_][A-Za-z0-9_]*|"(?:[^"]|"")*")$`)
+	// a literal cast to a type: PostgreSQL names it after the type
+	literalCast = regexp.MustCompile(`^CAST\(('(?:[^']|'')*'|-?[0-9][0-9.eE+-]*|NULL|true|false|(?:main\.)?list_value\((?:'(?:[^']|'')*'|NULL|, )*\)) AS "?([A-Z][A-Z ]*)"?(\([0-9, ]*\))?((\[\])*)\)$`)
+	// a call of a function whose name DuckDB quotes ("unbounded"(4))
+	quotedCall = regexp.MustCompile(`^(?:main\.)?"([a-z_][a-z0-9_]*)"\(.*\)$`)
 )
+
+// typeColumnNames are PostgreSQL's names of DuckDB's types, for a literal
+// cast to one ('1'::int is "int4", '…'::timestamptz "timestamptz").
+var typeColumnNames = map[string]string{"INTEGER": "int4", "BIGINT": "int8", "SMALLINT": "int2", "BOOLEAN": "bool",
+	"DOUBLE": "float8", "FLOAT": "float4", "DECIMAL": "numeric", "VARCHAR": "varchar", "DATE": "date", "TIME": "time",
+	"TIMESTAMP": "timestamp", "TIMESTAMP WITH TIME ZONE": "timestamptz", "TIME WITH TIME ZONE": "timetz",
+	"INTERVAL": "interval", "JSON": "jsonb", "UUID": "uuid", "BLOB": "bytea"}
 
 func postgresColumnName(duck string) string {
 	switch {
@@ -27,8 +38,18 @@ func postgresColumnName(duck string) string {
 		return "extract" // EXTRACT(f FROM x), which DuckDB binds as date_part
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_date_part"):
 		return "date_part"
-	case strings.HasPrefix(duck, "regexp_full_match("):
-		return "?column?" // x ~ y, x SIMILAR TO y
+	case strings.HasPrefix(duck, "regexp_full_match("), strings.HasPrefix(duck, sqltext.PGCatalogSchema+".vsql_any_eq("):
+		return "?column?" // x ~ y, x SIMILAR TO y, x = ANY (…)
+	case strings.HasPrefix(duck, "main.timezone("):
+		return "timezone" // x AT TIME ZONE z
+	}
+	if m := literalCast.FindStringSubmatch(duck); m != nil {
+		if name, ok := typeColumnNames[m[2]]; ok {
+			return name
+		}
+	}
+	if m := quotedCall.FindStringSubmatch(duck); m != nil {
+		return m[1]
 	}
 	if strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_") || strings.HasPrefix(duck, sqltext.PGCatalogSchema+".pg_") {
 		return "?column?" // an operator pgcompat rewrote into a call (@>, ?, #>)

@@ -463,6 +463,8 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT interval '123 2:03 -2:04'"},
 		// a number compared with ANY/ALL of an array literal
 		{sql: "SELECT 33 = all ('{1,2,33}') AS a, 33 = any ('{1,2,33}') AS b, 33 <> all ('{1,null,3}') AS c, 2.5 >= any ('{3,2.5}') AS d, 33 = any ('{}') AS e"},
+		// a literal cast is named after its type, AT TIME ZONE "timezone"
+		{sql: "SELECT '1'::int, '2024-01-01'::date, timestamptz '2020-01-01 00:00+00', '{1,2}'::int[], 1.5::numeric(5,2), timestamptz '2020-01-01 00:00+00' AT TIME ZONE 'UTC', '1'::bigint, interval '1 day'", names: true},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none
 		{sql: "CREATE SCHEMA se_a CREATE TABLE t1 (a int, id int) CREATE TABLE t2 (a int) CREATE INDEX ON t1 (a) CREATE SEQUENCE q START 5"},
 		{sql: "INSERT INTO se_a.t1 VALUES (1, 2)"},
