@@ -72,6 +72,9 @@
 //     the arguments are read by the same query without the call, then the
 //     sequence is moved forward by nextval) and accepts ALTER SEQUENCE …
 //     OWNED BY, as pg_dump and ORMs send them.
+//   - dropnever.go answers DROP [IF EXISTS] of the object kinds a vsql
+//     database cannot hold (triggers, rules, domains, operators, …): a
+//     NOTICE and the tag, or undefined_object without IF EXISTS.
 //   - savepoint.go also runs ALTER TABLE with several actions and DROP of
 //     several objects (DuckDB takes one per statement): one ALTER TABLE
 //     per action (sqltext.AlterActions), one DROP per object

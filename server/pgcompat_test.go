@@ -465,6 +465,12 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT 33 = all ('{1,2,33}') AS a, 33 = any ('{1,2,33}') AS b, 33 <> all ('{1,null,3}') AS c, 2.5 >= any ('{3,2.5}') AS d, 33 = any ('{}') AS e"},
 		// a literal cast is named after its type, AT TIME ZONE "timezone"
 		{sql: "SELECT '1'::int, '2024-01-01'::date, timestamptz '2020-01-01 00:00+00', '{1,2}'::int[], 1.5::numeric(5,2), timestamptz '2020-01-01 00:00+00' AT TIME ZONE 'UTC', '1'::bigint, interval '1 day'", names: true},
+		// DROP of object kinds a vsql database cannot hold
+		{sql: "DROP TRIGGER IF EXISTS no_trigger ON no_table"},
+		{sql: "DROP AGGREGATE IF EXISTS no_agg(int), no_agg2(text) CASCADE"},
+		{sql: "DROP TEXT SEARCH CONFIGURATION IF EXISTS no_cfg"},
+		{sql: "DROP DOMAIN no_domain"},
+		{sql: "DROP OPERATOR IF EXISTS @#@ (int, int)"},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none
 		{sql: "CREATE SCHEMA se_a CREATE TABLE t1 (a int, id int) CREATE TABLE t2 (a int) CREATE INDEX ON t1 (a) CREATE SEQUENCE q START 5"},
 		{sql: "INSERT INTO se_a.t1 VALUES (1, 2)"},

@@ -1,0 +1,96 @@
+package server
+
+import (
+	"context"
+	"strings"
+
+	"github.com/vsql/vsql/pgwire"
+	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// PostgreSQL objects vsql cannot create (DuckDB has no triggers, rules,
+// domains, operators, casts, aggregates of SQL, text search objects, …)
+// never exist in a vsql database, so DROP … IF EXISTS of one is what
+// PostgreSQL answers when it is missing: a NOTICE and the command's tag;
+// without IF EXISTS it is PostgreSQL's undefined_object (42704). Before,
+// DuckDB's parser refused the statement, which broke teardown scripts
+// and migrations' down steps that clean up after PostgreSQL.
+
+// neverCreatedKinds are those object kinds, as the words after DROP.
+var neverCreatedKinds = []string{
+	"TEXT SEARCH CONFIGURATION", "TEXT SEARCH DICTIONARY", "TEXT SEARCH PARSER", "TEXT SEARCH TEMPLATE",
+	"FOREIGN DATA WRAPPER", "OPERATOR CLASS", "OPERATOR FAMILY", "EVENT TRIGGER", "ACCESS METHOD",
+	"AGGREGATE", "CAST", "COLLATION", "CONVERSION", "DOMAIN", "OPERATOR", "POLICY", "PROCEDURE", "ROUTINE",
+	"RULE", "SERVER", "STATISTICS", "SUBSCRIPTION", "PUBLICATION", "TRANSFORM", "TRIGGER", "LANGUAGE",
+}
+
+// dropNeverCreated reads DROP kind [IF EXISTS] name … of one of
+// neverCreatedKinds; ok is false for any other statement.
+func dropNeverCreated(st sqltext.Statement) (kind, name string, ifExists, ok bool) {
+	toks, sql := st.Tokens(), st.SQL
+	if len(toks) < 3 || !strings.EqualFold(sql[toks[0].Start:toks[0].End], "drop") {
+		return "", "", false, false
+	}
+	words := func(from, n int) string {
+		if from+n > len(toks) {
+			return ""
+		}
+		parts := make([]string, n)
+		for k := range n {
+			t := toks[from+k]
+			if t.Kind != sqltext.Word {
+				return ""
+			}
+			parts[k] = strings.ToUpper(sql[t.Start:t.End])
+		}
+		return strings.Join(parts, " ")
+	}
+	i := 1
+	for _, k := range neverCreatedKinds {
+		if n := strings.Count(k, " ") + 1; words(1, n) == k {
+			kind, i = k, 1+n
+			break
+		}
+	}
+	if kind == "" {
+		return "", "", false, false
+	}
+	if words(i, 2) == "IF EXISTS" {
+		ifExists, i = true, i+2
+	}
+	if i >= len(toks) {
+		return "", "", false, false
+	}
+	end := len(toks)
+	if toks[end-1].Kind == sqltext.Semi {
+		end--
+	}
+	// the object's name as written, up to CASCADE or RESTRICT
+	last := end - 1
+	if w := words(last, 1); w == "CASCADE" || w == "RESTRICT" {
+		last--
+	}
+	if last < i {
+		return "", "", false, false
+	}
+	return kind, sql[toks[i].Start:toks[last].End], ifExists, true
+}
+
+// dropNeverCreatedStatement answers dropNeverCreated's statements.
+type dropNeverCreatedStatement struct {
+	noRowsStatement
+	sess       *Session
+	kind, name string
+	ifExists   bool
+}
+
+func (d *dropNeverCreatedStatement) Execute(context.Context, []any) (pgwire.Rows, error) {
+	if !d.ifExists {
+		return nil, vsqlerr.New(vsqlerr.UndefinedObject, "%s %s does not exist", strings.ToLower(d.kind), d.name).
+			WithHint("A vsql database has no object of this kind (DuckDB cannot express it); DROP %s IF EXISTS succeeds.", d.kind)
+	}
+	d.sess.notices = append(d.sess.notices, &vsqlerr.Error{Severity: "NOTICE", SQLState: "00000",
+		Message: strings.ToLower(d.kind) + " " + d.name + " does not exist, skipping"})
+	return &tagRows{tag: "DROP " + d.kind}, nil
+}
