@@ -20,6 +20,7 @@ var groupReasons = map[string]string{
 	gFuncArgs:       NotDone,
 	gMissingType:    NotDone,
 	gInputFormat:    NotDone,
+	gNumericSpecial: EngineLimit,
 	gSyntax:         NotDone,
 	gCascade:        NotDone,
 	gSetting:        NotDone,
@@ -54,6 +55,7 @@ const (
 	gFuncArgs       = "function exists, not for these argument types"
 	gMissingType    = "type missing"
 	gInputFormat    = "input format refused"
+	gNumericSpecial = "numeric NaN or Infinity"
 	gSyntax         = "syntax vsqld does not accept"
 	gCascade        = "object missing because an earlier statement diverged"
 	gSetting        = "SET/SHOW/RESET of a PostgreSQL setting"
@@ -107,13 +109,16 @@ var (
 	reBinder    = regexp.MustCompile(`(?i)binder error`)
 	reTxn       = regexp.MustCompile(`(?i)(transaction is aborted|current transaction|savepoint|TransactionContext)`)
 	rePgDDL     = regexp.MustCompile(`(?is)^\s*(create|alter|drop)\s+(or\s+replace\s+)?(temp\s+|temporary\s+)?(function|procedure|trigger|rule|domain|operator|aggregate|collation|conversion|cast|extension|event|policy|publication|subscription|statistics|text search|access method|foreign|server|user mapping|language|tablespace|role|user|group|type)\b|^\s*create\b.*\binherits\s*\(|^\s*do\s|^\s*comment\s+on|^\s*(grant|revoke|security label|alter default privileges)\b`)
-	reExplain   = regexp.MustCompile(`(?is)^\s*explain\b`)
-	reCmd       = regexp.MustCompile(`(?is)^\s*(declare|fetch|move|close|prepare|execute|deallocate|listen|notify|unlisten|lock|vacuum|analyze|cluster|reindex|discard|refresh|explain|load|checkpoint|truncate\s.*\b(restart|continue)\s+identity|select\s+pg_)`)
-	reCatalog   = regexp.MustCompile(`(?i)\b(pg_[a-z_]+|information_schema|regclass|regproc|regtype|oid)\b`)
-	reDateTime  = regexp.MustCompile(`^\s*-?\d{1,4}-\d\d-\d\d|\d\d:\d\d(:\d\d)?|^(infinity|-infinity)$|(?i)\b(BC|AD)\b`)
-	reInterval  = regexp.MustCompile(`(?i)\b(year|mon|day|hour|min|sec)s?\b|^@`)
-	reQuoted    = regexp.MustCompile(`"[^"]*"|'[^']*'`)
-	reDigits    = regexp.MustCompile(`\d+`)
+	// 'NaN'::numeric, 'Infinity'::numeric, a float's NaN or infinity cast
+	// to numeric: DuckDB's DECIMAL holds neither
+	reNumericSpecial = regexp.MustCompile(`(?i)(string "\s*[+-]?(nan|inf|infinity)\s*" to DECIMAL|value -?(nan|inf) to DECIMAL)`)
+	reExplain        = regexp.MustCompile(`(?is)^\s*explain\b`)
+	reCmd            = regexp.MustCompile(`(?is)^\s*(declare|fetch|move|close|prepare|execute|deallocate|listen|notify|unlisten|lock|vacuum|analyze|cluster|reindex|discard|refresh|explain|load|checkpoint|truncate\s.*\b(restart|continue)\s+identity|select\s+pg_)`)
+	reCatalog        = regexp.MustCompile(`(?i)\b(pg_[a-z_]+|information_schema|regclass|regproc|regtype|oid)\b`)
+	reDateTime       = regexp.MustCompile(`^\s*-?\d{1,4}-\d\d-\d\d|\d\d:\d\d(:\d\d)?|^(infinity|-infinity)$|(?i)\b(BC|AD)\b`)
+	reInterval       = regexp.MustCompile(`(?i)\b(year|mon|day|hour|min|sec)s?\b|^@`)
+	reQuoted         = regexp.MustCompile(`"[^"]*"|'[^']*'`)
+	reDigits         = regexp.MustCompile(`\d+`)
 )
 
 // compare returns "" when the two answers agree, else the divergence's
@@ -295,6 +300,9 @@ func vsqldError(sql string, va *answer) (string, string) {
 	}
 	if reMissingT.MatchString(msg) {
 		return gCascade, ""
+	}
+	if reNumericSpecial.MatchString(msg) {
+		return gNumericSpecial, ""
 	}
 	if reConvert.MatchString(msg) {
 		k := ""
