@@ -132,7 +132,9 @@ func insertValues(p *pass, i int) {
 
 // updateSet: token i is SET of UPDATE [ONLY] t [[AS] a] SET c = '…', ….
 // It also writes a jsonb column's subscripted assignment, c['a'][0] = v,
-// which DuckDB's parser refuses, as c = pg_jsonb_assign(c, ['a', 0], v).
+// which DuckDB's parser refuses, as c = pg_jsonb_assign(c, ['a', 0], v),
+// and an element of a one-dimensional array, c[2] = v, as
+// c = pg_array_assign(c, 2, CAST(v AS element type)).
 func updateSet(p *pass, i int) {
 	if p.sess.TableColumns == nil || !p.isWord(0, "update") {
 		return
@@ -200,16 +202,21 @@ func updateSet(p *pass, i int) {
 		}
 	}
 	for _, t := range targets {
-		if types.byName[strings.ToLower(t.column)] != "JSON" {
-			continue // an array element: left to DuckDB (which refuses it)
-		}
+		typ := types.byName[strings.ToLower(t.column)]
 		col := p.text(t.name)
 		subs := make([]string, len(t.subs))
 		for k, s := range t.subs {
 			subs[k] = p.src[p.toks[s[0]].Start:p.toks[s[1]].End]
 		}
-		p.replace(p.toks[t.name].Start, p.toks[t.eq].End, col+" = "+schema+".pg_jsonb_assign("+col+", json_array("+strings.Join(subs, ", ")+"),")
-		p.insert(p.toks[t.end-1].End, ")")
+		switch elem, isList := strings.CutSuffix(typ, "[]"); {
+		case typ == "JSON":
+			p.replace(p.toks[t.name].Start, p.toks[t.eq+1].Start, col+" = "+schema+".pg_jsonb_assign("+col+", json_array("+strings.Join(subs, ", ")+"), ")
+			p.insert(p.toks[t.end-1].End, ")")
+		case isList && len(subs) == 1 && !strings.HasSuffix(elem, "]"):
+			// one element of a one-dimensional array, cast to its type
+			p.replace(p.toks[t.name].Start, p.toks[t.eq+1].Start, col+" = "+schema+".pg_array_assign("+col+", "+subs[0]+", CAST(")
+			p.insert(p.toks[t.end-1].End, " AS "+elem+"))")
+		}
 	}
 }
 

@@ -22,9 +22,9 @@ func TestAssignedLiterals(t *testing.T) {
 		{"UPDATE t SET a = '{3}', note = 'x', tz = 'now' WHERE a = '{1}'",
 			"UPDATE t SET a = ['3'], note = 'x', tz = (now()) WHERE a = '{1}'"},
 		{"UPDATE ONLY t AS u SET b = 'of', a = (SELECT '{1}') RETURNING *", "UPDATE ONLY t AS u SET b = 'false', a = (SELECT '{1}') RETURNING *"},
-		// a jsonb column's subscripted assignment; an array's is left to DuckDB
+		// a jsonb column's subscripted assignment, an element of a one-dimensional array; slices and arrays of arrays are left to DuckDB
 		{"UPDATE t SET j['a'][n + 1] = '1', note = 'x' WHERE id = 2", "UPDATE t SET j = memory.__vsql_fn.pg_jsonb_assign(j, json_array('a', n + 1), '1'), note = 'x' WHERE id = 2"},
-		{"UPDATE t SET A[1] = 2, j[1:2] = '1'", "UPDATE t SET A[1] = 2, j[1:2] = '1'"},
+		{"UPDATE t SET A[1] = 2, j[1:2] = '1', m[1] = 'x'", "UPDATE t SET A = memory.__vsql_fn.pg_array_assign(A, 1, CAST(2 AS INTEGER)), j[1:2] = '1', m[1] = 'x'"},
 		// left alone: an expression, a text column, a subscripted column list, an unknown table
 		{"INSERT INTO t VALUES (1, '{1}' || '{2}')", "INSERT INTO t VALUES (1, '{1}' || '{2}')"},
 		{"INSERT INTO t (a[1]) VALUES ('{1}')", "INSERT INTO t (a[1]) VALUES ('{1}')"},

@@ -178,6 +178,15 @@ var setup = []string{
 	// json_strip_nulls: json is jsonb here
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_delete(a, b) AS ` + schema + `.pg_jsonb_minus(a, b)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.json_strip_nulls(j) AS ` + schema + `.jsonb_strip_nulls(j)`,
+	// UPDATE t SET a[i] = v (assigned.go): PostgreSQL extends the array
+	// with NULLs; an empty or NULL array gets lower bound i, and i below 1
+	// lowers it, which a list (from 1) cannot hold
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_array_assign(a, i, v) AS CASE
+		WHEN i IS NULL THEN error('[vsql:null_value_not_allowed] array subscript in assignment must not be null')
+		WHEN (a IS NULL OR len(a) = 0) AND i = 1 THEN [v]
+		WHEN a IS NULL OR len(a) = 0 OR i < 1 THEN error('[vsql:feature_not_supported] array subscript ' || i || ' in assignment: vsql arrays start at 1, so an element below 1, or past 1 of an empty or NULL array, cannot be set')
+		WHEN i <= len(a) THEN list_concat(a[1:i - 1], [v], a[i + 1:])
+		ELSE list_concat(list_resize(a, i - 1), [v]) END`,
 	// UPDATE t SET j['a'][0] = v (assigned.go)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonb_assign(t, p, v) AS CAST(__vsql_jsonb_assign(CAST(t AS VARCHAR), CAST(p AS VARCHAR), CAST(v AS VARCHAR)) AS JSON)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_delete_path(t, p) AS CAST(__vsql_jsonb_delete_path(CAST(t AS VARCHAR), p) AS JSON)`,

@@ -471,6 +471,14 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "DROP TEXT SEARCH CONFIGURATION IF EXISTS no_cfg"},
 		{sql: "DROP DOMAIN no_domain"},
 		{sql: "DROP OPERATOR IF EXISTS @#@ (int, int)"},
+		// an element of a one-dimensional array
+		{sql: "CREATE TABLE arr_asg (id int, a int[], t text[])"},
+		{sql: "INSERT INTO arr_asg VALUES (1, '{1,2,3}', '{a,b}'), (2, NULL, NULL), (3, '{}', '{}')"},
+		{sql: "UPDATE arr_asg SET a[2] = 22, t[4] = 'd' WHERE id = 1"},
+		{sql: "UPDATE arr_asg SET a[1] = '5' WHERE id = 2"},
+		{sql: "UPDATE arr_asg SET a[NULL] = 5 WHERE id = 3"},
+		{sql: "UPDATE arr_asg SET t[1] = NULL WHERE id = 3"},
+		{sql: "SELECT * FROM arr_asg ORDER BY id"},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none
 		{sql: "CREATE SCHEMA se_a CREATE TABLE t1 (a int, id int) CREATE TABLE t2 (a int) CREATE INDEX ON t1 (a) CREATE SEQUENCE q START 5"},
 		{sql: "INSERT INTO se_a.t1 VALUES (1, 2)"},
