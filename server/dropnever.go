@@ -77,6 +77,9 @@ func dropNeverCreated(st sqltext.Statement) (kind, name string, ifExists, ok boo
 	return kind, sql[toks[i].Start:toks[last].End], ifExists, true
 }
 
+// indexMethods are PostgreSQL's index access methods.
+var indexMethods = map[string]bool{"btree": true, "hash": true, "gist": true, "gin": true, "spgist": true, "brin": true}
+
 // dropNeverCreatedStatement answers dropNeverCreated's statements.
 type dropNeverCreatedStatement struct {
 	noRowsStatement
@@ -86,6 +89,12 @@ type dropNeverCreatedStatement struct {
 }
 
 func (d *dropNeverCreatedStatement) Execute(context.Context, []any) (pgwire.Rows, error) {
+	if strings.HasPrefix(d.kind, "OPERATOR ") { // … USING method: PostgreSQL checks the method first
+		if _, method, ok := strings.Cut(strings.ToLower(d.name), " using "); ok && !indexMethods[strings.TrimSpace(method)] {
+			return nil, vsqlerr.New(vsqlerr.UndefinedObject, "access method %q does not exist", strings.TrimSpace(method)).
+				WithHint("PostgreSQL's index methods are btree, hash, gist, gin, spgist and brin.")
+		}
+	}
 	if !d.ifExists {
 		return nil, vsqlerr.New(vsqlerr.UndefinedObject, "%s %s does not exist", strings.ToLower(d.kind), d.name).
 			WithHint("A vsql database has no object of this kind (DuckDB cannot express it); DROP %s IF EXISTS succeeds.", d.kind)

@@ -471,6 +471,8 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "DROP TEXT SEARCH CONFIGURATION IF EXISTS no_cfg"},
 		{sql: "DROP DOMAIN no_domain"},
 		{sql: "DROP OPERATOR IF EXISTS @#@ (int, int)"},
+		{sql: "DROP OPERATOR CLASS IF EXISTS no_class USING btree"},
+		{sql: "DROP OPERATOR FAMILY IF EXISTS no_family USING no_such_am"},
 		// an element of a one-dimensional array
 		{sql: "CREATE TABLE arr_asg (id int, a int[], t text[])"},
 		{sql: "INSERT INTO arr_asg VALUES (1, '{1,2,3}', '{a,b}'), (2, NULL, NULL), (3, '{}', '{}')"},
