@@ -2,6 +2,7 @@ package pgcompat
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -880,18 +881,69 @@ func atTimeZone(p *pass, i int) {
 	}
 	raw := p.text(lit)
 	zone := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
-	name, east, fixed, ok := pgdatetime.AtZone(zone)
+	if name, ok := icuZone(pgdatetime.AtZone(zone)); ok && name != zone {
+		p.replace(p.toks[lit].Start, p.toks[lit].End, sqlString(name))
+	}
+}
+
+// icuZone is the name DuckDB's ICU reads as a zone pgdatetime.AtZone
+// resolved: the zone's name, or the Etc/GMT zone of a fixed offset of
+// whole hours; false for what ICU cannot express.
+func icuZone(name string, east int, fixed, ok bool) (string, bool) {
 	switch {
 	case !ok:
-		return
+		return "", false
 	case fixed && east == 0:
-		name = "UTC"
+		return "UTC", true
 	case fixed && east%3600 == 0 && east >= -12*3600 && east <= 14*3600:
-		name = fmt.Sprintf("Etc/GMT%+d", -east/3600) // POSIX's sign: Etc/GMT+8 is UTC-8
+		return fmt.Sprintf("Etc/GMT%+d", -east/3600), true // POSIX's sign: Etc/GMT+8 is UTC-8
 	case fixed:
+		return "", false
+	}
+	return name, true
+}
+
+// isoOffsetZone reads a zone written as a numeric offset in ISO 8601's
+// sign ('+2', '-05:30': hours east), as make_timestamptz takes it.
+var isoOffsetZone = regexp.MustCompile(`^\s*([+-])(\d{1,2})(?::?(\d\d))?\s*$`)
+
+// makeTimestamptzZone rewrites the zone of make_timestamptz(y, m, d, h,
+// mi, s, 'zone') (token i is make_timestamptz) as PostgreSQL reads it: a
+// numeric offset counts hours east ('+2' is UTC+2), then an abbreviation
+// or a name as for AT TIME ZONE (atTimeZone).
+func makeTimestamptzZone(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
 		return
 	}
-	if name != zone {
+	closing := p.matchForward(i + 1)
+	if closing < 0 {
+		return
+	}
+	args := p.splitArgs(i+1, closing)
+	if len(args) != 7 || args[6][0] != args[6][1] || !p.plainString(args[6][0]) {
+		return
+	}
+	lit := args[6][0]
+	raw := p.text(lit)
+	zone := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+	name, east, fixed, ok := pgdatetime.AtZone(zone)
+	if m := isoOffsetZone.FindStringSubmatch(zone); m != nil {
+		h, _ := strconv.Atoi(m[2])
+		mins := 0
+		if m[3] != "" {
+			mins, _ = strconv.Atoi(m[3])
+		}
+		east, fixed, ok = h*3600+mins*60, true, true
+		if m[1] == "-" {
+			east = -east
+		}
+	}
+	switch {
+	case !ok:
+	case fixed: // the wall-clock time less the offset, as UTC: any offset
+		p.replace(p.toks[i].Start, p.toks[closing].End, schema+".pg_make_timestamptz("+
+			p.src[p.toks[args[0][0]].Start:p.toks[args[5][1]].End]+", "+strconv.Itoa(east)+")")
+	case name != zone:
 		p.replace(p.toks[lit].Start, p.toks[lit].End, sqlString(name))
 	}
 }

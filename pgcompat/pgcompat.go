@@ -178,6 +178,8 @@ var setup = []string{
 	// json_strip_nulls: json is jsonb here
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_delete(a, b) AS ` + schema + `.pg_jsonb_minus(a, b)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.json_strip_nulls(j) AS ` + schema + `.jsonb_strip_nulls(j)`,
+	// make_timestamptz(…, '+2') at a fixed offset (east seconds; datetime.go)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_make_timestamptz(y, mo, d, h, mi, s, east) AS timezone('UTC', make_timestamp(y, mo, d, h, mi, s) - to_seconds(east))`,
 	// UPDATE t SET a[i] = v (assigned.go): PostgreSQL extends the array
 	// with NULLs; an empty or NULL array gets lower bound i, and i below 1
 	// lowers it, which a list (from 1) cannot hold
@@ -326,6 +328,7 @@ var rules = map[string]rule{
 	"zone":                     func(p *pass, i int) { timestamptzLiteral(p, i); atTimeZone(p, i) }, // timestamp with time zone; x AT TIME ZONE 'PST' (datetime.go)
 	"group":                    groupByKey,                                                          // GROUP BY a table's primary key (groupbykey.go)
 	"vsql_any_eq":              anyEqLiteralArray,                                                   // 33 = ANY ('{1,2}') as sqltext wrote it (likeany.go)
+	"make_timestamptz":         makeTimestamptzZone,                                                 // make_timestamptz(…, '+2') (datetime.go)
 	"explain":                  explainOptions,                                                      // EXPLAIN (COSTS OFF) … (explain.go)
 	"timezone":                 atTimeZone,                                                          // timezone('PST', x)
 	"function":                 sqlFunction,                                                         // CREATE FUNCTION … LANGUAGE sql as a macro (sqlfunctions.go)

@@ -42,6 +42,8 @@ func postgresColumnName(duck string) string {
 		return "?column?" // x ~ y, x SIMILAR TO y, x = ANY (…)
 	case strings.HasPrefix(duck, "main.timezone("):
 		return "timezone" // x AT TIME ZONE z
+	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_make_timestamptz("):
+		return "make_timestamptz"
 	}
 	if m := literalCast.FindStringSubmatch(duck); m != nil {
 		if name, ok := typeColumnNames[m[2]]; ok {

@@ -481,6 +481,8 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "UPDATE arr_asg SET a[NULL] = 5 WHERE id = 3"},
 		{sql: "UPDATE arr_asg SET t[1] = NULL WHERE id = 3"},
 		{sql: "SELECT * FROM arr_asg ORDER BY id"},
+		// make_timestamptz's zone: a numeric offset counts hours east, an abbreviation is fixed
+		{sql: "SELECT make_timestamptz(1973, 07, 15, 08, 15, 55.33, '+2'), make_timestamptz(1973, 07, 15, 08, 15, 55.33, '-2:30'), make_timestamptz(2008, 7, 10, 10, 10, 10, 'EST'), make_timestamptz(2014, 12, 10, 10, 10, 10, 'europe/paris')", names: true},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none
 		{sql: "CREATE SCHEMA se_a CREATE TABLE t1 (a int, id int) CREATE TABLE t2 (a int) CREATE INDEX ON t1 (a) CREATE SEQUENCE q START 5"},
 		{sql: "INSERT INTO se_a.t1 VALUES (1, 2)"},
