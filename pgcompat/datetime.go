@@ -912,14 +912,7 @@ var isoOffsetZone = regexp.MustCompile(`^\s*([+-])(\d{1,2})(?::?(\d\d))?\s*$`)
 // numeric offset counts hours east ('+2' is UTC+2), then an abbreviation
 // or a name as for AT TIME ZONE (atTimeZone).
 func makeTimestamptzZone(p *pass, i int) {
-	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
-		return
-	}
-	closing := p.matchForward(i + 1)
-	if closing < 0 {
-		return
-	}
-	args := p.splitArgs(i+1, closing)
+	closing, args := p.callArgs(i)
 	if len(args) != 7 || args[6][0] != args[6][1] || !p.plainString(args[6][0]) {
 		return
 	}

@@ -141,6 +141,18 @@ func (p *pass) fromItem(i int) bool {
 
 // splitArgs returns the first and last token of each comma-separated
 // argument between the brackets at open and closing (none for ()).
+// callArgs reads the call of the unqualified function named at token i:
+// its closing parenthesis and its arguments (nil when it is none).
+func (p *pass) callArgs(i int) (closing int, args [][2]int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
+		return -1, nil
+	}
+	if closing = p.matchForward(i + 1); closing < 0 {
+		return -1, nil
+	}
+	return closing, p.splitArgs(i+1, closing)
+}
+
 func (p *pass) splitArgs(open, closing int) [][2]int {
 	var out [][2]int
 	start, depth := open+1, 0
@@ -240,14 +252,7 @@ func (p *pass) inSelectList(i int) bool {
 // generate_series(TIMESTAMP, TIMESTAMP, VARCHAR)), gets CAST(… AS
 // INTERVAL). A step that reads as a number is left as it is.
 func seriesStep(p *pass, i int) {
-	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
-		return
-	}
-	closing := p.matchForward(i + 1)
-	if closing < 0 {
-		return
-	}
-	args := p.splitArgs(i+1, closing)
+	_, args := p.callArgs(i)
 	if len(args) != 3 || args[2][0] != args[2][1] || !p.plainString(args[2][0]) {
 		return
 	}
