@@ -139,8 +139,6 @@ func (p *pass) fromItem(i int) bool {
 	return false
 }
 
-// splitArgs returns the first and last token of each comma-separated
-// argument between the brackets at open and closing (none for ()).
 // callArgs reads the call of the unqualified function named at token i:
 // its closing parenthesis and its arguments (nil when it is none).
 func (p *pass) callArgs(i int) (closing int, args [][2]int) {
@@ -153,6 +151,8 @@ func (p *pass) callArgs(i int) (closing int, args [][2]int) {
 	return closing, p.splitArgs(i+1, closing)
 }
 
+// splitArgs returns the first and last token of each comma-separated
+// argument between the brackets at open and closing (none for ()).
 func (p *pass) splitArgs(open, closing int) [][2]int {
 	var out [][2]int
 	start, depth := open+1, 0
