@@ -483,6 +483,20 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT * FROM arr_asg ORDER BY id"},
 		// make_timestamptz's zone: a numeric offset counts hours east, an abbreviation is fixed
 		{sql: "SELECT make_timestamptz(1973, 07, 15, 08, 15, 55.33, '+2'), make_timestamptz(1973, 07, 15, 08, 15, 55.33, '-2:30'), make_timestamptz(2008, 7, 10, 10, 10, 10, 'EST'), make_timestamptz(2014, 12, 10, 10, 10, 10, 'europe/paris')", names: true},
+		// ALTER TYPE … ADD VALUE: the enum made again, its columns moved onto it
+		{sql: "CREATE TYPE planets_x AS ENUM ('venus', 'earth', 'mars')", catalogTypes: true},
+		{sql: "CREATE TABLE pl_x (id int, p planets_x, q planets_x[])", catalogTypes: true},
+		{sql: "INSERT INTO pl_x VALUES (1, 'earth', '{mars,venus}'), (2, 'mars', NULL)", catalogTypes: true},
+		{sql: "ALTER TYPE planets_x ADD VALUE 'uranus'", catalogTypes: true},
+		{sql: "ALTER TYPE planets_x ADD VALUE 'mercury' BEFORE 'venus'", catalogTypes: true},
+		{sql: "ALTER TYPE planets_x ADD VALUE 'jupiter' AFTER 'mars'", catalogTypes: true},
+		{sql: "ALTER TYPE planets_x ADD VALUE 'pluto' AFTER 'zeus'", catalogTypes: true},
+		{sql: "ALTER TYPE planets_x ADD VALUE 'mercury'", catalogTypes: true},
+		{sql: "ALTER TYPE planets_x ADD VALUE IF NOT EXISTS 'mercury'", catalogTypes: true},
+		{sql: "ALTER TYPE no_such_type ADD VALUE 'x'", catalogTypes: true},
+		{sql: "SELECT enum_range(NULL::planets_x)", catalogTypes: true},
+		{sql: "INSERT INTO pl_x VALUES (3, 'jupiter', '{uranus}')", catalogTypes: true},
+		{sql: "SELECT id, p, q, p > 'mercury', p < 'jupiter' FROM pl_x ORDER BY p", catalogTypes: true},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none
 		{sql: "CREATE SCHEMA se_a CREATE TABLE t1 (a int, id int) CREATE TABLE t2 (a int) CREATE INDEX ON t1 (a) CREATE SEQUENCE q START 5"},
 		{sql: "INSERT INTO se_a.t1 VALUES (1, 2)"},

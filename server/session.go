@@ -296,6 +296,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if drops, tag, ok := sqltext.DropList(st); ok {
 		return &splitStatement{sess: s, actions: drops, tag: tag}, nil
 	}
+	if stmt, ok := s.prepareAlterEnum(st); ok {
+		return stmt, nil
+	}
 	if kind, name, ifExists, ok := dropNeverCreated(st); ok {
 		return &dropNeverCreatedStatement{sess: s, kind: kind, name: name, ifExists: ifExists}, nil
 	}
