@@ -218,12 +218,23 @@ func checkTokens(t *testing.T, st sqltext.Statement) {
 // FuzzRewrite: any input, no panic, and a statement without a trigger
 // byte is returned unchanged.
 func FuzzRewrite(f *testing.F) {
-	for _, s := range []string{"SELECT a/b", "x @> y", "(((", "a / ", "@>", "SELECT at", "'a'::timestamptz"} {
+	for _, s := range []string{"SELECT a/b", "x @> y", "(((", "a / ", "@>", "SELECT at", "'a'::timestamptz",
+		"create function f(a int) returns int as 'select a' language sql", "drop function f(", "explain (costs off",
+		"select interval '1 2' day to second(", "select interval(2) '1'", "select 3 = all ('{1}'", "x at time zone 'PST",
+		"make_timestamptz(1,2,3,4,5,6,'+2')", "insert into t values ('{1}'", "update t set j['a'] = '1' where",
+		"update t set a[1] =", "select * from t group by id,", "select * from t join u on group by"} {
 		f.Add(s)
 	}
+	// a session whose tables all have these columns, so that the rules
+	// that read the catalog run too
+	cols := []TableColumn{{Name: "id", Type: "INTEGER", Key: true}, {Name: "a", Type: "INTEGER[]"}, {Name: "j", Type: "JSON"},
+		{Name: "tz", Type: "TIMESTAMP WITH TIME ZONE"}, {Name: "t", Type: "VARCHAR"}}
+	sess := Session{TableColumns: func([]string) []TableColumn { return cols },
+		EnumColumns: func() map[string]string { return map[string]string{"e": "ENUM('a', 'b')"} }}
 	f.Fuzz(func(t *testing.T, s string) {
 		out, changed := Rewrite(s)
 		checkTokens(t, Translate(sqltext.Parse(s), true).Statement)
+		checkTokens(t, TranslateIn(sqltext.Parse(s), false, sess).Statement)
 		if !changed && out != s {
 			t.Fatalf("unchanged but different: %q", out)
 		}
