@@ -922,6 +922,10 @@ func makeTimestamptzZone(p *pass, i int) {
 	name, east, fixed, ok := pgdatetime.AtZone(zone)
 	if m := isoOffsetZone.FindStringSubmatch(zone); m != nil {
 		h, _ := strconv.Atoi(m[2])
+		if h > 15 { // PostgreSQL's MAX_TZDISP_HOUR
+			p.replace(p.toks[i].Start, p.toks[closing].End, "CAST(error("+sqlString(fmt.Sprintf("[vsql:invalid_argument] numeric time zone %q out of range", zone))+") AS TIMESTAMPTZ)")
+			return
+		}
 		mins := 0
 		if m[3] != "" {
 			mins, _ = strconv.Atoi(m[3])

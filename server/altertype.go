@@ -70,6 +70,9 @@ func (a *alterEnumStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows,
 		return nil, vsqlerr.New(vsqlerr.UndefinedObject, "type %q does not exist", display).
 			WithHint("ALTER TYPE … ADD VALUE changes an enum type (CREATE TYPE … AS ENUM).")
 	}
+	if len(a.label) == 0 || len(a.label) > 63 {
+		return nil, vsqlerr.New(vsqlerr.InvalidEnumLabel, "invalid enum label %q", a.label)
+	}
 	if slices.Contains(labels, a.label) {
 		if a.ifNotExists {
 			s.notices = append(s.notices, &vsqlerr.Error{Severity: "NOTICE", SQLState: "00000",

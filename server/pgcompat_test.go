@@ -497,6 +497,8 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT enum_range(NULL::planets_x)", catalogTypes: true},
 		{sql: "INSERT INTO pl_x VALUES (3, 'jupiter', '{uranus}')", catalogTypes: true},
 		{sql: "SELECT id, p, q, p > 'mercury', p < 'jupiter' FROM pl_x ORDER BY p", catalogTypes: true},
+		{sql: "SELECT make_timestamptz(2014, 12, 10, 10, 10, 10, '-16')"},
+		{sql: "ALTER TYPE planets_x ADD VALUE 'plutoplutoplutoplutoplutoplutoplutoplutoplutoplutoplutoplutoplutopluto'"},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none
 		{sql: "CREATE SCHEMA se_a CREATE TABLE t1 (a int, id int) CREATE TABLE t2 (a int) CREATE INDEX ON t1 (a) CREATE SEQUENCE q START 5"},
 		{sql: "INSERT INTO se_a.t1 VALUES (1, 2)"},

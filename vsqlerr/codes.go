@@ -79,6 +79,7 @@ const (
 	TransactionBlock    Code = "transaction_block"
 	ChainOutsideBlock   Code = "chain_outside_transaction"
 	EnumLabelExists     Code = "enum_label_exists"
+	InvalidEnumLabel    Code = "invalid_enum_label"
 	ReadOnlyTransaction Code = "read_only_transaction"
 	SyntaxError         Code = "syntax_error"
 	FeatureNotSupported Code = "feature_not_supported"
@@ -211,6 +212,7 @@ var codes = map[Code]codeInfo{
 	DuplicateCursor:         {"42P03", "CLOSE the cursor first, or use another name."},
 	CursorOutsideBlock:      {"25P01", "Run DECLARE … CURSOR inside BEGIN … COMMIT, or declare it WITH HOLD."},
 	ChainOutsideBlock:       {"25P01", "AND CHAIN continues a transaction block: BEGIN first, or leave AND CHAIN out."},
+	InvalidEnumLabel:        {"42602", "Labels must be 1 to 63 bytes long, as in PostgreSQL."},
 	EnumLabelExists:         {"42710", "Add the label with IF NOT EXISTS to skip it when it is there: ALTER TYPE t ADD VALUE IF NOT EXISTS '…'."},
 	CursorForwardOnly:       {"55000", "Declare the cursor with the SCROLL option to fetch backward or by absolute position."},
 	CursorSyntax:            {"42601", "See docs/sql.md, Cursors: DECLARE name [SCROLL] CURSOR [WITH HOLD] FOR query; FETCH [direction] [FROM] name; MOVE; CLOSE name | ALL."},
