@@ -72,8 +72,9 @@
 //     the arguments are read by the same query without the call, then the
 //     sequence is moved forward by nextval) and accepts ALTER SEQUENCE …
 //     OWNED BY, as pg_dump and ORMs send them.
-//   - altertype.go runs ALTER TYPE … ADD VALUE: the enum type made again
-//     with the new label and its columns moved onto it (splitStatement).
+//   - altertype.go runs ALTER TYPE … ADD VALUE and RENAME VALUE: the enum
+//     type made again with the new labels and its columns moved onto it
+//     (splitStatement).
 //   - dropnever.go answers DROP [IF EXISTS] of the object kinds a vsql
 //     database cannot hold (triggers, rules, domains, operators, …): a
 //     NOTICE and the tag, or undefined_object without IF EXISTS.

@@ -498,6 +498,10 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "INSERT INTO pl_x VALUES (3, 'jupiter', '{uranus}')", catalogTypes: true},
 		{sql: "SELECT id, p, q, p > 'mercury', p < 'jupiter' FROM pl_x ORDER BY p", catalogTypes: true},
 		{sql: "SELECT make_timestamptz(2014, 12, 10, 10, 10, 10, '-16')"},
+		{sql: "ALTER TYPE planets_x RENAME VALUE 'earth' TO 'terra'", catalogTypes: true},
+		{sql: "ALTER TYPE planets_x RENAME VALUE 'earth' TO 'gaia'"},
+		{sql: "ALTER TYPE planets_x RENAME VALUE 'mars' TO 'venus'"},
+		{sql: "SELECT id, p, q FROM pl_x ORDER BY p", catalogTypes: true},
 		{sql: "ALTER TYPE planets_x ADD VALUE 'plutoplutoplutoplutoplutoplutoplutoplutoplutoplutoplutoplutoplutopluto'"},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none
 		{sql: "CREATE SCHEMA se_a CREATE TABLE t1 (a int, id int) CREATE TABLE t2 (a int) CREATE INDEX ON t1 (a) CREATE SEQUENCE q START 5"},
