@@ -178,6 +178,8 @@ var setup = []string{
 	// json_strip_nulls: json is jsonb here
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_delete(a, b) AS ` + schema + `.pg_jsonb_minus(a, b)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.json_strip_nulls(j) AS ` + schema + `.jsonb_strip_nulls(j)`,
+	// pg_typeof: PostgreSQL's type names (typefuncs.go)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_typeof(x) AS __vsql_pg_type_name(typeof(x))`,
 	// make_timestamptz(…, '+2') at a fixed offset (east seconds; datetime.go)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_make_timestamptz(y, mo, d, h, mi, s, east) AS timezone('UTC', make_timestamp(y, mo, d, h, mi, s) - to_seconds(east))`,
 	// UPDATE t SET a[i] = v (assigned.go): PostgreSQL extends the array
@@ -271,7 +273,7 @@ func init() {
 	for _, f := range []string{"lpad", "rpad", "encode", "decode", "date_trunc", "sha256", "substr", "substring", "format", "to_hex", "split_part", "concat", "concat_ws"} {
 		sqltext.ProvideFunctionAs(f, "pg_"+f)
 	}
-	sqltext.ProvideFunctions("jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
+	sqltext.ProvideFunctions("pg_typeof", "jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
 		"overlay", "date_bin", "jsonb_strip_nulls", "json_strip_nulls", "jsonb_delete", "array_remove", "array_replace", "array_positions",
 		"make_interval", "unistr", "sha224", "sha384", "sha512")

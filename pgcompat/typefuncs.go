@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 	"encoding/binary"
 	"math"
+	"strings"
 
 	"github.com/duckdb/duckdb-go/v2"
 
@@ -32,3 +33,32 @@ func init() {
 		sqltext.ProvideFunctions(name)
 	}
 }
+
+// pgTypeName is PostgreSQL's name of the type DuckDB's typeof() writes
+// (pg_typeof): VARCHAR is text, DOUBLE double precision, DECIMAL(p,s)
+// numeric, JSON jsonb, TIMESTAMP timestamp without time zone, an array
+// its element's name and [], a name DuckDB and PostgreSQL share in lower
+// case.
+func pgTypeName(a []driver.Value) (any, error) {
+	name, _ := a[0].(string)
+	dims := 0
+	for strings.HasSuffix(name, "[]") {
+		name, dims = name[:len(name)-2], dims+1
+	}
+	base := strings.ToUpper(name)
+	if k := strings.IndexByte(base, '('); k >= 0 {
+		base = base[:k]
+	}
+	pg, ok := pgTypeNames[base]
+	if !ok {
+		pg = strings.ToLower(name)
+	}
+	return pg + strings.Repeat("[]", dims), nil
+}
+
+var pgTypeNames = map[string]string{"VARCHAR": "text", "DOUBLE": "double precision", "FLOAT": "real", "DECIMAL": "numeric",
+	"HUGEINT": "numeric", "JSON": "jsonb", "TIMESTAMP": "timestamp without time zone", "TIME": "time without time zone",
+	"TIMESTAMP WITH TIME ZONE": "timestamp with time zone", "TIME WITH TIME ZONE": "time with time zone", "BLOB": "bytea",
+	"TINYINT": "smallint", "UTINYINT": "smallint", "USMALLINT": "integer", "UINTEGER": "bigint", "UBIGINT": "numeric",
+	"INTEGER": "integer", "BIGINT": "bigint", "SMALLINT": "smallint", "BOOLEAN": "boolean", "DATE": "date", "INTERVAL": "interval",
+	"UUID": "uuid", "NULL": "unknown"}

@@ -179,8 +179,9 @@ var goFunctions = map[string][]scalar{
 	"__vsql_jsonb_delete_path": {{in: []duckdb.Type{tText, tAny}, out: tText, run: func(a []driver.Value) (any, error) {
 		return jsonbEdit(a, opDelete)
 	}}},
-	"__vsql_format":  {{in: []duckdb.Type{tText, tTextList}, out: tText, run: textFormat}},
-	"__vsql_pg_text": {{in: []duckdb.Type{tAny, tText, tText}, out: tText, run: pgText}},
+	"__vsql_format":       {{in: []duckdb.Type{tText, tTextList}, out: tText, run: textFormat}},
+	"__vsql_pg_text":      {{in: []duckdb.Type{tAny, tText, tText}, out: tText, run: pgText}},
+	"__vsql_pg_type_name": {{in: []duckdb.Type{tText}, out: tText, run: pgTypeName}},
 	"__vsql_to_number": {
 		{in: []duckdb.Type{tText, tText}, out: tFloat, run: func(a []driver.Value) (any, error) {
 			return toNumber(a[0].(string), a[1].(string))

@@ -44,6 +44,8 @@ func postgresColumnName(duck string) string {
 		return "timezone" // x AT TIME ZONE z
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_make_timestamptz("):
 		return "make_timestamptz"
+	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_typeof("):
+		return "pg_typeof"
 	}
 	if m := literalCast.FindStringSubmatch(duck); m != nil {
 		if name, ok := typeColumnNames[m[2]]; ok {

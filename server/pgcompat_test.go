@@ -503,6 +503,8 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "ALTER TYPE planets_x RENAME VALUE 'mars' TO 'venus'"},
 		{sql: "SELECT id, p, q FROM pl_x ORDER BY p", catalogTypes: true},
 		{sql: "ALTER TYPE planets_x ADD VALUE 'plutoplutoplutoplutoplutoplutoplutoplutoplutoplutoplutoplutoplutopluto'"},
+		// pg_typeof names types as PostgreSQL does
+		{sql: "SELECT pg_typeof(1), pg_typeof(1.5), pg_typeof(1.5::float8), pg_typeof(now()), pg_typeof(ARRAY[1.0::float8]), pg_typeof(true), pg_typeof(1::bigint), pg_typeof('{}'::jsonb), pg_typeof(date '2020-01-01'), pg_typeof(now()::timestamp), pg_typeof(x) FROM (VALUES ('a'::text)) v(x)", names: true, catalogTypes: true},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none
 		{sql: "CREATE SCHEMA se_a CREATE TABLE t1 (a int, id int) CREATE TABLE t2 (a int) CREATE INDEX ON t1 (a) CREATE SEQUENCE q START 5"},
 		{sql: "INSERT INTO se_a.t1 VALUES (1, 2)"},
