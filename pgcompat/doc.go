@@ -46,8 +46,12 @@
 // (explain.go), reads interval qualifiers (INTERVAL '1 2' DAY TO HOUR,
 // intervalfields.go), writes a jsonb column's subscripted
 // assignment (SET j['a'][0] = v) as pg_jsonb_assign (jsonbAssign in
-// jsonfuncs.go), reads the zone literal of AT TIME ZONE and
-// timezone() as PostgreSQL does (atTimeZone in datetime.go), writes a
+// jsonfuncs.go) and an array element's (SET a[2] = v) as
+// pg_array_assign, reads the zone literal of AT TIME ZONE,
+// timezone() and make_timestamptz() as PostgreSQL does (atTimeZone and
+// makeTimestamptzZone in datetime.go), types the array literal a number
+// is compared with by ANY or ALL (anyLiteralArray in likeany.go), names
+// types as PostgreSQL does in pg_typeof (pgTypeName), writes a
 // CREATE FUNCTION … LANGUAGE sql of one query as a macro and DROP
 // FUNCTION as DROP MACRO (sqlfunctions.go), reads
 // nextval('public.s'::regclass) and
