@@ -120,6 +120,22 @@ func (a *alterEnumStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows,
 		}
 		next = slices.Insert(slices.Clone(labels), at, a.label)
 	}
+	// DuckDB's catalog writes a column's type as its labels: another enum
+	// with the same labels could not be told apart
+	var twins []string
+	if err := s.queryRows(ctx, "SELECT schema_name || '.' || type_name FROM duckdb_types() WHERE logical_type = 'ENUM' AND database_name = "+
+		sqltext.QuoteString(db)+" AND labels = (SELECT labels FROM duckdb_types() WHERE database_name = "+sqltext.QuoteString(db)+
+		" AND schema_name = "+sqltext.QuoteString(schema)+" AND type_name = "+sqltext.QuoteString(typeName)+") AND NOT (schema_name = "+
+		sqltext.QuoteString(schema)+" AND type_name = "+sqltext.QuoteString(typeName)+")", func(row []any) {
+		t, _ := row[0].(string)
+		twins = append(twins, t)
+	}); err != nil {
+		return nil, err
+	}
+	if len(twins) > 0 {
+		return nil, vsqlerr.New(vsqlerr.FeatureNotSupported, "cannot change enum type %s: type %s has the same labels, and vsql cannot tell their columns apart", display, twins[0]).
+			WithHint("Change the labels of one of them first, or recreate the columns' type by hand.")
+	}
 	cols, err := a.enumColumns(ctx, db, labels)
 	if err != nil {
 		return nil, err

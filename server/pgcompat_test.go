@@ -1378,3 +1378,26 @@ func TestPreparedTableDropped(t *testing.T) {
 		}
 	}
 }
+
+// TestAlterEnumTwins: DuckDB's catalog writes a column's enum type as its
+// labels, so ALTER TYPE … ADD VALUE refuses a type another enum shares
+// its labels with (feature_not_supported) rather than move the other
+// type's columns too; the other type's column keeps its type.
+func TestAlterEnumTwins(t *testing.T) {
+	ctx := context.Background()
+	c := connectPgx(t, startServer(t, nil))
+	for _, q := range []string{"CREATE TYPE twin_a AS ENUM ('x', 'y')", "CREATE TYPE twin_b AS ENUM ('x', 'y')", "CREATE TABLE twins (a twin_a, b twin_b)"} {
+		if _, err := c.Exec(ctx, q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	_, err := c.Exec(ctx, "ALTER TYPE twin_a ADD VALUE 'z'")
+	var pe *pgconn.PgError
+	if !asPgError(err, &pe) || pe.Code != "0A000" {
+		t.Fatalf("ALTER TYPE of a type with a twin: %v, want 0A000", err)
+	}
+	var labels string
+	if err := c.QueryRow(ctx, "SELECT array_to_string(enum_range(NULL::twin_a), ',')").Scan(&labels); err != nil || labels != "x,y" {
+		t.Errorf("twin_a after the refusal: %q %v", labels, err)
+	}
+}
