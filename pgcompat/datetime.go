@@ -879,8 +879,7 @@ func atTimeZone(p *pass, i int) {
 	if !p.plainString(lit) || p.edited(p.toks[lit].Start, p.toks[lit].End) {
 		return
 	}
-	raw := p.text(lit)
-	zone := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+	zone := p.stringText(lit)
 	if name, ok := icuZone(pgdatetime.AtZone(zone)); ok && name != zone {
 		p.replace(p.toks[lit].Start, p.toks[lit].End, sqlString(name))
 	}
@@ -917,8 +916,7 @@ func makeTimestamptzZone(p *pass, i int) {
 		return
 	}
 	lit := args[6][0]
-	raw := p.text(lit)
-	zone := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+	zone := p.stringText(lit)
 	name, east, fixed, ok := pgdatetime.AtZone(zone)
 	if m := isoOffsetZone.FindStringSubmatch(zone); m != nil {
 		h, _ := strconv.Atoi(m[2])

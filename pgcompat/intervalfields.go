@@ -60,8 +60,7 @@ func intervalLiteralTyped(p *pass, i int) {
 	if fieldPrec >= 0 {
 		prec = fieldPrec
 	}
-	raw := p.text(lit)
-	val := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+	val := p.stringText(lit)
 	iv, ok := decodeQualifiedInterval(val, rng)
 	if !ok {
 		msg := fmt.Sprintf("[vsql:invalid_datetime_input] invalid input syntax for type interval: %q", val)

@@ -55,6 +55,9 @@ func castCall(p *pass, i int) {
 	}
 }
 
+// stringText is the text of the '…' literal at token i (” read as ').
+func (p *pass) stringText(i int) string { return stringValue(p.text(i)) }
+
 // plainString reports whether token i is a '…' literal (not E'…', $$…$$).
 func (p *pass) plainString(i int) bool {
 	return p.kind(i) == sqltext.String && p.src[p.toks[i].Start] == '\''
@@ -122,8 +125,7 @@ const (
 // start…end, or, when start is -1, assigned to a column of that type
 // (assigned.go).
 func (p *pass) readLiteral(lit int, to literalType, start, end int) {
-	raw := p.text(lit)
-	val := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+	val := p.stringText(lit)
 	switch to.kind {
 	case litArray:
 		list, depth, ok := arrayLiteralList(val)
@@ -521,8 +523,7 @@ func (p *pass) arrayLiteralOperand(i int) {
 	if !p.plainString(i) || p.isOp(i+1, ":") || p.isOp(i-1, ":") {
 		return
 	}
-	raw := p.text(i)
-	val := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+	val := p.stringText(i)
 	if text, ok := arrayLiteralText(val); ok {
 		p.replace(p.toks[i].Start, p.toks[i].End, text)
 	}
@@ -535,8 +536,7 @@ func (p *pass) arrayNotJSON(i int) string {
 	if !p.plainString(i) || p.isOp(i+1, ":") {
 		return ""
 	}
-	raw := p.text(i)
-	val := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+	val := p.stringText(i)
 	if json.Valid([]byte(val)) {
 		return ""
 	}

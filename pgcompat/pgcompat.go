@@ -1143,8 +1143,7 @@ func jsonKey(p *pass, i int) {
 	if !p.plainString(k) {
 		return
 	}
-	raw := p.text(k)
-	key := strings.ReplaceAll(raw[1:len(raw)-1], "''", "'")
+	key := p.stringText(k)
 	if key != "" && key[0] != '$' && key[0] != '/' {
 		return
 	}

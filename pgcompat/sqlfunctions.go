@@ -264,11 +264,11 @@ func dropSQLFunction(p *pass, i int) {
 	p.whole = true
 }
 
-// stringValue is the text of a string literal: '…' with ” for ', or
-// $tag$…$tag$.
+// stringValue is the text of a string literal: '…' (stringBody), or
+// $tag$…$tag$; "" for what it cannot read.
 func stringValue(lit string) string {
-	if strings.HasPrefix(lit, "'") {
-		return strings.ReplaceAll(lit[1:len(lit)-1], "''", "'")
+	if s, ok := stringBody(lit); ok {
+		return s
 	}
 	if strings.HasPrefix(lit, "$") {
 		if k := strings.IndexByte(lit[1:], '$'); k >= 0 {
