@@ -91,6 +91,7 @@ type Session struct {
 	// may change a catalog (catalogcache.go).
 	enumColumns        *enumColumnsCache
 	tableColumns       *tableColumnsCache // pgcompat's TableColumns (catalogcache.go)
+	partTrees          *partTrees         // partitioned tables (partition.go)
 	catalogChangedInTx bool
 }
 
@@ -299,6 +300,11 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if stmt, ok := s.prepareAlterEnum(st); ok {
 		return stmt, nil
 	}
+	if kw := st.Keyword(0); kw == "CREATE" || kw == "ALTER" || kw == "DROP" {
+		if stmt, ok, err := s.preparePartitionDDL(ctx, st); ok || err != nil {
+			return stmt, s.failed(err)
+		}
+	}
 	if kind, name, ifExists, ok := dropNeverCreated(st); ok {
 		return &dropNeverCreatedStatement{sess: s, kind: kind, name: name, ifExists: ifExists}, nil
 	}
@@ -372,9 +378,16 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if scan.CallsVsql {
 		s.catalogChanged() // (a merge or checkout may change tables)
 	}
-	tr := pgcompat.TranslateIn(st, scan.CallsVsql, pgcompat.Session{Order: s.dateOrder, Location: s.location, EnumColumns: s.enumColumnsFunc(ctx),
-		TableColumns: s.tableColumnsFunc(ctx)})
+	sess := pgcompat.Session{Order: s.dateOrder, Location: s.location, EnumColumns: s.enumColumnsFunc(ctx),
+		TableColumns: s.tableColumnsFunc(ctx)}
+	tr := pgcompat.TranslateIn(st, scan.CallsVsql, sess)
 	st = tr.Statement
+	if kw := st.Keyword(0); kw == "INSERT" || kw == "UPDATE" || kw == "DELETE" {
+		// writes to a partitioned table or a partition (partitiondml.go)
+		if st, err = s.partitionRewrite(ctx, st, sess); err != nil {
+			return nil, s.failed(err)
+		}
+	}
 	if tr.Catalogs {
 		if err := s.publishSettings(ctx, st.SQL); err != nil {
 			return nil, s.failed(err)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vsql/vsql/pgcompat"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
@@ -154,7 +155,12 @@ func (st *truncateStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows,
 		}
 	}
 	for _, q := range deletes {
-		if err := s.exec(ctx, q); err != nil {
+		// a partition's rows are in its tree's root (partitiondml.go)
+		routed, err := s.partitionRewrite(ctx, sqltext.Parse(q), pgcompat.Session{})
+		if err == nil {
+			err = s.exec(ctx, routed.SQL)
+		}
+		if err != nil {
 			if wrap {
 				_ = s.exec(context.Background(), "ROLLBACK")
 			}

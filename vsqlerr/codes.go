@@ -80,15 +80,22 @@ const (
 	ChainOutsideBlock   Code = "chain_outside_transaction"
 	EnumLabelExists     Code = "enum_label_exists"
 	InvalidEnumLabel    Code = "invalid_enum_label"
-	ReadOnlyTransaction Code = "read_only_transaction"
-	SyntaxError         Code = "syntax_error"
-	FeatureNotSupported Code = "feature_not_supported"
-	QueryCanceled       Code = "query_canceled"
-	MultipleStatements  Code = "multiple_statements"
-	StatementNotFound   Code = "statement_not_found"
-	PortalNotFound      Code = "portal_not_found"
-	DuplicateStatement  Code = "duplicate_statement"
-	DuplicatePortal     Code = "duplicate_portal"
+	// Partitioned tables (server/partition.go).
+	NoPartitionForRow     Code = "no_partition_for_row"
+	PartitionConstraint   Code = "partition_constraint_violation"
+	PartitionOverlap      Code = "invalid_partition_definition"
+	InvalidPartitionBound Code = "invalid_partition_bound"
+	PartitionColumns      Code = "partition_column_mismatch"
+	TableNotFound         Code = "undefined_table"
+	ReadOnlyTransaction   Code = "read_only_transaction"
+	SyntaxError           Code = "syntax_error"
+	FeatureNotSupported   Code = "feature_not_supported"
+	QueryCanceled         Code = "query_canceled"
+	MultipleStatements    Code = "multiple_statements"
+	StatementNotFound     Code = "statement_not_found"
+	PortalNotFound        Code = "portal_not_found"
+	DuplicateStatement    Code = "duplicate_statement"
+	DuplicatePortal       Code = "duplicate_portal"
 	// SQL cursors (DECLARE, FETCH, MOVE, CLOSE).
 	CursorNotFound          Code = "cursor_not_found"
 	DuplicateCursor         Code = "duplicate_cursor"
@@ -213,6 +220,12 @@ var codes = map[Code]codeInfo{
 	CursorOutsideBlock:      {"25P01", "Run DECLARE … CURSOR inside BEGIN … COMMIT, or declare it WITH HOLD."},
 	ChainOutsideBlock:       {"25P01", "AND CHAIN continues a transaction block: BEGIN first, or leave AND CHAIN out."},
 	InvalidEnumLabel:        {"42602", "Labels must be 1 to 63 bytes long, as in PostgreSQL."},
+	NoPartitionForRow:       {"23514", "Create the partition the row belongs to (CREATE TABLE … PARTITION OF … FOR VALUES …), or a DEFAULT partition that takes every other row."},
+	PartitionConstraint:     {"23514", "A row written through a partition must satisfy that partition's bound: write it through the partitioned table, which routes it, or change the bound."},
+	PartitionOverlap:        {"42P17", "Bounds of sibling partitions may not overlap, a range must be non-empty, a table has one DEFAULT partition and only a partitioned table takes partitions: docs/sql.md (Partitioned tables) says how the bounds are read."},
+	InvalidPartitionBound:   {"42P16", "Use FOR VALUES IN (…) for a LIST partitioned table and FOR VALUES FROM (…) TO (…) for a RANGE one, with one value per key column."},
+	TableNotFound:           {"42P01", "Check the table's name (schema public is main): \\dt in psql, or SELECT * FROM information_schema.tables, lists the tables."},
+	PartitionColumns:        {"42804", "A table attached as a partition must have exactly the parent's columns; add or drop columns to match first."},
 	EnumLabelExists:         {"42710", "Add the label with IF NOT EXISTS to skip it when it is there: ALTER TYPE t ADD VALUE IF NOT EXISTS '…'."},
 	CursorForwardOnly:       {"55000", "Declare the cursor with the SCROLL option to fetch backward or by absolute position."},
 	CursorSyntax:            {"42601", "See docs/sql.md, Cursors: DECLARE name [SCROLL] CURSOR [WITH HOLD] FOR query; FETCH [direction] [FROM] name; MOVE; CLOSE name | ALL."},

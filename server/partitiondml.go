@@ -1,0 +1,347 @@
+package server
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/vsql/vsql/pgcompat"
+	"github.com/vsql/vsql/sqltext"
+)
+
+// The writes to a partition tree (partition.go), as DuckDB runs them on
+// the tree's root table, with PostgreSQL's checks:
+//
+//	INSERT INTO p … VALUES (…)   → INSERT INTO root (cols) SELECT * FROM (VALUES (…)) AS rows(cols)
+//	                                WHERE CASE WHEN <p accepts the row> THEN TRUE ELSE error(…) END
+//	UPDATE c SET k = e WHERE w   → UPDATE root AS c SET k = CASE WHEN <c accepts the new row>
+//	                                THEN e ELSE error(…) END WHERE <c's constraint> AND (w)
+//	DELETE FROM c WHERE w        → DELETE FROM root AS c WHERE <c's constraint> AND (w)
+//
+// A row the tree has no partition for, or one written through a
+// partition it does not belong to, fails the statement (23514). An
+// UPDATE of the parent that changes a key moves the row to the partition
+// its new key selects, as PostgreSQL does. The rewrite runs on the
+// statement pgcompat translated, so the key expressions it adds are
+// translated on their own.
+
+// rootColumn is a column of a tree's root table and its default as SQL
+// ("" for none).
+type rootColumn struct{ name, deflt string }
+
+// partitionRewrite rewrites an INSERT, UPDATE or DELETE whose target is
+// a table of a partition tree; other statements come back unchanged.
+func (s *Session) partitionRewrite(ctx context.Context, st sqltext.Statement, sess pgcompat.Session) (sqltext.Statement, error) {
+	t := newTokenText(st)
+	var at int
+	switch {
+	case t.word(0, "insert") && t.word(1, "into"):
+		at = 2
+	case t.word(0, "update"):
+		at = 1
+	case t.word(0, "delete") && t.word(1, "from"):
+		at = 2
+	default:
+		return st, nil
+	}
+	trees, err := s.partitions(ctx)
+	if err != nil || len(trees.nodes) == 0 {
+		return st, err
+	}
+	if t.word(at, "only") {
+		at++
+	}
+	parts, after := t.name(at)
+	if parts == nil {
+		return st, nil
+	}
+	db := s.queryString(ctx, "SELECT current_database()")
+	node := trees.lookup(db, parts)
+	if node == nil {
+		return st, nil
+	}
+	root := node.root()
+	cols, err := s.rootColumnsWithDefaults(ctx, root)
+	if err != nil {
+		return st, err
+	}
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.name
+	}
+	// the tree's key expressions as DuckDB runs them
+	root.walk(func(n *partNode) {
+		if n.Keys != nil && n.duckKeys == nil {
+			n.duckKeys = make([]string, len(n.Keys))
+			for i, k := range n.Keys {
+				tr := pgcompat.TranslateIn(sqltext.Parse("SELECT "+k), false, sess)
+				n.duckKeys[i] = strings.TrimSpace(strings.TrimPrefix(tr.Statement.SQL, "SELECT "))
+			}
+		}
+	})
+	// the alias the statement's target goes by
+	alias, end := "", after
+	if t.word(end, "as") && (t.kind(end+1) == sqltext.Word || t.kind(end+1) == sqltext.Quoted) {
+		alias, end = t.text(end+1), end+2
+	} else if !t.word(0, "insert") && t.kind(end) == sqltext.Word && !t.word(end, "set") && !t.word(end, "using") && !t.word(end, "where") && !t.word(end, "returning") {
+		alias, end = t.text(end), end+1
+	}
+	if alias == "" && node != root {
+		alias = sqltext.QuoteIdent(node.name)
+	}
+	target := root.qualified()
+	if alias != "" {
+		target += " AS " + alias
+	}
+	head := t.sql[:t.toks[at].Start] + target
+	switch {
+	case t.word(0, "insert"):
+		return s.partitionInsert(t, node, cols, names, head, end)
+	case t.word(0, "update"):
+		return partitionUpdate(t, node, root, names, alias, head, end), nil
+	}
+	return partitionDelete(t, node, root, names, alias, head, end), nil
+}
+
+// topLevel is the first token from i at parenthesis depth 0 for which
+// stop is true (len(toks) when none).
+func (t tokenText) topLevel(i int, stop func(k int) bool) int {
+	depth := 0
+	for k := i; k < len(t.toks); k++ {
+		switch t.toks[k].Kind {
+		case sqltext.Open:
+			depth++
+		case sqltext.Close:
+			depth--
+		case sqltext.Semi:
+			if depth == 0 {
+				return k
+			}
+		}
+		if depth == 0 && stop(k) {
+			return k
+		}
+	}
+	return len(t.toks)
+}
+
+// rest is the statement's text from token i on ("" at the end).
+func (t tokenText) rest(i int) string {
+	if i >= len(t.toks) {
+		return ""
+	}
+	return t.sql[t.toks[i].Start:]
+}
+
+func (s *Session) partitionInsert(t tokenText, node *partNode, cols []rootColumn, names []string, head string, i int) (sqltext.Statement, error) {
+	target := names
+	if t.kind(i) == sqltext.Open {
+		close := t.match(i)
+		if close < 0 {
+			return sqltext.Parse(t.sql), nil
+		}
+		target = nil
+		for _, it := range t.items(i, close) {
+			parts, _ := t.name(it[0])
+			if len(parts) != 1 {
+				return sqltext.Parse(t.sql), nil // c[1], c.f: DuckDB answers
+			}
+			target = append(target, parts[0])
+		}
+		i = close + 1
+	}
+	overriding := ""
+	if t.word(i, "overriding") {
+		overriding = t.between(i, i+3) + " "
+		i += 3
+	}
+	srcEnd := t.topLevel(i, func(k int) bool {
+		return (t.word(k, "on") && t.word(k+1, "conflict")) || t.word(k, "returning")
+	})
+	defaultOf := func(c string) string {
+		for _, rc := range cols {
+			if strings.EqualFold(rc.name, c) && rc.deflt != "" {
+				return rc.deflt
+			}
+		}
+		return "NULL"
+	}
+	var source string
+	switch {
+	case t.word(i, "default") && t.word(i+1, "values"):
+		target = names
+		defaults := make([]string, len(names))
+		for k, c := range names {
+			defaults[k] = defaultOf(c)
+		}
+		source = "SELECT " + strings.Join(defaults, ", ")
+	case t.word(i, "values"):
+		// a DEFAULT item of a row is the column's default
+		var b strings.Builder
+		last := t.toks[i].Start
+		for open := i + 1; t.kind(open) == sqltext.Open; {
+			close := t.match(open)
+			if close < 0 || close >= srcEnd {
+				return sqltext.Parse(t.sql), nil
+			}
+			for k, it := range t.items(open, close) {
+				if it[1]-it[0] == 1 && t.word(it[0], "default") && k < len(target) {
+					b.WriteString(t.sql[last:t.toks[it[0]].Start])
+					b.WriteString(defaultOf(target[k]))
+					last = t.toks[it[0]].End
+				}
+			}
+			if t.kind(close+1) != sqltext.Op || t.text(close+1) != "," {
+				break
+			}
+			open = close + 2
+		}
+		b.WriteString(t.sql[last:t.toks[srcEnd-1].End])
+		source = b.String()
+	default:
+		source = t.between(i, srcEnd)
+	}
+	if source == "" {
+		return sqltext.Parse(t.sql), nil
+	}
+	quoted := make([]string, len(target))
+	for k, c := range target {
+		quoted[k] = sqltext.QuoteIdent(c)
+	}
+	list := strings.Join(quoted, ", ")
+	qualify := func(c string) string {
+		if slices.ContainsFunc(target, func(x string) bool { return strings.EqualFold(x, c) }) {
+			return "__vsql_rows." + sqltext.QuoteIdent(c)
+		}
+		return "(" + defaultOf(c) + ")"
+	}
+	check := "CASE WHEN coalesce(" + node.accepts(names, qualify) + ", FALSE) THEN TRUE ELSE " + node.refusal() + " END"
+	out := head + " (" + list + ") " + overriding + "SELECT * FROM (" + source + ") AS __vsql_rows(" + list + ") WHERE " + check
+	if r := t.rest(srcEnd); r != "" {
+		out += " " + r
+	}
+	return sqltext.Parse(out), nil
+}
+
+func partitionUpdate(t tokenText, node, root *partNode, names []string, alias, head string, i int) sqltext.Statement {
+	if !t.word(i, "set") {
+		return sqltext.Parse(t.sql)
+	}
+	setEnd := t.topLevel(i+1, func(k int) bool {
+		return t.word(k, "from") || t.word(k, "where") || t.word(k, "returning")
+	})
+	ref := alias
+	if ref == "" {
+		ref = root.qualified()
+	}
+	// the assignments: column → its expression's tokens
+	type assignment struct {
+		column     string
+		start, end int // the expression
+	}
+	var sets []assignment
+	start, depth := i+1, 0
+	for k := i + 1; k <= setEnd; k++ {
+		if k < setEnd {
+			switch t.toks[k].Kind {
+			case sqltext.Open:
+				depth++
+			case sqltext.Close:
+				depth--
+			}
+			if depth != 0 || t.kind(k) != sqltext.Op || t.text(k) != "," {
+				continue
+			}
+		}
+		parts, after := t.name(start)
+		if len(parts) == 1 && t.kind(after) == sqltext.Op && t.text(after) == "=" && after+1 < k {
+			sets = append(sets, assignment{parts[0], after + 1, k})
+		}
+		start = k + 1
+	}
+	// the key columns of the whole tree
+	var keyCols []string
+	root.walk(func(n *partNode) {
+		for _, k := range n.duckKeys {
+			substituteColumns(k, names, func(c string) string {
+				if !slices.Contains(keyCols, c) {
+					keyCols = append(keyCols, c)
+				}
+				return c
+			})
+		}
+	})
+	var b strings.Builder
+	b.WriteString(head)
+	b.WriteString(" ")
+	last := t.toks[i].Start
+	wrapped := false
+	for _, a := range sets {
+		if wrapped || !slices.ContainsFunc(keyCols, func(c string) bool { return strings.EqualFold(c, a.column) }) {
+			continue
+		}
+		qualify := func(c string) string {
+			for _, o := range sets {
+				if strings.EqualFold(o.column, c) {
+					return "(" + t.between(o.start, o.end) + ")"
+				}
+			}
+			return ref + "." + sqltext.QuoteIdent(c)
+		}
+		b.WriteString(t.sql[last:t.toks[a.start].Start])
+		b.WriteString("CASE WHEN coalesce(" + node.accepts(names, qualify) + ", FALSE) THEN (" + t.between(a.start, a.end) + ") ELSE " + node.refusal() + " END")
+		last = t.toks[a.end-1].End
+		wrapped = true
+	}
+	if node == root {
+		b.WriteString(t.sql[last:])
+		return sqltext.Parse(b.String())
+	}
+	whereAt := t.topLevel(setEnd, func(k int) bool { return t.word(k, "where") || t.word(k, "returning") })
+	b.WriteString(withConstraint(t, node, names, ref, last, whereAt))
+	return sqltext.Parse(b.String())
+}
+
+// withConstraint is the text from byte offset from to the end, with
+// node's constraint (columns qualified by ref) added to the WHERE clause
+// at token where (WHERE, RETURNING or the end).
+func withConstraint(t tokenText, node *partNode, names []string, ref string, from, where int) string {
+	constraint := node.constraint(names, func(c string) string { return ref + "." + sqltext.QuoteIdent(c) })
+	if where >= len(t.toks) || t.kind(where) == sqltext.Semi {
+		return t.sql[from:] + " WHERE " + constraint
+	}
+	if t.word(where, "returning") {
+		return t.sql[from:t.toks[where].Start] + "WHERE " + constraint + " " + t.rest(where)
+	}
+	condEnd := t.topLevel(where+1, func(k int) bool { return t.word(k, "returning") })
+	out := t.sql[from:t.toks[where].End] + " " + constraint + " AND (" + t.between(where+1, condEnd) + ")"
+	if r := t.rest(condEnd); r != "" {
+		out += " " + r
+	}
+	return out
+}
+
+func partitionDelete(t tokenText, node, root *partNode, names []string, alias, head string, i int) sqltext.Statement {
+	if node == root {
+		return sqltext.Parse(t.sql)
+	}
+	whereAt := t.topLevel(i, func(k int) bool { return t.word(k, "where") || t.word(k, "returning") })
+	from := len(t.sql)
+	if i < len(t.toks) {
+		from = t.toks[i].Start
+	}
+	return sqltext.Parse(head + " " + withConstraint(t, node, names, alias, from, whereAt))
+}
+
+// rootColumnsWithDefaults are the root table's columns and defaults.
+func (s *Session) rootColumnsWithDefaults(ctx context.Context, root *partNode) ([]rootColumn, error) {
+	var cols []rootColumn
+	err := s.queryRows(ctx, "SELECT column_name, coalesce(column_default, '') FROM duckdb_columns() WHERE database_name = "+sqltext.QuoteString(root.db)+
+		" AND schema_name = "+sqltext.QuoteString(root.schema)+" AND table_name = "+sqltext.QuoteString(root.name)+" ORDER BY column_index",
+		func(row []any) {
+			c, _ := row[0].(string)
+			d, _ := row[1].(string)
+			cols = append(cols, rootColumn{c, d})
+		})
+	return cols, err
+}
