@@ -58,8 +58,8 @@ type partNode struct {
 	// for the predicates added to a statement already translated; set by
 	// partitionRewrite, which passes a qualify function
 	duckKeys []string
-	parent           *partNode
-	children         []*partNode
+	parent   *partNode
+	children []*partNode
 }
 
 func (n *partNode) key() string { return partKey(n.db, n.schema, n.name) }

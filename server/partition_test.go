@@ -45,7 +45,7 @@ func TestPartitionedTables(t *testing.T) {
 		"SELECT count(*), sum(b) FROM pt_ef1",
 		"UPDATE pt_list SET b = b + 10 WHERE lower(a) = 'e' AND b = 5", // moves pt_ef1 → pt_ef2
 		"SELECT * FROM pt_ef2 ORDER BY b, a",
-		"UPDATE pt_ef1 SET b = 12 WHERE b = 3", // out of pt_ef1
+		"UPDATE pt_ef1 SET b = 12 WHERE b = 3",   // out of pt_ef1
 		"UPDATE pt_list SET a = 'q' WHERE b = 2", // no partition for q
 		"UPDATE pt_ab SET b = b * 100 RETURNING b",
 		"DELETE FROM pt_ef1 WHERE b < 0",
