@@ -75,6 +75,15 @@
 //   - altertype.go runs ALTER TYPE … ADD VALUE and RENAME VALUE: the enum
 //     type made again with the new labels and its columns moved onto it
 //     (splitStatement).
+//   - partition.go, partitionddl.go and partitiondml.go give PostgreSQL's
+//     declarative partitioning (LIST and RANGE): a partitioned table is one
+//     DuckDB table holding every partition's rows, a partition a view of the
+//     rows its bound selects, the tree kept as JSON comments on them; the
+//     DDL (PARTITION BY, PARTITION OF, ATTACH, DETACH, DROP) runs in one
+//     transaction with PostgreSQL's checks, and INSERT, UPDATE and DELETE
+//     of a tree's table are rewritten onto the root after pgcompat's
+//     translation, with a routing check that raises 23514 through DuckDB's
+//     error().
 //   - dropnever.go answers DROP [IF EXISTS] of the object kinds a vsql
 //     database cannot hold (triggers, rules, domains, operators, …): a
 //     NOTICE and the tag, or undefined_object without IF EXISTS.

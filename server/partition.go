@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vsql/vsql/pgcompat"
 	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
 )
@@ -99,6 +98,8 @@ func (n *partNode) walk(fn func(*partNode)) {
 type partTrees struct {
 	generation int64
 	nodes      map[string]*partNode
+	db         string                  // the session's database (current_database())
+	columns    map[string][]rootColumn // a root's columns, by its key, read once
 }
 
 // partitions reads the session's partition trees (cached per catalog
@@ -108,7 +109,8 @@ func (s *Session) partitions(ctx context.Context) (*partTrees, error) {
 	if s.partTrees != nil && s.partTrees.generation == gen {
 		return s.partTrees, nil
 	}
-	trees := &partTrees{generation: gen, nodes: map[string]*partNode{}}
+	trees := &partTrees{generation: gen, nodes: map[string]*partNode{}, columns: map[string][]rootColumn{},
+		db: s.queryString(ctx, "SELECT current_database()")}
 	var bad error
 	err := s.queryRows(ctx, `SELECT database_name, schema_name, table_name, comment, false FROM duckdb_tables()
 			WHERE starts_with(comment, `+sqltext.QuoteString(partMark)+`) AND database_name IN (current_database(), 'temp')
@@ -378,11 +380,11 @@ func substituteColumns(expr string, cols []string, qualify func(string) string) 
 	return b.String()
 }
 
-// columnNames are the names of a table's columns, in order.
-func columnNames(cols []pgcompat.TableColumn) []string {
+// columnNames are the names of the columns, in order.
+func columnNames(cols []rootColumn) []string {
 	out := make([]string, len(cols))
 	for i, c := range cols {
-		out[i] = c.Name
+		out[i] = c.name
 	}
 	return out
 }

@@ -446,8 +446,7 @@ func (s *Session) addPartition(ctx context.Context, parentParts []string, name, 
 	if err != nil {
 		return err
 	}
-	db := s.queryString(ctx, "SELECT current_database()")
-	parent := trees.lookup(db, parentParts)
+	parent := trees.lookup(trees.db, parentParts)
 	display := strings.Join(parentParts, ".")
 	if parent == nil {
 		if !s.relationExists(ctx, parentParts) {
@@ -645,14 +644,8 @@ func (s *Session) queryBool(ctx context.Context, q string) (bool, error) {
 
 // rootColumns are the names of the root table's columns.
 func (s *Session) rootColumns(ctx context.Context, root *partNode) ([]string, error) {
-	var cols []string
-	err := s.queryRows(ctx, "SELECT column_name FROM duckdb_columns() WHERE database_name = "+sqltext.QuoteString(root.db)+
-		" AND schema_name = "+sqltext.QuoteString(root.schema)+" AND table_name = "+sqltext.QuoteString(root.name)+" ORDER BY column_index",
-		func(row []any) {
-			c, _ := row[0].(string)
-			cols = append(cols, c)
-		})
-	return cols, err
+	cols, err := s.rootColumnsWithDefaults(ctx, root)
+	return columnNames(cols), err
 }
 
 // rewriteTree writes every partition view of root's tree again (a
@@ -778,8 +771,7 @@ func (s *Session) prepareAttachPartition(ctx context.Context, t tokenText) (pgwi
 		if err != nil {
 			return err
 		}
-		db := s.queryString(ctx, "SELECT current_database()")
-		if n := trees.lookup(db, childParts); n != nil && n.parent != nil {
+		if n := trees.lookup(trees.db, childParts); n != nil && n.parent != nil {
 			return vsqlerr.New(vsqlerr.PartitionOverlap, "%q is already a partition", child)
 		}
 		if !s.relationExists(ctx, childParts) {
@@ -797,8 +789,7 @@ func (s *Session) detachPartition(ctx context.Context, parentParts []string, chi
 	if err != nil {
 		return err
 	}
-	db := s.queryString(ctx, "SELECT current_database()")
-	parent := trees.lookup(db, parentParts)
+	parent := trees.lookup(trees.db, parentParts)
 	if parent == nil {
 		return vsqlerr.New(vsqlerr.PartitionOverlap, "%q is not partitioned", strings.Join(parentParts, "."))
 	}
@@ -872,8 +863,7 @@ func (s *Session) prepareDropPartitioned(ctx context.Context, t tokenText) (pgwi
 	if err != nil || len(trees.nodes) == 0 {
 		return nil, false, err
 	}
-	db := s.queryString(ctx, "SELECT current_database()")
-	n := trees.lookup(db, parts)
+	n := trees.lookup(trees.db, parts)
 	if n == nil {
 		return nil, false, nil
 	}

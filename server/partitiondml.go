@@ -55,8 +55,7 @@ func (s *Session) partitionRewrite(ctx context.Context, st sqltext.Statement, se
 	if parts == nil {
 		return st, nil
 	}
-	db := s.queryString(ctx, "SELECT current_database()")
-	node := trees.lookup(db, parts)
+	node := trees.lookup(trees.db, parts)
 	if node == nil {
 		return st, nil
 	}
@@ -65,10 +64,7 @@ func (s *Session) partitionRewrite(ctx context.Context, st sqltext.Statement, se
 	if err != nil {
 		return st, err
 	}
-	names := make([]string, len(cols))
-	for i, c := range cols {
-		names[i] = c.name
-	}
+	names := columnNames(cols)
 	// the tree's key expressions as DuckDB runs them
 	root.walk(func(n *partNode) {
 		if n.Keys != nil && n.duckKeys == nil {
@@ -333,8 +329,12 @@ func partitionDelete(t tokenText, node, root *partNode, names []string, alias, h
 	return sqltext.Parse(head + " " + withConstraint(t, node, names, alias, from, whereAt))
 }
 
-// rootColumnsWithDefaults are the root table's columns and defaults.
+// rootColumnsWithDefaults are the root table's columns and defaults
+// (read once per catalog generation).
 func (s *Session) rootColumnsWithDefaults(ctx context.Context, root *partNode) ([]rootColumn, error) {
+	if trees := s.partTrees; trees != nil && trees.columns[root.key()] != nil {
+		return trees.columns[root.key()], nil
+	}
 	var cols []rootColumn
 	err := s.queryRows(ctx, "SELECT column_name, coalesce(column_default, '') FROM duckdb_columns() WHERE database_name = "+sqltext.QuoteString(root.db)+
 		" AND schema_name = "+sqltext.QuoteString(root.schema)+" AND table_name = "+sqltext.QuoteString(root.name)+" ORDER BY column_index",
@@ -343,5 +343,8 @@ func (s *Session) rootColumnsWithDefaults(ctx context.Context, root *partNode) (
 			d, _ := row[1].(string)
 			cols = append(cols, rootColumn{c, d})
 		})
+	if err == nil && s.partTrees != nil && len(cols) > 0 {
+		s.partTrees.columns[root.key()] = cols
+	}
 	return cols, err
 }
