@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/vsql/vsql/internal/pgtest"
@@ -145,4 +146,33 @@ func askCode(t *testing.T, c *pgconn.PgConn, sql string) answer {
 		a.Rows = append(a.Rows, out)
 	}
 	return a
+}
+
+// TestPartitionedTablesParameters: a prepared INSERT into a partitioned
+// table types its parameters as the columns (pgx encodes an int for an
+// int4 parameter), as PostgreSQL does, though vsql rewrites the VALUES.
+func TestPartitionedTablesParameters(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range map[string]*pgx.Conn{"PostgreSQL": pgtest.Connect(t), "vsqld": connectPgx(t, startServer(t, nil))} {
+		for _, q := range []string{"CREATE TABLE pt_pp (a int, b text, c timestamptz) PARTITION BY LIST (a)", "CREATE TABLE pt_pp1 PARTITION OF pt_pp FOR VALUES IN (1)"} {
+			if _, err := c.Exec(ctx, q); err != nil {
+				t.Fatalf("%s: %s: %v", name, q, err)
+			}
+		}
+		if _, err := c.Exec(ctx, "INSERT INTO pt_pp VALUES ($1, $2, $3)", 1, "x", time.Date(2024, 1, 1, 10, 0, 0, 0, time.UTC)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		var pe *pgconn.PgError
+		if _, err := c.Exec(ctx, "INSERT INTO pt_pp (a, b) VALUES ($1, $2)", 2, "y"); !asPgError(err, &pe) || pe.Code != "23514" {
+			t.Errorf("%s: a row without a partition: %v", name, err)
+		}
+		if _, err := c.Exec(ctx, "UPDATE pt_pp SET b = $1 WHERE a = $2", "z", 1); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		var b string
+		var at time.Time
+		if err := c.QueryRow(ctx, "SELECT b, c FROM pt_pp1").Scan(&b, &at); err != nil || b != "z" || !at.Equal(time.Date(2024, 1, 1, 10, 0, 0, 0, time.UTC)) {
+			t.Errorf("%s: %v %q %v", name, err, b, at)
+		}
+	}
 }

@@ -27,7 +27,7 @@ import (
 
 // rootColumn is a column of a tree's root table and its default as SQL
 // ("" for none).
-type rootColumn struct{ name, deflt string }
+type rootColumn struct{ name, deflt, typ string }
 
 // partitionRewrite rewrites an INSERT, UPDATE or DELETE whose target is
 // a table of a partition tree; other statements come back unchanged.
@@ -154,6 +154,14 @@ func (s *Session) partitionInsert(t tokenText, node *partNode, cols []rootColumn
 	srcEnd := t.topLevel(i, func(k int) bool {
 		return (t.word(k, "on") && t.word(k+1, "conflict")) || t.word(k, "returning")
 	})
+	typeOf := func(c string) string {
+		for _, rc := range cols {
+			if strings.EqualFold(rc.name, c) {
+				return rc.typ
+			}
+		}
+		return ""
+	}
 	defaultOf := func(c string) string {
 		for _, rc := range cols {
 			if strings.EqualFold(rc.name, c) && rc.deflt != "" {
@@ -172,7 +180,9 @@ func (s *Session) partitionInsert(t tokenText, node *partNode, cols []rootColumn
 		}
 		source = "SELECT " + strings.Join(defaults, ", ")
 	case t.word(i, "values"):
-		// a DEFAULT item of a row is the column's default
+		// a DEFAULT item of a row is the column's default; a parameter is
+		// cast to its column's type (so that it is typed as the column,
+		// as in INSERT … VALUES, not as the subquery's text)
 		var b strings.Builder
 		last := t.toks[i].Start
 		for open := i + 1; t.kind(open) == sqltext.Open; {
@@ -181,9 +191,17 @@ func (s *Session) partitionInsert(t tokenText, node *partNode, cols []rootColumn
 				return sqltext.Parse(t.sql), nil
 			}
 			for k, it := range t.items(open, close) {
-				if it[1]-it[0] == 1 && t.word(it[0], "default") && k < len(target) {
+				if it[1]-it[0] != 1 || k >= len(target) {
+					continue
+				}
+				switch {
+				case t.word(it[0], "default"):
 					b.WriteString(t.sql[last:t.toks[it[0]].Start])
 					b.WriteString(defaultOf(target[k]))
+					last = t.toks[it[0]].End
+				case t.kind(it[0]) == sqltext.Param && typeOf(target[k]) != "":
+					b.WriteString(t.sql[last:t.toks[it[0]].Start])
+					b.WriteString("CAST(" + t.text(it[0]) + " AS " + typeOf(target[k]) + ")")
 					last = t.toks[it[0]].End
 				}
 			}
@@ -336,12 +354,13 @@ func (s *Session) rootColumnsWithDefaults(ctx context.Context, root *partNode) (
 		return trees.columns[root.key()], nil
 	}
 	var cols []rootColumn
-	err := s.queryRows(ctx, "SELECT column_name, coalesce(column_default, '') FROM duckdb_columns() WHERE database_name = "+sqltext.QuoteString(root.db)+
+	err := s.queryRows(ctx, "SELECT column_name, coalesce(column_default, ''), data_type FROM duckdb_columns() WHERE database_name = "+sqltext.QuoteString(root.db)+
 		" AND schema_name = "+sqltext.QuoteString(root.schema)+" AND table_name = "+sqltext.QuoteString(root.name)+" ORDER BY column_index",
 		func(row []any) {
 			c, _ := row[0].(string)
 			d, _ := row[1].(string)
-			cols = append(cols, rootColumn{c, d})
+			typ, _ := row[2].(string)
+			cols = append(cols, rootColumn{c, d, typ})
 		})
 	if err == nil && s.partTrees != nil && len(cols) > 0 {
 		s.partTrees.columns[root.key()] = cols
