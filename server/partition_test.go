@@ -70,6 +70,15 @@ func TestPartitionedTables(t *testing.T) {
 		"ALTER TABLE pt_list ATTACH PARTITION pt_h FOR VALUES IN ('i')", // its rows are h
 		"ALTER TABLE pt_list ATTACH PARTITION pt_h FOR VALUES IN ('h')",
 		"SELECT * FROM pt_list WHERE a = 'h' ORDER BY b",
+		// a partitioned table attached brings its partitions
+		"CREATE TABLE pt_j (a text, b int) PARTITION BY RANGE (b)",
+		"CREATE TABLE pt_j1 PARTITION OF pt_j FOR VALUES FROM (0) TO (5)",
+		"INSERT INTO pt_j VALUES ('j', 1), ('j', 2)",
+		"ALTER TABLE pt_list ATTACH PARTITION pt_j FOR VALUES IN ('j')",
+		"SELECT * FROM pt_j1 ORDER BY b",
+		"INSERT INTO pt_list VALUES ('j', 3)",
+		"INSERT INTO pt_list VALUES ('j', 7)",
+		"SELECT count(*) FROM pt_j",
 		"INSERT INTO pt_h VALUES ('h', 3)",
 		"ALTER TABLE pt_list DETACH PARTITION pt_ef",
 		"SELECT count(*) FROM pt_list",

@@ -549,6 +549,13 @@ func (s *Session) addPartition(ctx context.Context, parentParts []string, name, 
 		node.Types = types
 	}
 	parent.children = append(parent.children, node)
+	if old := trees.lookup(trees.db, []string{from}); from != "" && old != nil && old.parent == nil {
+		// a partitioned table attached: its partitions come with it
+		node.Strategy, node.Keys, node.Types, node.children = old.Strategy, old.Keys, old.Types, old.children
+		for _, c := range node.children {
+			c.parent = node
+		}
+	}
 	if from != "" {
 		if err := s.moveIntoRoot(ctx, from, node, root, cols); err != nil {
 			return err
