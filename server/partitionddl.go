@@ -41,8 +41,9 @@ func (t tokenText) kind(i int) sqltext.TokenKind {
 	return t.toks[i].Kind
 }
 
-// match is the index of the parenthesis closing the one at i (-1: none).
-func (t tokenText) match(i int) int {
+// scan is the first token k from i for which stop(k, depth) is true,
+// depth counting the parentheses open after token k (len(toks): none).
+func (t tokenText) scan(i int, stop func(k, depth int) bool) int {
 	depth := 0
 	for k := i; k < len(t.toks); k++ {
 		switch t.toks[k].Kind {
@@ -50,12 +51,21 @@ func (t tokenText) match(i int) int {
 			depth++
 		case sqltext.Close:
 			depth--
-			if depth == 0 {
-				return k
-			}
+		}
+		if stop(k, depth) {
+			return k
 		}
 	}
-	return -1
+	return len(t.toks)
+}
+
+// match is the index of the parenthesis closing the one at i (-1: none).
+func (t tokenText) match(i int) int {
+	k := t.scan(i, func(k, depth int) bool { return depth == 0 && t.toks[k].Kind == sqltext.Close })
+	if k == len(t.toks) {
+		return -1
+	}
+	return k
 }
 
 // name reads a (qualified) name at i: its parts, unquoted, and the index

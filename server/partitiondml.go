@@ -100,25 +100,11 @@ func (s *Session) partitionRewrite(ctx context.Context, st sqltext.Statement, se
 }
 
 // topLevel is the first token from i at parenthesis depth 0 for which
-// stop is true (len(toks) when none).
+// stop is true, or the statement's end (a semicolon or len(toks)).
 func (t tokenText) topLevel(i int, stop func(k int) bool) int {
-	depth := 0
-	for k := i; k < len(t.toks); k++ {
-		switch t.toks[k].Kind {
-		case sqltext.Open:
-			depth++
-		case sqltext.Close:
-			depth--
-		case sqltext.Semi:
-			if depth == 0 {
-				return k
-			}
-		}
-		if depth == 0 && stop(k) {
-			return k
-		}
-	}
-	return len(t.toks)
+	return t.scan(i, func(k, depth int) bool {
+		return depth == 0 && t.toks[k].Kind != sqltext.Close && (t.toks[k].Kind == sqltext.Semi || stop(k))
+	})
 }
 
 // rest is the statement's text from token i on ("" at the end).
