@@ -275,12 +275,15 @@ var catalogSQL = []string{
 		FROM (
 			SELECT table_oid AS oid, table_name AS relname, schema_oid AS relnamespace, 2 AS relam, estimated_size AS reltuples,
 				index_count > 0 OR has_primary_key AS relhasindex, CASE WHEN temporary THEN 't' ELSE 'p' END AS relpersistence,
-				'r' AS relkind, column_count AS relnatts, check_constraint_count AS relchecks,
+				CASE WHEN starts_with(comment, '{"vsql_partition"') THEN 'p' ELSE 'r' END AS relkind, column_count AS relnatts, check_constraint_count AS relchecks,
 				EXISTS (SELECT 1 FROM duckdb_constraints() k WHERE k.database_name = t.database_name AND k.constraint_type = 'FOREIGN KEY'
 					AND (k.table_oid = t.table_oid OR (k.schema_name = t.schema_name AND k.referenced_table = t.table_name))) AS relhastriggers
 			FROM duckdb_tables() t WHERE database_name IN (` + cd + `, 'temp')
 			UNION ALL
-			SELECT view_oid, view_name, schema_oid, 0, 0, false, CASE WHEN temporary THEN 't' ELSE 'p' END, 'v', column_count, 0, false
+			SELECT view_oid, view_name, schema_oid, 0, 0, false, CASE WHEN temporary THEN 't' ELSE 'p' END,
+				-- a partition (server/partition.go) is a view of its tree's rows
+				CASE WHEN NOT starts_with(comment, '{"vsql_partition"') THEN 'v' WHEN json_extract_string(comment, '$.strategy') IS NULL THEN 'r' ELSE 'p' END,
+				column_count, 0, false
 			FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND NOT internal
 			UNION ALL
 			SELECT sequence_oid, sequence_name, schema_oid, 0, 0, false, CASE WHEN temporary THEN 't' ELSE 'p' END, 'S', 0, 0, false
@@ -310,10 +313,14 @@ var catalogSQL = []string{
 	`CREATE OR REPLACE VIEW {P}.pg_attrdef AS SELECT CAST(table_oid * 1000 + column_index + 200 AS BIGINT) AS oid,
 		CAST(table_oid AS BIGINT) AS adrelid, CAST(column_index AS SMALLINT) AS adnum, {P}.vsql_default(column_default) AS adbin
 		FROM duckdb_columns() WHERE database_name IN (` + cd + `, 'temp') AND column_default IS NOT NULL`,
+	// the comment of a partition tree's table or view is the tree's JSON,
+	// holding the user's own comment (server/partition.go)
 	`CREATE OR REPLACE VIEW {P}.pg_description AS
-		SELECT CAST(table_oid AS BIGINT) AS objoid, CAST(1259 AS BIGINT) AS classoid, 0 AS objsubid, comment AS description
+		SELECT * FROM (SELECT CAST(table_oid AS BIGINT) AS objoid, CAST(1259 AS BIGINT) AS classoid, 0 AS objsubid,
+				CASE WHEN starts_with(comment, '{"vsql_partition"') THEN json_extract_string(comment, '$.comment') ELSE comment END AS description
 			FROM duckdb_tables() WHERE database_name IN (` + cd + `, 'temp') AND comment IS NOT NULL
-		UNION ALL SELECT view_oid, 1259, 0, comment FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND NOT internal AND comment IS NOT NULL
+		UNION ALL SELECT view_oid, 1259, 0, CASE WHEN starts_with(comment, '{"vsql_partition"') THEN json_extract_string(comment, '$.comment') ELSE comment END
+			FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND NOT internal AND comment IS NOT NULL) WHERE description IS NOT NULL
 		UNION ALL SELECT table_oid, 1259, column_index, comment FROM duckdb_columns() WHERE database_name IN (` + cd + `, 'temp') AND comment IS NOT NULL`,
 	`CREATE OR REPLACE VIEW {P}.pg_proc AS SELECT CAST(f.function_oid AS BIGINT) AS oid, f.function_name AS proname,
 		CAST(s.oid AS BIGINT) AS pronamespace, CAST(10 AS BIGINT) AS proowner, CAST(14 AS BIGINT) AS prolang, 100.0 AS procost,

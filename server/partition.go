@@ -50,6 +50,7 @@ type partNode struct {
 	In       []string `json:"in,omitempty"`       // FOR VALUES IN: literals (SQL), NULL for null
 	From     []string `json:"from,omitempty"`     // FOR VALUES FROM: literals, MINVALUE or MAXVALUE
 	To       []string `json:"to,omitempty"`       // … TO
+	Comment  string   `json:"comment,omitempty"`  // the user's COMMENT ON TABLE
 
 	db, schema, name string
 	view             bool

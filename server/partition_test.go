@@ -51,6 +51,13 @@ func TestPartitionedTables(t *testing.T) {
 		"UPDATE pt_ab SET b = b * 100 RETURNING b",
 		"DELETE FROM pt_ef1 WHERE b < 0",
 		"SELECT count(*) FROM pt_list",
+		"SELECT tableoid::regclass, * FROM pt_list ORDER BY b, a",
+		"SELECT t.tableoid::regclass::text, b FROM pt_ef t WHERE b > 5 ORDER BY b",
+		"INSERT INTO pt_list VALUES ('a')", // a row of fewer values than columns
+		"SELECT * FROM pt_ab WHERE b IS NULL",
+		"COMMENT ON TABLE pt_list IS 'partitioned by a'",
+		"SELECT obj_description('pt_list'::regclass)",
+		"SELECT relname, relkind FROM pg_class WHERE relname IN ('pt_list', 'pt_ef', 'pt_ab') ORDER BY relname",
 		"CREATE TABLE pt_def PARTITION OF pt_list DEFAULT",
 		"CREATE TABLE pt_def2 PARTITION OF pt_list DEFAULT",
 		"INSERT INTO pt_list VALUES ('zz', 1), ('g', 2)",

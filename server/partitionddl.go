@@ -291,6 +291,8 @@ func (s *Session) preparePartitionDDL(ctx context.Context, st sqltext.Statement)
 		return s.prepareAttachPartition(ctx, t)
 	case t.word(0, "drop") && t.word(1, "table"):
 		return s.prepareDropPartitioned(ctx, t)
+	case t.word(0, "comment") && t.word(1, "on") && t.word(2, "table"):
+		return s.prepareCommentPartitioned(ctx, t)
 	}
 	return nil, false, nil
 }
@@ -385,7 +387,9 @@ func (s *Session) commentOn(ctx context.Context, kind string, parts []string, no
 	for i, p := range parts {
 		quoted[i] = sqltext.QuoteIdent(p)
 	}
-	return s.runText(ctx, "COMMENT ON "+kind+" "+strings.Join(quoted, ".")+" IS "+sqltext.QuoteString(node.comment()))
+	// (DuckDB's own COMMENT: through Prepare, COMMENT ON a tree's table
+	// is prepareCommentPartitioned, which calls this)
+	return s.exec(ctx, "COMMENT ON "+kind+" "+strings.Join(quoted, ".")+" IS "+sqltext.QuoteString(node.comment()))
 }
 
 // queryThrough runs a query vsql wrote as if a client had sent it
@@ -905,5 +909,39 @@ func (s *Session) prepareDropPartitioned(ctx context.Context, t tokenText) (pgwi
 		}
 		n.parent.children = slices.DeleteFunc(n.parent.children, func(c *partNode) bool { return c == n })
 		return s.rewriteTree(ctx, root, cols)
+	}}, true, nil
+}
+
+// prepareCommentPartitioned reads COMMENT ON TABLE name IS '…' | NULL of
+// a table of a partition tree: the comment is kept in the tree's JSON
+// (pg_description and obj_description show it).
+func (s *Session) prepareCommentPartitioned(ctx context.Context, t tokenText) (pgwire.Statement, bool, error) {
+	parts, i := t.name(3)
+	if parts == nil || !t.word(i, "is") {
+		return nil, false, nil
+	}
+	var text string
+	switch {
+	case t.word(i+1, "null"):
+	case t.kind(i+1) == sqltext.String && strings.HasPrefix(t.text(i+1), "'"):
+		text = strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(t.text(i+1), "'"), "'"), "''", "'")
+	default:
+		return nil, false, nil
+	}
+	trees, err := s.partitions(ctx)
+	if err != nil || len(trees.nodes) == 0 {
+		return nil, false, err
+	}
+	n := trees.lookup(trees.db, parts)
+	if n == nil {
+		return nil, false, nil
+	}
+	return &partitionDDL{sess: s, tag: "COMMENT", run: func(ctx context.Context) error {
+		n.Comment = text
+		kind := "TABLE"
+		if n.view {
+			kind = "VIEW"
+		}
+		return s.commentOn(ctx, kind, []string{n.db, n.schema, n.name}, n)
 	}}, true, nil
 }

@@ -65,16 +65,7 @@ func (s *Session) partitionRewrite(ctx context.Context, st sqltext.Statement, se
 		return st, err
 	}
 	names := columnNames(cols)
-	// the tree's key expressions as DuckDB runs them
-	root.walk(func(n *partNode) {
-		if n.Keys != nil && n.duckKeys == nil {
-			n.duckKeys = make([]string, len(n.Keys))
-			for i, k := range n.Keys {
-				tr := pgcompat.TranslateIn(sqltext.Parse("SELECT "+k), false, sess)
-				n.duckKeys[i] = strings.TrimSpace(strings.TrimPrefix(tr.Statement.SQL, "SELECT "))
-			}
-		}
-	})
+	translateKeys(root, sess)
 	// the alias the statement's target goes by
 	alias, end := "", after
 	if t.word(end, "as") && (t.kind(end+1) == sqltext.Word || t.kind(end+1) == sqltext.Quoted) {
@@ -99,6 +90,91 @@ func (s *Session) partitionRewrite(ctx context.Context, st sqltext.Statement, se
 	return partitionDelete(t, node, root, names, alias, head, end), nil
 }
 
+// translateKeys sets the duckKeys of root's tree: the key expressions as
+// DuckDB runs them.
+func translateKeys(root *partNode, sess pgcompat.Session) {
+	root.walk(func(n *partNode) {
+		if n.Keys != nil && n.duckKeys == nil {
+			n.duckKeys = make([]string, len(n.Keys))
+			for i, k := range n.Keys {
+				tr := pgcompat.TranslateIn(sqltext.Parse("SELECT "+k), false, sess)
+				n.duckKeys[i] = strings.TrimSpace(strings.TrimPrefix(tr.Statement.SQL, "SELECT "))
+			}
+		}
+	})
+}
+
+// partitionTableoid reads the system column tableoid of a SELECT from one
+// table of a partition tree (SELECT tableoid::regclass, * FROM p): the
+// oid of the leaf partition each row is in, as PostgreSQL gives it.
+func (s *Session) partitionTableoid(ctx context.Context, st sqltext.Statement, sess pgcompat.Session) (sqltext.Statement, error) {
+	t := newTokenText(st)
+	if !slices.ContainsFunc(t.toks, func(tok sqltext.Token) bool {
+		return tok.Kind == sqltext.Word && strings.EqualFold(st.SQL[tok.Start:tok.End], "tableoid")
+	}) {
+		return st, nil
+	}
+	trees, err := s.partitions(ctx)
+	if err != nil || len(trees.nodes) == 0 {
+		return st, err
+	}
+	from := t.topLevel(0, func(k int) bool { return t.word(k, "from") })
+	parts, after := t.name(from + 1)
+	if parts == nil {
+		return st, nil
+	}
+	node := trees.lookup(trees.db, parts)
+	if node == nil {
+		return st, nil
+	}
+	alias := sqltext.QuoteIdent(parts[len(parts)-1])
+	if t.word(after, "as") {
+		alias = t.text(after + 1)
+	} else if t.kind(after) == sqltext.Word && !slices.ContainsFunc([]string{"where", "group", "order", "limit", "offset", "having", "window", "join",
+		"inner", "left", "right", "full", "cross", "natural", "union", "except", "intersect", "fetch", "for", "on", "using"}, func(w string) bool { return t.word(after, w) }) {
+		alias = t.text(after)
+	}
+	root := node.root()
+	cols, err := s.rootColumnsWithDefaults(ctx, root)
+	if err != nil {
+		return st, err
+	}
+	translateKeys(root, sess)
+	names := columnNames(cols)
+	var leaves []*partNode
+	node.walk(func(n *partNode) {
+		if n.Strategy == "" {
+			leaves = append(leaves, n)
+		}
+	})
+	expr := "(CASE"
+	for _, leaf := range leaves {
+		oid := s.queryString(ctx, "SELECT CAST(view_oid AS VARCHAR) FROM duckdb_views() WHERE database_name = "+sqltext.QuoteString(leaf.db)+
+			" AND schema_name = "+sqltext.QuoteString(leaf.schema)+" AND view_name = "+sqltext.QuoteString(leaf.name))
+		if oid == "" {
+			return st, nil
+		}
+		expr += " WHEN " + leaf.constraint(names, func(c string) string { return alias + "." + sqltext.QuoteIdent(c) }) + " THEN CAST(" + oid + " AS BIGINT)"
+	}
+	expr += " END)"
+	var b strings.Builder
+	last := 0
+	for k := range t.toks {
+		if !t.word(k, "tableoid") || t.kind(k+1) == sqltext.Open {
+			continue
+		}
+		start := t.toks[k].Start
+		if k >= 2 && t.kind(k-1) == sqltext.Op && t.text(k-1) == "." {
+			start = t.toks[k-2].Start // alias.tableoid
+		}
+		b.WriteString(st.SQL[last:start])
+		b.WriteString(expr)
+		last = t.toks[k].End
+	}
+	b.WriteString(st.SQL[last:])
+	return sqltext.Parse(b.String()), nil
+}
+
 // topLevel is the first token from i at parenthesis depth 0 for which
 // stop is true, or the statement's end (a semicolon or len(toks)).
 func (t tokenText) topLevel(i int, stop func(k int) bool) int {
@@ -116,8 +192,8 @@ func (t tokenText) rest(i int) string {
 }
 
 func (s *Session) partitionInsert(t tokenText, node *partNode, cols []rootColumn, names []string, head string, i int) (sqltext.Statement, error) {
-	target := names
-	if t.kind(i) == sqltext.Open {
+	target, listed := names, t.kind(i) == sqltext.Open
+	if listed {
 		close := t.match(i)
 		if close < 0 {
 			return sqltext.Parse(t.sql), nil
@@ -166,6 +242,15 @@ func (s *Session) partitionInsert(t tokenText, node *partNode, cols []rootColumn
 		}
 		source = "SELECT " + strings.Join(defaults, ", ")
 	case t.word(i, "values"):
+		if !listed && t.kind(i+1) == sqltext.Open {
+			// without a column list, a row of fewer values fills the
+			// first columns (the others take their defaults)
+			if close := t.match(i + 1); close > 0 {
+				if n := len(t.items(i+1, close)); n > 0 && n < len(target) {
+					target = target[:n]
+				}
+			}
+		}
 		// a DEFAULT item of a row is the column's default; a parameter is
 		// cast to its column's type (so that it is typed as the column,
 		// as in INSERT … VALUES, not as the subquery's text)

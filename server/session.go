@@ -300,7 +300,7 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if stmt, ok := s.prepareAlterEnum(st); ok {
 		return stmt, nil
 	}
-	if kw := st.Keyword(0); kw == "CREATE" || kw == "ALTER" || kw == "DROP" {
+	if kw := st.Keyword(0); kw == "CREATE" || kw == "ALTER" || kw == "DROP" || kw == "COMMENT" {
 		if stmt, ok, err := s.preparePartitionDDL(ctx, st); ok || err != nil {
 			return stmt, s.failed(err)
 		}
@@ -382,9 +382,14 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		TableColumns: s.tableColumnsFunc(ctx)}
 	tr := pgcompat.TranslateIn(st, scan.CallsVsql, sess)
 	st = tr.Statement
-	if kw := st.Keyword(0); kw == "INSERT" || kw == "UPDATE" || kw == "DELETE" {
+	switch st.Keyword(0) {
+	case "INSERT", "UPDATE", "DELETE":
 		// writes to a partitioned table or a partition (partitiondml.go)
 		if st, err = s.partitionRewrite(ctx, st, sess); err != nil {
+			return nil, s.failed(err)
+		}
+	case "SELECT":
+		if st, err = s.partitionTableoid(ctx, st, sess); err != nil {
 			return nil, s.failed(err)
 		}
 	}
