@@ -150,7 +150,11 @@ func (p *pass) readLiteral(lit int, to literalType, start, end int) {
 	case litTimeTZ:
 		p.datetimeLiteral(lit, start, end, val, pgdatetime.TimeTZ)
 	case litTimestampTZ:
-		if v, err := pgdatetime.Parse(val, pgdatetime.TimestampTZ, pgdatetime.Options{Order: p.sess.Order, Location: time.UTC, Now: time.Now()}); err == nil {
+		loc := p.sess.Location
+		if loc == nil {
+			loc = time.UTC
+		}
+		if v, err := pgdatetime.Parse(val, pgdatetime.TimestampTZ, pgdatetime.Options{Order: p.sess.Order, Location: loc, Now: time.Now()}); err == nil {
 			if expr, ok := specialExpr(pgdatetime.TimestampTZ, v); ok {
 				p.literalExpr(lit, start, end, expr)
 				return
@@ -163,6 +167,12 @@ func (p *pass) readLiteral(lit int, to literalType, start, end int) {
 				} else {
 					p.literalExpr(lit, start, end, "CAST(make_timestamp("+us+") AS TIMESTAMPTZ)")
 				}
+				return
+			}
+			if v.Special == pgdatetime.None {
+				// the instant PostgreSQL read (DateStyle's field order, zone
+				// names, AM/PM), in the form DuckDB's cast reads exactly
+				p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+time.UnixMicro(v.Micros).UTC().Format("2006-01-02 15:04:05.999999")+"+00'")
 				return
 			}
 		}

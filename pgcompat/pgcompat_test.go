@@ -130,7 +130,7 @@ func TestRewrite(t *testing.T) {
 		{"SELECT d ?| array['a', 'b'], d ?& ARRAY['a']", "SELECT " + p + "pg_exists_any(d , array['a', 'b']), " + p + "pg_exists_all(d , ARRAY['a'])"},
 		{"SELECT x FROM t WHERE y = ? AND z IN (?, ?)", "SELECT x FROM t WHERE y = ? AND z IN (?, ?)"},
 		{"SELECT '2026-12-02 21:55:36.153 +00:00'::timestamptz", "SELECT '2026-12-02 21:55:36.153+00:00'::timestamptz"},
-		{"SELECT timestamp with time zone '2026-12-02 21:55 -08'", "SELECT timestamp with time zone '2026-12-02 21:55-08'"},
+		{"SELECT timestamp with time zone '2026-12-02 21:55 -08'", "SELECT timestamp with time zone '2026-12-03 05:55:00+00'"},
 		{"SELECT CAST('2026-12-02 21:55:36 +05:30' AS timestamptz)", "SELECT CAST('2026-12-02 21:55:36+05:30' AS timestamptz)"},
 		{"SELECT '2026-12-02 21:55:36 +05:30'", "SELECT '2026-12-02 21:55:36+05:30'"}, // untyped in DML: fixed too (the trade-off)
 		{"CREATE VIEW v AS SELECT '2026-12-02 21:55:36 +05:30'", "CREATE VIEW v AS SELECT '2026-12-02 21:55:36 +05:30'"},
@@ -285,7 +285,7 @@ func TestLiteralCasts(t *testing.T) {
 		`SELECT bool ' f ', 'on'::boolean, CAST('yes' AS bool)`:                                                                 `SELECT bool 'false', 'true'::boolean, CAST('true' AS bool)`,
 		`SELECT '{1,2}'::int[], '{{1},{2}}'::int[]`:                                                                             `SELECT ['1', '2']::int[], [['1'], ['2']]::int[][]`,
 		`SELECT CAST('{a,"b c",NULL}' AS text[])`:                                                                               `SELECT CAST(['a', 'b c', NULL] AS text[])`,
-		`SELECT 'Mon Feb 10 17:32:01 1997 PST'::timestamptz, timestamptz 'Jan 8 1999 04:05', 'now'::timestamptz`:                `SELECT '1997-02-11 01:32:01+00'::timestamptz, timestamptz '1999-01-08 04:05:00', (now())::timestamptz`,
+		`SELECT 'Mon Feb 10 17:32:01 1997 PST'::timestamptz, timestamptz 'Jan 8 1999 04:05', 'now'::timestamptz`:                `SELECT '1997-02-11 01:32:01+00'::timestamptz, timestamptz '1999-01-08 04:05:00+00', (now())::timestamptz`,
 		`SELECT time with time zone '04:05:06 PST', timestamp with time zone 'today', '0097-02-16 17:32:01+00 BC'::timestamptz`: `SELECT time with time zone '04:05:06-08:00', CAST(CAST(current_date AS TIMESTAMPTZ) AS timestamp with time zone), (timezone('UTC', make_timestamp(-65192711279000000)))::timestamptz`,
 		`SELECT x AT TIME ZONE 'PST', timezone('cet', x), x at time zone 'europe/paris', x AT TIME ZONE 'UTC+3', x AT TIME ZONE 'GMT', x AT TIME ZONE 'MSK', x AT TIME ZONE 'NST', s.timezone('PST', x)`: `SELECT x AT TIME ZONE 'Etc/GMT+8', timezone('Etc/GMT-1', x), x at time zone 'Europe/Paris', x AT TIME ZONE 'Etc/GMT+3', x AT TIME ZONE 'UTC', x AT TIME ZONE 'MSK', x AT TIME ZONE 'NST', s.timezone('PST', x)`,
 		`SELECT interval '1 month - 1 second', interval '- 2 days'`:                                                                                                                `SELECT interval '1 months 0 days -1000000 microseconds', interval '0 months -2 days 0 microseconds'`,

@@ -503,6 +503,16 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "ALTER TYPE planets_x RENAME VALUE 'mars' TO 'venus'"},
 		{sql: "SELECT id, p, q FROM pl_x ORDER BY p", catalogTypes: true},
 		{sql: "ALTER TYPE planets_x ADD VALUE 'plutoplutoplutoplutoplutoplutoplutoplutoplutoplutoplutoplutoplutopluto'"},
+		// timestamptz text read by PostgreSQL's input in the session's DateStyle and TimeZone
+		{sql: "SET datestyle TO ymd"},
+		{sql: "SELECT timestamptz '97FEB10 5:32:01PM UTC', timestamptz '97/02/10 17:32:01 UTC'"},
+		{sql: "RESET datestyle"},
+		{sql: "SET timezone TO 'America/New_York'"},
+		{sql: "SELECT timestamptz '2020-01-01 10:00', timestamptz '2020-07-01 10:00:00.123456', '2020-01-01 10:00 PST'::timestamptz"},
+		{sql: "CREATE TEMP TABLE tz_in (t timestamptz)"},
+		{sql: "INSERT INTO tz_in VALUES ('2020-03-08 02:30'), ('Feb 10 5:32PM 1997')"},
+		{sql: "SELECT * FROM tz_in ORDER BY t"},
+		{sql: "RESET timezone"},
 		// pg_typeof names types as PostgreSQL does
 		{sql: "SELECT pg_typeof(1), pg_typeof(1.5), pg_typeof(1.5::float8), pg_typeof(now()), pg_typeof(ARRAY[1.0::float8]), pg_typeof(true), pg_typeof(1::bigint), pg_typeof('{}'::jsonb), pg_typeof(date '2020-01-01'), pg_typeof(now()::timestamp), pg_typeof(x) FROM (VALUES ('a'::text)) v(x)", names: true, catalogTypes: true},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none
