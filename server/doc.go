@@ -84,6 +84,9 @@
 //     of a tree's table are rewritten onto the root after pgcompat's
 //     translation, with a routing check that raises 23514 through DuckDB's
 //     error().
+//   - selfref.go runs a multi-row INSERT … VALUES into a table with a
+//     foreign key to itself one row at a time (splitStatement), so that
+//     rows may reference earlier rows of the same statement.
 //   - dropnever.go answers DROP [IF EXISTS] of the object kinds a vsql
 //     database cannot hold (triggers, rules, domains, operators, …): a
 //     NOTICE and the tag, or undefined_object without IF EXISTS.

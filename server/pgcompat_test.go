@@ -513,6 +513,12 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "INSERT INTO tz_in VALUES ('2020-03-08 02:30'), ('Feb 10 5:32PM 1997')"},
 		{sql: "SELECT * FROM tz_in ORDER BY t"},
 		{sql: "RESET timezone"},
+		// a multi-row INSERT whose rows reference rows of the same statement
+		{sql: "CREATE TABLE tree_x (id int PRIMARY KEY, parent_id int REFERENCES tree_x (id))"},
+		{sql: "INSERT INTO tree_x VALUES (1, NULL), (2, 1), (3, 1), (4, 2)"},
+		{sql: "INSERT INTO tree_x (id, parent_id) VALUES (5, 4), (6, 99)"},
+		{sql: "SELECT * FROM tree_x ORDER BY id"},
+		{sql: "DROP TABLE tree_x"},
 		// pg_typeof names types as PostgreSQL does
 		{sql: "SELECT pg_typeof(1), pg_typeof(1.5), pg_typeof(1.5::float8), pg_typeof(now()), pg_typeof(ARRAY[1.0::float8]), pg_typeof(true), pg_typeof(1::bigint), pg_typeof('{}'::jsonb), pg_typeof(date '2020-01-01'), pg_typeof(now()::timestamp), pg_typeof(x) FROM (VALUES ('a'::text)) v(x)", names: true, catalogTypes: true},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none

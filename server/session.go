@@ -92,6 +92,7 @@ type Session struct {
 	enumColumns        *enumColumnsCache
 	tableColumns       *tableColumnsCache // pgcompat's TableColumns (catalogcache.go)
 	partTrees          *partTrees         // partitioned tables (partition.go)
+	selfRefs           *selfReferences    // tables with a foreign key to themselves (selfref.go)
 	catalogChangedInTx bool
 }
 
@@ -303,6 +304,11 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if kw := st.Keyword(0); kw == "CREATE" || kw == "ALTER" || kw == "DROP" || kw == "COMMENT" {
 		if stmt, ok, err := s.preparePartitionDDL(ctx, st); ok || err != nil {
 			return stmt, s.failed(err)
+		}
+	}
+	if st.Keyword(0) == "INSERT" {
+		if stmt, ok := s.prepareSelfReferencingInsert(ctx, st); ok {
+			return stmt, nil
 		}
 	}
 	if kind, name, ifExists, ok := dropNeverCreated(st); ok {
