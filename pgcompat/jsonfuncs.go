@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"database/sql/driver"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -439,4 +440,150 @@ func newPath(path []string, level int, value any) any {
 		return append(arr, newPath(path, level+1, value))
 	}
 	return map[string]any{path[level]: newPath(path, level+1, value)}
+}
+
+// jsonObject is PostgreSQL's json_object and jsonb_object of text arrays:
+// (a) of a one-dimensional array of keys and values alternating, or of a
+// two-dimensional one of [key, value] pairs; (a, b) of an array of keys
+// and one of values. Each argument is a list or an array literal's text.
+// A key given twice keeps its last value (jsonb's rule; the result is
+// JSON, which vsqld prints as jsonb).
+func jsonObject(a []driver.Value) (any, error) {
+	wrong := func(msg string) error { return vsqlerr.New(vsqlerr.ArrayDimensions, "%s", msg) }
+	var keys, values []*string
+	if len(a) == 2 {
+		k, kd, err := textArray(a[0])
+		if err != nil {
+			return nil, err
+		}
+		v, vd, err := textArray(a[1])
+		if err != nil {
+			return nil, err
+		}
+		if kd > 1 || vd > 1 {
+			return nil, wrong("wrong number of array subscripts")
+		}
+		if len(k) != len(v) {
+			return nil, wrong("mismatched array dimensions")
+		}
+		keys, values = flatten(k), flatten(v)
+	} else {
+		elems, depth, err := textArray(a[0])
+		if err != nil {
+			return nil, err
+		}
+		switch depth {
+		case 0, 1:
+			flat := flatten(elems)
+			if len(flat)%2 != 0 {
+				return nil, wrong("array must have even number of elements")
+			}
+			for i := 0; i < len(flat); i += 2 {
+				keys, values = append(keys, flat[i]), append(values, flat[i+1])
+			}
+		case 2:
+			for _, row := range elems {
+				pair, _ := row.([]any)
+				if len(pair) != 2 {
+					return nil, wrong("array must have two columns")
+				}
+				p := flatten(pair)
+				keys, values = append(keys, p[0]), append(values, p[1])
+			}
+		default:
+			return nil, wrong("wrong number of array subscripts")
+		}
+	}
+	obj := map[string]any{}
+	var order []string
+	for i, k := range keys {
+		if k == nil {
+			return nil, vsqlerr.New(vsqlerr.NullValueNotAllowed, "null value not allowed for object key")
+		}
+		if _, seen := obj[*k]; !seen {
+			order = append(order, *k)
+		}
+		if values[i] == nil {
+			obj[*k] = nil
+		} else {
+			obj[*k] = *values[i]
+		}
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range order {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		kj, _ := json.Marshal(k)
+		vj, _ := json.Marshal(obj[k])
+		b.Write(kj)
+		b.WriteString(": ")
+		b.Write(vj)
+	}
+	b.WriteByte('}')
+	return b.String(), nil
+}
+
+// textArray reads a text array argument: a list, or an array literal's
+// text; elements are *string (nil for NULL) or, nested, []any. depth is
+// how deeply it nests (1 for a flat one, 0 for an empty one).
+func textArray(v any) ([]any, int, error) {
+	var read func(x any) (any, int)
+	read = func(x any) (any, int) {
+		switch x := x.(type) {
+		case nil:
+			return (*string)(nil), 0
+		case []any:
+			out, depth := make([]any, len(x)), 0
+			for i, e := range x {
+				var d int
+				out[i], d = read(e)
+				depth = max(depth, d)
+			}
+			return out, depth + 1
+		case string:
+			return &x, 0
+		}
+		s := fmt.Sprint(x)
+		return &s, 0
+	}
+	if s, ok := v.(string); ok {
+		list, _, ok := pgArray(s, func(e string, null bool) string {
+			if null {
+				return "null"
+			}
+			q, _ := json.Marshal(e)
+			return string(q)
+		})
+		if !ok {
+			return nil, 0, vsqlerr.New(vsqlerr.InvalidTextValue, "malformed array literal: %q", s)
+		}
+		var parsed any
+		if err := json.Unmarshal([]byte(list), &parsed); err != nil {
+			return nil, 0, vsqlerr.New(vsqlerr.InvalidTextValue, "malformed array literal: %q", s)
+		}
+		v = parsed
+	}
+	out, depth := read(v)
+	list, _ := out.([]any)
+	if len(list) == 0 {
+		depth = 0
+	}
+	return list, depth, nil
+}
+
+// flatten is a flat list of text elements (nested lists' elements in
+// order).
+func flatten(list []any) []*string {
+	var out []*string
+	for _, e := range list {
+		switch e := e.(type) {
+		case *string:
+			out = append(out, e)
+		case []any:
+			out = append(out, flatten(e)...)
+		}
+	}
+	return out
 }

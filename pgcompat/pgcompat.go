@@ -129,6 +129,12 @@ var setup = []string{
 		(s, p, fl) AS unnest(__vsql_regexp_matches(s, p, fl))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.regexp_match(s, p) AS __vsql_regexp_match(s, p, ''), (s, p, fl) AS __vsql_regexp_match(s, p, fl)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.parse_ident(s, strict := true) AS __vsql_parse_ident(s, strict)`,
+	// json_object and jsonb_object of text arrays (jsonfuncs.go); DuckDB's
+	// own json_object is json_build_object's
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_json_object(a) AS CAST(__vsql_json_object(a) AS JSON),
+		(k, v) AS CAST(__vsql_json_object(k, v) AS JSON)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_object(a) AS CAST(__vsql_json_object(a) AS JSON),
+		(k, v) AS CAST(__vsql_json_object(k, v) AS JSON)`,
 	// jsonb editing (jsonfuncs.go)
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_set(t, p, v) AS CAST(__vsql_jsonb_set(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), true) AS JSON),
 		(t, p, v, c) AS CAST(__vsql_jsonb_set(CAST(t AS VARCHAR), p, CAST(v AS VARCHAR), c) AS JSON)`,

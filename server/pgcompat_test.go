@@ -519,6 +519,13 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "INSERT INTO tree_x (id, parent_id) VALUES (5, 4), (6, 99)"},
 		{sql: "SELECT * FROM tree_x ORDER BY id"},
 		{sql: "DROP TABLE tree_x"},
+		// json_object and jsonb_object of text arrays
+		{sql: `SELECT jsonb_object('{a,1,b,2,3,NULL,"d e f","a b c"}'), jsonb_object('{{a,1},{b,2}}'), jsonb_object('{a,b}', '{1,2}'), jsonb_object('{}')`, catalogTypes: true},
+		{sql: "SELECT jsonb_object('{a,b,c}')"},
+		{sql: "SELECT jsonb_object('{{a},{b}}')"},
+		{sql: "SELECT jsonb_object('{a,NULL}', '{1,2}')"},
+		{sql: "SELECT json_object('{a,b,c}', '{1,2}')"},
+		{sql: "SELECT count(*) FROM json_object_keys(json_object(ARRAY['a', '1', 'b', '2']))"},
 		// pg_typeof names types as PostgreSQL does
 		{sql: "SELECT pg_typeof(1), pg_typeof(1.5), pg_typeof(1.5::float8), pg_typeof(now()), pg_typeof(ARRAY[1.0::float8]), pg_typeof(true), pg_typeof(1::bigint), pg_typeof('{}'::jsonb), pg_typeof(date '2020-01-01'), pg_typeof(now()::timestamp), pg_typeof(x) FROM (VALUES ('a'::text)) v(x)", names: true, catalogTypes: true},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none
