@@ -282,7 +282,7 @@ var catalogSQL = []string{
 			UNION ALL
 			SELECT view_oid, view_name, schema_oid, 0, 0, false, CASE WHEN temporary THEN 't' ELSE 'p' END,
 				-- a partition (server/partition.go) is a view of its tree's rows
-				CASE WHEN NOT starts_with(comment, '{"vsql_partition"') THEN 'v' WHEN json_extract_string(comment, '$.strategy') IS NULL THEN 'r' ELSE 'p' END,
+				CASE WHEN NOT starts_with(coalesce(comment, ''), '{"vsql_partition"') THEN 'v' WHEN json_extract_string(comment, '$.strategy') IS NULL THEN 'r' ELSE 'p' END,
 				column_count, 0, false
 			FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND NOT internal
 			UNION ALL

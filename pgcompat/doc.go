@@ -90,7 +90,9 @@
 // a macro cannot express PostgreSQL's semantics — the template languages
 // of to_char and to_timestamp and format()'s (textformat.go, which
 // first turns each argument into its type's PostgreSQL text with
-// __vsql_pg_text, as concat and concat_ws do through pg_text_arg), RE2 matches at character positions, paths into JSON —
+// __vsql_pg_text, as concat and concat_ws do through pg_text_arg), RE2 matches at character positions, paths into JSON,
+// json_object and jsonb_object of text arrays (jsonfuncs.go), cardinality
+// and width_bucket of arrays (arrayfuncs.go) —
 // the macro calls a Go scalar function of the engine
 // (RegisterFunctions, udf.go) named __vsql_…, which client SQL cannot
 // name either (TestProvidedFunctionsInternal). Go functions raise

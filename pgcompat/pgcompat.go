@@ -226,7 +226,10 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.quote_literal(x) AS CASE WHEN contains(CAST(x AS VARCHAR), chr(92))
 		THEN 'E' || chr(39) || replace(replace(CAST(x AS VARCHAR), chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39)
 		ELSE chr(39) || replace(CAST(x AS VARCHAR), chr(39), chr(39) || chr(39)) || chr(39) END`,
-	`CREATE OR REPLACE MACRO ` + schema + `.width_bucket(x, lo, hi, n) AS CASE
+	// arrays (arrayfuncs.go)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_cardinality(a) AS CAST(__vsql_cardinality(a) AS INTEGER)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.width_bucket(x, t) AS CAST(__vsql_width_bucket(x, t) AS INTEGER),
+		(x, lo, hi, n) AS CASE
 		WHEN n <= 0 THEN error('[vsql:invalid_argument] count must be greater than zero')
 		WHEN lo = hi THEN error('[vsql:invalid_argument] lower bound cannot equal upper bound')
 		WHEN x IS NULL OR lo IS NULL OR hi IS NULL OR n IS NULL THEN NULL

@@ -526,6 +526,13 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT jsonb_object('{a,NULL}', '{1,2}')"},
 		{sql: "SELECT json_object('{a,b,c}', '{1,2}')"},
 		{sql: "SELECT count(*) FROM json_object_keys(json_object(ARRAY['a', '1', 'b', '2']))"},
+		// cardinality and width_bucket of arrays
+		{sql: "SELECT cardinality('{}'::int[]), cardinality(ARRAY[1,2,3]), cardinality('{{1,2},{3,4},{5,6}}'::int[]), cardinality('{{{1,9},{5,6}},{{2,3},{3,4}}}'::int[])"},
+		{sql: "SELECT op::int, width_bucket(op, ARRAY[1, 3, 5, 10]) FROM generate_series(0, 11) AS op"},
+		{sql: "SELECT width_bucket(5, ARRAY[3]), width_bucket(5, '{}'), width_bucket(4.5::float8, ARRAY[1, 3, 5]::float8[])"},
+		{sql: "SELECT width_bucket(5, ARRAY[3, 4, NULL])"},
+		{sql: "SELECT width_bucket(5, ARRAY[ARRAY[1, 2], ARRAY[3, 4]])"},
+		{sql: "SELECT width_bucket(5.0, 0.0, 10.0, 5)"},
 		// pg_typeof names types as PostgreSQL does
 		{sql: "SELECT pg_typeof(1), pg_typeof(1.5), pg_typeof(1.5::float8), pg_typeof(now()), pg_typeof(ARRAY[1.0::float8]), pg_typeof(true), pg_typeof(1::bigint), pg_typeof('{}'::jsonb), pg_typeof(date '2020-01-01'), pg_typeof(now()::timestamp), pg_typeof(x) FROM (VALUES ('a'::text)) v(x)", names: true, catalogTypes: true},
 		// CREATE SCHEMA with elements: the schema and its tables, all or none

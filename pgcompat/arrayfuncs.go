@@ -1,0 +1,164 @@
+package pgcompat
+
+import (
+	"database/sql/driver"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// PostgreSQL's array functions DuckDB lacks or answers otherwise:
+// cardinality of an array (the number of its elements, at every depth;
+// DuckDB's counts a MAP's entries only, which it still does here) and
+// width_bucket(operand, thresholds) (the bucket of operand given the
+// sorted lower bounds of the buckets).
+
+// cardinality counts a list's elements at every depth (0 for an empty
+// list); of a MAP, its entries.
+func cardinality(a []driver.Value) (any, error) {
+	var count func(v any) int64
+	count = func(v any) int64 {
+		list, ok := v.([]any)
+		if !ok {
+			return 1
+		}
+		var n int64
+		for _, e := range list {
+			n += count(e)
+		}
+		return n
+	}
+	switch v := a[0].(type) {
+	case []any:
+		return count(v), nil
+	case duckdb.Map:
+		return int64(len(v)), nil
+	}
+	return nil, invalidArgument("cardinality() takes an array")
+}
+
+// widthBucketArray is width_bucket(operand, thresholds): how many of the
+// thresholds are at or below operand (PostgreSQL's binary search; NaN
+// sorts above every number).
+func widthBucketArray(a []driver.Value) (any, error) {
+	list, ok := a[1].([]any)
+	if text, isText := a[1].(string); isText {
+		// an array literal's text: '{1,2}'
+		elems, depth, err := textArray(text)
+		if err != nil {
+			return nil, err
+		}
+		if depth > 1 {
+			return nil, vsqlerr.New(vsqlerr.ArrayDimensions, "thresholds must be one-dimensional array")
+		}
+		list, ok = make([]any, len(elems)), true
+		for i, e := range elems {
+			if p, _ := e.(*string); p != nil {
+				list[i] = *p
+			}
+		}
+	}
+	if !ok {
+		return nil, invalidArgument("thresholds must be an array")
+	}
+	for _, t := range list {
+		if t == nil {
+			return nil, vsqlerr.New(vsqlerr.NullValueNotAllowed, "thresholds array must not contain NULLs")
+		}
+		if _, nested := t.([]any); nested {
+			return nil, vsqlerr.New(vsqlerr.ArrayDimensions, "thresholds must be one-dimensional array")
+		}
+	}
+	lo, hi := 0, len(list)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		c, ok := compareValues(a[0], list[mid])
+		if !ok {
+			return nil, invalidArgument("cannot compare the operand with the thresholds")
+		}
+		if c >= 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return int64(lo), nil
+}
+
+// compareValues orders two values of one kind (numbers, times, text) as
+// PostgreSQL does (NaN above every number).
+func compareValues(x, y any) (int, bool) {
+	if fx, ok := number(x); ok {
+		fy, ok := number(y)
+		if text, isText := y.(string); isText {
+			f, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+			fy, ok = f, err == nil
+		}
+		if !ok {
+			return 0, false
+		}
+		switch {
+		case math.IsNaN(fx) && math.IsNaN(fy):
+			return 0, true
+		case math.IsNaN(fx):
+			return 1, true
+		case math.IsNaN(fy):
+			return -1, true
+		case fx < fy:
+			return -1, true
+		case fx > fy:
+			return 1, true
+		}
+		return 0, true
+	}
+	switch x := x.(type) {
+	case time.Time:
+		y, ok := y.(time.Time)
+		return x.Compare(y), ok
+	case string:
+		y, ok := y.(string)
+		switch {
+		case x < y:
+			return -1, ok
+		case x > y:
+			return 1, ok
+		}
+		return 0, ok
+	}
+	return 0, false
+}
+
+// number is a numeric value as a float64.
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case duckdb.Decimal:
+		f, _ := new(big.Float).Quo(new(big.Float).SetInt(x.Value), new(big.Float).SetFloat64(math.Pow10(int(x.Scale)))).Float64()
+		return f, true
+	case *big.Int:
+		f, _ := new(big.Float).SetInt(x).Float64()
+		return f, true
+	}
+	if _, isText := v.(string); isText {
+		return 0, false
+	}
+	if _, isTime := v.(time.Time); isTime {
+		return 0, false
+	}
+	n := argInt(v)
+	if n == 0 {
+		if _, ok := v.(bool); ok || v == nil {
+			return 0, false
+		}
+	}
+	return float64(n), true
+}
