@@ -108,12 +108,10 @@ func translateKeys(root *partNode, sess pgcompat.Session) {
 // table of a partition tree (SELECT tableoid::regclass, * FROM p): the
 // oid of the leaf partition each row is in, as PostgreSQL gives it.
 func (s *Session) partitionTableoid(ctx context.Context, st sqltext.Statement, sess pgcompat.Session) (sqltext.Statement, error) {
-	t := newTokenText(st)
-	if !slices.ContainsFunc(t.toks, func(tok sqltext.Token) bool {
-		return tok.Kind == sqltext.Word && strings.EqualFold(st.SQL[tok.Start:tok.End], "tableoid")
-	}) {
-		return st, nil
+	if !containsFold(st.SQL, "tableoid") {
+		return st, nil // (every SELECT passes here: no token scan)
 	}
+	t := newTokenText(st)
 	trees, err := s.partitions(ctx)
 	if err != nil || len(trees.nodes) == 0 {
 		return st, err
@@ -437,4 +435,15 @@ func (s *Session) rootColumnsWithDefaults(ctx context.Context, root *partNode) (
 		s.partTrees.columns[root.key()] = cols
 	}
 	return cols, err
+}
+
+// containsFold reports whether s contains the lower-case ASCII word w in
+// any case.
+func containsFold(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		if s[i]|0x20 == w[0] && strings.EqualFold(s[i:i+len(w)], w) {
+			return true
+		}
+	}
+	return false
 }
