@@ -104,6 +104,7 @@ func TestPartitionedTables(t *testing.T) {
 		"CREATE TABLE pt_r1 PARTITION OF pt_r FOR VALUES FROM (1, MINVALUE) TO (1, 10)",
 		"CREATE TABLE pt_r2 PARTITION OF pt_r FOR VALUES FROM (1, 10) TO (2, MAXVALUE)",
 		"CREATE TABLE pt_r3 PARTITION OF pt_r FOR VALUES IN (3)",
+		"CREATE TABLE pt_r4 PARTITION OF pt_r FOR VALUES FROM (MINVALUE, 0) TO (0, 1)",
 		"INSERT INTO pt_r VALUES (1, -5, 'x'), (1, 10, 'y'), (2, 1000, 'z')",
 		"INSERT INTO pt_r VALUES (1, NULL, 'n')",
 		"INSERT INTO pt_r VALUES (3, 1, 'w')",

@@ -507,6 +507,13 @@ func (s *Session) addPartition(ctx context.Context, parentParts []string, name, 
 			}
 			node.From, node.To = append(node.From, lo), append(node.To, hi)
 		}
+		for _, b := range [][]string{node.From, node.To} {
+			for k := 1; k < len(b); k++ {
+				if (b[k-1] == "MINVALUE" || b[k-1] == "MAXVALUE") && b[k] != b[k-1] {
+					return vsqlerr.New(vsqlerr.RangeBoundOrder, "every bound following %s must also be %s", b[k-1], b[k-1])
+				}
+			}
+		}
 	}
 	cols, err := s.rootColumns(ctx, root)
 	if err != nil {

@@ -526,6 +526,13 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT jsonb_object('{a,NULL}', '{1,2}')"},
 		{sql: "SELECT json_object('{a,b,c}', '{1,2}')"},
 		{sql: "SELECT count(*) FROM json_object_keys(json_object(ARRAY['a', '1', 'b', '2']))"},
+		// a number or parameter followed at once by a word: PostgreSQL 15's lexer refuses it
+		{sql: "SELECT 123abc"},
+		{sql: "SELECT 0x0o"},
+		{sql: "SELECT 1_000"},
+		{sql: "SELECT 0.0e"},
+		{sql: "PREPARE p_junk AS SELECT $1a"},
+		{sql: "SELECT 2.5, .5, 1 AS a, x[1:2] FROM (SELECT ARRAY[1, 2, 3] AS x) s"},
 		// cardinality and width_bucket of arrays
 		{sql: "SELECT cardinality('{}'::int[]), cardinality(ARRAY[1,2,3]), cardinality('{{1,2},{3,4},{5,6}}'::int[]), cardinality('{{{1,9},{5,6}},{{2,3},{3,4}}}'::int[])"},
 		{sql: "SELECT op::int, width_bucket(op, ARRAY[1, 3, 5, 10]) FROM generate_series(0, 11) AS op"},

@@ -284,6 +284,15 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if err := s.guard(st); err != nil {
 		return nil, s.failed(err)
 	}
+	if junk, ok := sqltext.TrailingJunk(st); ok {
+		// 123abc: PostgreSQL 15's lexer refuses it, DuckDB reads 123 AS abc
+		what := "numeric literal"
+		if strings.HasPrefix(junk, "$") {
+			what = "parameter"
+		}
+		return nil, s.failed(vsqlerr.New(vsqlerr.SyntaxError, "trailing junk after %s at or near %q", what, junk).
+			WithHint("Separate the number from the word that follows it (123 AS abc); PostgreSQL 15 does not read 1_000 either."))
+	}
 	switch kind {
 	case sqltext.KindBegin, sqltext.KindCommit, sqltext.KindRollback:
 		return &txStatement{sess: s, st: st}, nil

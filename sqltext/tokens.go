@@ -1,6 +1,9 @@
 package sqltext
 
-import "sync/atomic"
+import (
+	"strings"
+	"sync/atomic"
+)
 
 // TokenKind is the kind of one lexical token of Tokens.
 type TokenKind int
@@ -102,4 +105,26 @@ func numberEnd(src string, i int) int {
 		}
 	}
 	return i
+}
+
+// TrailingJunk finds a numeric literal or a parameter followed at once by
+// letters or underscores (123abc, 0x1F, 1_000, 0.0e, $1a), which
+// PostgreSQL 15's lexer refuses ("trailing junk after numeric literal")
+// and DuckDB reads as a value and an alias. It returns the offending text.
+func TrailingJunk(st Statement) (string, bool) {
+	toks := st.Tokens()
+	for i, t := range toks {
+		if t.Kind != Number && t.Kind != Param {
+			continue
+		}
+		text := st.SQL[t.Start:t.End]
+		end := t.End
+		if i+1 < len(toks) && toks[i+1].Start == t.End && toks[i+1].Kind == Word {
+			end = toks[i+1].End
+		} else if !strings.Contains(text, "_") {
+			continue
+		}
+		return st.SQL[t.Start:end], true
+	}
+	return "", false
 }
