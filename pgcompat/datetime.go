@@ -873,6 +873,7 @@ func atTimeZone(p *pass, i int) {
 	switch {
 	case p.isWord(i, "zone") && p.isWord(i-1, "time") && p.isWord(i-2, "at"):
 		lit = i + 1
+		untypedInstant(p, i-3)
 	case p.isWord(i, "timezone") && p.kind(i+1) == sqltext.Open && p.isOp(i+3, ",") && !p.isOp(i-1, "."):
 		lit = i + 2
 	}
@@ -883,6 +884,37 @@ func atTimeZone(p *pass, i int) {
 	if name, ok := icuZone(pgdatetime.AtZone(zone)); ok && name != zone {
 		p.replace(p.toks[lit].Start, p.toks[lit].End, sqlString(name))
 	}
+}
+
+// untypedInstant types the untyped string literal at token lit before AT
+// TIME ZONE as PostgreSQL resolves it, timestamp with time zone: '19970210
+// 173201' AT TIME ZONE 'America/New_York' is read by PostgreSQL's input
+// in the session's DateStyle and TimeZone (DuckDB cannot choose between
+// its timezone functions for a string).
+func untypedInstant(p *pass, lit int) {
+	if !p.plainString(lit) || p.edited(p.toks[lit].Start, p.toks[lit].End) {
+		return
+	}
+	switch {
+	case lit == 0, p.isOp(lit-1, ","), p.kind(lit-1) == sqltext.Open:
+	case p.kind(lit-1) == sqltext.Word:
+		switch strings.ToLower(p.src[p.toks[lit-1].Start:p.toks[lit-1].End]) {
+		case "select", "where", "and", "or", "when", "then", "else", "by", "on", "not":
+		default:
+			return // timestamp '…', a typed literal
+		}
+	default:
+		return
+	}
+	loc := p.sess.Location
+	if loc == nil {
+		loc = time.UTC
+	}
+	v, err := pgdatetime.Parse(p.stringText(lit), pgdatetime.TimestampTZ, pgdatetime.Options{Order: p.sess.Order, Location: loc, Now: time.Now()})
+	if err != nil || v.Special != pgdatetime.None {
+		return
+	}
+	p.replace(p.toks[lit].Start, p.toks[lit].End, "CAST('"+time.UnixMicro(v.Micros).UTC().Format("2006-01-02 15:04:05.999999")+"+00' AS TIMESTAMPTZ)")
 }
 
 // icuZone is the name DuckDB's ICU reads as a zone pgdatetime.AtZone

@@ -533,6 +533,9 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT 0.0e"},
 		{sql: "PREPARE p_junk AS SELECT $1a"},
 		{sql: "SELECT 2.5, .5, 1 AS a, x[1:2] FROM (SELECT ARRAY[1, 2, 3] AS x) s"},
+		// an untyped literal AT TIME ZONE is a timestamptz
+		{sql: "SELECT '19970210 173201' AT TIME ZONE 'America/New_York', '19970710 173201' AT TIME ZONE 'America/New_York'"},
+		{sql: "SELECT '19970710 173201' AT TIME ZONE 'America/Does_not_exist'"},
 		// cardinality and width_bucket of arrays
 		{sql: "SELECT cardinality('{}'::int[]), cardinality(ARRAY[1,2,3]), cardinality('{{1,2},{3,4},{5,6}}'::int[]), cardinality('{{{1,9},{5,6}},{{2,3},{3,4}}}'::int[])"},
 		{sql: "SELECT op::int, width_bucket(op, ARRAY[1, 3, 5, 10]) FROM generate_series(0, 11) AS op"},
