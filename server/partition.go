@@ -152,6 +152,16 @@ func (s *Session) partitions(ctx context.Context) (*partTrees, error) {
 	return trees, nil
 }
 
+// partitionNode is the table of a partition tree that name parts
+// (unquoted) name, nil when it is none.
+func (s *Session) partitionNode(ctx context.Context, parts []string) (*partNode, error) {
+	trees, err := s.partitions(ctx)
+	if err != nil || len(trees.nodes) == 0 {
+		return nil, err
+	}
+	return trees.lookup(trees.db, parts), nil
+}
+
 // lookup finds the node a statement's name parts (unquoted) name, as
 // DuckDB resolves the name: a temporary table first, public as main.
 func (t *partTrees) lookup(currentDB string, parts []string) *partNode {

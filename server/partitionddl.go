@@ -887,13 +887,9 @@ func (s *Session) prepareDropPartitioned(ctx context.Context, t tokenText) (pgwi
 	if j < len(t.toks) && t.kind(j) != sqltext.Semi {
 		return nil, false, nil
 	}
-	trees, err := s.partitions(ctx)
-	if err != nil || len(trees.nodes) == 0 {
+	n, err := s.partitionNode(ctx, parts)
+	if n == nil || err != nil {
 		return nil, false, err
-	}
-	n := trees.lookup(trees.db, parts)
-	if n == nil {
-		return nil, false, nil
 	}
 	return &partitionDDL{sess: s, tag: "DROP TABLE", run: func(ctx context.Context) error {
 		root := n.root()
@@ -935,13 +931,9 @@ func (s *Session) prepareCommentPartitioned(ctx context.Context, t tokenText) (p
 	default:
 		return nil, false, nil
 	}
-	trees, err := s.partitions(ctx)
-	if err != nil || len(trees.nodes) == 0 {
+	n, err := s.partitionNode(ctx, parts)
+	if n == nil || err != nil {
 		return nil, false, err
-	}
-	n := trees.lookup(trees.db, parts)
-	if n == nil {
-		return nil, false, nil
 	}
 	return &partitionDDL{sess: s, tag: "COMMENT", run: func(ctx context.Context) error {
 		n.Comment = text
