@@ -50,6 +50,9 @@ func TestPartitionedTables(t *testing.T) {
 		"UPDATE pt_list SET a = 'q' WHERE b = 2", // no partition for q
 		"UPDATE pt_ab SET b = b * 100 RETURNING b",
 		"DELETE FROM pt_ef1 WHERE b < 0",
+		"TRUNCATE ONLY pt_ef",
+		"TRUNCATE pt_ef2",
+		"SELECT count(*) FROM pt_ef",
 		"SELECT count(*) FROM pt_list",
 		"SELECT tableoid::regclass, * FROM pt_list ORDER BY b, a",
 		"SELECT t.tableoid::regclass::text, b FROM pt_ef t WHERE b > 5 ORDER BY b",

@@ -30,6 +30,19 @@ func (s *Session) prepareTruncate(ctx context.Context, st sqltext.Statement, sca
 			return nil, false, nil // another branch or version ("db/dev".main.t): DuckDB's own, under its gates
 		}
 	}
+	for k, n := range t.Tables {
+		parts := []string{n.Table}
+		if n.Schema != "" {
+			parts = []string{n.Schema, n.Table}
+		}
+		if node, err := s.partitionNode(ctx, parts); err != nil {
+			return nil, true, err
+		} else if node != nil && node.Strategy != "" && t.Only[k] {
+			// PostgreSQL: ONLY would leave the partitions' rows
+			return nil, true, vsqlerr.New(vsqlerr.WrongObjectType, "cannot truncate only a partitioned table").
+				WithHint("Leave out ONLY to empty the table and its partitions, or truncate the partitions themselves.")
+		}
+	}
 	if t.Restart {
 		return nil, true, vsqlerr.New(vsqlerr.FeatureNotSupported, "TRUNCATE … RESTART IDENTITY is not supported: DuckDB cannot restart a sequence").
 			WithHint("Leave out RESTART IDENTITY (CONTINUE IDENTITY is the default): the tables are emptied and their sequences go on from where they are.")

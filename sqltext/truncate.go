@@ -10,6 +10,7 @@ type Truncate struct {
 	Cascade bool
 	Restart bool // RESTART IDENTITY
 	Options bool // anything DuckDB's own TRUNCATE does not read: more tables, ONLY, *, IDENTITY, CASCADE, RESTRICT
+	Only    []bool // per table: written with ONLY
 }
 
 // ParseTruncate reads a TRUNCATE statement from its tokens; ok is false
@@ -26,7 +27,8 @@ func ParseTruncate(st Statement) (t Truncate, ok bool) {
 		i++
 	}
 	for {
-		if word(i, "only") {
+		only := word(i, "only")
+		if only {
 			t.Options = true
 			i++
 		}
@@ -59,6 +61,7 @@ func ParseTruncate(st Statement) (t Truncate, ok bool) {
 			name.Catalog = parts[0]
 		}
 		t.Tables = append(t.Tables, name)
+		t.Only = append(t.Only, only)
 		if text(i, "*") {
 			t.Options = true
 			i++

@@ -88,6 +88,7 @@ const (
 	PartitionColumns      Code = "partition_column_mismatch"
 	TableNotFound         Code = "undefined_table"
 	RangeBoundOrder       Code = "invalid_range_bound"
+	WrongObjectType       Code = "wrong_object_type"
 	ReadOnlyTransaction   Code = "read_only_transaction"
 	SyntaxError           Code = "syntax_error"
 	FeatureNotSupported   Code = "feature_not_supported"
@@ -225,6 +226,7 @@ var codes = map[Code]codeInfo{
 	PartitionConstraint:     {"23514", "A row written through a partition must satisfy that partition's bound: write it through the partitioned table, which routes it, or change the bound."},
 	PartitionOverlap:        {"42P17", "Bounds of sibling partitions may not overlap, a range must be non-empty, a table has one DEFAULT partition and only a partitioned table takes partitions: docs/sql.md (Partitioned tables) says how the bounds are read."},
 	InvalidPartitionBound:   {"42P16", "Use FOR VALUES IN (…) for a LIST partitioned table and FOR VALUES FROM (…) TO (…) for a RANGE one, with one value per key column."},
+	WrongObjectType:         {"42809", "The statement does not apply to that kind of object; the message says which kind it needs."},
 	RangeBoundOrder:         {"42804", "In a range bound, the values after a MINVALUE must all be MINVALUE, and after a MAXVALUE all MAXVALUE: FROM (1, MINVALUE, MINVALUE)."},
 	TableNotFound:           {"42P01", "Check the table's name (schema public is main): \\dt in psql, or SELECT * FROM information_schema.tables, lists the tables."},
 	PartitionColumns:        {"42804", "A table attached as a partition must have exactly the parent's columns; add or drop columns to match first."},
