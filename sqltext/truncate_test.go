@@ -11,10 +11,10 @@ func TestParseTruncate(t *testing.T) {
 		want Truncate
 		ok   bool
 	}{
-		{"TRUNCATE t", Truncate{Tables: []TableName{{Table: "t"}}}, true},
-		{"truncate table public.A, \"b c\" restart identity cascade", Truncate{Tables: []TableName{{Schema: "main", Table: "A"}, {Table: "b c"}}, Cascade: true, Restart: true, Options: true}, true},
-		{"TRUNCATE ONLY x.y.z * CONTINUE IDENTITY RESTRICT", Truncate{Tables: []TableName{{Catalog: "x", Schema: "y", Table: "z"}}, Options: true}, true},
-		{"TRUNCATE t CASCADE", Truncate{Tables: []TableName{{Table: "t"}}, Cascade: true, Options: true}, true},
+		{"TRUNCATE t", Truncate{Tables: []TableName{{Table: "t"}}, Only: []bool{false}}, true},
+		{"truncate table public.A, \"b c\" restart identity cascade", Truncate{Tables: []TableName{{Schema: "main", Table: "A"}, {Table: "b c"}}, Cascade: true, Restart: true, Options: true, Only: []bool{false, false}}, true},
+		{"TRUNCATE ONLY x.y.z * CONTINUE IDENTITY RESTRICT", Truncate{Tables: []TableName{{Catalog: "x", Schema: "y", Table: "z"}}, Options: true, Only: []bool{true}}, true},
+		{"TRUNCATE t CASCADE", Truncate{Tables: []TableName{{Table: "t"}}, Cascade: true, Options: true, Only: []bool{false}}, true},
 		{"TRUNCATE t WHERE", Truncate{}, false},
 		{"TRUNCATE", Truncate{}, false},
 		{"SELECT 1", Truncate{}, false},
