@@ -90,7 +90,8 @@
 // a macro cannot express PostgreSQL's semantics — the template languages
 // of to_char and to_timestamp and format()'s (textformat.go, which
 // first turns each argument into its type's PostgreSQL text with
-// __vsql_pg_text, as concat and concat_ws do through pg_text_arg), RE2 matches at character positions, paths into JSON,
+// __vsql_pg_text, as concat and concat_ws do through pg_text_arg), RE2 matches at character positions (a
+// backtracking engine, regexp2, for the back references and lookaround RE2 refuses), paths into JSON,
 // json_object and jsonb_object of text arrays (jsonfuncs.go), cardinality
 // and width_bucket of arrays (arrayfuncs.go) —
 // the macro calls a Go scalar function of the engine

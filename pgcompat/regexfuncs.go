@@ -7,6 +7,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/dlclark/regexp2/v2"
+
 	"github.com/vsql/vsql/vsqlerr"
 )
 
@@ -16,7 +18,18 @@ import (
 // there). Flags are PostgreSQL's: i, c, n (newline-sensitive), s, q
 // (literal); by default . matches a newline, as in PostgreSQL.
 
-var regexCache sync.Map // flags + "\x00" + pattern → *regexp.Regexp
+var regexCache sync.Map // flags + "\x00" + pattern → pgRegexp
+
+// pgRegexp is a compiled pattern: Go's RE2 (*regexp.Regexp), or, for the
+// back references and lookaround PostgreSQL's engine has and RE2 lacks,
+// a backtracking matcher (backtracking).
+type pgRegexp interface {
+	MatchString(s string) bool
+	FindStringSubmatchIndex(s string) []int
+	FindAllStringSubmatchIndex(s string, n int) [][]int
+	FindAllStringIndex(s string, n int) [][]int
+	NumSubexp() int
+}
 
 func invalidArgument(format string, args ...any) *vsqlerr.Error {
 	return vsqlerr.New(vsqlerr.InvalidArgument, format, args...)
@@ -24,10 +37,10 @@ func invalidArgument(format string, args ...any) *vsqlerr.Error {
 
 // compileRegex compiles a PostgreSQL pattern with its flags for fn (the
 // function's name, for errors).
-func compileRegex(pattern, flags, fn string) (*regexp.Regexp, error) {
+func compileRegex(pattern, flags, fn string) (pgRegexp, error) {
 	key := flags + "\x00" + pattern
 	if re, ok := regexCache.Load(key); ok {
-		return re.(*regexp.Regexp), nil
+		return re.(pgRegexp), nil
 	}
 	icase, newline, literal, expand := false, false, false, false
 	for _, f := range flags {
@@ -67,12 +80,73 @@ func compileRegex(pattern, flags, fn string) (*regexp.Regexp, error) {
 	if icase {
 		prefix += "(?i)"
 	}
-	re, err := regexp.Compile(prefix + p)
-	if err != nil {
+	var re pgRegexp
+	re2, err := regexp.Compile(prefix + p)
+	if err == nil {
+		re = re2
+	} else if needsBacktracking.MatchString(p) {
+		// \1, (?=…), (?!…), (?<=…), (?<!…): a backtracking engine
+		bt, btErr := regexp2.Compile(prefix + p)
+		if btErr != nil {
+			return nil, vsqlerr.New(vsqlerr.InvalidRegex, "invalid regular expression: %v", btErr)
+		}
+		re = backtracking{bt}
+	} else {
 		return nil, vsqlerr.New(vsqlerr.InvalidRegex, "invalid regular expression: %v", err)
 	}
 	regexCache.Store(key, re)
 	return re, nil
+}
+
+// needsBacktracking finds the constructs of PostgreSQL's regular
+// expressions that RE2 refuses and a backtracking engine runs: back
+// references and lookahead or lookbehind.
+var needsBacktracking = regexp.MustCompile(`\\[1-9]|\(\?<?[=!]`)
+
+// backtracking is a pattern run by regexp2 (backtracking, as PostgreSQL's
+// engine is where back references or lookaround are used), with the
+// methods of *regexp.Regexp that the functions call.
+type backtracking struct{ re *regexp2.Regexp }
+
+func (b backtracking) MatchString(s string) bool {
+	ok, _ := b.re.MatchString(s)
+	return ok
+}
+
+func (b backtracking) NumSubexp() int { return len(b.re.GetGroupNumbers()) - 1 }
+
+func (b backtracking) FindStringSubmatchIndex(s string) []int {
+	if all := b.FindAllStringSubmatchIndex(s, 1); len(all) > 0 {
+		return all[0]
+	}
+	return nil
+}
+
+func (b backtracking) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	var out [][]int
+	m, _ := b.re.FindStringMatch(s)
+	for m != nil && (n < 0 || len(out) < n) {
+		groups := m.Groups()
+		idx := make([]int, 2*len(groups))
+		for i := range groups {
+			idx[2*i], idx[2*i+1] = -1, -1
+			if len(groups[i].Captures) > 0 {
+				at, length := groups[i].ByteRange()
+				idx[2*i], idx[2*i+1] = at, at+length
+			}
+		}
+		out = append(out, idx)
+		m, _ = b.re.FindNextMatch(m)
+	}
+	return out
+}
+
+func (b backtracking) FindAllStringIndex(s string, n int) [][]int {
+	all := b.FindAllStringSubmatchIndex(s, n)
+	for i, m := range all {
+		all[i] = m[:2]
+	}
+	return all
 }
 
 func argInt(v driver.Value) int64 {
@@ -122,7 +196,7 @@ func positive(v int64, name string) error {
 
 // matches returns the matches (with submatch byte offsets) of re in s
 // from the character position start.
-func matches(re *regexp.Regexp, s string, start int64) [][]int {
+func matches(re pgRegexp, s string, start int64) [][]int {
 	off := runeOffset(s, start)
 	if off > len(s) {
 		return nil
@@ -434,7 +508,7 @@ func regexpMatches(a []driver.Value) (any, error) {
 
 // groups are a match's capture groups (the whole match without groups;
 // NULL for a group that did not take part).
-func groups(re *regexp.Regexp, s string, m []int) []any {
+func groups(re pgRegexp, s string, m []int) []any {
 	if re.NumSubexp() == 0 {
 		return []any{s[m[0]:m[1]]}
 	}

@@ -536,6 +536,11 @@ func TestPostgresSemantics(t *testing.T) {
 		// an untyped literal AT TIME ZONE is a timestamptz
 		{sql: "SELECT '19970210 173201' AT TIME ZONE 'America/New_York', '19970710 173201' AT TIME ZONE 'America/New_York'"},
 		{sql: "SELECT '19970710 173201' AT TIME ZONE 'America/Does_not_exist'"},
+		// back references and lookaround in the regexp_* functions (a backtracking engine)
+		{sql: `SELECT regexp_matches('abc', 'a(?=b)b*(?=c)c*'), regexp_matches('abb', '(?<=a)b*'), regexp_matches('ab', 'a*(?<!a)b*'), regexp_like('bbbbb', '^([bc])\1*$'), regexp_like('bbc', '^([bc])\1*$')`},
+		{sql: `SELECT regexp_matches('a', 'a(?=b)b*')`},
+		{sql: `SELECT regexp_matches('x1x2y3', '(?<=x)\d', 'g')`},
+		{sql: `SELECT regexp_replace('aXbXc', '(?<=a)X', '-', 'g'), regexp_count('abab', '(?=ab)'), regexp_match('abcbc', '(b)(c)\1')`},
 		// cardinality and width_bucket of arrays
 		{sql: "SELECT cardinality('{}'::int[]), cardinality(ARRAY[1,2,3]), cardinality('{{1,2},{3,4},{5,6}}'::int[]), cardinality('{{{1,9},{5,6}},{{2,3},{3,4}}}'::int[])"},
 		{sql: "SELECT op::int, width_bucket(op, ARRAY[1, 3, 5, 10]) FROM generate_series(0, 11) AS op"},
