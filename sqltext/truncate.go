@@ -8,8 +8,8 @@ import "strings"
 type Truncate struct {
 	Tables  []TableName // in the order written; Schema "main" for public
 	Cascade bool
-	Restart bool // RESTART IDENTITY
-	Options bool // anything DuckDB's own TRUNCATE does not read: more tables, ONLY, *, IDENTITY, CASCADE, RESTRICT
+	Restart bool   // RESTART IDENTITY
+	Options bool   // anything DuckDB's own TRUNCATE does not read: more tables, ONLY, *, IDENTITY, CASCADE, RESTRICT
 	Only    []bool // per table: written with ONLY
 }
 
