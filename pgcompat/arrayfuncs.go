@@ -141,6 +141,8 @@ func number(v any) (float64, bool) {
 		return x, true
 	case float32:
 		return float64(x), true
+	case int8, int16, int32, int64, int, uint8, uint16, uint32, uint64, uint:
+		return float64(argInt(x)), true
 	case duckdb.Decimal:
 		f, _ := new(big.Float).Quo(new(big.Float).SetInt(x.Value), new(big.Float).SetFloat64(math.Pow10(int(x.Scale)))).Float64()
 		return f, true
@@ -148,17 +150,5 @@ func number(v any) (float64, bool) {
 		f, _ := new(big.Float).SetInt(x).Float64()
 		return f, true
 	}
-	if _, isText := v.(string); isText {
-		return 0, false
-	}
-	if _, isTime := v.(time.Time); isTime {
-		return 0, false
-	}
-	n := argInt(v)
-	if n == 0 {
-		if _, ok := v.(bool); ok || v == nil {
-			return 0, false
-		}
-	}
-	return float64(n), true
+	return 0, false
 }

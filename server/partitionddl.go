@@ -258,24 +258,12 @@ type partitionDDL struct {
 
 func (p *partitionDDL) Execute(ctx context.Context, _ []any) (pgwire.Rows, error) {
 	s := p.sess
-	own := !s.InTransaction()
-	if own {
-		if err := s.runText(ctx, "BEGIN"); err != nil {
-			return nil, err
-		}
-	}
-	err := p.run(ctx)
-	s.catalogChanged()
+	err := s.inTransaction(ctx, func() error {
+		defer s.catalogChanged()
+		return p.run(ctx)
+	})
 	if err != nil {
-		if own {
-			_ = s.runText(ctx, "ROLLBACK")
-		}
 		return nil, s.failed(err)
-	}
-	if own {
-		if err := s.runText(ctx, "COMMIT"); err != nil {
-			return nil, err
-		}
 	}
 	return &tagRows{tag: p.tag}, nil
 }

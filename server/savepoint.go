@@ -151,27 +151,39 @@ type splitStatement struct {
 }
 
 func (a *splitStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error) {
-	s := a.sess
+	err := a.sess.inTransaction(ctx, func() error {
+		for _, q := range a.actions {
+			if err := a.sess.runText(ctx, q); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &tagRows{tag: a.tag}, nil
+}
+
+// inTransaction runs fn in the client's transaction block, or in one of
+// its own (committed when fn succeeds, rolled back when it fails).
+func (s *Session) inTransaction(ctx context.Context, fn func() error) error {
 	own := !s.InTransaction()
 	if own {
 		if err := s.runText(ctx, "BEGIN"); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	for _, q := range a.actions {
-		if err := s.runText(ctx, q); err != nil {
-			if own {
-				_ = s.runText(ctx, "ROLLBACK")
-			}
-			return nil, err
+	if err := fn(); err != nil {
+		if own {
+			_ = s.runText(ctx, "ROLLBACK")
 		}
+		return err
 	}
 	if own {
-		if err := s.runText(ctx, "COMMIT"); err != nil {
-			return nil, err
-		}
+		return s.runText(ctx, "COMMIT")
 	}
-	return &tagRows{tag: a.tag}, nil
+	return nil
 }
 
 // runText prepares and runs one statement vsql wrote as if the client had
