@@ -93,7 +93,8 @@
 // __vsql_pg_text, as concat and concat_ws do through pg_text_arg), RE2 matches at character positions (a
 // backtracking engine, regexp2, for the back references and lookaround RE2 refuses), paths into JSON,
 // json_object and jsonb_object of text arrays (jsonfuncs.go), cardinality
-// and width_bucket of arrays (arrayfuncs.go) —
+// and width_bucket of arrays (arrayfuncs.go), initcap, get_byte and
+// set_byte (strfuncs.go), jsonb_pretty (jsonb.go) —
 // the macro calls a Go scalar function of the engine
 // (RegisterFunctions, udf.go) named __vsql_…, which client SQL cannot
 // name either (TestProvidedFunctionsInternal). Go functions raise

@@ -2,6 +2,7 @@ package pgcompat
 
 import (
 	"bytes"
+	"database/sql/driver"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -46,18 +47,8 @@ func AppendJSONB(buf []byte, v any) []byte {
 		}
 		return append(buf, ']')
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Slice(keys, func(i, j int) bool {
-			if len(keys[i]) != len(keys[j]) {
-				return len(keys[i]) < len(keys[j])
-			}
-			return keys[i] < keys[j]
-		})
 		buf = append(buf, '{')
-		for i, k := range keys {
+		for i, k := range jsonbKeys(x) {
 			if i > 0 {
 				buf = append(buf, ", "...)
 			}
@@ -71,6 +62,64 @@ func AppendJSONB(buf []byte, v any) []byte {
 		return append(buf, fmt.Sprint(v)...)
 	}
 	return append(buf, b...)
+}
+
+// jsonbKeys are an object's keys in jsonb's order: shorter first, then in
+// byte order.
+func jsonbKeys(obj map[string]any) []string {
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if len(keys[i]) != len(keys[j]) {
+			return len(keys[i]) < len(keys[j])
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}
+
+// appendJSONBPretty is AppendJSONB as PostgreSQL's jsonb_pretty prints
+// it: every element of an array and member of an object on a line of its
+// own, indented by four spaces a level; the brackets of an empty one on
+// two lines.
+func appendJSONBPretty(buf []byte, v any, depth int) []byte {
+	indent := func(buf []byte, d int) []byte {
+		buf = append(buf, '\n')
+		return append(buf, strings.Repeat("    ", d)...)
+	}
+	switch x := v.(type) {
+	case []any:
+		buf = append(buf, '[')
+		for i, e := range x {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = appendJSONBPretty(indent(buf, depth+1), e, depth+1)
+		}
+		return append(indent(buf, depth), ']')
+	case map[string]any:
+		buf = append(buf, '{')
+		for i, k := range jsonbKeys(x) {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = append(appendJSONString(indent(buf, depth+1), k), ": "...)
+			buf = appendJSONBPretty(buf, x[k], depth+1)
+		}
+		return append(indent(buf, depth), '}')
+	}
+	return AppendJSONB(buf, v)
+}
+
+// jsonbPretty is jsonb_pretty(j).
+func jsonbPretty(a []driver.Value) (any, error) {
+	v, err := decodeJSON(argText(a[0]))
+	if err != nil {
+		return nil, err
+	}
+	return string(appendJSONBPretty(nil, v, 0)), nil
 }
 
 // appendJSONString appends s as a JSON string as PostgreSQL escapes it:

@@ -226,6 +226,16 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.quote_literal(x) AS CASE WHEN contains(CAST(x AS VARCHAR), chr(92))
 		THEN 'E' || chr(39) || replace(replace(CAST(x AS VARCHAR), chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39)
 		ELSE chr(39) || replace(CAST(x AS VARCHAR), chr(39), chr(39) || chr(39)) || chr(39) END`,
+	// strings, bytea and jsonb (strfuncs.go, jsonb.go)
+	`CREATE OR REPLACE MACRO ` + schema + `.initcap(s) AS __vsql_initcap(CAST(s AS VARCHAR))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.get_byte(b, n) AS __vsql_get_byte(CAST(b AS BLOB), n)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.set_byte(b, n, v) AS __vsql_set_byte(CAST(b AS BLOB), n, v)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_pretty(j) AS __vsql_jsonb_pretty(CAST(j AS VARCHAR))`,
+	// every is the standard's name of bool_and
+	`CREATE OR REPLACE MACRO ` + schema + `.every(b) AS bool_and(b)`,
+	// timestamptz(date, time [with time zone]): a time without zone is
+	// read in the session's TimeZone
+	`CREATE OR REPLACE MACRO ` + schema + `.timestamptz(d, t) AS CAST(CAST(d AS DATE) + t AS TIMESTAMPTZ)`,
 	// arrays (arrayfuncs.go)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_cardinality(a) AS CAST(__vsql_cardinality(a) AS INTEGER)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.width_bucket(x, t) AS CAST(__vsql_width_bucket(x, t) AS INTEGER),
@@ -285,7 +295,8 @@ func init() {
 	sqltext.ProvideFunctions("pg_typeof", "jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
 		"overlay", "date_bin", "jsonb_strip_nulls", "json_strip_nulls", "jsonb_delete", "array_remove", "array_replace", "array_positions",
-		"make_interval", "unistr", "sha224", "sha384", "sha512")
+		"make_interval", "unistr", "sha224", "sha384", "sha512",
+		"initcap", "get_byte", "set_byte", "jsonb_pretty", "every", "timestamptz")
 }
 
 // Setup creates the macros rewritten statements call; exec runs one

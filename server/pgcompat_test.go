@@ -541,6 +541,15 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: `SELECT regexp_matches('a', 'a(?=b)b*')`},
 		{sql: `SELECT regexp_matches('x1x2y3', '(?<=x)\d', 'g')`},
 		{sql: `SELECT regexp_replace('aXbXc', '(?<=a)X', '-', 'g'), regexp_count('abab', '(?=ab)'), regexp_match('abcbc', '(b)(c)\1')`},
+		// initcap, get_byte and set_byte, jsonb_pretty, every, timestamptz(date, time)
+		{sql: "SELECT initcap('hi THOMAS o''neil 2nd-place'), initcap(''), initcap(NULL)"},
+		{sql: `SELECT get_byte('\x1234567890abcdef00'::bytea, 3), set_byte('\x1234567890abcdef00'::bytea, 7, 11), set_byte('\x12'::bytea, 0, 256)`},
+		{sql: `SELECT get_byte('\x12'::bytea, 1)`},
+		{sql: `SELECT set_byte('\x12'::bytea, -1, 0)`},
+		{sql: `SELECT jsonb_pretty('{"a": "test", "b": [1, 2, 3], "c": "test3", "d":{"dd": "test4", "dd2":{"ddd": "test5"}}}')`},
+		{sql: `SELECT jsonb_pretty('[{"f1":1,"f2":null},2,null,[[{"x":true},6,7],8],3]'), jsonb_pretty('{}'), jsonb_pretty('[]'), jsonb_pretty('1'), jsonb_pretty('{"a":[],"b":{}}')`},
+		{sql: "SELECT every(x), every(y), every(z) FROM (VALUES (true, false, NULL::bool), (NULL, true, NULL)) v(x, y, z)"},
+		{sql: "SELECT timestamptz(date '1994-01-01', time with time zone '11:00-5'), timestamptz(date '1994-01-01', time '11:00')"},
 		// cardinality and width_bucket of arrays
 		{sql: "SELECT cardinality('{}'::int[]), cardinality(ARRAY[1,2,3]), cardinality('{{1,2},{3,4},{5,6}}'::int[]), cardinality('{{{1,9},{5,6}},{{2,3},{3,4}}}'::int[])"},
 		{sql: "SELECT op::int, width_bucket(op, ARRAY[1, 3, 5, 10]) FROM generate_series(0, 11) AS op"},
