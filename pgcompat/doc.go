@@ -250,6 +250,10 @@
 //     types: TIMESTAMP_S, TIMESTAMP_MS), is dropped (values keep
 //     microseconds; PostgreSQL rounds them to p digits).
 //
+//   - x::varchar(n) and CAST(x AS varchar(n)): the value cut to n
+//     characters (charlength.go; pg_varchar_cut, which server/colnames.go
+//     sees through). A column's declared length is not enforced.
+//
 //   - numeric(p, s), decimal(p, s) with p above 38: DECIMAL(38, s), the
 //     widest DuckDB has; values that fit are exact, wider ones are
 //     refused (out of range), never rounded.

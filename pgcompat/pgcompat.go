@@ -231,6 +231,8 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.get_byte(b, n) AS __vsql_get_byte(CAST(b AS BLOB), n)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.set_byte(b, n, v) AS __vsql_set_byte(CAST(b AS BLOB), n, v)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_pretty(j) AS __vsql_jsonb_pretty(CAST(j AS VARCHAR))`,
+	// x::varchar(n) (charlength.go)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_varchar_cut(s, n) AS left(s, n)`,
 	// every is the standard's name of bool_and
 	`CREATE OR REPLACE MACRO ` + schema + `.every(b) AS bool_and(b)`,
 	// timestamptz(date, time [with time zone]): a time without zone is
@@ -345,6 +347,8 @@ var rules = map[string]rule{
 	"time":                     func(p *pass, i int) { timePrecision(p, i); typedLiteral(p, i) },
 	"timetz":                   func(p *pass, i int) { timePrecision(p, i); typedLiteral(p, i) },
 	"numeric":                  wideDecimal,
+	"varchar":                  varcharCast, // x::varchar(n) cuts (charlength.go)
+	"character":                varcharCast,
 	"with":                     storageParameters,
 	"decimal":                  wideDecimal,
 	"zone":                     func(p *pass, i int) { timestamptzLiteral(p, i); atTimeZone(p, i) }, // timestamp with time zone; x AT TIME ZONE 'PST' (datetime.go)

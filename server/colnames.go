@@ -21,6 +21,8 @@ var (
 	fieldOf = regexp.MustCompile(`^\(.*\)\.([A-Za-z_][A-Za-z0-9_]*|"(?:[^"]|"")*")$`)
 	// a literal cast to a type: PostgreSQL names it after the type
 	literalCast = regexp.MustCompile(`^CAST\(('(?:[^']|'')*'|-?[0-9][0-9.eE+-]*|NULL|true|false|(?:main\.)?list_value\((?:'(?:[^']|'')*'|NULL|, )*\)) AS "?([A-Z][A-Z ]*)"?(\([0-9, ]*\))?((\[\])*)\)$`)
+	// x::varchar(n): pgcompat's pg_varchar_cut(cast, n)
+	varcharCut = regexp.MustCompile(`^` + regexp.QuoteMeta(sqltext.FunctionsSchema) + `\.pg_varchar_cut\((.*), [0-9]+\)$`)
 	// a call of a function whose name DuckDB quotes ("unbounded"(4))
 	quotedCall = regexp.MustCompile(`^(?:main\.)?"([a-z_][a-z0-9_]*)"\(.*\)$`)
 )
@@ -46,6 +48,10 @@ func postgresColumnName(duck string) string {
 		return "make_timestamptz"
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_typeof("):
 		return "pg_typeof"
+	}
+	// x::varchar(n), cut to n characters by a macro around the cast
+	if m := varcharCut.FindStringSubmatch(duck); m != nil {
+		return postgresColumnName(m[1])
 	}
 	if m := literalCast.FindStringSubmatch(duck); m != nil {
 		if name, ok := typeColumnNames[m[2]]; ok {

@@ -550,6 +550,9 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: `SELECT jsonb_pretty('[{"f1":1,"f2":null},2,null,[[{"x":true},6,7],8],3]'), jsonb_pretty('{}'), jsonb_pretty('[]'), jsonb_pretty('1'), jsonb_pretty('{"a":[],"b":{}}')`},
 		{sql: "SELECT every(x), every(y), every(z) FROM (VALUES (true, false, NULL::bool), (NULL, true, NULL)) v(x, y, z)"},
 		{sql: "SELECT timestamptz(date '1994-01-01', time with time zone '11:00-5'), timestamptz(date '1994-01-01', time '11:00')"},
+		// a cast to varchar(n) cuts the value
+		{sql: "SELECT 'abcdef'::varchar(3), CAST('abcdef' AS varchar(2)), CAST('abcdef' AS character varying(4)), 'ab'::varchar(5), NULL::varchar(2), (1234567)::varchar(3)", names: true, catalogTypes: true},
+		{sql: "SELECT f::varchar(2) FROM (VALUES ('hello'), ('a')) v(f)", names: true, catalogTypes: true},
 		// cardinality and width_bucket of arrays
 		{sql: "SELECT cardinality('{}'::int[]), cardinality(ARRAY[1,2,3]), cardinality('{{1,2},{3,4},{5,6}}'::int[]), cardinality('{{{1,9},{5,6}},{{2,3},{3,4}}}'::int[])"},
 		{sql: "SELECT op::int, width_bucket(op, ARRAY[1, 3, 5, 10]) FROM generate_series(0, 11) AS op"},
