@@ -237,7 +237,7 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.every(b) AS bool_and(b)`,
 	// timestamptz(date, time [with time zone]): a time without zone is
 	// read in the session's TimeZone
-	`CREATE OR REPLACE MACRO ` + schema + `.timestamptz(d, t) AS CAST(CAST(d AS DATE) + t AS TIMESTAMPTZ)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_timestamptz(d, t) AS CAST(CAST(d AS DATE) + t AS TIMESTAMPTZ)`,
 	// arrays (arrayfuncs.go)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_cardinality(a) AS CAST(__vsql_cardinality(a) AS INTEGER)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.width_bucket(x, t) AS CAST(__vsql_width_bucket(x, t) AS INTEGER),
@@ -298,7 +298,7 @@ func init() {
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
 		"overlay", "date_bin", "jsonb_strip_nulls", "json_strip_nulls", "jsonb_delete", "array_remove", "array_replace", "array_positions",
 		"make_interval", "unistr", "sha224", "sha384", "sha512",
-		"initcap", "get_byte", "set_byte", "jsonb_pretty", "every", "timestamptz")
+		"initcap", "get_byte", "set_byte", "jsonb_pretty", "every")
 }
 
 // Setup creates the macros rewritten statements call; exec runs one
@@ -342,7 +342,7 @@ var rules = map[string]rule{
 	"show":                     reservedWord,
 	"jsonb":                    jsonbType,
 	"name":                     nameType,
-	"timestamptz":              func(p *pass, i int) { timestamptzLiteral(p, i); timePrecision(p, i) },
+	"timestamptz":              func(p *pass, i int) { timestamptzLiteral(p, i); timePrecision(p, i); timestamptzCall(p, i) },
 	"timestamp":                func(p *pass, i int) { timePrecision(p, i); typedLiteral(p, i) },
 	"time":                     func(p *pass, i int) { timePrecision(p, i); typedLiteral(p, i) },
 	"timetz":                   func(p *pass, i int) { timePrecision(p, i); typedLiteral(p, i) },
@@ -1378,6 +1378,19 @@ func (p *pass) enclosing(i int) int {
 		}
 	}
 	return -1
+}
+
+// timestamptzCall: timestamptz(date, time [with time zone]), a function
+// of two arguments (timestamptz(p) is the type), calls pg_timestamptz.
+func timestamptzCall(p *pass, i int) {
+	if p.isOp(i-1, ".") || p.isOp(i-1, ":") || p.kind(i+1) != sqltext.Open {
+		return
+	}
+	closing := p.matchForward(i + 1)
+	if closing < 0 || len(p.splitArgs(i+1, closing)) != 2 {
+		return
+	}
+	p.replace(p.toks[i].Start, p.toks[i].End, schema+".pg_timestamptz")
 }
 
 // timePrecision drops the precision of time(p), timetz(p), timestamp(p)
