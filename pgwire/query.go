@@ -74,6 +74,7 @@ func (c *Conn) runSimple(ctx context.Context, st sqltext.Statement) error {
 		return err
 	}
 	defer rows.Close()
+	c.executed(st, nil, nil)
 	if cols != nil {
 		c.sendRowDescription(cols, nil)
 	}
@@ -101,6 +102,14 @@ func (c *Conn) sendRowDescription(cols []Column, formats []int16) {
 		}
 	}
 	c.send(&pgproto3.RowDescription{Fields: fields}, 64*len(cols))
+}
+
+// executed tells a session that keeps an ExecutionLog about a statement
+// that ran.
+func (c *Conn) executed(st sqltext.Statement, paramOIDs []uint32, args []any) {
+	if l, ok := c.sess.(ExecutionLog); ok {
+		l.Executed(st, paramOIDs, args)
+	}
 }
 
 // executeStreaming runs stmt through StreamingStatement where it has it.
@@ -365,6 +374,7 @@ func (c *Conn) execute(ctx context.Context, m *pgproto3.Execute) error {
 			return e
 		}
 		p.rows = rows
+		c.executed(p.ps.st, p.ps.stmt.ParamOIDs(), p.args)
 	}
 	n, suspended, err := c.sendRows(p.rows, &p.cursor, cols, p.formats, int64(m.MaxRows))
 	if err != nil {

@@ -49,6 +49,15 @@ type Statement interface {
 	Close()
 }
 
+// ExecutionLog is implemented by a session that keeps the statements a
+// transaction block ran (server: to run them again for ROLLBACK TO
+// SAVEPOINT). Executed is called once per statement whose execution
+// started without error, with its parameters as decoded; the session must
+// copy what it keeps.
+type ExecutionLog interface {
+	Executed(st sqltext.Statement, paramOIDs []uint32, args []any)
+}
+
 // StreamingStatement is implemented by statements whose rows can stream
 // from DuckDB: ExecuteStreaming may return ChunkRows, read a chunk at a
 // time while the client takes them (a simple query, an Execute with or

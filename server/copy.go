@@ -205,6 +205,7 @@ func (c *copyStatement) CopyIn(ctx context.Context, src *pgwire.CopyReader) (int
 	if err != nil {
 		return 0, s.failed(s.readOnly(canceled(ctx, err)))
 	}
+	s.copiedIn(c.table)
 	return n, nil
 }
 

@@ -349,9 +349,21 @@
 // block refuses writes in Prepare (what writesData calls a write, and COPY
 // FROM STDIN). The settings a block changed are restored at its end:
 // ROLLBACK restores them all, COMMIT those set with SET LOCAL
-// (endTransactionSettings); savepoints do not restore settings. A
-// block's end also closes its cursors (endTransactionCursors), all but
-// the WITH HOLD ones it committed.
+// (endTransactionSettings). A block's end also closes its cursors
+// (endTransactionCursors), all but the WITH HOLD ones it committed.
+//
+// Savepoints (savepoint.go): DuckDB has none, so a block keeps the
+// statements it ran (txLog, every statement but plain queries, with its
+// parameters; pgwire reports each through pgwire.ExecutionLog), and
+// ROLLBACK TO rolls the DuckDB transaction back, begins another and runs
+// the statements before the savepoint again, from the settings the block
+// began with. It refuses (0A000, the block aborted) where running them
+// again would not give the same result: a function whose value changes
+// (nextval, random, now, vsql_*), one of the database's macros or views
+// that calls one, an INSERT whose defaults do (a serial column's
+// sequence made before the block), COPY FROM, an open cursor, or a
+// commit by another session (Server.commits) or a change of a branch by
+// vsql (branches.ExclusiveHolds) since the block began.
 //
 // Results take one of two paths, chosen per statement from its column
 // types when it is prepared (Describe time) and per run:

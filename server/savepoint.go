@@ -2,20 +2,44 @@ package server
 
 import (
 	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
 	"strings"
 
+	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
 )
 
-// Savepoints are emulated: DuckDB has none. SAVEPOINT and RELEASE succeed
-// inside a transaction block (they only name a point), and ROLLBACK TO
-// succeeds when no statement ran since that savepoint — what psqlODBC's
-// statement-level rollback and psycopg's nested transaction blocks do when
-// nothing fails. A ROLLBACK TO that would have to undo statements cannot be
-// honoured: it fails and the whole transaction fails with it, so nothing of
-// the block is ever committed by mistake.
+// Savepoints are emulated: DuckDB has none. SAVEPOINT and RELEASE only
+// name a point of the transaction block. ROLLBACK TO undoes what ran
+// after the point by running the block again up to it: the DuckDB
+// transaction is rolled back, a new one begun, and the statements the
+// block ran before the savepoint (txLog: every statement but plain
+// queries, with its parameters) are run again in order, with the
+// settings the block started with; the settings are then those the
+// savepoint saw. When nothing but plain queries ran since the savepoint,
+// only the settings are restored.
+//
+// Running a statement again gives the same result only when nothing it
+// reads changed and it calls nothing that answers differently each time.
+// So ROLLBACK TO refuses (feature_not_supported, and the whole block is
+// aborted: nothing of it is ever committed by mistake) when, before the
+// savepoint, the block
+//   - called a function whose value changes (nextval and setval, random,
+//     gen_random_uuid, now and the other clocks, a vsql_* function), or
+//     one of the database's SQL functions or views that does;
+//   - inserted into a table whose column defaults do (a serial column
+//     takes the next value of a sequence that existed before the
+//     block), ran COPY FROM, MERGE or a data-modifying WITH;
+//   - has a cursor open, or ran more than maxTxLog statements;
+//
+// or when another session committed changes (or vsql changed a branch)
+// since the block began. Such statements are marked in txLog as they run
+// (statementEffects); the rest is checked when the block runs again.
 type savepointStatement struct {
 	noRowsStatement
 	sess *Session
@@ -23,8 +47,150 @@ type savepointStatement struct {
 }
 
 type savepoint struct {
-	name string
-	seq  int64 // the session's statement count when it was set
+	name     string
+	logLen   int               // len(txLog) when it was set
+	settings map[string]string // the session's settings then
+}
+
+// txLogEntry is a statement the open transaction block ran.
+type txLogEntry struct {
+	st        sqltext.Statement
+	paramOIDs []uint32
+	args      []any
+	why       string // set when running it again would not give the same result
+}
+
+// maxTxLog bounds the statements (and bytes of their text and
+// parameters) kept to run again; a longer block cannot roll back to a
+// savepoint set after them.
+const (
+	maxTxLog      = 10000
+	maxTxLogBytes = 64 << 20
+)
+
+// volatileCall matches what gives another value when run again.
+var volatileCall = regexp.MustCompile(`(?i)nextval|setval|random|uuid|\bnow\s*\(|current_(timestamp|time|date)|localtime|clock_timestamp|statement_timestamp|transaction_timestamp|timeofday|\btoday\s*\(|get_current_|vsql_`)
+
+// statementEffects classifies a statement the block ran: whether it
+// must be kept to run again (logged) and, if it cannot run again the
+// same way, why.
+func statementEffects(st sqltext.Statement) (logged bool, why string) {
+	kind := st.Kind()
+	switch kind {
+	case sqltext.KindBegin, sqltext.KindCommit, sqltext.KindRollback, sqltext.KindSavepoint:
+		return false, ""
+	}
+	first := st.Keyword(0)
+	volatile := volatileCall.MatchString(st.SQL)
+	switch {
+	case first == "SHOW" || first == "EXPLAIN" && st.Keyword(1) != "ANALYZE":
+		return false, ""
+	case kind == sqltext.KindQuery && !volatile && first != "CALL" && first != "PRAGMA" && !strings.Contains(strings.ToLower(st.SQL), "into"):
+		return false, "" // a plain query changes nothing (SELECT … INTO creates a table)
+	case volatile:
+		return true, "a function whose value changes from call to call (nextval, random, now, a vsql_* function, …)"
+	case first == "COPY":
+		return true, "COPY FROM"
+	case first == "DECLARE":
+		return true, "DECLARE of a cursor"
+	case first == "MERGE":
+		return true, "MERGE"
+	case kind != sqltext.KindInsert && strings.Contains(strings.ToLower(st.SQL), "insert"):
+		return true, "a data-modifying WITH"
+	}
+	return true, ""
+}
+
+// Executed implements pgwire.ExecutionLog: the statements of a
+// transaction block are kept to run again (ROLLBACK TO); outside one, a
+// statement that may have written counts as a commit for other sessions'
+// blocks.
+func (s *Session) Executed(st sqltext.Statement, paramOIDs []uint32, args []any) {
+	if s.replaying {
+		return
+	}
+	logged, why := statementEffects(st)
+	if !logged {
+		return
+	}
+	if !s.InTransaction() {
+		if st.Keyword(0) != "SET" && st.Keyword(0) != "RESET" {
+			s.srv.commits.Add(1)
+		}
+		return
+	}
+	size := len(st.SQL)
+	kept := make([]any, len(args))
+	for i, a := range args {
+		if b, ok := a.([]byte); ok {
+			a = append([]byte(nil), b...) // pgwire's buffer is reused
+			size += len(b)
+		}
+		kept[i] = a
+	}
+	if len(s.txLog) >= maxTxLog || s.txLogBytes+size > maxTxLogBytes {
+		why = fmt.Sprintf("more than %d statements (or %d MiB of them)", maxTxLog, maxTxLogBytes>>20)
+	}
+	s.txLogBytes += size
+	s.txLog = append(s.txLog, txLogEntry{st: st, paramOIDs: append([]uint32(nil), paramOIDs...), args: kept, why: why})
+}
+
+// copiedIn records a COPY FROM STDIN into table: its rows cannot be read
+// again, so a block cannot roll back to a savepoint set after it.
+func (s *Session) copiedIn(table string) {
+	if !s.InTransaction() {
+		s.srv.commits.Add(1)
+		return
+	}
+	s.txLog = append(s.txLog, txLogEntry{st: sqltext.Parse("COPY " + table + " FROM STDIN"), why: "COPY FROM"})
+}
+
+// beginTxLog starts the log of a transaction block.
+func (s *Session) beginTxLog() {
+	s.txLog, s.txLogBytes = nil, 0
+	s.txStartChanges = s.changes()
+	s.txStartSettings = s.settingsSnapshot()
+}
+
+// endTxLog is the end of a transaction block: committed with statements
+// that may have written, it counts as a commit for other blocks.
+func (s *Session) endTxLog(committed bool) {
+	if committed && len(s.txLog) > 0 {
+		s.srv.commits.Add(1)
+	}
+	s.txLog, s.txLogBytes = nil, 0
+}
+
+// changes counts the commits of every session and vsql's own changes of
+// branches (snapshots, merges in place, restores, pulls): a block whose
+// count moved since it began cannot run again the same way.
+func (s *Session) changes() int64 { return s.srv.commits.Load() + branches.ExclusiveHolds() }
+
+func (s *Session) settingsSnapshot() map[string]string {
+	out := make(map[string]string, len(s.settings))
+	for name := range s.settings {
+		out[name] = s.settingValue(name)
+	}
+	return out
+}
+
+// restoreSettings gives every setting its value in snapshot (its default
+// when snapshot has none).
+func (s *Session) restoreSettings(snapshot map[string]string) {
+	names := make([]string, 0, len(s.settings))
+	for name := range s.settings {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		want, ok := snapshot[name]
+		if !ok {
+			want = settings[name].def
+		}
+		if s.settingValue(name) != want {
+			_ = s.applySetting(name, want)
+		}
+	}
 }
 
 func (p *savepointStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error) {
@@ -41,7 +207,7 @@ func (p *savepointStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows,
 		if s.txStatus() == 'E' {
 			return nil, vsqlerr.New(vsqlerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 		}
-		s.savepoints = append(s.savepoints, savepoint{name: name, seq: s.stmtSeq.Load()})
+		s.savepoints = append(s.savepoints, savepoint{name: name, logLen: len(s.txLog), settings: s.settingsSnapshot()})
 		return &tagRows{tag: "SAVEPOINT"}, nil
 	case "RELEASE":
 		i := s.findSavepoint(name)
@@ -55,14 +221,172 @@ func (p *savepointStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows,
 		if i < 0 {
 			return nil, s.failed(noSavepoint(name))
 		}
-		if s.txStatus() == 'E' || s.stmtSeq.Load() != s.savepoints[i].seq {
-			s.setTx('E')
-			return nil, vsqlerr.New(vsqlerr.FeatureNotSupported, "cannot roll back to savepoint %q: statements ran since it, and DuckDB cannot undo part of a transaction; the whole transaction is aborted", name).
-				WithHint("Roll back the whole transaction (ROLLBACK) and retry it; savepoints only name points here.")
+		if err := s.rollbackTo(ctx, i); err != nil {
+			return nil, err
 		}
-		s.savepoints = s.savepoints[:i+1]
 		return &tagRows{tag: "ROLLBACK"}, nil
 	}
+}
+
+// rollbackTo undoes what the block ran after savepoint i (see above).
+func (s *Session) rollbackTo(ctx context.Context, i int) error {
+	sp := s.savepoints[i]
+	s.savepoints = s.savepoints[:i+1]
+	if s.txStatus() == 'T' && len(s.txLog) == sp.logLen {
+		s.restoreSettings(sp.settings) // nothing to undo in DuckDB
+		return nil
+	}
+	prefix := s.txLog[:sp.logLen]
+	refuse := func(why string) error {
+		s.setTx('E')
+		return vsqlerr.New(vsqlerr.FeatureNotSupported, "cannot roll back to savepoint %q: before it, the transaction ran %s; DuckDB cannot undo part of a transaction, and vsql would have to run the statements before the savepoint again, which would not give the same result. The whole transaction is aborted", sp.name, why).
+			WithHint("Roll back the whole transaction (ROLLBACK) and retry it. ROLLBACK TO works when the statements before the savepoint give the same result when run again: see docs/sql.md, Transactions.")
+	}
+	for _, e := range prefix {
+		if e.why != "" {
+			return refuse(e.why)
+		}
+	}
+	if len(s.cursors) > 0 {
+		return refuse("DECLARE of a cursor that is still open")
+	}
+	if s.changes() != s.txStartChanges {
+		return refuse("its statements while another session committed changes (or vsql changed a branch)")
+	}
+	_ = s.exec(ctx, "ROLLBACK")
+	if err := s.exec(ctx, "BEGIN TRANSACTION"); err != nil {
+		s.setTx('E')
+		return err
+	}
+	s.setTx('T')
+	s.catalogChanged() // what the rolled-back part created is gone
+	s.replaying = true
+	defer func() { s.replaying = false }()
+	notices := s.notices
+	defer func() { s.notices = notices }()
+	s.restoreSettings(s.txStartSettings)
+	volatile, err := s.volatileObjects(ctx)
+	if err != nil {
+		s.setTx('E')
+		return err
+	}
+	for n, e := range prefix {
+		if why := s.replayBlocked(ctx, e, volatile); why != "" {
+			return refuse(why)
+		}
+		if err := s.runLogged(ctx, e); err != nil {
+			s.setTx('E')
+			return vsqlerr.Wrap(err, vsqlerr.FeatureNotSupported, "cannot roll back to savepoint %q: statement %d of the transaction, run again, failed: %v; the whole transaction is aborted", sp.name, n+1, err).
+				WithHint("Roll back the whole transaction (ROLLBACK) and retry it.")
+		}
+	}
+	s.txLog = s.txLog[:sp.logLen]
+	s.txLogBytes = 0
+	for _, e := range s.txLog {
+		s.txLogBytes += len(e.st.SQL)
+	}
+	return nil
+}
+
+// runLogged runs a statement of the log again, its rows discarded.
+func (s *Session) runLogged(ctx context.Context, e txLogEntry) error {
+	stmt, err := s.Prepare(ctx, e.st, e.paramOIDs)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	rows, err := stmt.Execute(ctx, e.args)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var vals []any
+	if cols := stmt.Columns(); cols != nil {
+		vals = make([]any, len(cols))
+	}
+	for rows.Next(vals) {
+	}
+	return rows.Err()
+}
+
+// volatileObjects are the database's SQL functions (macros) and views
+// whose definitions call what changes from call to call, and the
+// sequences that exist (at the start of the block's new run: a serial
+// column's sequence made before the block gives other values when run
+// again), lower case.
+type volatileSet struct {
+	names     []string
+	sequences map[string]bool
+}
+
+func (s *Session) volatileObjects(ctx context.Context) (volatileSet, error) {
+	v := volatileSet{sequences: map[string]bool{}}
+	err := s.queryRows(ctx, `SELECT lower(function_name), coalesce(macro_definition, '') FROM duckdb_functions()
+		WHERE database_name = current_database() AND macro_definition IS NOT NULL
+		UNION ALL SELECT lower(view_name), sql FROM duckdb_views() WHERE database_name = current_database() AND NOT internal`, func(row []any) {
+		name, _ := row[0].(string)
+		def, _ := row[1].(string)
+		if volatileCall.MatchString(def) {
+			v.names = append(v.names, name)
+		}
+	})
+	if err != nil {
+		return v, err
+	}
+	err = s.queryRows(ctx, `SELECT lower(sequence_name) FROM duckdb_sequences() WHERE database_name IN (current_database(), 'temp')`, func(row []any) {
+		name, _ := row[0].(string)
+		v.sequences[name] = true
+	})
+	return v, err
+}
+
+// sequenceDefault matches nextval('name') in a column's default.
+var sequenceDefault = regexp.MustCompile(`(?i)nextval\('(?:[^'.]*\.)*([^'.]*)'`)
+
+// replayBlocked tells why statement e of the log cannot run again the
+// same way ("" when it can): it names a volatile function or view, or it
+// inserts into a table whose defaults call what changes (a serial column
+// whose sequence existed before the block).
+func (s *Session) replayBlocked(ctx context.Context, e txLogEntry, v volatileSet) string {
+	t := newTokenText(e.st)
+	for i := range t.toks {
+		if t.kind(i) != sqltext.Word && t.kind(i) != sqltext.Quoted {
+			continue
+		}
+		if name := strings.ToLower(t.text(i)); slices.Contains(v.names, name) {
+			return fmt.Sprintf("a statement naming %s, whose definition calls a function whose value changes", name)
+		}
+	}
+	if e.st.Kind() != sqltext.KindInsert {
+		return ""
+	}
+	at := 2
+	if t.word(at, "only") {
+		at++
+	}
+	parts, _ := t.name(at)
+	if parts == nil {
+		return "an INSERT whose target vsql could not read"
+	}
+	table := parts[len(parts)-1]
+	why := ""
+	err := s.queryRows(ctx, `SELECT coalesce(column_default, '') FROM duckdb_columns()
+		WHERE database_name IN (current_database(), 'temp') AND table_name = `+sqltext.QuoteString(table), func(row []any) {
+		def, _ := row[0].(string)
+		if m := sequenceDefault.FindStringSubmatch(def); m != nil {
+			if v.sequences[strings.ToLower(m[1])] {
+				why = "an INSERT into " + table + ", whose column takes the next value of sequence " + m[1]
+			}
+			return
+		}
+		if volatileCall.MatchString(def) {
+			why = "an INSERT into " + table + ", whose column default (" + def + ") changes from call to call"
+		}
+	})
+	if err != nil {
+		return "an INSERT whose target vsql could not read: " + err.Error()
+	}
+	return why
 }
 
 func (s *Session) findSavepoint(name string) int {
@@ -116,7 +440,6 @@ func (st *serialStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, e
 			return nil, s.failed(err)
 		}
 	}
-	s.stmtSeq.Add(1)
 	return &tagRows{tag: "CREATE TABLE"}, nil
 }
 

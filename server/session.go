@@ -68,10 +68,16 @@ type Session struct {
 	runCtx context.Context    // of the running statement, nil when idle
 	notify func(*vsqlerr.Error)
 
-	// stmtSeq counts statements run; savepoints are the emulated ones of
-	// the open transaction (savepoint.go).
-	stmtSeq    atomic.Int64
-	savepoints []savepoint
+	// savepoints are the emulated ones of the open transaction block;
+	// txLog the statements it ran, to run again for ROLLBACK TO
+	// (savepoint.go), with the count of commits and the settings it began
+	// with; replaying is set while they run again.
+	savepoints      []savepoint
+	txLog           []txLogEntry
+	txLogBytes      int
+	txStartChanges  int64
+	txStartSettings map[string]string
+	replaying       bool
 
 	settings map[string]string // PostgreSQL session settings changed from their defaults
 	// txSettings are the values before the open transaction block changed them.
@@ -174,6 +180,7 @@ func (s *Session) setTx(b byte) {
 	s.tx.Store(int32(b))
 	if b == 'I' {
 		s.savepoints = nil
+		s.txLog, s.txLogBytes = nil, 0
 		s.closeCursors(true) // the block ended: only WITH HOLD cursors stay
 	}
 }
@@ -276,7 +283,7 @@ func (s *Session) failed(err error) error {
 // Prepare implements pgwire.Session.
 func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs []uint32) (pgwire.Statement, error) {
 	kind := st.Kind()
-	if s.txStatus() == 'E' && kind != sqltext.KindRollback && kind != sqltext.KindCommit {
+	if s.txStatus() == 'E' && kind != sqltext.KindRollback && kind != sqltext.KindCommit && !(kind == sqltext.KindSavepoint && st.Keyword(0) == "ROLLBACK") {
 		return nil, vsqlerr.New(vsqlerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
 	// What clients may reach (guard.go): judged on the text as the client

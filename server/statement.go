@@ -123,7 +123,6 @@ func (d *duckStatement) execute(ctx context.Context, args []any, stream bool) (p
 
 func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool) (pgwire.Rows, error) {
 	s := d.sess
-	s.stmtSeq.Add(1)
 	if d.changesCatalog {
 		defer s.catalogChanged()
 	}

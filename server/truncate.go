@@ -186,7 +186,6 @@ func (st *truncateStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows,
 			return nil, s.failed(err)
 		}
 	}
-	s.stmtSeq.Add(1)
 	return &tagRows{tag: "TRUNCATE TABLE"}, nil
 }
 

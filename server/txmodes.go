@@ -84,6 +84,7 @@ var txSettingNames = map[string]string{
 // endTransaction restores what a transaction block changed when it ends:
 // its settings and cursors.
 func (s *Session) endTransaction(committed bool) {
+	s.endTxLog(committed)
 	s.endTransactionSettings(committed)
 	s.endTransactionCursors(committed)
 	s.endTransactionCatalog()
@@ -98,6 +99,7 @@ func (s *Session) beginTransactionModes(m txModes) {
 		_ = s.applySetting(name, s.settingValue(def))
 	}
 	s.applyTxModes(m, "transaction_")
+	s.beginTxLog()
 }
 
 // currentTxModes are the open transaction's modes (for AND CHAIN).
