@@ -21,6 +21,10 @@ var (
 	fieldOf = regexp.MustCompile(`^\(.*\)\.([A-Za-z_][A-Za-z0-9_]*|"(?:[^"]|"")*")$`)
 	// a literal cast to a type: PostgreSQL names it after the type
 	literalCast = regexp.MustCompile(`^CAST\(('(?:[^']|'')*'|-?[0-9][0-9.eE+-]*|NULL|true|false|(?:main\.)?list_value\((?:'(?:[^']|'')*'|NULL|, )*\)) AS "?([A-Z][A-Z ]*)"?(\([0-9, ]*\))?((\[\])*)\)$`)
+	// a cast to a domain, wrapped in the domain's check macro
+	// (pgcompat/domains.go): PostgreSQL names it after the cast operand,
+	// or after the domain when the operand has no name
+	domainCall = regexp.MustCompile(`^(?:[A-Za-z_]+\.)?"?__vsql_domain_([^"(]*)"?\(CAST\((.*) AS [^()]*\)\)$`)
 	// a call of a function whose name DuckDB quotes ("unbounded"(4))
 	quotedCall = regexp.MustCompile(`^(?:main\.)?"([a-z_][a-z0-9_]*)"\(.*\)$`)
 )
@@ -46,6 +50,12 @@ func postgresColumnName(duck string) string {
 		return "make_timestamptz"
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_typeof("):
 		return "pg_typeof"
+	}
+	if m := domainCall.FindStringSubmatch(duck); m != nil {
+		if name := postgresColumnName(m[2]); name != "?column?" {
+			return name
+		}
+		return m[1]
 	}
 	if m := literalCast.FindStringSubmatch(duck); m != nil {
 		if name, ok := typeColumnNames[m[2]]; ok {
