@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -170,6 +171,35 @@ func TestDomains(t *testing.T) {
 		agree++
 	}
 	t.Logf("%d of %d statements answered as PostgreSQL 15 does", agree, len(domainSteps))
+	// a composite type with a field of a domain: the domain cannot be
+	// dropped (DuckDB does not say which field: the DETAIL differs)
+	for _, sql := range []string{"CREATE DOMAIN dom_f AS int CHECK (VALUE > 0)", "CREATE TYPE dom_ft AS (f dom_f, g text)",
+		"DROP DOMAIN dom_f", "DROP TYPE dom_ft", "DROP DOMAIN dom_f"} {
+		want, got := askDomain(t, pg, sql), askDomain(t, vs, sql)
+		if want.Tag != got.Tag || want.State != got.State || vsqlPrefix.ReplaceAllString(got.Message, "") != want.Message {
+			t.Errorf("%s\n  PostgreSQL: %v\n  vsqld:      %v", sql, want, got)
+		}
+	}
+	// COPY FROM STDIN checks the domain as INSERT does
+	for _, c := range []*pgconn.PgConn{pg, vs} {
+		askDomain(t, c, "CREATE DOMAIN dom_copy AS int NOT NULL CHECK (VALUE > 0)")
+		askDomain(t, c, "CREATE TABLE dom_ct (a int, b dom_copy)")
+	}
+	for _, copy := range []struct{ data, state string }{{"1\t1\n2\t2\n", ""}, {"3\t0\n", "23514"}, {"4\t\\N\n", "23502"}} {
+		for name, c := range map[string]*pgconn.PgConn{"PostgreSQL": pg, "vsqld": vs} {
+			_, err := c.CopyFrom(context.Background(), strings.NewReader(copy.data), "COPY dom_ct FROM STDIN")
+			var pe *pgconn.PgError
+			switch {
+			case copy.state == "" && err != nil:
+				t.Errorf("%s: COPY %q: %v", name, copy.data, err)
+			case copy.state != "" && (!asPgError(err, &pe) || pe.Code != copy.state):
+				t.Errorf("%s: COPY %q: want %s, got %v", name, copy.data, copy.state, err)
+			}
+		}
+	}
+	if want, got := askDomain(t, pg, "SELECT * FROM dom_ct ORDER BY a"), askDomain(t, vs, "SELECT * FROM dom_ct ORDER BY a"); !reflect.DeepEqual(want, got) {
+		t.Errorf("after COPY\n  PostgreSQL: %v\n  vsqld:      %v", want, got)
+	}
 	for _, sql := range domainRefused {
 		want, got := askDomain(t, pg, sql), askDomain(t, vs, sql)
 		switch {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -435,11 +436,33 @@ func (s *Session) dropDomain(ctx context.Context, set *domainSet, d *domainDef, 
 			return err
 		}
 		if err := s.exec(ctx, "DROP TYPE "+o.qualified()); err != nil {
-			return err
+			return dependencyError(err, o)
 		}
 	}
 	s.catalogChanged()
 	return nil
+}
+
+// typeDependent is a line of DuckDB's Dependency Error: a composite type
+// with a field of the domain (DuckDB records that dependency, not a
+// table column's).
+var typeDependent = regexp.MustCompile(`type "([^"]+)" depends on type "([^"]+)"`)
+
+// dependencyError is DuckDB's refusal to drop d's alias in PostgreSQL's
+// words (PostgreSQL drops a composite type's field with CASCADE; DuckDB
+// cannot change a composite type, so CASCADE fails too).
+func dependencyError(err error, d *domainDef) error {
+	if !strings.Contains(err.Error(), "Dependency Error") {
+		return err
+	}
+	var lines []string
+	for _, m := range typeDependent.FindAllStringSubmatch(err.Error(), -1) {
+		lines = append(lines, "composite type "+m[1]+" depends on type "+m[2])
+	}
+	e := vsqlerr.New(vsqlerr.DependentObjects, "cannot drop type %s because other objects depend on it", d.name).
+		WithHint("Drop the composite types that have a field of the domain first (vsql cannot drop a field of a composite type, so CASCADE does not).")
+	e.Detail = strings.Join(lines, "\n")
+	return e
 }
 
 // prepareAlterDomain runs what ALTER DOMAIN vsql supports on a domain no
