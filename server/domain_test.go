@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/vsql/vsql/internal/pgtest"
@@ -282,4 +283,34 @@ func noticeConn(t *testing.T, dsn string, notices *[]string) *pgconn.PgConn {
 
 func (a domainAnswer) String() string {
 	return fmt.Sprintf("tag=%q names=%v rows=%v state=%s message=%q detail=%q notices=%q", a.Tag, a.Names, a.Rows, a.State, a.Message, a.Detail, a.Notices)
+}
+
+// TestDomainsParameters: a parameter cast to a domain, or written to a
+// column of one, is checked in the extended protocol too.
+func TestDomainsParameters(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range map[string]*pgx.Conn{"PostgreSQL": pgtest.Connect(t), "vsqld": connectPgx(t, startServer(t, nil))} {
+		for _, q := range []string{"CREATE DOMAIN dom_p AS text CHECK (VALUE <> 'bad')", "CREATE TABLE dom_pt (a int, b dom_p)"} {
+			if _, err := c.Exec(ctx, q); err != nil {
+				t.Fatalf("%s: %s: %v", name, q, err)
+			}
+		}
+		var s string
+		if err := c.QueryRow(ctx, "SELECT $1::dom_p", "good").Scan(&s); err != nil || s != "good" {
+			t.Errorf("%s: %v %q", name, err, s)
+		}
+		var pe *pgconn.PgError
+		if err := c.QueryRow(ctx, "SELECT $1::dom_p", "bad").Scan(&s); !asPgError(err, &pe) || pe.Code != "23514" {
+			t.Errorf("%s: a bad parameter: %v", name, err)
+		}
+		if _, err := c.Exec(ctx, "INSERT INTO dom_pt VALUES ($1, $2)", 1, "ok"); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if _, err := c.Exec(ctx, "INSERT INTO dom_pt VALUES ($1, $2)", 2, "bad"); !asPgError(err, &pe) || pe.Code != "23514" {
+			t.Errorf("%s: a bad row: %v", name, err)
+		}
+		if _, err := c.Exec(ctx, "DROP TABLE dom_pt; DROP DOMAIN dom_p"); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
 }
