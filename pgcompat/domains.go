@@ -12,7 +12,7 @@ import (
 // cast is wrapped in the call of the domain's check macro, which returns
 // the value or raises the domain's error: x::d becomes
 // <macro>(x::d). The server tells the rewrite the domains through
-// Session.Domains, asked once per statement and only for a statement that
+// Session.Domains (keys in lower case), asked once per statement and only for a statement that
 // casts to a type name that is not one of PostgreSQL's or DuckDB's own
 // (builtinTypes). A cast to an array of a domain (x::d[]) is not checked
 // per element.
@@ -82,9 +82,8 @@ func (p *pass) domainType(i int) (string, int) {
 		name := p.text(j)
 		if p.kind(j) == sqltext.Quoted {
 			name = sqltext.UnquoteIdent(name)
-		} else {
-			name = strings.ToLower(name)
 		}
+		name = strings.ToLower(name) // (DuckDB's type names ignore case)
 		parts = append(parts, name)
 		if !p.isOp(j+1, ".") || p.kind(j+2) != sqltext.Word && p.kind(j+2) != sqltext.Quoted {
 			break

@@ -29,7 +29,7 @@ type Session struct {
 	// plain string literal to a column (assigned.go).
 	TableColumns func(parts []string) []TableColumn
 	// Domains, when set, returns the session's domains: a domain's name
-	// as a cast names it (lower-cased unless quoted; name, schema.name)
+	// as a cast names it, lower-cased (name, schema.name)
 	// → the SQL that calls its check macro. The rewrite calls it at most
 	// once, and only for a statement that casts to a type name that is
 	// not a built-in one (domains.go).

@@ -90,6 +90,17 @@ func (d *domainDef) macro() string {
 	return sqltext.QuoteIdent(d.schema) + "." + sqltext.QuoteIdent("__vsql_domain_"+strings.ToLower(d.name))
 }
 
+// display is d's name as PostgreSQL's messages write a type: quoted when
+// it is not a plain lower-case name.
+func (d *domainDef) display() string {
+	for i, r := range d.name {
+		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && r >= '0' && r <= '9') {
+			return sqltext.QuoteIdent(d.name)
+		}
+	}
+	return d.name
+}
+
 // marker is the text a column's CHECK constraint carries to say which
 // domain the column has.
 func (d *domainDef) marker() string { return "vsql_domain:" + d.key() }
@@ -231,7 +242,7 @@ func (set *domainSet) domainErrors(d *domainDef, value string, expr func(string)
 	c := set.chain(d)
 	for _, n := range c {
 		if n.NotNull {
-			e := vsqlerr.New(vsqlerr.DomainNotNull, "domain %s does not allow null values", d.name)
+			e := vsqlerr.New(vsqlerr.DomainNotNull, "domain %s does not allow null values", d.display())
 			b.WriteString(" WHEN " + value + " IS NULL THEN error(" + sqltext.QuoteString(e.Error()) + ")")
 			break
 		}
@@ -244,7 +255,7 @@ func (set *domainSet) domainErrors(d *domainDef, value string, expr func(string)
 			if err != nil {
 				return "", err
 			}
-			e := vsqlerr.New(vsqlerr.DomainCheck, "value for domain %s violates check constraint %q", d.name, k.Name)
+			e := vsqlerr.New(vsqlerr.DomainCheck, "value for domain %s violates check constraint %q", d.display(), k.Name)
 			b.WriteString(" WHEN NOT coalesce((" + x + "), TRUE) THEN error(" + sqltext.QuoteString(e.Error()) + ")")
 		}
 	}

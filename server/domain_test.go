@@ -46,6 +46,16 @@ var domainSteps = []string{
 	"CREATE DOMAIN twochecks AS int CHECK (VALUE > 0) CHECK (VALUE > 1) CHECK (VALUE > 2)",
 	"SELECT 2::twochecks", // twochecks_check2
 	"SELECT 1::twochecks", // twochecks_check1
+	`CREATE DOMAIN "Mixed" AS int CHECK (VALUE > 0)`,
+	`SELECT 0::"Mixed"`, // value for domain "Mixed" … "Mixed_check"
+	`DROP DOMAIN "Mixed"`,
+	"CREATE DOMAIN word AS text CHECK (VALUE ~ '^[a-z]+$')",
+	"SELECT 'ab1'::public.word",
+	"BEGIN",
+	"CREATE DOMAIN rolledback AS int CHECK (VALUE > 0)",
+	"SELECT 0::rolledback",
+	"ROLLBACK",
+	"SELECT 0::rolledback", // 42704
 	// columns of a domain type: INSERT, UPDATE, DEFAULT
 	"CREATE TABLE dom_t (id int PRIMARY KEY, color rgb, qty posint, small smallpos DEFAULT 3)",
 	"INSERT INTO dom_t (id, color) VALUES (1, 'red')",             // qty from the domain's DEFAULT
@@ -125,7 +135,11 @@ var domainSteps = []string{
 	"DROP TABLE dom_t2",
 	"SELECT * FROM dom_t ORDER BY id",
 	"DROP TABLE dom_t",
-	"DROP DOMAIN int3, code2",
+	"CREATE TEMP TABLE dom_temp (w word)",
+	"INSERT INTO dom_temp VALUES ('Bad')",
+	"DROP DOMAIN word", // 2BP01: a temporary table's column
+	"DROP TABLE dom_temp",
+	"DROP DOMAIN int3, code2, word",
 	"DROP TYPE dom_enum",
 }
 

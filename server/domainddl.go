@@ -91,7 +91,7 @@ func checkName(d *domainDef) string {
 	for _, c := range d.Checks {
 		taken[strings.ToLower(c.Name)] = true
 	}
-	base := strings.ToLower(d.name) + "_check"
+	base := d.name + "_check"
 	name := base
 	for n := 1; taken[name]; n++ {
 		name = base + strconv.Itoa(n)
@@ -365,14 +365,14 @@ func (s *Session) dependencies(ctx context.Context, set *domainSet, d *domainDef
 			if len(based) > 0 && (len(own) == 0 || based[0].oid < own[0].oid) {
 				o := based[0]
 				based = based[1:]
-				lines = append(lines, "type "+o.name+" depends on type "+d.name)
+				lines = append(lines, "type "+o.display()+" depends on type "+d.display())
 				domains = append(domains, o)
 				if err := walk(o, depth+1); err != nil {
 					return err
 				}
 				continue
 			}
-			lines = append(lines, own[0].String()+" depends on type "+d.name)
+			lines = append(lines, own[0].String()+" depends on type "+d.display())
 			uses = append(uses, own[0])
 			own = own[1:]
 		}
@@ -390,7 +390,7 @@ func (s *Session) dropDomain(ctx context.Context, set *domainSet, d *domainDef, 
 		return err
 	}
 	if len(lines) > 0 && !cascade {
-		e := vsqlerr.New(vsqlerr.DependentObjects, "cannot drop type %s because other objects depend on it", d.name).
+		e := vsqlerr.New(vsqlerr.DependentObjects, "cannot drop type %s because other objects depend on it", d.display()).
 			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		e.Detail = strings.Join(lines, "\n")
 		return e
@@ -459,7 +459,7 @@ func dependencyError(err error, d *domainDef) error {
 	for _, m := range typeDependent.FindAllStringSubmatch(err.Error(), -1) {
 		lines = append(lines, "composite type "+m[1]+" depends on type "+m[2])
 	}
-	e := vsqlerr.New(vsqlerr.DependentObjects, "cannot drop type %s because other objects depend on it", d.name).
+	e := vsqlerr.New(vsqlerr.DependentObjects, "cannot drop type %s because other objects depend on it", d.display()).
 		WithHint("Drop the composite types that have a field of the domain first (vsql cannot drop a field of a composite type, so CASCADE does not).")
 	e.Detail = strings.Join(lines, "\n")
 	return e
@@ -572,14 +572,14 @@ func (s *Session) prepareAlterDomain(ctx context.Context, t tokenText) (pgwire.S
 			found := -1
 			for k, x := range d.Checks {
 				if strings.EqualFold(x.Name, to[0]) {
-					return vsqlerr.New(vsqlerr.DuplicateObject, "constraint %q for domain %s already exists", to[0], d.name)
+					return vsqlerr.New(vsqlerr.DuplicateObject, "constraint %q for domain %s already exists", to[0], d.display())
 				}
 				if x.Name == from[0] {
 					found = k
 				}
 			}
 			if found < 0 {
-				return vsqlerr.New(vsqlerr.UndefinedObject, "constraint %q for domain %s does not exist", from[0], d.name)
+				return vsqlerr.New(vsqlerr.UndefinedObject, "constraint %q for domain %s does not exist", from[0], d.display())
 			}
 			d.Checks[found].Name = to[0]
 			return nil
