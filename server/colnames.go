@@ -52,7 +52,9 @@ func postgresColumnName(duck string) string {
 		return "pg_typeof"
 	}
 	if m := domainCall.FindStringSubmatch(duck); m != nil {
-		if name := postgresColumnName(m[2]); name != "?column?" {
+		// (a cast of a cast, '…'::timestamptz::d, is named after the
+		// outer type, as PostgreSQL's FigureColname does)
+		if name := postgresColumnName(m[2]); name != "?column?" && (!strings.HasPrefix(m[2], "CAST(") || castOf.MatchString(m[2])) {
 			return name
 		}
 		return m[1]

@@ -126,6 +126,7 @@ var domainSteps = []string{
 	"CREATE DOMAIN int3 AS int[] CHECK (array_length(VALUE, 1) = 3)",
 	"SELECT ARRAY[1, 2, 3]::int3",
 	"SELECT ARRAY[1, 2]::int3", // 23514
+	"SELECT '{1,2,3}'::int[]::int3, x::int3 FROM (SELECT ARRAY[4, 5, 6] AS x) s",
 	"DROP TYPE dom_pair",
 	"CREATE DOMAIN tiny AS smallpos",
 	"CREATE TABLE dom_t2 (a posint, z tiny, k int)",
