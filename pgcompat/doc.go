@@ -49,7 +49,9 @@
 // jsonfuncs.go) and an array element's (SET a[2] = v) as
 // pg_array_assign, reads the zone literal of AT TIME ZONE,
 // timezone() and make_timestamptz() as PostgreSQL does (atTimeZone and
-// makeTimestamptzZone in datetime.go), types the array literal a number
+// makeTimestamptzZone in datetime.go), wraps a cast to a domain (x::d,
+// CAST(x AS d)) in the call of the domain's check macro (domains.go; the
+// server tells it the domains through Session.Domains), types the array literal a number
 // is compared with by ANY or ALL (anyLiteralArray in likeany.go), names
 // types as PostgreSQL does in pg_typeof (pgTypeName), writes a
 // CREATE FUNCTION … LANGUAGE sql of one query as a macro and DROP

@@ -360,12 +360,12 @@ var rules = map[string]rule{
 	"function":                 sqlFunction,                                                         // CREATE FUNCTION … LANGUAGE sql as a macro (sqlfunctions.go)
 	"unnest":                   multiUnnest,                                                         // unnest(a, b) in FROM
 	"generate_series":          func(p *pass, i int) { seriesStep(p, i); setReturning(p, i) },       // rows, not a list, in a select list; '12 hours' steps
-	":":                        colonCast,                                                           // '…'::bool, '{1,2}'::int[]
+	":":                        func(p *pass, i int) { colonCast(p, i); domainColonCast(p, i) },     // '…'::bool, '{1,2}'::int[]; x::domain (domains.go)
 	"bool":                     typedLiteral,
 	"boolean":                  typedLiteral,
 	"date":                     typedLiteral,
 	"interval":                 intervalLiteralTyped, // interval '1 2' day to hour (intervalfields.go)
-	"cast":                     castCall,
+	"cast":                     func(p *pass, i int) { castCall(p, i); domainCastCall(p, i) },
 	"extract":                  extractSeconds, // EXTRACT(SECOND FROM x): the fraction (extract.go)
 	"date_part":                extractSeconds,
 	"similar":                  similarTo,      // x SIMILAR TO 'pattern' (extract.go)
@@ -496,6 +496,8 @@ type pass struct {
 	whole bool
 	// enums: Session.EnumColumns's answer, asked once (enumorder.go)
 	enums map[string]string
+	// domains: Session.Domains's answer, asked once (domains.go)
+	domains map[string]string
 }
 
 func (p *pass) replace(start, end int, text string) {

@@ -28,6 +28,12 @@ type Session struct {
 	// calls it only for an INSERT … VALUES or UPDATE … SET that assigns a
 	// plain string literal to a column (assigned.go).
 	TableColumns func(parts []string) []TableColumn
+	// Domains, when set, returns the session's domains: a domain's name
+	// as a cast names it, lower-cased (name, schema.name)
+	// → the SQL that calls its check macro. The rewrite calls it at most
+	// once, and only for a statement that casts to a type name that is
+	// not a built-in one (domains.go).
+	Domains func() map[string]string
 }
 
 // Translation is a statement as DuckDB should run it.

@@ -23,6 +23,10 @@ var (
 	literalCast = regexp.MustCompile(`^CAST\(('(?:[^']|'')*'|-?[0-9][0-9.eE+-]*|NULL|true|false|(?:main\.)?list_value\((?:'(?:[^']|'')*'|NULL|, )*\)) AS "?([A-Z][A-Z ]*)"?(\([0-9, ]*\))?((\[\])*)\)$`)
 	// x::varchar(n): pgcompat's pg_varchar_cut(cast, n)
 	varcharCut = regexp.MustCompile(`^` + regexp.QuoteMeta(sqltext.FunctionsSchema) + `\.pg_varchar_cut\((.*), [0-9]+\)$`)
+	// a cast to a domain, wrapped in the domain's check macro
+	// (pgcompat/domains.go): PostgreSQL names it after the cast operand,
+	// or after the domain when the operand has no name
+	domainCall = regexp.MustCompile(`^(?:[A-Za-z_]+\.)?"?__vsql_domain_([^"(]*)"?\(CAST\((.*) AS [^()]*\)\)$`)
 	// a call of a function whose name DuckDB quotes ("unbounded"(4))
 	quotedCall = regexp.MustCompile(`^(?:main\.)?"([a-z_][a-z0-9_]*)"\(.*\)$`)
 )
@@ -52,6 +56,14 @@ func postgresColumnName(duck string) string {
 	// x::varchar(n), cut to n characters by a macro around the cast
 	if m := varcharCut.FindStringSubmatch(duck); m != nil {
 		return postgresColumnName(m[1])
+	}
+	if m := domainCall.FindStringSubmatch(duck); m != nil {
+		// (a cast of a cast, '…'::timestamptz::d, is named after the
+		// outer type, as PostgreSQL's FigureColname does)
+		if name := postgresColumnName(m[2]); name != "?column?" && (!strings.HasPrefix(m[2], "CAST(") || castOf.MatchString(m[2])) {
+			return name
+		}
+		return m[1]
 	}
 	if m := literalCast.FindStringSubmatch(duck); m != nil {
 		if name, ok := typeColumnNames[m[2]]; ok {

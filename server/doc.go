@@ -84,11 +84,23 @@
 //     of a tree's table are rewritten onto the root after pgcompat's
 //     translation, with a routing check that raises 23514 through DuckDB's
 //     error().
+//   - domain.go and domainddl.go give PostgreSQL's domains: CREATE DOMAIN
+//     makes a DuckDB type alias of the base type, keeps the definition
+//     (NOT NULL, DEFAULT, named CHECKs) as JSON in COMMENT ON TYPE and
+//     creates a check macro __vsql_domain_<name> that pgcompat wraps every
+//     cast to the domain in (pgcompat.Session.Domains, read once per
+//     catalog generation); CREATE TABLE is rewritten before translation so
+//     that a column of a domain type gets the domain's DEFAULT and a CHECK
+//     of its constraints (raising 23514 / 23502 through DuckDB's error())
+//     with a marker by which DROP and ALTER DOMAIN find the columns. DROP
+//     DOMAIN checks or cascades to the columns and domains that depend on
+//     it; ALTER DOMAIN runs on a domain no column uses and is refused
+//     otherwise (DuckDB cannot change a table's CHECK).
 //   - selfref.go runs a multi-row INSERT … VALUES into a table with a
 //     foreign key to itself one row at a time (splitStatement), so that
 //     rows may reference earlier rows of the same statement.
 //   - dropnever.go answers DROP [IF EXISTS] of the object kinds a vsql
-//     database cannot hold (triggers, rules, domains, operators, …): a
+//     database cannot hold (triggers, rules, operators, …): a
 //     NOTICE and the tag, or undefined_object without IF EXISTS.
 //   - savepoint.go also runs ALTER TABLE with several actions and DROP of
 //     several objects (DuckDB takes one per statement): one ALTER TABLE

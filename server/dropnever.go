@@ -10,7 +10,7 @@ import (
 )
 
 // PostgreSQL objects vsql cannot create (DuckDB has no triggers, rules,
-// domains, operators, casts, aggregates of SQL, text search objects, …)
+// operators, casts, aggregates of SQL, text search objects, …)
 // never exist in a vsql database, so DROP … IF EXISTS of one is what
 // PostgreSQL answers when it is missing: a NOTICE and the command's tag;
 // without IF EXISTS it is PostgreSQL's undefined_object (42704). Before,
@@ -21,7 +21,7 @@ import (
 var neverCreatedKinds = []string{
 	"TEXT SEARCH CONFIGURATION", "TEXT SEARCH DICTIONARY", "TEXT SEARCH PARSER", "TEXT SEARCH TEMPLATE",
 	"FOREIGN DATA WRAPPER", "OPERATOR CLASS", "OPERATOR FAMILY", "EVENT TRIGGER", "ACCESS METHOD",
-	"AGGREGATE", "CAST", "COLLATION", "CONVERSION", "DOMAIN", "OPERATOR", "POLICY", "PROCEDURE", "ROUTINE",
+	"AGGREGATE", "CAST", "COLLATION", "CONVERSION", "OPERATOR", "POLICY", "PROCEDURE", "ROUTINE",
 	"RULE", "SERVER", "STATISTICS", "SUBSCRIPTION", "PUBLICATION", "TRANSFORM", "TRIGGER", "LANGUAGE",
 }
 

@@ -98,6 +98,7 @@ type Session struct {
 	enumColumns        *enumColumnsCache
 	tableColumns       *tableColumnsCache // pgcompat's TableColumns (catalogcache.go)
 	partTrees          *partTrees         // partitioned tables (partition.go)
+	domainCache        *domainSet         // domains (domain.go)
 	selfRefs           *selfReferences    // tables with a foreign key to themselves (selfref.go)
 	catalogChangedInTx bool
 }
@@ -318,6 +319,20 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		return stmt, nil
 	}
 	if kw := st.Keyword(0); kw == "CREATE" || kw == "ALTER" || kw == "DROP" || kw == "COMMENT" {
+		// domains (domain.go): their DDL, and the columns of a domain
+		// type that CREATE TABLE declares
+		if stmt, ok, err := s.prepareDomainDDL(ctx, st); ok || err != nil {
+			return stmt, s.failed(err)
+		}
+		if kw == "CREATE" {
+			expanded, ok, err := s.domainColumns(ctx, st)
+			if err != nil {
+				return nil, s.failed(err)
+			}
+			if ok {
+				st = expanded
+			}
+		}
 		if stmt, ok, err := s.preparePartitionDDL(ctx, st); ok || err != nil {
 			return stmt, s.failed(err)
 		}
@@ -401,7 +416,7 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		s.catalogChanged() // (a merge or checkout may change tables)
 	}
 	sess := pgcompat.Session{Order: s.dateOrder, Location: s.location, EnumColumns: s.enumColumnsFunc(ctx),
-		TableColumns: s.tableColumnsFunc(ctx)}
+		TableColumns: s.tableColumnsFunc(ctx), Domains: s.domainsFunc(ctx)}
 	tr := pgcompat.TranslateIn(st, scan.CallsVsql, sess)
 	st = tr.Statement
 	switch st.Keyword(0) {

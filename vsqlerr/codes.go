@@ -90,14 +90,19 @@ const (
 	RangeBoundOrder       Code = "invalid_range_bound"
 	WrongObjectType       Code = "wrong_object_type"
 	ReadOnlyTransaction   Code = "read_only_transaction"
-	SyntaxError           Code = "syntax_error"
-	FeatureNotSupported   Code = "feature_not_supported"
-	QueryCanceled         Code = "query_canceled"
-	MultipleStatements    Code = "multiple_statements"
-	StatementNotFound     Code = "statement_not_found"
-	PortalNotFound        Code = "portal_not_found"
-	DuplicateStatement    Code = "duplicate_statement"
-	DuplicatePortal       Code = "duplicate_portal"
+	// Domains (server/domain.go).
+	DomainCheck         Code = "domain_check_violation"
+	DomainNotNull       Code = "domain_not_null_violation"
+	DependentObjects    Code = "dependent_objects_still_exist"
+	DuplicateObject     Code = "duplicate_object"
+	SyntaxError         Code = "syntax_error"
+	FeatureNotSupported Code = "feature_not_supported"
+	QueryCanceled       Code = "query_canceled"
+	MultipleStatements  Code = "multiple_statements"
+	StatementNotFound   Code = "statement_not_found"
+	PortalNotFound      Code = "portal_not_found"
+	DuplicateStatement  Code = "duplicate_statement"
+	DuplicatePortal     Code = "duplicate_portal"
 	// SQL cursors (DECLARE, FETCH, MOVE, CLOSE).
 	CursorNotFound          Code = "cursor_not_found"
 	DuplicateCursor         Code = "duplicate_cursor"
@@ -230,6 +235,10 @@ var codes = map[Code]codeInfo{
 	WrongObjectType:         {"42809", "The statement does not apply to that kind of object; the message says which kind it needs."},
 	RangeBoundOrder:         {"42804", "In a range bound, the values after a MINVALUE must all be MINVALUE, and after a MAXVALUE all MAXVALUE: FROM (1, MINVALUE, MINVALUE)."},
 	TableNotFound:           {"42P01", "Check the table's name (schema public is main): \\dt in psql, or SELECT * FROM information_schema.tables, lists the tables."},
+	DomainCheck:             {"23514", "The value must satisfy every CHECK constraint of the domain (and of the domains it is based on): SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE contypid = 'name'::regtype lists them in PostgreSQL; in vsql, docs/sql.md (Domains)."},
+	DomainNotNull:           {"23502", "The domain is NOT NULL: give the column or the cast a value, or give the domain a DEFAULT (when the domain has no column default to supply)."},
+	DependentObjects:        {"2BP01", "Drop or change the dependent objects the detail lists first, or add CASCADE to drop them too."},
+	DuplicateObject:         {"42710", "Choose another name, or drop the existing object first."},
 	PartitionColumns:        {"42804", "A table attached as a partition must have exactly the parent's columns; add or drop columns to match first."},
 	EnumLabelExists:         {"42710", "Add the label with IF NOT EXISTS to skip it when it is there: ALTER TYPE t ADD VALUE IF NOT EXISTS '…'."},
 	CursorForwardOnly:       {"55000", "Declare the cursor with the SCROLL option to fetch backward or by absolute position."},

@@ -128,10 +128,21 @@ func fromDuckDB(err error) *Error {
 	msg := de.Msg
 	// A vsql error raised inside a vsql_* function comes back wrapped in a
 	// DuckDB error: recover its code, SQLSTATE and hint.
-	if m := vsqlPattern.FindStringSubmatch(msg); m != nil {
+	inner := msg
+	if k := strings.LastIndex(msg, "(Error: [vsql:"); k >= 0 {
+		// raised inside a CHECK constraint: DuckDB wraps it as "CHECK
+		// constraint failed … <the constraint's text> (Error: [vsql:code]
+		// message)", and the constraint's text may hold [vsql: too
+		inner = msg[k+len("(Error: "):]
+	}
+	if m := vsqlPattern.FindStringSubmatch(inner); m != nil {
 		if _, ok := codes[Code(m[1])]; ok {
 			text, hint, hasHint := strings.Cut(m[2], hintMark)
-			e := New(Code(m[1]), "%s", strings.TrimSpace(text))
+			text = strings.TrimSpace(text)
+			if inner != msg && strings.HasSuffix(text, ")") {
+				text = text[:len(text)-1]
+			}
+			e := New(Code(m[1]), "%s", text)
 			if hasHint {
 				e.Hint = strings.TrimSpace(hint)
 			}
