@@ -15,8 +15,14 @@ const gateMax = 1 << 30
 // delete hold it exclusively. Waiting is FIFO: once an exclusive holder
 // waits, new statements queue behind it, so it cannot starve.
 type Gate struct {
-	sem *semaphore.Weighted
+	sem   *semaphore.Weighted
+	holds atomic.Int64 // exclusive holds taken so far
 }
+
+// ExclusiveHolds is the number of exclusive holds taken so far: it moves
+// whenever vsql changed the branch under its sessions (a snapshot, a
+// merge in place, a restore, a pull).
+func (g *Gate) ExclusiveHolds() int64 { return g.holds.Load() }
 
 func newGate() *Gate { return &Gate{sem: semaphore.NewWeighted(gateMax)} }
 
@@ -28,20 +34,11 @@ func (g *Gate) Shared(ctx context.Context) (release func(), err error) {
 	return func() { g.sem.Release(1) }, nil
 }
 
-// exclusiveHolds counts exclusive holds of every gate: the changes vsql
-// itself makes to branches (ExclusiveHolds).
-var exclusiveHolds atomic.Int64
-
-// ExclusiveHolds is the number of exclusive holds taken so far, of any
-// branch's gate: it moves whenever vsql changed a branch under its
-// sessions (a snapshot, a merge in place, a restore, a pull).
-func ExclusiveHolds() int64 { return exclusiveHolds.Load() }
-
 // Exclusive waits for running statements to finish and keeps new ones out.
 func (g *Gate) Exclusive(ctx context.Context) (release func(), err error) {
 	if err := g.sem.Acquire(ctx, gateMax); err != nil {
 		return nil, err
 	}
-	exclusiveHolds.Add(1)
+	g.holds.Add(1)
 	return func() { g.sem.Release(gateMax) }, nil
 }

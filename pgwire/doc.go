@@ -45,7 +45,12 @@
 //     runs), ActivityObserver (Active with the query's text when the
 //     connection starts on a query, Idle at ReadyForQuery: what
 //     pg_stat_activity shows), Terminable (the function that ends the
-//     connection, for pg_terminate_backend). Options.Observer is told of
+//     connection, for pg_terminate_backend), ExecutionLog (each statement
+//     that ran, with its parameters: the server runs a transaction
+//     block's statements again for ROLLBACK TO SAVEPOINT). DEALLOCATE of
+//     the connection's prepared statements (a name, or ALL) is answered
+//     here, in a simple query and through the extended protocol alike
+//     (psycopg 3 sends DEALLOCATE ALL after ROLLBACK TO). Options.Observer is told of
 //     each statement (first keyword, SQLSTATE, time to its last row) and
 //     of every byte written to the client (the server's metrics). A panic
 //     while a message is served ends that connection with FATAL XX000.

@@ -212,6 +212,10 @@ func (c *Conn) parse(ctx context.Context, m *pgproto3.Parse) error {
 	case 0:
 	case 1:
 		ps.st = stmts[0]
+		if d, ok := c.deallocateLater(stmts[0]); ok {
+			ps.stmt = d
+			break
+		}
 		stmt, err := c.sess.Prepare(ctx, stmts[0], m.ParameterOIDs)
 		if err != nil {
 			e := vsqlerr.From(err)
@@ -452,6 +456,55 @@ func itoa(i int) string {
 // deallocate runs DEALLOCATE [PREPARE] name | ALL for statements prepared
 // with the extended protocol (psqlODBC frees its _PLAN… statements this
 // way); names it does not know go on to the session (SQL-level PREPARE).
+// deallocateStatement is DEALLOCATE [PREPARE] name | ALL of the
+// connection's prepared statements sent through the extended protocol
+// (psycopg 3 sends DEALLOCATE ALL after ROLLBACK TO SAVEPOINT): it drops
+// them when it runs, as the simple query's deallocate does.
+type deallocateStatement struct {
+	c    *Conn
+	name string
+	all  bool
+}
+
+// deallocateLater is the DEALLOCATE of st, when st deallocates all of the
+// connection's statements or one it knows; others (a DuckDB PREPARE's
+// name) reach the session.
+func (c *Conn) deallocateLater(st sqltext.Statement) (*deallocateStatement, bool) {
+	if st.Keyword(0) != "DEALLOCATE" {
+		return nil, false
+	}
+	name, all := sqltext.DeallocateTarget(st.SQL)
+	if _, known := c.stmts[name]; !all && (!known || name == "") {
+		return nil, false
+	}
+	return &deallocateStatement{c: c, name: name, all: all}, true
+}
+
+func (d *deallocateStatement) ParamOIDs() []uint32 { return nil }
+func (d *deallocateStatement) Columns() []Column   { return nil }
+func (d *deallocateStatement) Close()              {}
+
+func (d *deallocateStatement) Execute(context.Context, []any) (Rows, error) {
+	if !d.all {
+		d.c.dropStatement(d.name)
+		return doneRows("DEALLOCATE"), nil
+	}
+	for n := range d.c.stmts {
+		if n != "" { // the unnamed statement is this one
+			d.c.dropStatement(n)
+		}
+	}
+	return doneRows("DEALLOCATE ALL"), nil
+}
+
+// doneRows is the result of a statement without rows: its tag.
+type doneRows string
+
+func (r doneRows) Next([]any) bool  { return false }
+func (r doneRows) Err() error       { return nil }
+func (r doneRows) Tag(int64) string { return string(r) }
+func (r doneRows) Close()           {}
+
 func (c *Conn) deallocate(st sqltext.Statement) (tag string, ok bool, err error) {
 	if st.Keyword(0) != "DEALLOCATE" {
 		return "", false, nil

@@ -373,9 +373,10 @@
 // again would not give the same result: a function whose value changes
 // (nextval, random, now, vsql_*), one of the database's macros or views
 // that calls one, an INSERT whose defaults do (a serial column's
-// sequence made before the block), COPY FROM, an open cursor, or a
-// commit by another session (Server.commits) or a change of a branch by
-// vsql (branches.ExclusiveHolds) since the block began.
+// sequence made before the block), COPY FROM, a statement naming another
+// database or branch, an open cursor, or a commit on the branch by
+// another session (Server.commits) or a change of it by vsql (the branch
+// gate's ExclusiveHolds) since the block began.
 //
 // Results take one of two paths, chosen per statement from its column
 // types when it is prepared (Describe time) and per run:

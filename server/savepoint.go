@@ -7,8 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
-	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
@@ -37,8 +37,8 @@ import (
 //     block), ran COPY FROM, MERGE or a data-modifying WITH;
 //   - has a cursor open, or ran more than maxTxLog statements;
 //
-// or when another session committed changes (or vsql changed a branch)
-// since the block began. Such statements are marked in txLog as they run
+// or when another session committed changes to the branch (or vsql
+// changed it) since the block began. Such statements are marked in txLog as they run
 // (statementEffects); the rest is checked when the block runs again.
 type savepointStatement struct {
 	noRowsStatement
@@ -113,9 +113,12 @@ func (s *Session) Executed(st sqltext.Statement, paramOIDs []uint32, args []any)
 	if !logged {
 		return
 	}
+	if why == "" && len(sqltext.ScanStatement(st).Catalogs) > 0 {
+		why = "a statement naming another database or branch, whose commits are not followed"
+	}
 	if !s.InTransaction() {
 		if st.Keyword(0) != "SET" && st.Keyword(0) != "RESET" {
-			s.srv.commits.Add(1)
+			s.srv.commitCount(s.alias).Add(1)
 		}
 		return
 	}
@@ -139,7 +142,7 @@ func (s *Session) Executed(st sqltext.Statement, paramOIDs []uint32, args []any)
 // again, so a block cannot roll back to a savepoint set after it.
 func (s *Session) copiedIn(table string) {
 	if !s.InTransaction() {
-		s.srv.commits.Add(1)
+		s.srv.commitCount(s.alias).Add(1)
 		return
 	}
 	s.txLog = append(s.txLog, txLogEntry{st: sqltext.Parse("COPY " + table + " FROM STDIN"), why: "COPY FROM"})
@@ -156,15 +159,23 @@ func (s *Session) beginTxLog() {
 // that may have written, it counts as a commit for other blocks.
 func (s *Session) endTxLog(committed bool) {
 	if committed && len(s.txLog) > 0 {
-		s.srv.commits.Add(1)
+		s.srv.commitCount(s.alias).Add(1)
 	}
 	s.txLog, s.txLogBytes = nil, 0
 }
 
-// changes counts the commits of every session and vsql's own changes of
-// branches (snapshots, merges in place, restores, pulls): a block whose
-// count moved since it began cannot run again the same way.
-func (s *Session) changes() int64 { return s.srv.commits.Load() + branches.ExclusiveHolds() }
+// commitCount is the count of commits on branch alias.
+func (srv *Server) commitCount(alias string) *atomic.Int64 {
+	c, _ := srv.commits.LoadOrStore(alias, new(atomic.Int64))
+	return c.(*atomic.Int64)
+}
+
+// changes counts the commits of every session on the session's branch and
+// vsql's own changes of it (snapshots, merges in place, restores, pulls):
+// a block whose count moved since it began cannot run again the same way.
+func (s *Session) changes() int64 {
+	return s.srv.commitCount(s.alias).Load() + s.srv.versions.Gate(s.alias).ExclusiveHolds()
+}
 
 func (s *Session) settingsSnapshot() map[string]string {
 	out := make(map[string]string, len(s.settings))

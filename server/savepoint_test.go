@@ -152,6 +152,11 @@ func TestSavepointRollbackParameters(t *testing.T) {
 		if want := []string{"a:11:2024-01-02 03:04:05", "b:3:-"}; !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: rows %v, want %v", name, got, want)
 		}
+		// psycopg 3 follows ROLLBACK TO with DEALLOCATE ALL, through the
+		// extended protocol
+		if err := c.PgConn().ExecParams(ctx, "DEALLOCATE ALL", nil, nil, nil, nil).Read().Err; err != nil {
+			t.Errorf("%s: DEALLOCATE ALL (extended protocol): %v", name, err)
+		}
 	}
 }
 

@@ -39,10 +39,11 @@ const DefaultDatabase = "postgres"
 // Server owns the DuckDB engine, the catalog, the branch manager and every
 // session.
 type Server struct {
-	// commits counts the commits of sessions' statements and blocks that
-	// may have written (savepoint.go: a block that must run again checks
-	// that none happened since it began).
-	commits   atomic.Int64
+	// commits counts, per branch (the DuckDB catalog's alias), the commits
+	// of sessions' statements and blocks that may have written to it
+	// (savepoint.go: a block that must run again checks that none
+	// happened since it began): alias → *atomic.Int64.
+	commits   sync.Map
 	cfg       Config
 	log       *slog.Logger
 	lock      *branches.RepoLock

@@ -5,8 +5,9 @@ import os
 import psycopg
 
 db = os.environ["VSQL_DB"]
-with psycopg.connect(dbname=db + "/dev", autocommit=True) as conn:
-    # autocommit: transaction() blocks are BEGIN … COMMIT (DuckDB has no savepoints)
+with psycopg.connect(dbname=db + "/dev") as conn:
+    # psycopg's default: a transaction opens with the first statement, and
+    # transaction() blocks inside it are savepoints (ROLLBACK TO on error)
     print("branch:", conn.execute("SELECT current_database(), label FROM seed").fetchall())
     conn.execute("CREATE TABLE events (id bigint PRIMARY KEY, kind text NOT NULL, amount numeric(12, 3), tags varchar[])")
     with conn.transaction():
@@ -33,4 +34,6 @@ with psycopg.connect(dbname=db + "/dev", autocommit=True) as conn:
                 out.append(row)
     print("copy out:", out)
 
+    conn.commit()  # vsql_* functions run outside a transaction block
+    conn.autocommit = True
     print("snapshot:", conn.execute("SELECT snapshot_id FROM vsql_create_snapshot()").fetchone()[0])
