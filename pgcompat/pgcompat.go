@@ -231,6 +231,9 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.get_byte(b, n) AS __vsql_get_byte(CAST(b AS BLOB), n)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.set_byte(b, n, v) AS __vsql_set_byte(CAST(b AS BLOB), n, v)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_pretty(j) AS __vsql_jsonb_pretty(CAST(j AS VARCHAR))`,
+	// x ~ 'pattern' with back references or lookaround (sqltext's rewrite
+	// of the regex operators)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_regex_op(s, p) AS ` + schema + `.regexp_like(s, p), (s, p, f) AS ` + schema + `.regexp_like(s, p, f)`,
 	// x::varchar(n) (charlength.go)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_varchar_cut(s, n) AS left(s, n)`,
 	// every is the standard's name of bool_and

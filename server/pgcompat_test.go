@@ -550,6 +550,9 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: `SELECT jsonb_pretty('[{"f1":1,"f2":null},2,null,[[{"x":true},6,7],8],3]'), jsonb_pretty('{}'), jsonb_pretty('[]'), jsonb_pretty('1'), jsonb_pretty('{"a":[],"b":{}}')`},
 		{sql: "SELECT every(x), every(y), every(z) FROM (VALUES (true, false, NULL::bool), (NULL, true, NULL)) v(x, y, z)"},
 		{sql: "SELECT timestamptz(date '1994-01-01', time with time zone '11:00-5'), timestamptz(date '1994-01-01', time '11:00')"},
+		// regex operators with back references and lookaround (regexp2)
+		{sql: `SELECT 'bbbbb' ~ '^([bc])\1*$', 'xxx' ~ '^([bc])\1*$', 'abc abd abc' ~ '^(\w+)( \1)+$', 'xz' !~ 'x(?=[xy])', 'XY' ~* 'x(?=[xy])', 'xy' !~* 'X(?<=x)Y', NULL ~ '(a)\1'`, names: true},
+		{sql: `SELECT s FROM (VALUES ('abab'), ('abba'), ('aa')) v(s) WHERE s ~ '^(a|b)(.)\1' ORDER BY s`},
 		// a cast to varchar(n) cuts the value
 		{sql: "SELECT 'abcdef'::varchar(3), CAST('abcdef' AS varchar(2)), CAST('abcdef' AS character varying(4)), 'ab'::varchar(5), NULL::varchar(2), (1234567)::varchar(3)", names: true, catalogTypes: true},
 		{sql: "SELECT f::varchar(2) FROM (VALUES ('hello'), ('a')) v(f)", names: true, catalogTypes: true},

@@ -61,7 +61,11 @@
 //   - RewritePostgres turns PostgreSQL clients' names into DuckDB's, token
 //     by token: public.x → main.x, pg_catalog and information_schema
 //     relations and functions → vsql's catalogs (package pgcatalog),
-//     OPERATOR(pg_catalog.~), COLLATE pg_catalog.default, ::regclass casts.
+//     OPERATOR(pg_catalog.~), COLLATE pg_catalog.default, ::regclass casts;
+//     x ~ 'pattern' (and !~, ~*, !~*) as DuckDB's whole-string match of a
+//     pattern that searches, or, when the literal pattern has back
+//     references or lookaround, as a call of pg_regex_op (PostgreSQL's
+//     regexp_like, on a backtracking engine).
 //
 // Caveats: sqltext is a lexer, not a parser. Apart from RewritePostgres (and
 // the quoting of vsql_* named arguments) it never rewrites statements; a

@@ -525,6 +525,31 @@ func RewritePostgresIn(st Statement) (out Statement, changed bool) {
 				op += "*"
 				last = i + 1
 			}
+			if first := i - 1; backtrackingPattern(src, toks, last+1) {
+				// back references and lookaround, which DuckDB's RE2
+				// refuses: pg_regex_op, PostgreSQL's regexp_like (its
+				// backtracking engine) under a name colnames sees through
+				if op[0] == '!' {
+					first--
+				}
+				if first = operandStart(toks, match, first); first >= 0 {
+					not, flags := "", ""
+					if op[0] == '!' {
+						not = "NOT "
+						set(i-1, "")
+					}
+					if strings.HasSuffix(op, "*") {
+						flags = ", 'i'"
+						set(last, "")
+					}
+					pre[first] = "(" + not + FunctionsSchema + ".pg_regex_op(" + pre[first]
+					set(i, ",")
+					post[last+1] += flags + "))"
+					changed = true
+					i = last
+					continue
+				}
+			}
 			if regexOperand(src, toks, last, op, set) && last > i {
 				set(last, "") // ~* and !~*: the pattern carries (?i)
 			}
@@ -719,6 +744,25 @@ func mayNeedRewrite(src string, toks []Token) bool {
 		}
 	}
 	return false
+}
+
+// backtrackingPattern reports whether token j is a '…' pattern with back
+// references (\1 … \9) or lookaround ((?=, (?!, (?<=, (?<!), which RE2
+// does not have.
+func backtrackingPattern(src string, toks []rwTok, j int) bool {
+	if j >= len(toks) || toks[j].kind != tokString || src[toks[j].start] != '\'' {
+		return false
+	}
+	pat := src[toks[j].start:toks[j].end]
+	for k := 0; k+1 < len(pat); k++ {
+		if pat[k] == '\\' {
+			if c := pat[k+1]; c >= '1' && c <= '9' {
+				return true
+			}
+			k++
+		}
+	}
+	return strings.Contains(pat, "(?=") || strings.Contains(pat, "(?!") || strings.Contains(pat, "(?<=") || strings.Contains(pat, "(?<!")
 }
 
 // regexOperand rewrites the literal pattern after the regular expression
