@@ -567,6 +567,7 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 	ds := &duckStatement{sess: s, st: st, stmt: stmt, heavy: sqlfuncs.MayCallHeavy(st.SQL)}
 	n := stmt.NumInput()
 	ds.params = make([]uint32, n)
+	var unresolved []bool
 	for i := 0; i < n; i++ {
 		if i < len(paramOIDs) && paramOIDs[i] != 0 {
 			ds.params[i] = paramOIDs[i]
@@ -574,6 +575,21 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 		}
 		t, _ := stmt.ParamType(i + 1)
 		ds.params[i] = pgwire.ParamOID(t, nil)
+		if t == duckdb.TYPE_INVALID {
+			if unresolved == nil {
+				unresolved = make([]bool, n)
+			}
+			unresolved[i] = true
+		}
+	}
+	if unresolved != nil {
+		// paraminfer.go: n + $1 takes n's type, prepared again with the cast
+		if typed, ok := s.inferParamTypes(ctx, st, ds.params, unresolved); ok {
+			if again, err := s.prepareRaw(ctx, typed.SQL); err == nil {
+				_ = stmt.Close()
+				stmt, ds.stmt, ds.st, st = again, again, typed, typed
+			}
+		}
 	}
 	stype, _ := stmt.StatementType()
 	if st.ReturnsRows() || returnsRows(stype) {
