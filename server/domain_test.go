@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -242,9 +241,7 @@ var vsqlPrefix = regexp.MustCompile(`^\[vsql:[a-z_]+\] `)
 
 func askDomain(t *testing.T, c *pgconn.PgConn, sql string) domainAnswer {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	res, err := c.Exec(ctx, sql).ReadAll()
+	res, err := execText(c, sql)
 	if err != nil {
 		var pe *pgconn.PgError
 		if asPgError(err, &pe) {
@@ -254,19 +251,7 @@ func askDomain(t *testing.T, c *pgconn.PgConn, sql string) domainAnswer {
 		}
 		t.Fatalf("%s: %v", sql, err)
 	}
-	a := domainAnswer{}
-	a.Tag = res[len(res)-1].CommandTag.String()
-	for _, row := range res[len(res)-1].Rows {
-		var out []string
-		for _, v := range row {
-			if v == nil {
-				out = append(out, "NULL")
-			} else {
-				out = append(out, string(v))
-			}
-		}
-		a.Rows = append(a.Rows, out)
-	}
+	a := domainAnswer{answer: answer{Tag: res[len(res)-1].CommandTag.String(), Rows: textRows(res[len(res)-1].Rows)}}
 	for _, f := range res[len(res)-1].FieldDescriptions {
 		a.Names = append(a.Names, f.Name)
 	}

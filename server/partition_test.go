@@ -127,6 +127,13 @@ func TestPartitionedTables(t *testing.T) {
 		"INSERT INTO pt_k VALUES (3) RETURNING a",
 		"DROP TABLE pt_r, pt_plain, pt_k",
 	}
+	compareSteps(t, pg, vs, steps)
+}
+
+// compareSteps runs each statement on PostgreSQL and on vsqld, in order,
+// and reports those whose answers (askCode) differ.
+func compareSteps(t *testing.T, pg, vs *pgconn.PgConn, steps []string) {
+	t.Helper()
 	agree := 0
 	for _, sql := range steps {
 		want, got := askCode(t, pg, sql), askCode(t, vs, sql)
@@ -139,13 +146,19 @@ func TestPartitionedTables(t *testing.T) {
 	t.Logf("%d of %d statements answered as PostgreSQL 15 does", agree, len(steps))
 }
 
+// execText runs sql (one or more statements, the simple query protocol)
+// within 20 s.
+func execText(c *pgconn.PgConn, sql string) ([]*pgconn.Result, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	return c.Exec(ctx, sql).ReadAll()
+}
+
 // askCode is a statement's answer: its tag and rows as text, or its
 // error's whole SQLSTATE.
 func askCode(t *testing.T, c *pgconn.PgConn, sql string) answer {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	res, err := c.Exec(ctx, sql).ReadAll()
+	res, err := execText(c, sql)
 	if err != nil {
 		var pe *pgconn.PgError
 		if asPgError(err, &pe) {
@@ -153,19 +166,24 @@ func askCode(t *testing.T, c *pgconn.PgConn, sql string) answer {
 		}
 		t.Fatalf("%s: %v", sql, err)
 	}
-	a := answer{Tag: res[len(res)-1].CommandTag.String()}
-	for _, row := range res[len(res)-1].Rows {
-		var out []string
+	return answer{Tag: res[len(res)-1].CommandTag.String(), Rows: textRows(res[len(res)-1].Rows)}
+}
+
+// textRows are a result's rows as text, NULL as "NULL".
+func textRows(rows [][][]byte) [][]string {
+	var out [][]string
+	for _, row := range rows {
+		var cells []string
 		for _, v := range row {
 			if v == nil {
-				out = append(out, "NULL")
+				cells = append(cells, "NULL")
 			} else {
-				out = append(out, string(v))
+				cells = append(cells, string(v))
 			}
 		}
-		a.Rows = append(a.Rows, out)
+		out = append(out, cells)
 	}
-	return a
+	return out
 }
 
 // TestPartitionedTablesParameters: a prepared INSERT into a partitioned

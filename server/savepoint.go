@@ -301,23 +301,7 @@ func (s *Session) rollbackTo(ctx context.Context, i int) error {
 
 // runLogged runs a statement of the log again, its rows discarded.
 func (s *Session) runLogged(ctx context.Context, e txLogEntry) error {
-	stmt, err := s.Prepare(ctx, e.st, e.paramOIDs)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
-	rows, err := stmt.Execute(ctx, e.args)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	var vals []any
-	if cols := stmt.Columns(); cols != nil {
-		vals = make([]any, len(cols))
-	}
-	for rows.Next(vals) {
-	}
-	return rows.Err()
+	return s.runStatement(ctx, e.st, e.paramOIDs, e.args)
 }
 
 // volatileObjects are the database's SQL functions (macros) and views
@@ -523,12 +507,18 @@ func (s *Session) inTransaction(ctx context.Context, fn func() error) error {
 // runText prepares and runs one statement vsql wrote as if the client had
 // sent it, its rows (if any) discarded.
 func (s *Session) runText(ctx context.Context, query string) error {
-	stmt, err := s.Prepare(ctx, sqltext.Parse(query), nil)
+	return s.runStatement(ctx, sqltext.Parse(query), nil, nil)
+}
+
+// runStatement prepares and runs st with args as if the client had sent
+// it, its rows (if any) discarded.
+func (s *Session) runStatement(ctx context.Context, st sqltext.Statement, paramOIDs []uint32, args []any) error {
+	stmt, err := s.Prepare(ctx, st, paramOIDs)
 	if err != nil {
 		return err
 	}
 	defer stmt.Close()
-	rows, err := stmt.Execute(ctx, nil)
+	rows, err := stmt.Execute(ctx, args)
 	if err != nil {
 		return err
 	}

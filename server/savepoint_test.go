@@ -88,16 +88,7 @@ func TestSavepointRollback(t *testing.T) {
 		"ROLLBACK",
 		"DROP TABLE sp_t, sp_u",
 	}
-	agree := 0
-	for _, sql := range steps {
-		want, got := askCode(t, pg, sql), askCode(t, vs, sql)
-		if !reflect.DeepEqual(want, got) {
-			t.Errorf("%s\n  PostgreSQL: %v\n  vsqld:      %v", sql, want, got)
-			continue
-		}
-		agree++
-	}
-	t.Logf("%d of %d statements answered as PostgreSQL 15 does", agree, len(steps))
+	compareSteps(t, pg, vs, steps)
 }
 
 // TestSavepointRollbackParameters: the statements run again keep their
