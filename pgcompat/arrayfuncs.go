@@ -2,6 +2,7 @@ package pgcompat
 
 import (
 	"database/sql/driver"
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
 )
 
@@ -151,4 +153,89 @@ func number(v any) (float64, bool) {
 		return f, true
 	}
 	return 0, false
+}
+
+// arrayFill: array_fill(v, ARRAY[n1, n2, …]) (and with lower bounds all
+// 1, or dimensions '{}') is PostgreSQL's array of n1 × n2 × … copies of
+// v, written as nested list comprehensions:
+//
+//	[[v FOR __vsql_i IN range(n2)] FOR __vsql_i IN range(n1)]
+//
+// DuckDB's type of a list fixes its depth, so the rewrite needs the
+// dimensions as numbers in the statement; other forms (a column or
+// parameter of dimensions, lower bounds other than 1, which vsql's lists
+// cannot have) are left for DuckDB to refuse.
+func arrayFill(p *pass, i int) {
+	if p.isOp(i-1, ".") || p.kind(i+1) != sqltext.Open {
+		return
+	}
+	closing := p.matchForward(i + 1)
+	if closing < 0 {
+		return
+	}
+	args := p.splitArgs(i+1, closing)
+	if len(args) != 2 && len(args) != 3 {
+		return
+	}
+	dims, ok := p.numberList(args[1])
+	if !ok {
+		return
+	}
+	if len(args) == 3 {
+		lower, ok := p.numberList(args[2])
+		if !ok || len(lower) != len(dims) && len(lower) != 0 {
+			return
+		}
+		for _, b := range lower {
+			if b != "1" {
+				return
+			}
+		}
+	}
+	if len(dims) == 0 {
+		dims = []string{"0"} // '{}': an empty array
+	}
+	var tail strings.Builder
+	for k := len(dims) - 1; k >= 0; k-- {
+		fmt.Fprintf(&tail, " FOR __vsql_i IN range(%s)]", dims[k])
+	}
+	p.replace(p.toks[i].Start, p.toks[i+1].End, strings.Repeat("[", len(dims)))
+	p.replace(p.toks[args[0][1]].End, p.toks[closing].End, tail.String())
+}
+
+// numberList reads the tokens of arg as ARRAY[n, …] or '{n,…}' of
+// non-negative integers.
+func (p *pass) numberList(arg [2]int) ([]string, bool) {
+	from, to := arg[0], arg[1]
+	if from == to && p.kind(from) == sqltext.String {
+		body, ok := strings.CutPrefix(p.text(from), "'{")
+		if body, ok2 := strings.CutSuffix(body, "}'"); ok && ok2 {
+			if strings.TrimSpace(body) == "" {
+				return nil, true
+			}
+			var out []string
+			for _, n := range strings.Split(body, ",") {
+				if _, err := strconv.ParseUint(strings.TrimSpace(n), 10, 31); err != nil {
+					return nil, false
+				}
+				out = append(out, strings.TrimSpace(n))
+			}
+			return out, true
+		}
+		return nil, false
+	}
+	if !p.isWord(from, "array") || !p.isOp(from+1, "[") || !p.isOp(to, "]") {
+		return nil, false
+	}
+	var out []string
+	for j := from + 2; j < to; j += 2 {
+		if p.kind(j) != sqltext.Number || (!p.isOp(j+1, ",") && j+1 != to) {
+			return nil, false
+		}
+		if _, err := strconv.ParseUint(p.text(j), 10, 31); err != nil {
+			return nil, false
+		}
+		out = append(out, p.text(j))
+	}
+	return out, true
 }

@@ -79,7 +79,9 @@
 // Setup also creates macros of PostgreSQL functions DuckDB lacks (to_char,
 // to_timestamp(text, text), to_date, to_number, regexp_instr and the other
 // regexp_* functions, parse_ident, jsonb_set, jsonb_insert, jsonb_typeof,
-// json(b)_extract_path, width_bucket, …; docs/sql.md lists them). Their
+// json(b)_extract_path, width_bucket, trim_array, …; docs/sql.md lists
+// them; array_fill of constant dimensions is a rule, arrayFill, that
+// writes nested list comprehensions). Their
 // names are given to sqltext.ProvideFunctions, so that RewritePostgres
 // sends a bare call of one to memory.__vsql_fn (sqltext.FunctionsSchema),
 // in its existing pass: apart from the catalogs of memory.__vsql_pg,

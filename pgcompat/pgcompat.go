@@ -236,6 +236,9 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_regex_op(s, p) AS ` + schema + `.regexp_like(s, p), (s, p, f) AS ` + schema + `.regexp_like(s, p, f)`,
 	// x::varchar(n) (charlength.go)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_varchar_cut(s, n) AS left(s, n)`,
+	// trim_array(a, n): a without its last n elements
+	`CREATE OR REPLACE MACRO ` + schema + `.trim_array(a, n) AS CASE WHEN n < 0 OR n > len(a)
+		THEN error('[vsql:array_subscript_error] number of elements to trim must be between 0 and ' || len(a)) ELSE a[1:len(a) - n] END`,
 	// every is the standard's name of bool_and
 	`CREATE OR REPLACE MACRO ` + schema + `.every(b) AS bool_and(b)`,
 	// timestamptz(date, time [with time zone]): a time without zone is
@@ -301,7 +304,7 @@ func init() {
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
 		"overlay", "date_bin", "jsonb_strip_nulls", "json_strip_nulls", "jsonb_delete", "array_remove", "array_replace", "array_positions",
 		"make_interval", "unistr", "sha224", "sha384", "sha512",
-		"initcap", "get_byte", "set_byte", "jsonb_pretty", "every")
+		"initcap", "get_byte", "set_byte", "jsonb_pretty", "every", "trim_array")
 }
 
 // Setup creates the macros rewritten statements call; exec runs one
@@ -410,6 +413,7 @@ var rules = map[string]rule{
 	"array_agg":                distinctAgg,  // (DISTINCT col): PostgreSQL's sorted order (jsonagg.go)
 	"string_agg":               distinctAgg,
 	"*":                        recordStar,
+	"array_fill":               arrayFill, // (arrayfuncs.go)
 	"json_populate_record":     recordCall,
 	"jsonb_populate_record":    recordCall,
 	"json_populate_recordset":  recordCall,

@@ -53,6 +53,8 @@ func postgresColumnName(duck string) string {
 		return "make_timestamptz"
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_typeof("):
 		return "pg_typeof"
+	case strings.HasPrefix(duck, `main.list_apply("range"(`) && strings.Contains(duck, "(lambda __vsql_i: "):
+		return "array_fill" // pgcompat's comprehension for array_fill
 	}
 	// x::varchar(n), cut to n characters by a macro around the cast
 	if m := varcharCut.FindStringSubmatch(duck); m != nil {
