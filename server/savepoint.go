@@ -109,18 +109,23 @@ func (s *Session) Executed(st sqltext.Statement, paramOIDs []uint32, args []any)
 	if s.replaying {
 		return
 	}
+	if !s.InTransaction() {
+		// Outside a block only the count of commits matters: a query
+		// that writes through a function (nextval, a vsql_* merge) changes
+		// what a block refuses to run again anyway (a sequence, a gate).
+		switch first := st.Keyword(0); {
+		case st.Kind() == sqltext.KindQuery, first == "SET", first == "RESET", first == "BEGIN", first == "START", first == "COMMIT", first == "END", first == "ROLLBACK", first == "ABORT":
+		default:
+			s.srv.commitCount(s.alias).Add(1)
+		}
+		return
+	}
 	logged, why := statementEffects(st)
 	if !logged {
 		return
 	}
 	if why == "" && len(sqltext.ScanStatement(st).Catalogs) > 0 {
 		why = "a statement naming another database or branch, whose commits are not followed"
-	}
-	if !s.InTransaction() {
-		if st.Keyword(0) != "SET" && st.Keyword(0) != "RESET" {
-			s.srv.commitCount(s.alias).Add(1)
-		}
-		return
 	}
 	size := len(st.SQL)
 	kept := make([]any, len(args))
