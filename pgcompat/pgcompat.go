@@ -112,8 +112,9 @@ var setup = []string{
 		(s, d, n) AS ` + schema + `.pg_string_split(s, d, n)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.string_to_table(s, d) AS unnest(` + schema + `.pg_string_split(s, d, NULL)),
 		(s, d, n) AS unnest(` + schema + `.pg_string_split(s, d, n))`,
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_lpad(s, n) AS lpad(s, n, ' '), (s, n, f) AS lpad(s, n, f)`,
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_rpad(s, n) AS rpad(s, n, ' '), (s, n, f) AS rpad(s, n, f)`,
+	// an empty fill pads nothing (PostgreSQL; DuckDB refuses it)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_lpad(s, n) AS lpad(s, n, ' '), (s, n, f) AS CASE WHEN f = '' THEN left(s, greatest(n, 0)) ELSE lpad(s, n, f) END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_rpad(s, n) AS rpad(s, n, ' '), (s, n, f) AS CASE WHEN f = '' THEN left(s, greatest(n, 0)) ELSE rpad(s, n, f) END`,
 	// overlay of text or bytea (a blob's length is its bytes)
 	`CREATE OR REPLACE MACRO ` + schema + `.overlay(s, r, n) AS CASE WHEN n < 1 THEN error('[vsql:invalid_argument] negative substring length not allowed')
 			ELSE ` + schema + `.pg_substr(s, 1, n - 1) || r || ` + schema + `.pg_substr(s, n + CASE WHEN typeof(r) = 'BLOB' THEN octet_length(CAST(r AS BLOB)) ELSE length(CAST(r AS VARCHAR)) END) END,

@@ -550,6 +550,7 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: `SELECT jsonb_pretty('[{"f1":1,"f2":null},2,null,[[{"x":true},6,7],8],3]'), jsonb_pretty('{}'), jsonb_pretty('[]'), jsonb_pretty('1'), jsonb_pretty('{"a":[],"b":{}}')`},
 		{sql: "SELECT every(x), every(y), every(z) FROM (VALUES (true, false, NULL::bool), (NULL, true, NULL)) v(x, y, z)"},
 		{sql: "SELECT timestamptz(date '1994-01-01', time with time zone '11:00-5'), timestamptz(date '1994-01-01', time '11:00')"},
+		{sql: "SELECT lpad('hi', 5, ''), rpad('hi', 5, ''), lpad('hello', 3, ''), rpad('hello', 3, ''), lpad('hi', -1, 'x'), lpad(NULL, 3, ''), lpad('hi', 5, NULL)"},
 		// array_fill of constant dimensions
 		{sql: "SELECT array_fill(null::integer, array[3,3]), array_fill('juhu'::text, array[2,2]), array_fill(7, array[2], array[1]), array_fill(1, array[2,1,2])", names: true},
 		{sql: "SELECT cardinality(array_fill(42, array[0])), cardinality(array_fill(42, '{}'))"},
