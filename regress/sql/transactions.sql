@@ -51,8 +51,18 @@ BEGIN;
 INSERT INTO acct VALUES (11, 11);
 SAVEPOINT s3;
 INSERT INTO acct VALUES (12, 12);
--- undoing a statement cannot be honoured: the whole transaction fails
+-- ROLLBACK TO runs the statements before the savepoint again: 12 is undone, 11 kept
 ROLLBACK TO s3;
+SELECT id FROM acct WHERE id IN (10, 11, 12) ORDER BY id;
+COMMIT;
+SELECT count(*) AS only_11 FROM acct WHERE id IN (10, 11, 12);
+-- before the savepoint, a statement that would not give the same result run
+-- again (random()): refused, and the whole transaction fails
+BEGIN;
+INSERT INTO acct SELECT 13, (random() * 0)::int;
+SAVEPOINT s4;
+INSERT INTO acct VALUES (14, 14);
+ROLLBACK TO s4;
 SELECT 1;
 COMMIT;
-SELECT count(*) AS none_of_11_12 FROM acct WHERE id IN (10, 11, 12);
+SELECT count(*) AS none_of_13_14 FROM acct WHERE id IN (13, 14);
