@@ -237,6 +237,11 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_regex_op(s, p) AS ` + schema + `.regexp_like(s, p), (s, p, f) AS ` + schema + `.regexp_like(s, p, f)`,
 	// x::varchar(n) (charlength.go)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_varchar_cut(s, n) AS left(s, n)`,
+	// j @? path, j @@ path and their functions (jsonpath.go)
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_path_exists(j, p) AS __vsql_jsonpath_exists(CAST(j AS VARCHAR), CAST(p AS VARCHAR))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_path_match(j, p) AS __vsql_jsonpath_match(CAST(j AS VARCHAR), CAST(p AS VARCHAR), false)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonpath_exists_op(j, p) AS __vsql_jsonpath_exists(CAST(j AS VARCHAR), CAST(p AS VARCHAR))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonpath_match_op(j, p) AS __vsql_jsonpath_match(CAST(j AS VARCHAR), CAST(p AS VARCHAR), true)`,
 	// trim_array(a, n): a without its last n elements
 	`CREATE OR REPLACE MACRO ` + schema + `.trim_array(a, n) AS CASE WHEN n < 0 OR n > len(a)
 		THEN error('[vsql:array_subscript_error] number of elements to trim must be between 0 and ' || len(a)) ELSE a[1:len(a) - n] END`,
@@ -305,7 +310,7 @@ func init() {
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
 		"overlay", "date_bin", "jsonb_strip_nulls", "json_strip_nulls", "jsonb_delete", "array_remove", "array_replace", "array_positions",
 		"make_interval", "unistr", "sha224", "sha384", "sha512",
-		"initcap", "get_byte", "set_byte", "jsonb_pretty", "every", "trim_array")
+		"initcap", "get_byte", "set_byte", "jsonb_pretty", "every", "trim_array", "jsonb_path_exists", "jsonb_path_match")
 }
 
 // Setup creates the macros rewritten statements call; exec runs one
@@ -948,10 +953,18 @@ func (p *pass) typedLiteralType(i int) int {
 // JSON).
 var typedLiteralWords = map[string]bool{"json": true, "jsonb": true, "text": true, "varchar": true}
 
-// containsLeft rewrites a @> b (token i is @ of @>).
+// containsLeft rewrites a @> b (token i is @ of @>), and the jsonpath
+// operators a @? path and a @@ path (jsonpath.go).
 func containsLeft(p *pass, i int) {
-	if p.isOp(i+1, ">") && p.adjacent(i) {
+	switch {
+	case p.isOp(i-1, "@") && p.adjacent(i-1):
+		// the second @ of @@
+	case p.isOp(i+1, ">") && p.adjacent(i):
 		contains(p, i, i+1, false)
+	case p.isOp(i+1, "?") && p.adjacent(i):
+		p.binary(i, i+1, ".pg_jsonpath_exists_op(", false)
+	case p.isOp(i+1, "@") && p.adjacent(i):
+		p.binary(i, i+1, ".pg_jsonpath_match_op(", false)
 	}
 }
 
@@ -991,6 +1004,8 @@ func contains(p *pass, op, op2 int, reversed bool) {
 // own placeholder, VALUES (?, ?)) is left alone.
 func exists(p *pass, i int) {
 	switch {
+	case p.isOp(i-1, "@") && p.adjacent(i-1):
+		// the ? of @? (containsLeft)
 	case p.isOp(i+1, "|") && p.adjacent(i):
 		p.binary(i, i+1, ".pg_exists_any(", false)
 	case p.isOp(i+1, "&") && p.adjacent(i):

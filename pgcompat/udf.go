@@ -177,6 +177,8 @@ var goFunctions = map[string][]scalar{
 	"__vsql_get_byte":          {{in: []duckdb.Type{duckdb.TYPE_BLOB, tInt}, out: tInt4, run: getByte}},
 	"__vsql_set_byte":          {{in: []duckdb.Type{duckdb.TYPE_BLOB, tInt, tInt}, out: duckdb.TYPE_BLOB, run: setByte}},
 	"__vsql_jsonb_pretty":      {{in: []duckdb.Type{tText}, out: tText, run: jsonbPretty}},
+	"__vsql_jsonpath_exists":   {{in: []duckdb.Type{tText, tText}, out: tBool, run: jsonpathExists}},
+	"__vsql_jsonpath_match":    {{in: []duckdb.Type{tText, tText, tBool}, out: tBool, run: jsonpathMatch}},
 	"__vsql_sha224":            {{in: []duckdb.Type{duckdb.TYPE_BLOB}, out: duckdb.TYPE_BLOB, run: shaOf(func(b []byte) []byte { s := sha256.Sum224(b); return s[:] })}},
 	"__vsql_sha256":            {{in: []duckdb.Type{duckdb.TYPE_BLOB}, out: duckdb.TYPE_BLOB, run: shaOf(func(b []byte) []byte { s := sha256.Sum256(b); return s[:] })}},
 	"__vsql_sha384":            {{in: []duckdb.Type{duckdb.TYPE_BLOB}, out: duckdb.TYPE_BLOB, run: shaOf(func(b []byte) []byte { s := sha512.Sum384(b); return s[:] })}},

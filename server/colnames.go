@@ -45,7 +45,8 @@ func postgresColumnName(duck string) string {
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_date_part"):
 		return "date_part"
 	case strings.HasPrefix(duck, "regexp_full_match("), strings.HasPrefix(duck, sqltext.PGCatalogSchema+".vsql_any_eq("),
-		strings.Contains(duck, sqltext.FunctionsSchema+".pg_regex_op("):
+		strings.Contains(duck, sqltext.FunctionsSchema+".pg_regex_op("),
+		strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_jsonpath_"):
 		return "?column?" // x ~ y, x SIMILAR TO y, x = ANY (…)
 	case strings.HasPrefix(duck, "main.timezone("):
 		return "timezone" // x AT TIME ZONE z

@@ -122,6 +122,7 @@ const (
 	UnsupportedResultFormat Code = "unsupported_result_format"
 	ArrayDimensions         Code = "array_dimensions_mismatch"
 	ArraySubscript          Code = "array_subscript_error"
+	JSONPathBoolean         Code = "singleton_sql_json_item_required"
 	NullValueNotAllowed     Code = "null_value_not_allowed"
 	UndefinedObject         Code = "undefined_object"
 	// setval (server/sequences.go).
@@ -260,6 +261,7 @@ var codes = map[Code]codeInfo{
 	SequenceBackwards:       {"0A000", "DuckDB's sequences only move forward, by whole increments: setval may keep a sequence where it is or move it ahead. To start lower, create a new sequence (CREATE SEQUENCE s2 START WITH n) and point the column's default at it (ALTER TABLE t ALTER COLUMN c SET DEFAULT nextval('s2'))."},
 	SequenceStepLimit:       {"54000", "setval moves a sequence by calling nextval once per step; call it in parts, or create a new sequence with START WITH the value."},
 	NullValueNotAllowed:     {"22004", "Pass a value that is not NULL, e.g. coalesce(x, …) (in format(): %L writes NULL, %s nothing)."},
+	JSONPathBoolean:         {"22038", "jsonb_path_match needs a path that returns one boolean (a predicate such as $.a == 1); the @@ operator answers NULL instead."},
 	ArraySubscript:          {"2202E", "The index must lie within the value: a bytea of n bytes has bytes 0 to n-1 (bits 0 to 8n-1)."},
 	ArrayDimensions:         {"2202E", "A PostgreSQL array is rectangular: give every sub-list of a list of lists the same length (and no NULL sub-list), or request the column in text format."},
 	InvalidDatetimeInput:    {"22007", "Write dates and times as PostgreSQL reads them: ISO 8601 (1999-01-08 04:05:06), or a form of PostgreSQL's manual, section 8.5.1 ('January 8, 1999', '1/8/1999' month first); see docs/sql.md."},
