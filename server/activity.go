@@ -79,9 +79,9 @@ func (s *Session) Active(query string) {
 func (s *Session) Idle() {
 	state := "idle"
 	switch s.txStatus() {
-	case 'T':
+	case txOpen:
 		state = "idle in transaction"
-	case 'E':
+	case txFailed:
 		state = "idle in transaction (aborted)"
 	}
 	a := s.activity

@@ -33,7 +33,7 @@ type enumColumnsCache struct {
 // transaction ends.
 func (s *Session) catalogChanged() {
 	catalogGeneration.Add(1)
-	if s.txStatus() != 'I' {
+	if s.txStatus() != txIdle {
 		s.catalogChangedInTx = true
 	}
 }

@@ -243,7 +243,7 @@ func (c *copyStatement) load(ctx context.Context, src *pgwire.CopyReader) (int64
 	// its line: first, inside a transaction block (a failed INSERT would
 	// end it); otherwise only when the INSERT fails, so that a good COPY
 	// casts each value once, not twice.
-	precheck := len(checks) > 0 && s.txStatus() != 'I'
+	precheck := len(checks) > 0 && s.txStatus() != txIdle
 	if precheck {
 		if err := c.findBadValue(ctx, staging, cols, checks); err != nil {
 			return 0, err

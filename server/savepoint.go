@@ -213,14 +213,14 @@ func (p *savepointStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows,
 	s := p.sess
 	words := p.st.Keywords
 	name := savepointName(p.st.SQL)
-	if s.txStatus() == 'I' {
+	if s.txStatus() == txIdle {
 		e := vsqlerr.New(vsqlerr.TransactionBlock, "%s can only be used in transaction blocks", words[0]).WithHint("Start a transaction with BEGIN first.")
 		e.SQLState = "25P01"
 		return nil, e
 	}
 	switch words[0] {
 	case "SAVEPOINT":
-		if s.txStatus() == 'E' {
+		if s.txStatus() == txFailed {
 			return nil, vsqlerr.New(vsqlerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 		}
 		s.savepoints = append(s.savepoints, savepoint{name: name, logLen: len(s.txLog), settings: s.settingsSnapshot()})
@@ -248,13 +248,13 @@ func (p *savepointStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows,
 func (s *Session) rollbackTo(ctx context.Context, i int) error {
 	sp := s.savepoints[i]
 	s.savepoints = s.savepoints[:i+1]
-	if s.txStatus() == 'T' && len(s.txLog) == sp.logLen {
+	if s.txStatus() == txOpen && len(s.txLog) == sp.logLen {
 		s.restoreSettings(sp.settings) // nothing to undo in DuckDB
 		return nil
 	}
 	prefix := s.txLog[:sp.logLen]
 	refuse := func(why string) error {
-		s.setTx('E')
+		s.setTx(txFailed)
 		return vsqlerr.New(vsqlerr.FeatureNotSupported, "cannot roll back to savepoint %q: before it, the transaction ran %s; DuckDB cannot undo part of a transaction, and vsql would have to run the statements before the savepoint again, which would not give the same result. The whole transaction is aborted", sp.name, why).
 			WithHint("Roll back the whole transaction (ROLLBACK) and retry it. ROLLBACK TO works when the statements before the savepoint give the same result when run again: see docs/sql.md, Transactions.")
 	}
@@ -271,10 +271,10 @@ func (s *Session) rollbackTo(ctx context.Context, i int) error {
 	}
 	_ = s.exec(ctx, "ROLLBACK")
 	if err := s.exec(ctx, "BEGIN TRANSACTION"); err != nil {
-		s.setTx('E')
+		s.setTx(txFailed)
 		return err
 	}
-	s.setTx('T')
+	s.setTx(txOpen)
 	s.catalogChanged() // what the rolled-back part created is gone
 	s.replaying = true
 	defer func() { s.replaying = false }()
@@ -283,7 +283,7 @@ func (s *Session) rollbackTo(ctx context.Context, i int) error {
 	s.restoreSettings(s.txStartSettings)
 	volatile, err := s.volatileObjects(ctx)
 	if err != nil {
-		s.setTx('E')
+		s.setTx(txFailed)
 		return err
 	}
 	for n, e := range prefix {
@@ -291,7 +291,7 @@ func (s *Session) rollbackTo(ctx context.Context, i int) error {
 			return refuse(why)
 		}
 		if err := s.runLogged(ctx, e); err != nil {
-			s.setTx('E')
+			s.setTx(txFailed)
 			return vsqlerr.Wrap(err, vsqlerr.FeatureNotSupported, "cannot roll back to savepoint %q: statement %d of the transaction, run again, failed: %v; the whole transaction is aborted", sp.name, n+1, err).
 				WithHint("Roll back the whole transaction (ROLLBACK) and retry it.")
 		}

@@ -254,7 +254,7 @@ func (s *Server) branchBusy(alias string) bool {
 	s.sessMu.Lock()
 	defer s.sessMu.Unlock()
 	for _, sess := range s.sessions {
-		if sess.alias == alias && sess.txStatus() != 'I' {
+		if sess.alias == alias && sess.txStatus() != txIdle {
 			return true
 		}
 	}

@@ -59,8 +59,8 @@ type Session struct {
 	activity    *activity
 	waitingGate atomic.Bool
 
-	// tx is the transaction state reported in ReadyForQuery ('I', 'T',
-	// 'E'); other goroutines read it (restore checks for open transactions).
+
+
 	tx atomic.Int32
 
 	runMu  sync.Mutex
@@ -142,7 +142,7 @@ func (s *Server) newSession(ctx context.Context, target Target, alias string, ro
 	pid, secret := s.newKey()
 	sess := &Session{srv: s, target: target, alias: alias, conn: conn, pid: pid, secret: secret, params: params, principal: principal{user: params["user"], role: role},
 		activity: newActivity(pid, remote)}
-	sess.setTx('I')
+	sess.setTx(txIdle)
 	// Settings the client sent in its startup packet (pgjdbc sends TimeZone,
 	// psql application_name); invalid ones fall back to the defaults.
 	for name := range settings {
@@ -174,12 +174,21 @@ func (s *Session) ParameterStatus() [][2]string {
 }
 
 // TxStatus implements pgwire.Session.
-func (s *Session) TxStatus() byte { return s.txStatus() }
+func (s *Session) TxStatus() byte { return byte(s.txStatus()) }
 
-func (s *Session) txStatus() byte { return byte(s.tx.Load()) }
-func (s *Session) setTx(b byte) {
+// txState is a session's transaction state, as ReadyForQuery reports it.
+type txState byte
+
+const (
+	txIdle   txState = 'I' // no transaction block
+	txOpen   txState = 'T' // in a transaction block
+	txFailed txState = 'E' // in a transaction block a statement failed in
+)
+
+func (s *Session) txStatus() txState { return txState(s.tx.Load()) }
+func (s *Session) setTx(b txState) {
 	s.tx.Store(int32(b))
-	if b == 'I' {
+	if b == txIdle {
 		s.savepoints = nil
 		s.txLog, s.txLogBytes = nil, 0
 		s.closeCursors(true) // the block ended: only WITH HOLD cursors stay
@@ -212,7 +221,7 @@ func (s *Session) StatementContext() context.Context {
 func (s *Session) OffThread() *sqlfuncs.OffThread { return &s.offThread }
 
 // InTransaction implements sqlfuncs.Caller.
-func (s *Session) InTransaction() bool { return s.txStatus() != 'I' }
+func (s *Session) InTransaction() bool { return s.txStatus() != txIdle }
 
 // TakeNotices implements pgwire.Session.
 func (s *Session) TakeNotices() []*vsqlerr.Error {
@@ -230,7 +239,7 @@ func (s *Session) notice(code vsqlerr.Code, sqlstate, format string, args ...any
 // Close implements pgwire.Session.
 func (s *Session) Close() {
 	s.closeCursors(false)
-	if s.txStatus() != 'I' {
+	if s.txStatus() != txIdle {
 		_, _ = s.conn.ExecContext(context.Background(), "ROLLBACK", nil)
 	}
 	s.conn.Close()
@@ -275,8 +284,8 @@ func (s *Session) cancelRunning() {
 // failed records an error: inside a transaction block, it makes the
 // transaction failed (DuckDB has rolled its work back already).
 func (s *Session) failed(err error) error {
-	if err != nil && s.txStatus() == 'T' {
-		s.setTx('E')
+	if err != nil && s.txStatus() == txOpen {
+		s.setTx(txFailed)
 	}
 	return err
 }
@@ -284,7 +293,7 @@ func (s *Session) failed(err error) error {
 // Prepare implements pgwire.Session.
 func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs []uint32) (pgwire.Statement, error) {
 	kind := st.Kind()
-	if s.txStatus() == 'E' && kind != sqltext.KindRollback && kind != sqltext.KindCommit && !(kind == sqltext.KindSavepoint && st.Keyword(0) == "ROLLBACK") {
+	if s.txStatus() == txFailed && kind != sqltext.KindRollback && kind != sqltext.KindCommit && !(kind == sqltext.KindSavepoint && st.Keyword(0) == "ROLLBACK") {
 		return nil, vsqlerr.New(vsqlerr.InFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 	}
 	// What clients may reach (guard.go): judged on the text as the client
@@ -453,8 +462,8 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 			offset := st.Offset
 			st = sqltext.Parse(rewritten)
 			st.Offset = offset
-			if s.txStatus() == 'E' {
-				s.setTx('T') // the failed attempt only prepared
+			if s.txStatus() == txFailed {
+				s.setTx(txOpen) // the failed attempt only prepared
 			}
 			ds, err = s.prepareDuckDB(sqlfuncs.WithCaller(ctx, s), st, paramOIDs)
 		}
@@ -481,7 +490,7 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		ds.Close()
 		return nil, s.failed(refuseReadOnly(st))
 	}
-	if s.txStatus() != 'I' {
+	if s.txStatus() != txIdle {
 		s.txQueried = true
 	}
 	ds.needs = s.statementNeeds(scan, writes)

@@ -378,7 +378,7 @@ func (s *Session) setStatement(name, value string, local bool) (pgwire.Statement
 		return nil, true, err
 	}
 	return &settingStatement{apply: func() error {
-		if local && s.txStatus() == 'I' {
+		if local && s.txStatus() == txIdle {
 			s.notices = append(s.notices, &vsqlerr.Error{Severity: "WARNING", SQLState: "25P01",
 				Message: "SET LOCAL can only be used in transaction blocks"})
 			return nil
@@ -398,7 +398,7 @@ type txSetting struct {
 // in a transaction block: ROLLBACK restores what the block changed, COMMIT
 // what it changed with SET LOCAL, as PostgreSQL (savepoints aside).
 func (s *Session) saveForTransaction(name string, local bool) {
-	if s.txStatus() == 'I' {
+	if s.txStatus() == txIdle {
 		return
 	}
 	if s.txSettings == nil {

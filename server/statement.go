@@ -417,33 +417,33 @@ func (t *txStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error)
 		if t.st.Keyword(0) == "START" {
 			tag = "START TRANSACTION"
 		}
-		if s.txStatus() != 'I' {
+		if s.txStatus() != txIdle {
 			s.notice(vsqlerr.TransactionBlock, "25001", "there is already a transaction in progress")
 			return &tagRows{tag: tag}, nil
 		}
 		if err := s.exec(ctx, "BEGIN TRANSACTION"); err != nil {
 			return nil, err
 		}
-		s.setTx('T')
+		s.setTx(txOpen)
 		s.beginTransactionModes(modes)
 		return &tagRows{tag: tag}, nil
 	case sqltext.KindCommit:
 		chain := andChain(t.st)
-		if chain && s.txStatus() == 'I' {
+		if chain && s.txStatus() == txIdle {
 			return nil, vsqlerr.New(vsqlerr.ChainOutsideBlock, "COMMIT AND CHAIN can only be used in transaction blocks")
 		}
 		modes := s.currentTxModes()
 		switch s.txStatus() {
-		case 'I':
+		case txIdle:
 			s.notice(vsqlerr.TransactionBlock, "25P01", "there is no transaction in progress")
 			return &tagRows{tag: "COMMIT"}, nil
-		case 'E':
+		case txFailed:
 			_ = s.exec(ctx, "ROLLBACK")
-			s.setTx('I')
+			s.setTx(txIdle)
 			s.endTransaction(false)
 			return s.chain(ctx, chain, modes, "ROLLBACK")
 		}
-		s.setTx('I')
+		s.setTx(txIdle)
 		if err := s.gatedExec(ctx, "COMMIT"); err != nil {
 			s.endTransaction(false)
 			return nil, err
@@ -452,7 +452,7 @@ func (t *txStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error)
 		return s.chain(ctx, chain, modes, "COMMIT")
 	default: // rollback
 		chain := andChain(t.st)
-		if s.txStatus() == 'I' {
+		if s.txStatus() == txIdle {
 			if chain {
 				return nil, vsqlerr.New(vsqlerr.ChainOutsideBlock, "ROLLBACK AND CHAIN can only be used in transaction blocks")
 			}
@@ -461,7 +461,7 @@ func (t *txStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error)
 		}
 		modes := s.currentTxModes()
 		_ = s.exec(ctx, "ROLLBACK") // DuckDB may have ended a failed transaction already
-		s.setTx('I')
+		s.setTx(txIdle)
 		s.endTransaction(false)
 		return s.chain(ctx, chain, modes, "ROLLBACK")
 	}
@@ -482,7 +482,7 @@ func (s *Session) chain(ctx context.Context, chain bool, modes txModes, tag stri
 		if err := s.exec(ctx, "BEGIN TRANSACTION"); err != nil {
 			return nil, err
 		}
-		s.setTx('T')
+		s.setTx(txOpen)
 		s.beginTransactionModes(modes)
 	}
 	return &tagRows{tag: tag}, nil
@@ -520,7 +520,7 @@ func (d *databaseStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, 
 	if d.create {
 		verb = "CREATE DATABASE"
 	}
-	if s.txStatus() != 'I' {
+	if s.txStatus() != txIdle {
 		return nil, s.failed(vsqlerr.New(vsqlerr.TransactionBlock, "%s cannot run inside a transaction block", verb))
 	}
 	if d.create {

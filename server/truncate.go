@@ -161,7 +161,7 @@ func (st *truncateStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows,
 			linked = true
 		}
 	}
-	wrap := s.txStatus() == 'I' && !linked
+	wrap := s.txStatus() == txIdle && !linked
 	if wrap {
 		if err := s.exec(ctx, "BEGIN TRANSACTION"); err != nil {
 			return nil, s.failed(err)

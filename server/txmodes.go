@@ -123,7 +123,7 @@ func (s *Session) applyTxModes(m txModes, prefix string) {
 // setting: the block's, else (each statement its own transaction) the
 // session's default.
 func (s *Session) transactionSetting(name string) string {
-	if def, ok := txSettingNames[name]; ok && s.txStatus() == 'I' {
+	if def, ok := txSettingNames[name]; ok && s.txStatus() == txIdle {
 		return s.settingValue(def)
 	}
 	return s.settingValue(name)
@@ -160,7 +160,7 @@ func (s *Session) setTransactionStatement(modes string, session bool) (pgwire.St
 		}}, true, nil
 	}
 	return &settingStatement{apply: func() error {
-		if s.txStatus() == 'I' {
+		if s.txStatus() == txIdle {
 			s.notices = append(s.notices, &vsqlerr.Error{Severity: "WARNING", SQLState: "25P01",
 				Message: "SET TRANSACTION can only be used in transaction blocks"})
 			return nil
@@ -195,7 +195,7 @@ func (s *Session) setTransactionValue(name, value string) (pgwire.Statement, boo
 		return nil, true, err
 	}
 	return &settingStatement{apply: func() error {
-		if s.txStatus() == 'I' {
+		if s.txStatus() == txIdle {
 			return nil
 		}
 		var m txModes
