@@ -59,8 +59,8 @@ type Session struct {
 	activity    *activity
 	waitingGate atomic.Bool
 
-
-
+	// tx is the transaction state (a txState) reported in ReadyForQuery;
+	// other goroutines read it (restore checks for open transactions).
 	tx atomic.Int32
 
 	runMu  sync.Mutex
