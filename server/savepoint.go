@@ -34,7 +34,8 @@ import (
 //     one of the database's SQL functions or views that does;
 //   - inserted into a table whose column defaults do (a serial column
 //     takes the next value of a sequence that existed before the
-//     block), ran COPY FROM, MERGE or a data-modifying WITH;
+//     block), set a column to DEFAULT in an UPDATE, ran COPY FROM,
+//     MERGE or a data-modifying WITH;
 //   - has a cursor open, or ran more than maxTxLog statements;
 //
 // or when another session committed changes to the branch (or vsql
@@ -97,6 +98,8 @@ func statementEffects(st sqltext.Statement) (logged bool, why string) {
 		return true, "MERGE"
 	case kind != sqltext.KindInsert && strings.Contains(strings.ToLower(st.SQL), "insert"):
 		return true, "a data-modifying WITH"
+	case kind == sqltext.KindUpdate && strings.Contains(strings.ToLower(st.SQL), "default"):
+		return true, "an UPDATE … SET c = DEFAULT (a default may change from call to call)"
 	}
 	return true, ""
 }

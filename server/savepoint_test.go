@@ -173,6 +173,7 @@ func TestSavepointRollbackRefused(t *testing.T) {
 		{"serial", "INSERT INTO sp_serial (v) VALUES ('x')"},
 		{"now() default", "INSERT INTO sp_now (v) VALUES ('x')"},
 		{"random()", "INSERT INTO sp_plain SELECT random()::text"},
+		{"SET c = DEFAULT", "UPDATE sp_now SET at = DEFAULT"},
 		{"another session's commit", "INSERT INTO sp_plain VALUES ('x')"},
 	} {
 		for _, q := range []string{"BEGIN", tc.before, "SAVEPOINT s", "INSERT INTO sp_plain VALUES ('after')"} {
