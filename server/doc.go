@@ -99,8 +99,9 @@
 //   - paraminfer.go types a parameter DuckDB leaves without a type
 //     because it is an operand of arithmetic (n + $1): the other
 //     operand's type when that is an integer literal or an integer or
-//     floating-point column of a table the statement names; the statement
-//     is prepared again with the parameter cast to it.
+//     floating-point column of a table the statement names, or the type
+//     the client declared (numeric as DECIMAL(38, 10)); the statement is
+//     prepared again with the parameter cast to it.
 //   - selfref.go runs a multi-row INSERT … VALUES into a table with a
 //     foreign key to itself one row at a time (splitStatement), so that
 //     rows may reference earlier rows of the same statement.

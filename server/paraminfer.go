@@ -22,16 +22,22 @@ import (
 // arithmeticOps are the operators whose operands take one type.
 var arithmeticOps = map[string]bool{"+": true, "-": true, "*": true, "/": true, "%": true}
 
-// paramCasts are the DuckDB types of the OIDs inferParamTypes gives.
+// paramCasts are the DuckDB types of the OIDs inferParamTypes gives, and
+// of those a client declares for a parameter DuckDB left without a type
+// (psycopg's Decimal is numeric: bal * $1 binds it as DECIMAL(38, 10), not
+// as text, which DuckDB cannot choose an operator for).
 var paramCasts = map[uint32]string{pgtype.Int2OID: "SMALLINT", pgtype.Int4OID: "INTEGER", pgtype.Int8OID: "BIGINT",
-	pgtype.Float4OID: "FLOAT", pgtype.Float8OID: "DOUBLE"}
+	pgtype.Float4OID: "FLOAT", pgtype.Float8OID: "DOUBLE", pgtype.NumericOID: "DECIMAL(38, 10)"}
 
 // inferParamTypes sets params[k] for the parameters unresolved[k] marks,
 // where it can tell their type, and returns the statement with those
 // parameters cast to it (CAST($1 AS INTEGER)), which DuckDB then binds
 // as that type whatever the client sent (a numeric's text, an int's
 // bytes); ok is false when it inferred nothing.
-func (s *Session) inferParamTypes(ctx context.Context, st sqltext.Statement, params []uint32, unresolved []bool) (sqltext.Statement, bool) {
+//
+// declared[k] marks a parameter DuckDB left without a type whose type the
+// client declared: it is cast to that type (when paramCasts has it).
+func (s *Session) inferParamTypes(ctx context.Context, st sqltext.Statement, params []uint32, unresolved, declared []bool) (sqltext.Statement, bool) {
 	t := newTokenText(st)
 	var tables []string
 	for i := range t.toks {
@@ -47,7 +53,16 @@ func (s *Session) inferParamTypes(ctx context.Context, st sqltext.Statement, par
 			continue
 		}
 		n, err := strconv.Atoi(strings.TrimPrefix(t.text(i), "$"))
-		if err != nil || n < 1 || n > len(params) || !unresolved[n-1] {
+		if err != nil || n < 1 || n > len(params) {
+			continue
+		}
+		if declared[n-1] {
+			if typ, ok := paramCasts[params[n-1]]; ok {
+				edits = append(edits, sqltext.Edit{Start: t.toks[i].Start, End: t.toks[i].End, Text: "CAST(" + t.text(i) + " AS " + typ + ")"})
+			}
+			continue
+		}
+		if !unresolved[n-1] {
 			continue
 		}
 		other := -1

@@ -64,3 +64,33 @@ func TestArithmeticParameterTypes(t *testing.T) {
 		t.Errorf("parameter types: PostgreSQL %v, vsqld %v", oids["PostgreSQL"], oids["vsqld"])
 	}
 }
+
+// TestDeclaredParameterTypes: a parameter whose type the client declares
+// (psycopg 3 declares numeric for a Decimal) and that DuckDB leaves
+// without one (bal * $1) is cast to the declared type; bound as text it
+// made DuckDB refuse the operator ("Could not choose a best candidate
+// function *(DECIMAL(12,2), STRING_LITERAL)"). The value is PostgreSQL's;
+// its scale is DECIMAL(38, 10)'s (docs/sql.md).
+func TestDeclaredParameterTypes(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range map[string]*pgx.Conn{"PostgreSQL": pgtest.Connect(t), "vsqld": connectPgx(t, startServer(t, nil))} {
+		if _, err := c.Exec(ctx, "CREATE TABLE dp_t (bal numeric(12, 2), n int)"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Exec(ctx, "INSERT INTO dp_t VALUES (10.50, 3)"); err != nil {
+			t.Fatal(err)
+		}
+		pc := c.PgConn()
+		if _, err := pc.Prepare(ctx, "dp", "SELECT bal * $1, n + $2 FROM dp_t", []uint32{1700, 23}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		res := pc.ExecPrepared(ctx, "dp", [][]byte{[]byte("2.5"), []byte("4")}, nil, nil).Read()
+		if res.Err != nil {
+			t.Fatalf("%s: %v", name, res.Err)
+		}
+		var got float64
+		if _, err := fmt.Sscan(string(res.Rows[0][0]), &got); err != nil || got != 26.25 || string(res.Rows[0][1]) != "7" {
+			t.Errorf("%s: %q, %q; want 26.25 and 7", name, res.Rows[0][0], res.Rows[0][1])
+		}
+	}
+}

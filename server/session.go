@@ -576,24 +576,27 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 	ds := &duckStatement{sess: s, st: st, stmt: stmt, heavy: sqlfuncs.MayCallHeavy(st.SQL)}
 	n := stmt.NumInput()
 	ds.params = make([]uint32, n)
-	var unresolved []bool
+	var unresolved, declared []bool
 	for i := 0; i < n; i++ {
+		t, _ := stmt.ParamType(i + 1)
+		if t == duckdb.TYPE_INVALID && unresolved == nil {
+			unresolved, declared = make([]bool, n), make([]bool, n)
+		}
 		if i < len(paramOIDs) && paramOIDs[i] != 0 {
 			ds.params[i] = paramOIDs[i]
+			if t == duckdb.TYPE_INVALID {
+				declared[i] = true
+			}
 			continue
 		}
-		t, _ := stmt.ParamType(i + 1)
 		ds.params[i] = pgwire.ParamOID(t, nil)
 		if t == duckdb.TYPE_INVALID {
-			if unresolved == nil {
-				unresolved = make([]bool, n)
-			}
 			unresolved[i] = true
 		}
 	}
 	if unresolved != nil {
 		// paraminfer.go: n + $1 takes n's type, prepared again with the cast
-		if typed, ok := s.inferParamTypes(ctx, st, ds.params, unresolved); ok {
+		if typed, ok := s.inferParamTypes(ctx, st, ds.params, unresolved, declared); ok {
 			if again, err := s.prepareRaw(ctx, typed.SQL); err == nil {
 				_ = stmt.Close()
 				stmt, ds.stmt, ds.st, st = again, again, typed, typed
