@@ -258,7 +258,9 @@
 // exclusively, and an in-place merge holds its destination's from the
 // comparison to publication. Statements that
 // call vsql_* functions do not take the gate (the functions take it), so a
-// session can snapshot its own branch.
+// session can snapshot its own branch. Gate.ExclusiveHolds counts the
+// exclusive holds taken: the server's savepoint emulation refuses to run a
+// transaction block again when vsql changed its branch since BEGIN.
 //
 // # Remotes
 //
