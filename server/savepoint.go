@@ -453,11 +453,15 @@ type warningStatement struct {
 	sess    *Session
 	tag     string
 	warning string
+	notice  string // a NOTICE instead (DROP … IF EXISTS of what does not exist)
 }
 
 func (st *warningStatement) Execute(context.Context, []any) (pgwire.Rows, error) {
 	if st.warning != "" {
 		st.sess.notices = append(st.sess.notices, &vsqlerr.Error{Severity: "WARNING", SQLState: "01000", Message: st.warning})
+	}
+	if st.notice != "" {
+		st.sess.notices = append(st.sess.notices, &vsqlerr.Error{Severity: "NOTICE", SQLState: "00000", Message: st.notice})
 	}
 	return &tagRows{tag: st.tag}, nil
 }
@@ -474,6 +478,7 @@ type splitStatement struct {
 	sess    *Session
 	actions []string
 	tag     string
+	warning string // sent once every action succeeded
 }
 
 func (a *splitStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error) {
@@ -487,6 +492,9 @@ func (a *splitStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, err
 	})
 	if err != nil {
 		return nil, err
+	}
+	if a.warning != "" {
+		a.sess.notices = append(a.sess.notices, &vsqlerr.Error{Severity: "WARNING", SQLState: "01000", Message: a.warning})
 	}
 	return &tagRows{tag: a.tag}, nil
 }

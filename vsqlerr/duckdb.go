@@ -71,6 +71,8 @@ var messageStates = []struct {
 	{duckdb.ErrorTypeCatalog, "Prepared statement", "26000"},                   // invalid_sql_statement_name
 	{duckdb.ErrorTypeCatalog, "unrecognized configuration parameter", "42704"}, // undefined_object, as PostgreSQL's SET
 	{duckdb.ErrorTypeConstraint, "uplicate key", "23505"},                      // unique_violation
+	{duckdb.ErrorTypeConstraint, "PRIMARY KEY or UNIQUE constraint violation", "23505"},
+	{duckdb.ErrorTypeConstraint, "Data contains duplicates on indexed column", "23505"}, // CREATE UNIQUE INDEX
 	{duckdb.ErrorTypeConstraint, "NOT NULL constraint", "23502"},               // not_null_violation
 	{duckdb.ErrorTypeConstraint, "CHECK constraint", "23514"},                  // check_violation
 	{duckdb.ErrorTypeConstraint, "foreign key", "23503"},                       // foreign_key_violation
