@@ -49,25 +49,11 @@ const maxIdentLen = 63
 // other statement, which goes to DuckDB unchanged.
 func AlterTableConstraints(st sqltext.Statement) (steps AlterSteps, ok bool, err error) {
 	p := pass{src: st.SQL, toks: st.Tokens()}
-	if !p.isWord(0, "alter") || !p.isWord(1, "table") {
-		return AlterSteps{}, false, nil
-	}
-	i := 2
-	if p.isWord(i, "if") && p.isWord(i+1, "exists") {
-		i += 2
-	}
-	if p.isWord(i, "only") {
-		i++
-	}
-	nameStart := i
-	if i = p.nameEnd(i); i < 0 {
+	nameStart, i, parts, isAlter := p.alterTable()
+	if !isAlter {
 		return AlterSteps{}, false, nil
 	}
 	table := p.src[p.toks[nameStart].Start:p.toks[i-1].End]
-	var parts []string
-	for j := nameStart; j < i; j += 2 {
-		parts = append(parts, sqltext.UnquoteIdent(p.text(j)))
-	}
 	prefix := p.src[p.toks[0].Start:p.toks[i-1].End]
 	bare := sqltext.UnquoteIdent(p.text(i - 1)) // the table's own name, for constraint names
 	if !p.isWord(i, "add") {
@@ -355,25 +341,11 @@ type DropConstraint struct {
 // AlterTableConstraints made for the constraint of that name.
 func AlterDropConstraint(st sqltext.Statement) (DropConstraint, bool) {
 	p := pass{src: st.SQL, toks: st.Tokens()}
-	if !p.isWord(0, "alter") || !p.isWord(1, "table") {
+	nameStart, i, parts, isAlter := p.alterTable()
+	if !isAlter {
 		return DropConstraint{}, false
 	}
-	i := 2
-	if p.isWord(i, "if") && p.isWord(i+1, "exists") {
-		i += 2
-	}
-	if p.isWord(i, "only") {
-		i++
-	}
-	nameStart := i
-	if i = p.nameEnd(i); i < 0 {
-		return DropConstraint{}, false
-	}
-	var d DropConstraint
-	d.Table = p.src[p.toks[nameStart].Start:p.toks[i-1].End]
-	for j := nameStart; j < i; j += 2 {
-		d.Parts = append(d.Parts, sqltext.UnquoteIdent(p.text(j)))
-	}
+	d := DropConstraint{Table: p.src[p.toks[nameStart].Start:p.toks[i-1].End], Parts: parts}
 	if !p.isWord(i, "drop") || !p.isWord(i+1, "constraint") {
 		return DropConstraint{}, false
 	}
@@ -394,4 +366,28 @@ func AlterDropConstraint(st sqltext.Statement) (DropConstraint, bool) {
 		return DropConstraint{}, false
 	}
 	return d, true
+}
+
+// alterTable reads ALTER TABLE [IF EXISTS] [ONLY] name: the name's first
+// token and the token after it, and its parts unquoted; ok is false for
+// another statement.
+func (p *pass) alterTable() (nameStart, next int, parts []string, ok bool) {
+	if !p.isWord(0, "alter") || !p.isWord(1, "table") {
+		return 0, 0, nil, false
+	}
+	i := 2
+	if p.isWord(i, "if") && p.isWord(i+1, "exists") {
+		i += 2
+	}
+	if p.isWord(i, "only") {
+		i++
+	}
+	nameStart = i
+	if next = p.nameEnd(i); next < 0 {
+		return 0, 0, nil, false
+	}
+	for j := nameStart; j < next; j += 2 {
+		parts = append(parts, sqltext.UnquoteIdent(p.text(j)))
+	}
+	return nameStart, next, parts, true
 }

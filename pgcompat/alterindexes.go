@@ -27,24 +27,11 @@ type IndexedAlter struct {
 // ok is false for every other statement.
 func AlterOnIndexedTable(st sqltext.Statement) (IndexedAlter, bool) {
 	p := pass{src: st.SQL, toks: st.Tokens()}
-	if !p.isWord(0, "alter") || !p.isWord(1, "table") {
+	_, i, parts, isAlter := p.alterTable()
+	if !isAlter {
 		return IndexedAlter{}, false
 	}
-	i := 2
-	if p.isWord(i, "if") && p.isWord(i+1, "exists") {
-		i += 2
-	}
-	if p.isWord(i, "only") {
-		i++
-	}
-	nameStart := i
-	if i = p.nameEnd(i); i < 0 {
-		return IndexedAlter{}, false
-	}
-	var a IndexedAlter
-	for j := nameStart; j < i; j += 2 {
-		a.Parts = append(a.Parts, sqltext.UnquoteIdent(p.text(j)))
-	}
+	a := IndexedAlter{Parts: parts}
 	ident := func(j int) bool { return p.kind(j) == sqltext.Word || p.kind(j) == sqltext.Quoted }
 	switch {
 	case p.isWord(i, "alter"):
@@ -142,4 +129,3 @@ func RebuiltIndex(createSQL string, a IndexedAlter) (sql string, keep bool) {
 	}
 	return st.Edit(p.apply()).SQL, true
 }
-

@@ -60,7 +60,10 @@
 // pg_dump's CREATE SEQUENCE … AS integer CACHE 1 (sequences.go), writes a
 // literal key after -> or ->> that DuckDB would take for a path ('$oid',
 // '/a', the empty key) as the JSON pointer of the key (jsonKey) and fixes spaced
-// timestamptz offsets in DML (offsetLiteral). Each step reads the tokens the step before left:
+// timestamptz offsets in DML (offsetLiteral). AlterTableConstraints,
+// AlterDropConstraint and AlterOnIndexedTable (addconstraint.go,
+// alterindexes.go) read the ALTER TABLE forms the server carries out as
+// several DuckDB statements. Each step reads the tokens the step before left:
 // Statement.Edit moves the tokens an edit does not touch and lexes only
 // the text the edit wrote, together with the tokens it cut or touches, so
 // the client's text is lexed once from Split to DuckDB's prepare

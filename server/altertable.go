@@ -10,6 +10,31 @@ import (
 	"github.com/vsql/vsql/vsqlerr"
 )
 
+// prepareAlterTable answers the ALTER TABLE forms of this file; ok is false
+// for the others.
+func (s *Session) prepareAlterTable(ctx context.Context, st sqltext.Statement) (pgwire.Statement, bool, error) {
+	if steps, ok, err := pgcompat.AlterTableConstraints(st); ok {
+		// ADD COLUMN … NOT NULL / UNIQUE, ADD CONSTRAINT … UNIQUE
+		if err != nil {
+			return nil, true, s.failed(err)
+		}
+		if steps.SetsNotNull {
+			if stmt, ok, err := s.prepareIndexedAlter(ctx, steps.Table, pgcompat.IndexedAlter{Action: "column"}, steps.Steps, steps.Indexes, steps.Warning); ok {
+				return stmt, true, err
+			}
+		}
+		return &splitStatement{sess: s, actions: append(steps.Steps, steps.Indexes...), tag: "ALTER TABLE", warning: steps.Warning}, true, nil
+	}
+	if drop, ok := pgcompat.AlterDropConstraint(st); ok {
+		stmt, err := s.prepareDropConstraint(ctx, drop)
+		return stmt, true, err
+	}
+	if a, ok := pgcompat.AlterOnIndexedTable(st); ok {
+		return s.prepareIndexedAlter(ctx, a.Parts, a, []string{st.SQL}, nil, "")
+	}
+	return nil, false, nil
+}
+
 // prepareDropConstraint answers ALTER TABLE … DROP CONSTRAINT name, which
 // DuckDB does not have. A unique index of that name on the table (what
 // ADD CONSTRAINT … UNIQUE and ADD COLUMN … UNIQUE make here,

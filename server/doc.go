@@ -108,6 +108,14 @@
 //   - dropnever.go answers DROP [IF EXISTS] of the object kinds a vsql
 //     database cannot hold (triggers, rules, operators, …): a
 //     NOTICE and the tag, or undefined_object without IF EXISTS.
+//   - altertable.go runs the ALTER TABLE forms DuckDB refuses that
+//     migrations send (pgcompat.AlterTableConstraints reads them): ADD
+//     COLUMN with NOT NULL or UNIQUE, ADD CONSTRAINT … UNIQUE (a unique
+//     index), DROP CONSTRAINT of such an index, and SET/DROP NOT NULL and
+//     renames on a table with CREATE INDEX indexes, which DuckDB alters
+//     only without them: the indexes are dropped and made again around
+//     the statement (unique ones in a second transaction; DuckDB keeps a
+//     dropped index until its transaction commits).
 //   - savepoint.go also runs ALTER TABLE with several actions and DROP of
 //     several objects (DuckDB takes one per statement): one ALTER TABLE
 //     per action (sqltext.AlterActions), one DROP per object

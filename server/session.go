@@ -321,23 +321,8 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if actions, ok := sqltext.AlterActions(st); ok {
 		return &splitStatement{sess: s, actions: actions, tag: "ALTER TABLE"}, nil
 	}
-	if steps, ok, err := pgcompat.AlterTableConstraints(st); ok {
-		// ADD COLUMN … NOT NULL / UNIQUE, ADD CONSTRAINT … UNIQUE
-		if err != nil {
-			return nil, s.failed(err)
-		}
-		if steps.SetsNotNull {
-			if stmt, ok, err := s.prepareIndexedAlter(ctx, steps.Table, pgcompat.IndexedAlter{Action: "column"}, steps.Steps, steps.Indexes, steps.Warning); ok {
-				return stmt, err
-			}
-		}
-		return &splitStatement{sess: s, actions: append(steps.Steps, steps.Indexes...), tag: "ALTER TABLE", warning: steps.Warning}, nil
-	}
-	if drop, ok := pgcompat.AlterDropConstraint(st); ok {
-		return s.prepareDropConstraint(ctx, drop)
-	}
-	if a, ok := pgcompat.AlterOnIndexedTable(st); ok {
-		if stmt, ok, err := s.prepareIndexedAlter(ctx, a.Parts, a, []string{st.SQL}, nil, ""); ok {
+	if st.Keyword(0) == "ALTER" {
+		if stmt, ok, err := s.prepareAlterTable(ctx, st); ok {
 			return stmt, err
 		}
 	}

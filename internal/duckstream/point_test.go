@@ -59,16 +59,7 @@ func BenchmarkPointQuery(b *testing.B) {
 				if mode.stmt == st {
 					args = []driver.NamedValue{{Ordinal: 1, Value: rand.Int32N(1000000)}}
 				}
-				res, err := Query(ctx, dc, mode.stmt, args, mode.streaming)
-				if err != nil {
-					b.Fatal(err)
-				}
-				for res.Next() > 0 {
-				}
-				if res.Err() != nil {
-					b.Fatal(res.Err())
-				}
-				res.Close()
+				drain(b, ctx, dc, mode.stmt, args, mode.streaming)
 			}
 		})
 	}
@@ -83,17 +74,22 @@ func BenchmarkPointQuery(b *testing.B) {
 				b.Fatal(err)
 			}
 			one := prepared.(*duckdb.Stmt)
-			res, err := Query(ctx, dc, one, nil, true)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for res.Next() > 0 {
-			}
-			if res.Err() != nil {
-				b.Fatal(res.Err())
-			}
-			res.Close()
+			drain(b, ctx, dc, one, nil, true)
 			one.Close()
 		}
 	})
+}
+
+// drain runs stmt through Query and reads its result to the end.
+func drain(b *testing.B, ctx context.Context, dc *duckdb.Conn, stmt *duckdb.Stmt, args []driver.NamedValue, streaming bool) {
+	res, err := Query(ctx, dc, stmt, args, streaming)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for res.Next() > 0 {
+	}
+	if res.Err() != nil {
+		b.Fatal(res.Err())
+	}
+	res.Close()
 }
