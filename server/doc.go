@@ -56,8 +56,8 @@
 //     emptied with DELETE, referencing tables first, in one transaction
 //     unless a foreign key links two of them (DuckDB checks a DELETE
 //     against the referencing rows as of its transaction's start: then one
-//     transaction each). RESTART IDENTITY is refused: DuckDB cannot restart
-//     a sequence.
+//     transaction each). RESTART IDENTITY remakes the sequences the
+//     tables' defaults call (sequenceremake.go) in the same transaction.
 //   - onconstraint.go: INSERT … ON CONFLICT ON CONSTRAINT name, read as
 //     ON CONFLICT (columns) of the primary key or UNIQUE constraint that
 //     pg_constraint names so.
@@ -68,6 +68,11 @@
 //     RETURNING list over the target table), then the main statement over
 //     those tables; in one transaction, committed before the main
 //     statement's rows are sent when vsqld opened it.
+//   - sequenceremake.go makes a sequence anew for ALTER SEQUENCE (RESTART,
+//     INCREMENT, bounds, CYCLE, AS type), a setval that moves it back and
+//     TRUNCATE … RESTART IDENTITY: DuckDB can neither alter a sequence nor
+//     replace one a column's DEFAULT calls, so those defaults are dropped
+//     and set again around CREATE OR REPLACE SEQUENCE, in one transaction.
 //   - sequences.go runs SELECT setval(…) [FROM …] (DuckDB has no setval:
 //     the arguments are read by the same query without the call, then the
 //     sequence is moved forward by nextval) and accepts ALTER SEQUENCE …

@@ -24,9 +24,9 @@ import (
 // select list is one setval call is run here: its arguments are read by
 // the same query without the call (through Prepare, like any statement),
 // then each sequence is moved forward by calling nextval the number of
-// times that makes its last value the one asked for. A sequence cannot
-// move back (sequence_backwards). ALTER SEQUENCE … OWNED BY is accepted
-// and not recorded.
+// times that makes its last value the one asked for, or, to move it back,
+// between increments or very far, made anew (sequenceremake.go). ALTER
+// SEQUENCE … OWNED BY alone is accepted and not recorded.
 
 // maxSetvalSteps bounds the nextval calls of one setval (10M take about
 // 0.4 s).
@@ -204,15 +204,21 @@ func (s *Session) setval(ctx context.Context, seq string, v int64, called bool) 
 		target = v - step
 	}
 	diff := target - current
-	if diff != 0 && (diff < 0) != (step < 0) || diff%step != 0 {
-		return vsqlerr.New(vsqlerr.SequenceBackwards, "cannot set sequence %q to %d: its last value is %d and it moves by %d", seq, v, current, step)
-	}
 	n := diff / step
+	if diff != 0 && (diff < 0) != (step < 0) || diff%step != 0 || n > maxSetvalSteps {
+		// back, or not a whole number of increments ahead, or far ahead:
+		// the sequence is made anew at the value (sequenceremake.go)
+		q, found, err := s.readSequence(ctx, seq)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return vsqlerr.New(vsqlerr.SequenceNotFound, "relation %q does not exist", seq)
+		}
+		return s.remakeSequence(ctx, q, q.params, sequencePosition{value: v, called: called})
+	}
 	if n == 0 {
 		return nil
-	}
-	if n > maxSetvalSteps {
-		return vsqlerr.New(vsqlerr.SequenceStepLimit, "setval of sequence %q would take %d steps; vsql takes at most %d at once", seq, n, maxSetvalSteps)
 	}
 	// (through Prepare: the branch's gate and the caller's privileges, as
 	// nextval itself)

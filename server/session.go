@@ -377,6 +377,12 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if stmt, ok, err := s.prepareSetval(ctx, st, paramOIDs); ok || err != nil {
 		return stmt, err // (the argument query went through Prepare)
 	}
+	if stmt, ok, err := s.prepareAlterSequence(ctx, st); ok || err != nil {
+		if err != nil {
+			return nil, s.failed(err)
+		}
+		return stmt, nil
+	}
 	if stmt, ok, err := s.prepareSequenceOwnedBy(ctx, st); ok || err != nil {
 		return stmt, s.failed(err)
 	}

@@ -43,17 +43,60 @@ func (s *Session) prepareTruncate(ctx context.Context, st sqltext.Statement, sca
 				WithHint("Leave out ONLY to empty the table and its partitions, or truncate the partitions themselves.")
 		}
 	}
-	if t.Restart {
-		return nil, true, vsqlerr.New(vsqlerr.FeatureNotSupported, "TRUNCATE … RESTART IDENTITY is not supported: DuckDB cannot restart a sequence").
-			WithHint("Leave out RESTART IDENTITY (CONTINUE IDENTITY is the default): the tables are emptied and their sequences go on from where they are.")
-	}
 	if s.readOnlyTransaction() {
 		return nil, true, refuseReadOnly(st)
 	}
 	if err := s.checkAll(ctx, s.statementNeeds(scan, true)); err != nil {
 		return nil, true, err
 	}
+	if t.Restart {
+		// RESTART IDENTITY: the sequences the tables' defaults call
+		// start again (sequenceremake.go), in the TRUNCATE's transaction.
+		restarts, err := s.identityRestarts(ctx, t)
+		if err != nil {
+			return nil, true, err
+		}
+		t.Restart = false
+		return &sequenceRemakeStatement{sess: s, tag: "TRUNCATE TABLE", first: &truncateStatement{sess: s, truncate: t}, remakes: restarts}, true, nil
+	}
 	return &truncateStatement{sess: s, truncate: t}, true, nil
+}
+
+// identityRestarts are the restarts of TRUNCATE … RESTART IDENTITY: each
+// sequence a default of a column of the named tables calls, at its start.
+func (s *Session) identityRestarts(ctx context.Context, t sqltext.Truncate) ([]sequenceRemake, error) {
+	var restarts []sequenceRemake
+	seen := map[string]bool{}
+	for _, n := range t.Tables {
+		var parts []string
+		for _, p := range []string{n.Catalog, n.Schema, n.Table} {
+			if p != "" {
+				parts = append(parts, p)
+			}
+		}
+		var names []string
+		err := s.queryRows(ctx, "SELECT column_default FROM duckdb_columns()"+tableWhere(parts)+" AND column_default ILIKE '%nextval(%'", func(row []any) {
+			def, _ := row[0].(string)
+			for _, m := range nextvalDefault.FindAllStringSubmatch(def, -1) {
+				names = append(names, m[1])
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range names {
+			q, found, err := s.readSequence(ctx, name)
+			if err != nil {
+				return nil, err
+			}
+			if !found || seen[q.qualified()] {
+				continue
+			}
+			seen[q.qualified()] = true
+			restarts = append(restarts, sequenceRemake{q, q.params, sequencePosition{value: q.params.Start}})
+		}
+	}
+	return restarts, nil
 }
 
 // truncateStatement empties its tables in one transaction, referencing

@@ -110,6 +110,7 @@ const (
 	CursorForwardOnly       Code = "cursor_forward_only"
 	CursorSyntax            Code = "cursor_syntax"
 	InvalidParameter        Code = "invalid_parameter"
+	SequenceParameter       Code = "invalid_sequence_parameter"
 	DivisionByZero          Code = "division_by_zero"
 	InvalidDatetimeFormat   Code = "invalid_datetime_format"
 	DatetimeFieldOverflow   Code = "datetime_field_overflow"
@@ -128,8 +129,6 @@ const (
 	// setval (server/sequences.go).
 	SequenceNotFound    Code = "sequence_not_found"
 	SequenceOutOfBounds Code = "sequence_out_of_bounds"
-	SequenceBackwards   Code = "sequence_backwards"
-	SequenceStepLimit   Code = "sequence_step_limit"
 	// Text read as a date, timestamp or time (PostgreSQL's input).
 	InvalidDatetimeInput Code = "invalid_datetime_input"
 	InvalidTimeZone      Code = "invalid_time_zone"
@@ -258,13 +257,12 @@ var codes = map[Code]codeInfo{
 	UndefinedObject:         {"42704", "Check the name: SELECT conname FROM pg_constraint lists the constraints."},
 	SequenceNotFound:        {"42P01", "Check the sequence's name (schema public is main): SELECT schema_name, sequence_name FROM duckdb_sequences() lists them."},
 	SequenceOutOfBounds:     {"22003", "setval's value must lie between the sequence's MINVALUE and MAXVALUE (duckdb_sequences() shows them)."},
-	SequenceBackwards:       {"0A000", "DuckDB's sequences only move forward, by whole increments: setval may keep a sequence where it is or move it ahead. To start lower, create a new sequence (CREATE SEQUENCE s2 START WITH n) and point the column's default at it (ALTER TABLE t ALTER COLUMN c SET DEFAULT nextval('s2'))."},
-	SequenceStepLimit:       {"54000", "setval moves a sequence by calling nextval once per step; call it in parts, or create a new sequence with START WITH the value."},
 	NullValueNotAllowed:     {"22004", "Pass a value that is not NULL, e.g. coalesce(x, …) (in format(): %L writes NULL, %s nothing)."},
 	JSONPathBoolean:         {"22038", "jsonb_path_match needs a path that returns one boolean (a predicate such as $.a == 1); the @@ operator answers NULL instead."},
 	ArraySubscript:          {"2202E", "The index must lie within the value: a bytea of n bytes has bytes 0 to n-1 (bits 0 to 8n-1)."},
 	ArrayDimensions:         {"2202E", "A PostgreSQL array is rectangular: give every sub-list of a list of lists the same length (and no NULL sub-list), or request the column in text format."},
 	InvalidDatetimeInput:    {"22007", "Write dates and times as PostgreSQL reads them: ISO 8601 (1999-01-08 04:05:06), or a form of PostgreSQL's manual, section 8.5.1 ('January 8, 1999', '1/8/1999' month first); see docs/sql.md."},
+	SequenceParameter:       {"22023", "A sequence's MINVALUE must be below its MAXVALUE, its START and RESTART values between them, its INCREMENT not zero, and its bounds within its type (AS smallint, integer, bigint): see docs/sql.md, What ORMs and tools send."},
 	InvalidTimeZone:         {"22023", "Name the zone as the IANA database does (Europe/Paris), by an abbreviation PostgreSQL knows (PST, CET) or as an offset (+02:00)."},
 	ZoneDisplacement:        {"22009", "A numeric UTC offset must lie within ±15:59:59."},
 	DatetimeNeedsSession:    {"0A000", "Write the value as a typed literal (date '…', '…'::timestamp), which is read in the session's DateStyle and TimeZone, in ISO 8601 (1999-01-08), or as now() / current_date."},

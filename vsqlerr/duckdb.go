@@ -73,13 +73,13 @@ var messageStates = []struct {
 	{duckdb.ErrorTypeConstraint, "uplicate key", "23505"},                      // unique_violation
 	{duckdb.ErrorTypeConstraint, "PRIMARY KEY or UNIQUE constraint violation", "23505"},
 	{duckdb.ErrorTypeConstraint, "Data contains duplicates on indexed column", "23505"}, // CREATE UNIQUE INDEX
-	{duckdb.ErrorTypeConstraint, "NOT NULL constraint", "23502"},               // not_null_violation
-	{duckdb.ErrorTypeConstraint, "CHECK constraint", "23514"},                  // check_violation
-	{duckdb.ErrorTypeConstraint, "foreign key", "23503"},                       // foreign_key_violation
-	{duckdb.ErrorTypeBinder, "does not exist", "42883"},                        // e.g. no function matches
-	{duckdb.ErrorTypeBinder, "No function matches", "42883"},                   // undefined_function
-	{duckdb.ErrorTypeBinder, "Referenced column", "42703"},                     // undefined_column
-	{duckdb.ErrorTypeBinder, "must appear in the GROUP BY", "42803"},           // grouping_error
+	{duckdb.ErrorTypeConstraint, "NOT NULL constraint", "23502"},                        // not_null_violation
+	{duckdb.ErrorTypeConstraint, "CHECK constraint", "23514"},                           // check_violation
+	{duckdb.ErrorTypeConstraint, "foreign key", "23503"},                                // foreign_key_violation
+	{duckdb.ErrorTypeBinder, "does not exist", "42883"},                                 // e.g. no function matches
+	{duckdb.ErrorTypeBinder, "No function matches", "42883"},                            // undefined_function
+	{duckdb.ErrorTypeBinder, "Referenced column", "42703"},                              // undefined_column
+	{duckdb.ErrorTypeBinder, "must appear in the GROUP BY", "42803"},                    // grouping_error
 	{duckdb.ErrorTypeBinder, "Cannot compare", "42883"},
 	{duckdb.ErrorTypeBinder, "Could not choose a best candidate", "42725"}, // ambiguous_function
 	{duckdb.ErrorTypeBinder, "ambiguous", "42702"},                         // ambiguous_column
@@ -99,6 +99,11 @@ var messageStates = []struct {
 	{duckdb.ErrorTypeBinder, "DEFAULT value cannot contain column names", "0A000"},      // as PostgreSQL's DEFAULT
 	// DuckDB's parser understood the statement and has no such feature
 	// (data-modifying WITH, FOR UPDATE, SELECT INTO, UPDATE … SET a[i]).
+	// CREATE SEQUENCE's checks: PostgreSQL's invalid_parameter_value
+	{duckdb.ErrorTypeParser, "ncrement must not be zero", "22023"},
+	{duckdb.ErrorTypeParser, "must be less than MAXVALUE", "22023"},
+	{duckdb.ErrorTypeParser, "cannot be greater than MAXVALUE", "22023"},
+	{duckdb.ErrorTypeParser, "cannot be less than MINVALUE", "22023"},
 	{duckdb.ErrorTypeParser, "A CTE needs a SELECT", "0A000"}, // feature_not_supported
 	{duckdb.ErrorTypeParser, "not supported", "0A000"},
 	{duckdb.ErrorTypeParser, "NOT IMPLEMENTED", "0A000"},
