@@ -65,7 +65,10 @@
 // alterindexes.go) read the ALTER TABLE forms the server carries out as
 // several DuckDB statements; ReadAlterSequence and AlterSequence.Apply
 // (altersequence.go) read ALTER SEQUENCE and check its parameters as
-// PostgreSQL does, for the server to make the sequence anew. Each step reads the tokens the step before left:
+// PostgreSQL does, for the server to make the sequence anew; FewerValues,
+// InsertTarget and WithColumnList (insertcolumns.go) give an INSERT of
+// fewer values than columns the column list of the first ones, after
+// DuckDB refused it. Each step reads the tokens the step before left:
 // Statement.Edit moves the tokens an edit does not touch and lexes only
 // the text the edit wrote, together with the tokens it cut or touches, so
 // the client's text is lexed once from Split to DuckDB's prepare

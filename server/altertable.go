@@ -63,14 +63,19 @@ func (s *Session) prepareDropConstraint(ctx context.Context, d pgcompat.DropCons
 }
 
 // tableWhere is the WHERE clause that selects the table parts names in
-// DuckDB's catalog functions (duckdb_indexes(), duckdb_tables()): in the
-// catalog the name gives, or the session's database.
+// DuckDB's catalog functions (duckdb_indexes(), duckdb_columns()): in the
+// catalog the name gives, else the session's database, and for a bare
+// name also the temporary tables (callers that want one table order the
+// temporary one first: it shadows).
 func tableWhere(parts []string) string {
-	db := "current_database()"
-	if len(parts) == 3 {
-		db = sqltext.QuoteString(parts[0])
+	db := "= current_database()"
+	switch len(parts) {
+	case 1:
+		db = "IN (current_database(), 'temp')" // a temporary table shadows
+	case 3:
+		db = "= " + sqltext.QuoteString(parts[0])
 	}
-	where := " WHERE database_name = " + db + " AND lower(table_name) = lower(" + sqltext.QuoteString(parts[len(parts)-1]) + ")"
+	where := " WHERE database_name " + db + " AND lower(table_name) = lower(" + sqltext.QuoteString(parts[len(parts)-1]) + ")"
 	if len(parts) >= 2 {
 		where += " AND schema_name = " + sqltext.QuoteString(pgcompat.PublicToMain(parts[len(parts)-2]))
 	}
@@ -168,4 +173,33 @@ func (a *indexedAlterStatement) Execute(ctx context.Context, _ []any) (pgwire.Ro
 		}
 	}
 	return &tagRows{tag: "ALTER TABLE"}, nil
+}
+
+// insertFirstColumns gives an INSERT without a column list the list of
+// its table's n first columns.
+func (s *Session) insertFirstColumns(ctx context.Context, st sqltext.Statement, n int) (sqltext.Statement, bool) {
+	parts, at, ok := pgcompat.InsertTarget(st)
+	if !ok {
+		return st, false
+	}
+	var columns []string
+	var first string
+	_ = s.queryRows(ctx, "SELECT database_name || '.' || schema_name, column_name FROM duckdb_columns()"+tableWhere(parts)+
+		" ORDER BY database_name = 'temp' DESC, database_name, schema_name, column_index", func(row []any) {
+		table, _ := row[0].(string)
+		column, _ := row[1].(string)
+		if first == "" {
+			first = table
+		}
+		if table == first && len(columns) < n {
+			columns = append(columns, column)
+		}
+	})
+	if len(columns) != n {
+		return st, false
+	}
+	offset := st.Offset
+	st = pgcompat.WithColumnList(st, at, columns)
+	st.Offset = offset
+	return st, true
 }

@@ -136,3 +136,30 @@ func TestAlterTableConstraintsRefused(t *testing.T) {
 		t.Fatalf("parent is NOT NULL: %v", err)
 	}
 }
+
+// TestInsertFewerValues: an INSERT without a column list that gives fewer
+// values than the table has columns fills the others with their defaults,
+// as PostgreSQL does (DuckDB refused it).
+func TestInsertFewerValues(t *testing.T) {
+	pg := pgtest.Connect(t).PgConn()
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	compareSteps(t, pg, vs, []string{
+		"CREATE TABLE ifv (a int, b int DEFAULT 5, c text, d serial)",
+		"INSERT INTO ifv VALUES (1)",
+		"INSERT INTO ifv VALUES (2, DEFAULT), (3, 4)",
+		"INSERT INTO ifv SELECT 6, 7, 'x'",
+		"INSERT INTO ifv AS t VALUES (8) RETURNING *",
+		"BEGIN",
+		"INSERT INTO ifv VALUES (9)",
+		"COMMIT",
+		"INSERT INTO ifv VALUES (1, 2, 'y', 4, 5)", // too many: 42601
+		"INSERT INTO ifv VALUES (1), (2, 3)",       // lists of other lengths: 42601
+		"SELECT * FROM ifv ORDER BY a, b",
+		"CREATE TEMP TABLE ifv (z int, y int DEFAULT 1)", // shadows it
+		"INSERT INTO ifv VALUES (10)",
+		"SELECT * FROM ifv",
+		`CREATE TABLE "Ifv Quoted" ("A" int, "b c" text DEFAULT 'q')`,
+		`INSERT INTO "Ifv Quoted" VALUES (1)`,
+		`SELECT * FROM "Ifv Quoted"`,
+	})
+}

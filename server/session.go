@@ -479,6 +479,17 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 			ds, err = s.prepareDuckDB(sqlfuncs.WithCaller(ctx, s), st, paramOIDs)
 		}
 	}
+	if n, ok := pgcompat.FewerValues(err); ok {
+		// INSERT INTO t VALUES (1): PostgreSQL fills the other columns
+		// with their defaults; DuckDB wants a column list for that.
+		if withList, ok := s.insertFirstColumns(ctx, st, n); ok {
+			if s.txStatus() == txFailed {
+				s.setTx(txOpen) // the failed attempt only prepared
+			}
+			st = withList
+			ds, err = s.prepareDuckDB(sqlfuncs.WithCaller(ctx, s), st, paramOIDs)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

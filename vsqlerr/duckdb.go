@@ -76,6 +76,7 @@ var messageStates = []struct {
 	{duckdb.ErrorTypeConstraint, "NOT NULL constraint", "23502"},                        // not_null_violation
 	{duckdb.ErrorTypeConstraint, "CHECK constraint", "23514"},                           // check_violation
 	{duckdb.ErrorTypeConstraint, "foreign key", "23503"},                                // foreign_key_violation
+	{duckdb.ErrorTypeBinder, "values were supplied", "42601"},                           // INSERT has more expressions than target columns
 	{duckdb.ErrorTypeBinder, "does not exist", "42883"},                                 // e.g. no function matches
 	{duckdb.ErrorTypeBinder, "No function matches", "42883"},                            // undefined_function
 	{duckdb.ErrorTypeBinder, "Referenced column", "42703"},                              // undefined_column
