@@ -224,6 +224,12 @@
 //
 //   - ORDER BY x USING < and USING >: ASC and DESC (orderUsing).
 //
+//   - x ^ y, power(x, y), pow(x, y): the exponent goes through
+//     pg_exponent with the base (exponent, powerCall), which raises
+//     [vsql:invalid_power] (2201F) for 0 to a negative power and a
+//     negative number to a non-integer one, where DuckDB answers Infinity
+//     and NaN. An exponent written as a whole number is left alone.
+//
 //   - a / b and a % b: a divisor that is not a nonzero literal goes through
 //     pg_divisor, which raises [vsql:division_by_zero] (SQLSTATE 22012) for
 //     zero, as PostgreSQL does for integers, numerics and floats alike

@@ -34,6 +34,12 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_json_key(k) AS CASE WHEN k IS NULL THEN error('[vsql:invalid_argument] field name must not be null') ELSE CAST(to_json(CAST(k AS VARCHAR)) AS VARCHAR) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_divisor(x) AS CASE WHEN x = 0 THEN error('[vsql:division_by_zero] division by zero') ELSE x END,
 		(x, dividend) AS CASE WHEN x = 0 AND dividend IS NOT NULL THEN error('[vsql:division_by_zero] division by zero') ELSE x END`,
+	// x ^ y and power(x, y): PostgreSQL's errors where DuckDB answers
+	// Infinity or NaN (exponent)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_exponent(e, b) AS CASE
+		WHEN b = 0 AND e < 0 THEN error('[vsql:invalid_power] zero raised to a negative power is undefined')
+		WHEN b < 0 AND e <> floor(e) THEN error('[vsql:invalid_power] a negative number raised to a non-integer power yields a complex result')
+		ELSE e END`,
 	// jsonb's containment, @> and <@ (also lists, as JSON arrays).
 	// |/ x and ||/ x, square and cube root (rootOp)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_sqrt(x) AS sqrt(x)`,
@@ -339,6 +345,9 @@ var rules = map[string]rule{
 	"index":                    createIndex,
 	"bytea":                    byteaLiteral,
 	"%":                        modulo,
+	"^":                        exponent,
+	"power":                    powerCall,
+	"pow":                      powerCall,
 	"@":                        containsLeft,    // a @> b
 	"<":                        enumCompareLess, // a <@ b; enum < 'label' (enumorder.go)
 	">":                        enumCompare,
@@ -824,6 +833,55 @@ func wrapDivisor(p *pass, i int) bool {
 	p.insert(p.toks[i+1].Start, schema+".pg_divisor(")
 	p.insert(p.toks[end].End, dividend+")")
 	return true
+}
+
+// exponent: PostgreSQL's 2201F errors for 0 ^ negative and negative ^
+// non-integer (DuckDB answers Infinity and NaN): the exponent goes through
+// pg_exponent with the base.
+func exponent(p *pass, i int) {
+	if p.isOp(i+1, "@") && p.adjacent(i) || p.isOp(i-1, "|") && p.adjacent(i-1) {
+		return // ^@ (starts with), or part of another operator
+	}
+	end, start := p.operandEnd(i+1), p.operandStart(i-1)
+	if end < 0 || start < 0 || p.edited(p.toks[start].Start, p.toks[i-1].End) {
+		return
+	}
+	if p.kind(i+1) == sqltext.Number && end == i+1 && !strings.ContainsAny(p.text(i+1), ".eE") {
+		return // a whole exponent written as a number (not negative): nothing to check
+	}
+	p.insert(p.toks[i+1].Start, schema+".pg_exponent(")
+	p.insert(p.toks[end].End, ", "+p.src[p.toks[start].Start:p.toks[i-1].End]+")")
+}
+
+// powerCall: power(x, y) and pow(x, y), as exponent does for x ^ y.
+func powerCall(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
+		return
+	}
+	close := p.matchForward(i + 1)
+	if close < 0 {
+		return
+	}
+	comma := -1
+	for j := i + 2; j < close; j++ {
+		if p.kind(j) == sqltext.Open || p.isOp(j, "[") {
+			if j = p.matchForward(j); j < 0 {
+				return
+			}
+			continue
+		}
+		if p.isOp(j, ",") {
+			if comma >= 0 {
+				return // not two arguments
+			}
+			comma = j
+		}
+	}
+	if comma < i+3 || comma+1 >= close || p.edited(p.toks[i+2].Start, p.toks[comma-1].End) {
+		return
+	}
+	p.insert(p.toks[comma+1].Start, schema+".pg_exponent(")
+	p.insert(p.toks[close-1].End, ", "+p.src[p.toks[i+2].Start:p.toks[comma-1].End]+")")
 }
 
 // numericText is the number a string literal '…' holds, as SQL text

@@ -541,6 +541,13 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: `SELECT regexp_matches('a', 'a(?=b)b*')`},
 		{sql: `SELECT regexp_matches('x1x2y3', '(?<=x)\d', 'g')`},
 		{sql: `SELECT regexp_replace('aXbXc', '(?<=a)X', '-', 'g'), regexp_count('abab', '(?=ab)'), regexp_match('abcbc', '(b)(c)\1')`},
+		// x ^ y and power(x, y): 2201F where DuckDB answered Infinity or NaN
+		{sql: "SELECT 0 ^ -1"},
+		{sql: "SELECT (-8) ^ 0.5"},
+		{sql: "SELECT power(0::float8, -1)"},
+		{sql: "SELECT pow(-8::float8, 1.5)"},
+		{sql: "SELECT x ^ y FROM (VALUES (0.0::float8, -1.0::float8)) v(x, y)"},
+		{sql: "SELECT 2 ^ 3, (-8) ^ 3, power(2, 10), pow(-2, 2), 2 ^ 0.5 > 1.41, 'a' ^@ 'a'"},
 		// initcap, get_byte and set_byte, jsonb_pretty, every, timestamptz(date, time)
 		{sql: "SELECT initcap('hi THOMAS o''neil 2nd-place'), initcap(''), initcap(NULL)"},
 		{sql: `SELECT get_byte('\x1234567890abcdef00'::bytea, 3), set_byte('\x1234567890abcdef00'::bytea, 7, 11), set_byte('\x12'::bytea, 0, 256)`},
