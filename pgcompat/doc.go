@@ -68,7 +68,10 @@
 // PostgreSQL does, for the server to make the sequence anew; FewerValues,
 // InsertTarget and WithColumnList (insertcolumns.go) give an INSERT of
 // fewer values than columns the column list of the first ones, after
-// DuckDB refused it. Each step reads the tokens the step before left:
+// DuckDB refused it; ReadUpsert and Upsert.DuplicateKeysQuery
+// (upsert.go) write the query the server runs before an INSERT … VALUES
+// … ON CONFLICT (keys) DO UPDATE to refuse rows proposing one key twice,
+// as PostgreSQL does (DuckDB keeps the first and drops the others). Each step reads the tokens the step before left:
 // Statement.Edit moves the tokens an edit does not touch and lexes only
 // the text the edit wrote, together with the tokens it cut or touches, so
 // the client's text is lexed once from Split to DuckDB's prepare

@@ -182,6 +182,19 @@ func (s *Session) insertFirstColumns(ctx context.Context, st sqltext.Statement, 
 	if !ok {
 		return st, false
 	}
+	columns := s.firstColumns(ctx, parts, n)
+	if columns == nil {
+		return st, false
+	}
+	offset := st.Offset
+	st = pgcompat.WithColumnList(st, at, columns)
+	st.Offset = offset
+	return st, true
+}
+
+// firstColumns are the names of the n first columns of the table parts
+// names (a temporary table first: it shadows), or nil when it has fewer.
+func (s *Session) firstColumns(ctx context.Context, parts []string, n int) []string {
 	var columns []string
 	var first string
 	_ = s.queryRows(ctx, "SELECT database_name || '.' || schema_name, column_name FROM duckdb_columns()"+tableWhere(parts)+
@@ -196,10 +209,7 @@ func (s *Session) insertFirstColumns(ctx context.Context, st sqltext.Statement, 
 		}
 	})
 	if len(columns) != n {
-		return st, false
+		return nil
 	}
-	offset := st.Offset
-	st = pgcompat.WithColumnList(st, at, columns)
-	st.Offset = offset
-	return st, true
+	return columns
 }

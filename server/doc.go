@@ -68,6 +68,9 @@
 //     RETURNING list over the target table), then the main statement over
 //     those tables; in one transaction, committed before the main
 //     statement's rows are sent when vsqld opened it.
+//   - upsert.go: INSERT … VALUES … ON CONFLICT (keys) DO UPDATE runs a
+//     check of its rows first (duckStatement.upsertCheck), with the same
+//     arguments: PostgreSQL's 21000 when two rows propose one key.
 //   - sequenceremake.go makes a sequence anew for ALTER SEQUENCE (RESTART,
 //     INCREMENT, bounds, CYCLE, AS type), a setval that moves it back and
 //     TRUNCATE … RESTART IDENTITY: DuckDB can neither alter a sequence nor

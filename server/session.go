@@ -493,6 +493,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if err != nil {
 		return nil, err
 	}
+	if st.Keyword(0) == "INSERT" {
+		ds.upsertCheck = s.prepareUpsertCheck(ctx, st, paramOIDs)
+	}
 	stype, _ := ds.stmt.StatementType()
 	if err := s.guardPrepared(stype); err != nil {
 		ds.Close()

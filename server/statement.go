@@ -53,6 +53,11 @@ type duckStatement struct {
 	// catalogGeneration when it ends (catalogcache.go).
 	changesCatalog bool
 
+	// upsertCheck: for INSERT … VALUES … ON CONFLICT (keys) DO UPDATE,
+	// the query that answers whether the rows propose a key twice, run
+	// first (upsert.go).
+	upsertCheck *duckStatement
+
 	mu   sync.Mutex
 	busy bool // stmt has an open result (a suspended portal)
 }
@@ -80,7 +85,12 @@ func (d *duckStatement) ExecuteStreaming(ctx context.Context, args []any) (pgwir
 
 func (d *duckStatement) ParamOIDs() []uint32      { return d.params }
 func (d *duckStatement) Columns() []pgwire.Column { return d.cols }
-func (d *duckStatement) Close()                   { _ = d.stmt.Close() }
+func (d *duckStatement) Close() {
+	_ = d.stmt.Close()
+	if d.upsertCheck != nil {
+		d.upsertCheck.Close()
+	}
+}
 
 // Execute implements pgwire.Statement. A DuckDB statement can hold one open
 // result at a time; a second portal on a busy statement gets a fresh copy.
@@ -100,6 +110,11 @@ const maxOffThreadRuns = 8
 // streamed: the call must have run before the first row is sent.
 func (d *duckStatement) execute(ctx context.Context, args []any, stream bool) (pgwire.Rows, error) {
 	s := d.sess
+	if d.upsertCheck != nil {
+		if err := d.upsertCheck.refuseDuplicateKeys(ctx, args); err != nil {
+			return nil, s.failed(err)
+		}
+	}
 	if !d.heavy || s.InTransaction() {
 		return d.executeOnce(ctx, args, stream)
 	}

@@ -124,6 +124,7 @@ const (
 	ArrayDimensions         Code = "array_dimensions_mismatch"
 	ArraySubscript          Code = "array_subscript_error"
 	InvalidPower            Code = "invalid_power"
+	CardinalityViolation    Code = "cardinality_violation"
 	JSONPathBoolean         Code = "singleton_sql_json_item_required"
 	NullValueNotAllowed     Code = "null_value_not_allowed"
 	UndefinedObject         Code = "undefined_object"
@@ -263,6 +264,7 @@ var codes = map[Code]codeInfo{
 	ArraySubscript:          {"2202E", "The index must lie within the value: a bytea of n bytes has bytes 0 to n-1 (bits 0 to 8n-1)."},
 	ArrayDimensions:         {"2202E", "A PostgreSQL array is rectangular: give every sub-list of a list of lists the same length (and no NULL sub-list), or request the column in text format."},
 	InvalidDatetimeInput:    {"22007", "Write dates and times as PostgreSQL reads them: ISO 8601 (1999-01-08 04:05:06), or a form of PostgreSQL's manual, section 8.5.1 ('January 8, 1999', '1/8/1999' month first); see docs/sql.md."},
+	CardinalityViolation:    {"21000", "Ensure that no rows proposed for insertion within the same command have duplicate constrained values: merge the duplicates, or upsert them in separate statements."},
 	InvalidPower:            {"2201F", "PostgreSQL has no value for 0 raised to a negative power or a negative number raised to a non-integer one: check the operands (cast the base to a float type and use abs() if a real result is meant)."},
 	SequenceParameter:       {"22023", "A sequence's MINVALUE must be below its MAXVALUE, its START and RESTART values between them, its INCREMENT not zero, and its bounds within its type (AS smallint, integer, bigint): see docs/sql.md, What ORMs and tools send."},
 	InvalidTimeZone:         {"22023", "Name the zone as the IANA database does (Europe/Paris), by an abbreviation PostgreSQL knows (PST, CET) or as an offset (+02:00)."},

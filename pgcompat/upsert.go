@@ -1,0 +1,154 @@
+package pgcompat
+
+import (
+	"strings"
+
+	"github.com/vsql/vsql/sqltext"
+)
+
+// Upsert is INSERT INTO t [AS a] [(columns)] VALUES … ON CONFLICT
+// (keys) … DO UPDATE, read by ReadUpsert. PostgreSQL refuses such a
+// statement whose rows propose one key twice (21000, "ON CONFLICT DO
+// UPDATE command cannot affect row a second time"); DuckDB inserts the
+// first and drops the others without a word. The server checks the rows
+// first with DuplicateKeysQuery.
+type Upsert struct {
+	Table   []string // unquoted parts
+	Columns []string // as written; nil: the table's first NValues columns
+	NValues int      // values in the first row
+	Keys    []string // the conflict target's columns, unquoted
+
+	st                     sqltext.Statement
+	valuesStart, valuesEnd int // VALUES …: its bytes in st
+}
+
+// ReadUpsert reads an upsert of VALUES rows; ok is false for another
+// statement, a conflict target of expressions, DO NOTHING, or rows with
+// DEFAULT (not a value a query can read).
+func ReadUpsert(st sqltext.Statement) (u Upsert, ok bool) {
+	p := pass{src: st.SQL, toks: st.Tokens()}
+	if !p.isWord(0, "insert") || !p.isWord(1, "into") {
+		return u, false
+	}
+	i := 2
+	start := i
+	if i = p.nameEnd(i); i < 0 {
+		return u, false
+	}
+	for j := start; j < i; j += 2 {
+		u.Table = append(u.Table, sqltext.UnquoteIdent(p.text(j)))
+	}
+	if p.isWord(i, "as") {
+		i += 2
+	}
+	if p.kind(i) == sqltext.Open {
+		close := p.matchForward(i)
+		if close < 0 {
+			return u, false
+		}
+		for j := i + 1; j < close; j += 2 {
+			if p.kind(j) != sqltext.Word && p.kind(j) != sqltext.Quoted || j+1 < close && !p.isOp(j+1, ",") {
+				return u, false // f2[1], f3.if1: not plain columns
+			}
+			u.Columns = append(u.Columns, p.text(j))
+		}
+		i = close + 1
+	}
+	if !p.isWord(i, "values") || p.kind(i+1) != sqltext.Open {
+		return u, false
+	}
+	valuesStart := i
+	// the first row's values
+	first := p.matchForward(i + 1)
+	if first < 0 {
+		return u, false
+	}
+	u.NValues = 1
+	for j := i + 2; j < first; j++ {
+		if p.kind(j) == sqltext.Open || p.isOp(j, "[") {
+			if j = p.matchForward(j); j < 0 {
+				return u, false
+			}
+			continue
+		}
+		if p.isOp(j, ",") {
+			u.NValues++
+		}
+	}
+	// the end of the rows: ON CONFLICT at depth 0
+	on := -1
+	for j := i + 1; j+1 < len(p.toks); j++ {
+		if p.kind(j) == sqltext.Open {
+			if j = p.matchForward(j); j < 0 {
+				return u, false
+			}
+			continue
+		}
+		if p.isWord(j, "default") {
+			return u, false
+		}
+		if p.isWord(j, "on") && p.isWord(j+1, "conflict") {
+			on = j
+			break
+		}
+	}
+	if on < 0 || p.kind(on+2) != sqltext.Open {
+		return u, false
+	}
+	for j := valuesStart; j < on; j++ {
+		if p.isWord(j, "default") {
+			return u, false
+		}
+	}
+	u.st, u.valuesStart, u.valuesEnd = st, p.toks[valuesStart].Start, p.toks[on-1].End
+	close := p.matchForward(on + 2)
+	if close < 0 {
+		return u, false
+	}
+	for j := on + 3; j < close; j += 2 {
+		if p.kind(j) != sqltext.Word && p.kind(j) != sqltext.Quoted || j+1 < close && !p.isOp(j+1, ",") {
+			return u, false // an expression or COLLATE: not checked
+		}
+		u.Keys = append(u.Keys, sqltext.UnquoteIdent(p.text(j)))
+	}
+	// [WHERE …] DO UPDATE
+	for j := close + 1; j+1 < len(p.toks); j++ {
+		if p.isWord(j, "do") {
+			return u, len(u.Keys) > 0 && p.isWord(j+1, "update")
+		}
+	}
+	return u, false
+}
+
+// DuplicateKeysQuery is the query that answers true when the rows propose
+// one key twice (keys with a NULL never conflict), given the insert's
+// columns (Columns, or the table's first NValues columns, unquoted); ok
+// is false when a key column is not among them (it takes its default).
+// The query is an edit of the statement (its VALUES kept), so that its
+// text is not lexed again.
+func (u Upsert) DuplicateKeysQuery(columns []string) (sqltext.Statement, bool) {
+	names := make([]string, len(columns))
+	for i, c := range columns {
+		names[i] = sqltext.QuoteIdent(c)
+	}
+	var keys, notNull []string
+	for _, k := range u.Keys {
+		found := false
+		for _, c := range columns {
+			if strings.EqualFold(c, k) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return sqltext.Statement{}, false
+		}
+		keys = append(keys, sqltext.QuoteIdent(k))
+		notNull = append(notNull, sqltext.QuoteIdent(k)+" IS NOT NULL")
+	}
+	return u.st.Edit([]sqltext.Edit{
+		{Start: 0, End: u.valuesStart, Text: "SELECT EXISTS (SELECT 1 FROM ("},
+		{Start: u.valuesEnd, End: len(u.st.SQL), Text: ") AS upsert_rows(" + strings.Join(names, ", ") + ") WHERE " +
+			strings.Join(notNull, " AND ") + " GROUP BY " + strings.Join(keys, ", ") + " HAVING count(*) > 1)"},
+	}), true
+}
