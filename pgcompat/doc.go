@@ -71,7 +71,9 @@
 // DuckDB refused it; ReadUpsert and Upsert.DuplicateKeysQuery
 // (upsert.go) write the query the server runs before an INSERT … VALUES
 // … ON CONFLICT (keys) DO UPDATE to refuse rows proposing one key twice,
-// as PostgreSQL does (DuckDB keeps the first and drops the others). Each step reads the tokens the step before left:
+// as PostgreSQL does (DuckDB keeps the first and drops the others);
+// MultiColumnSubquery (multiassign.go) writes UPDATE … SET (a, b) =
+// (SELECT x, y …) as one scalar subquery per column, before Translate. Each step reads the tokens the step before left:
 // Statement.Edit moves the tokens an edit does not touch and lexes only
 // the text the edit wrote, together with the tokens it cut or touches, so
 // the client's text is lexed once from Split to DuckDB's prepare

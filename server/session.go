@@ -419,6 +419,12 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if err != nil {
 		return nil, s.failed(err)
 	}
+	if multi, ok, err := pgcompat.MultiColumnSubquery(st); ok {
+		if err != nil {
+			return nil, s.failed(err)
+		}
+		st = multi // SET (a, b) = (SELECT …)
+	}
 	if stmt, ok, err := s.prepareModifyingWith(ctx, st, paramOIDs); ok || err != nil {
 		return stmt, err // (each part went through Prepare)
 	}

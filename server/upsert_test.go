@@ -64,3 +64,28 @@ func encodeInts(args []any) [][]byte {
 	}
 	return out
 }
+
+// TestMultiColumnSubqueryUpdate: UPDATE … SET (a, b) = (SELECT x, y …),
+// which DuckDB refused, answers as on PostgreSQL 15
+// (pgcompat.MultiColumnSubquery).
+func TestMultiColumnSubqueryUpdate(t *testing.T) {
+	pg := pgtest.Connect(t).PgConn()
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	compareSteps(t, pg, vs, []string{
+		"CREATE TABLE mcu (a int, b int, c text)",
+		"INSERT INTO mcu VALUES (1, 10, 'car'), (2, 20, 'bike'), (3, 30, NULL)",
+		"UPDATE mcu SET (b, a) = (SELECT a, b FROM mcu WHERE b = 20) WHERE a = 1",
+		"SELECT * FROM mcu ORDER BY c NULLS LAST, a",
+		// correlated
+		"UPDATE mcu o SET (b, a) = (SELECT a + 1, b FROM mcu i WHERE i.a = o.a AND i.b = o.b AND i.c IS NOT DISTINCT FROM o.c)",
+		"SELECT * FROM mcu ORDER BY c NULLS LAST, a",
+		"UPDATE mcu SET (b, a) = (SELECT a + 1, b FROM mcu)", // 21000
+		// no row: NULLs; after another item
+		"UPDATE mcu SET c = 'x', (b, a) = (SELECT a + 1, b FROM mcu WHERE a = 1000) WHERE c = 'bike'",
+		"SELECT * FROM mcu ORDER BY c NULLS LAST, a",
+		"UPDATE mcu SET (a, b) = (SELECT 1)", // 42601
+		"UPDATE mcu SET (a, b) = (SELECT 7, 8) WHERE c IS NULL RETURNING a, b, c",
+		"UPDATE mcu SET (a, b) = (10, 20) WHERE c = 'car'",
+		"SELECT * FROM mcu ORDER BY c NULLS LAST, a",
+	})
+}
