@@ -514,6 +514,15 @@ var catalogSQL = []string{
 	`CREATE OR REPLACE VIEW {P}.pg_views AS SELECT {P}.vsql_nspname(database_name, schema_name) AS schemaname,
 		view_name AS viewname, {OWNER} AS viewowner, {P}.vsql_viewdef(sql) AS definition
 		FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND NOT internal`,
+	// A sequence's type is the one its bounds were made from (AS smallint,
+	// integer; DuckDB's sequences are bigint).
+	`CREATE OR REPLACE MACRO {P}.vsql_sequence_type(inc, lo, hi) AS CASE
+		WHEN inc > 0 AND hi = 32767 OR inc < 0 AND lo = -32768 THEN 'smallint'
+		WHEN inc > 0 AND hi = 2147483647 OR inc < 0 AND lo = -2147483648 THEN 'integer' ELSE 'bigint' END`,
+	`CREATE OR REPLACE VIEW {P}.pg_sequences AS SELECT {P}.vsql_nspname(database_name, schema_name) AS schemaname,
+		sequence_name AS sequencename, {OWNER} AS sequenceowner, {P}.vsql_sequence_type(increment_by, min_value, max_value) AS data_type,
+		start_value, min_value, max_value, increment_by, cycle, CAST(1 AS BIGINT) AS cache_size, last_value
+		FROM duckdb_sequences() WHERE database_name IN (` + cd + `, 'temp')`,
 	`CREATE OR REPLACE VIEW {P}.pg_indexes AS SELECT {P}.vsql_nspname(database_name, schema_name) AS schemaname,
 		table_name AS tablename, relname AS indexname, CAST(NULL AS VARCHAR) AS tablespace, {P}.pg_get_indexdef(oid) AS indexdef
 		FROM {P}.vsql_indexes`,
@@ -523,6 +532,13 @@ var catalogSQL = []string{
 		SELECT ` + cd + ` AS catalog_name, nspname AS schema_name, {OWNER} AS schema_owner, CAST(NULL AS VARCHAR) AS default_character_set_catalog,
 			CAST(NULL AS VARCHAR) AS default_character_set_schema, CAST(NULL AS VARCHAR) AS default_character_set_name, CAST(NULL AS VARCHAR) AS sql_path
 		FROM {P}.pg_namespace`,
+	`CREATE OR REPLACE VIEW {I}.sequences AS
+		SELECT ` + cd + ` AS sequence_catalog, schemaname AS sequence_schema, sequencename AS sequence_name, data_type,
+			CASE data_type WHEN 'smallint' THEN 16 WHEN 'integer' THEN 32 ELSE 64 END AS numeric_precision,
+			2 AS numeric_precision_radix, 0 AS numeric_scale, CAST(start_value AS VARCHAR) AS start_value,
+			CAST(min_value AS VARCHAR) AS minimum_value, CAST(max_value AS VARCHAR) AS maximum_value,
+			CAST(increment_by AS VARCHAR) AS increment, CASE WHEN cycle THEN 'YES' ELSE 'NO' END AS cycle_option
+		FROM {P}.pg_sequences`,
 	`CREATE OR REPLACE VIEW {I}.tables AS
 		SELECT ` + cd + ` AS table_catalog, {P}.vsql_nspname(database_name, schema_name) AS table_schema, table_name,
 			CASE WHEN temporary THEN 'LOCAL TEMPORARY' ELSE 'BASE TABLE' END AS table_type,

@@ -9,6 +9,14 @@ var serialTypes = map[string]string{
 	"smallserial": "SMALLINT", "serial2": "SMALLINT",
 }
 
+// sequenceMax is the MAXVALUE of the sequence of a serial or identity
+// column of each type below bigint, as PostgreSQL makes it (the sequence
+// is of the column's type; DuckDB's sequences are bigint).
+var sequenceMax = map[string]string{
+	"INTEGER": " MAXVALUE 2147483647", "integer": " MAXVALUE 2147483647", "int": " MAXVALUE 2147483647", "int4": " MAXVALUE 2147483647",
+	"SMALLINT": " MAXVALUE 32767", "smallint": " MAXVALUE 32767", "int2": " MAXVALUE 32767",
+}
+
 // RewriteSerial rewrites a CREATE TABLE whose columns are serial,
 // bigserial, smallserial or GENERATED … AS IDENTITY — what ORMs create —
 // into DuckDB's form: the integer type with DEFAULT nextval of a sequence
@@ -109,7 +117,7 @@ func RewriteSerial(src string) (sequences []string, out string, ok bool) {
 			sb.WriteString(src[last:typ.start])
 			sb.WriteString(base + def + " NOT NULL")
 			last = typ.end
-			sequences = append(sequences, create+seq)
+			sequences = append(sequences, create+seq+sequenceMax[base])
 			continue
 		}
 		// <type> GENERATED { ALWAYS | BY DEFAULT } AS IDENTITY [( options )]
@@ -148,7 +156,7 @@ func RewriteSerial(src string) (sequences []string, out string, ok bool) {
 			sb.WriteString(src[last:toks[j].start])
 			sb.WriteString(strings.TrimPrefix(def, " ") + " NOT NULL")
 			last = end
-			sequences = append(sequences, create+seq)
+			sequences = append(sequences, create+seq+sequenceMax[typ.word])
 			break
 		}
 	}
