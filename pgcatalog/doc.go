@@ -32,7 +32,9 @@
 // vsql_type_oid finds the type by its labels (vsql_enum_sig). format_type
 // of a built-in type has no subquery (vsql_builtin_type), so that
 // x::regtype[] can run in a lambda. Every object is owned by the role
-// vsql (oid 10).
+// vsql (oid 10). pg_sequences and information_schema.sequences read
+// duckdb_sequences(); DuckDB's sequences are bigint, so a sequence's type
+// is the one its bounds come from (vsql_sequence_type).
 //
 // pg_stat_activity is a view over the server's engine function
 // ActivityFunction, and pg_cancel_backend, pg_terminate_backend and
