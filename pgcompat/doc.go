@@ -31,7 +31,7 @@
 // PostgreSQL's order, and array_agg(e.enumlabel) the enum's order),
 // gives a query of information_schema.columns without ORDER BY
 // PostgreSQL's column order (columnsorder.go: Sequelize reads it so),
-// reads x LIKE ANY / ALL (array) (likeany.go), keeps the fraction of
+// reads x LIKE ANY / ALL (array) and x ~ ANY / ALL (array) (likeany.go), keeps the fraction of
 // EXTRACT(SECOND …) and date_part('second', …), translates literal
 // SIMILAR TO patterns as PostgreSQL does (extract.go), casts the string
 // literal an enum column is compared with by order (col < 'label') to the

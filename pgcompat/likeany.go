@@ -1,6 +1,7 @@
 package pgcompat
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/vsql/vsql/sqltext"
@@ -16,7 +17,9 @@ import (
 func likeAny(p *pass, i int) {
 	like := i - 1
 	if p.kind(like) == sqltext.Op && p.kind(i+1) == sqltext.Open {
-		anyLiteralArray(p, i)
+		if !regexAny(p, i) {
+			anyLiteralArray(p, i)
+		}
 		return
 	}
 	if !p.isWord(like, "like") && !p.isWord(like, "ilike") || p.kind(i+1) != sqltext.Open {
@@ -93,4 +96,46 @@ func typeLiteralArray(p *pass, num, lit int) {
 	}
 	p.readLiteral(lit, literalType{kind: litArray, dims: 1}, -1, -1)
 	p.insert(p.toks[lit].End, "::"+typ)
+}
+
+// regexAny: x ~ ANY (array) and the other regular expression operators
+// (~*, !~, !~*) with ANY or ALL (token i), which DuckDB's parser refuses
+// as it does LIKE ANY: pg_regex_any or pg_regex_all (x, array,
+// case-insensitive, negated), three-valued as likeAny's. False when the
+// operator before ANY is another.
+func regexAny(p *pass, i int) bool {
+	first := i - 1
+	for p.kind(first-1) == sqltext.Op && p.adjacent(first-1) {
+		first--
+	}
+	var ci, negated bool
+	switch p.src[p.toks[first].Start:p.toks[i-1].End] {
+	case "~":
+	case "~*":
+		ci = true
+	case "!~":
+		negated = true
+	case "!~*":
+		ci, negated = true, true
+	default:
+		return false
+	}
+	closing := p.matchForward(i + 1)
+	if closing < 0 || p.isWord(i+2, "select") || p.isWord(i+2, "with") {
+		return true // a subquery: DuckDB's own
+	}
+	end := first - 1
+	start := p.operandStart(end)
+	if start < 0 || (start > 0 && p.kind(start-1) == sqltext.Op && !p.isOp(start-1, ",")) || p.edited(p.toks[start].Start, p.toks[i-1].End) {
+		return true
+	}
+	fn := "pg_regex_any"
+	if p.isWord(i, "all") {
+		fn = "pg_regex_all"
+	}
+	flags := fmt.Sprintf(", %t, %t)", ci, negated)
+	p.insert(p.toks[start].Start, schema+"."+fn+"(")
+	p.replace(p.toks[end].End, p.toks[i+1].End, ", ")
+	p.replace(p.toks[closing].Start, p.toks[closing].End, flags)
+	return true
 }

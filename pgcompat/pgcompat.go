@@ -27,6 +27,15 @@ var setup = []string{
 		WHEN list_bool_or(list_transform(a, lambda p: (CASE WHEN ci THEN x ILIKE p ELSE x LIKE p END) <> neg)) THEN true
 		WHEN len(list_filter(list_transform(a, lambda p: (CASE WHEN ci THEN x ILIKE p ELSE x LIKE p END) <> neg), lambda e: e IS NULL)) > 0 THEN NULL
 		ELSE false END`,
+	// x ~ ANY (array), x !~* ALL (array), … (likeAny)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_regex_any(x, a, ci, neg) AS CASE WHEN a IS NULL THEN NULL
+		WHEN list_bool_or(list_transform(a, lambda p: (CASE WHEN ci THEN regexp_matches(x, p, 'i') ELSE regexp_matches(x, p) END) <> neg)) THEN true
+		WHEN len(list_filter(list_transform(a, lambda p: (CASE WHEN ci THEN regexp_matches(x, p, 'i') ELSE regexp_matches(x, p) END) <> neg), lambda e: e IS NULL)) > 0 THEN NULL
+		ELSE false END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_regex_all(x, a, ci, neg) AS CASE WHEN a IS NULL THEN NULL
+		WHEN len(list_filter(list_transform(a, lambda p: (CASE WHEN ci THEN regexp_matches(x, p, 'i') ELSE regexp_matches(x, p) END) <> neg), lambda e: NOT e)) > 0 THEN false
+		WHEN len(list_filter(list_transform(a, lambda p: (CASE WHEN ci THEN regexp_matches(x, p, 'i') ELSE regexp_matches(x, p) END) <> neg), lambda e: e IS NULL)) > 0 THEN NULL
+		ELSE true END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_like_all(x, a, ci, neg) AS CASE WHEN a IS NULL THEN NULL
 		WHEN len(list_filter(list_transform(a, lambda p: (CASE WHEN ci THEN x ILIKE p ELSE x LIKE p END) <> neg), lambda e: NOT e)) > 0 THEN false
 		WHEN len(list_filter(list_transform(a, lambda p: (CASE WHEN ci THEN x ILIKE p ELSE x LIKE p END) <> neg), lambda e: e IS NULL)) > 0 THEN NULL

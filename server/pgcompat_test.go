@@ -541,6 +541,10 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: `SELECT regexp_matches('a', 'a(?=b)b*')`},
 		{sql: `SELECT regexp_matches('x1x2y3', '(?<=x)\d', 'g')`},
 		{sql: `SELECT regexp_replace('aXbXc', '(?<=a)X', '-', 'g'), regexp_count('abab', '(?=ab)'), regexp_match('abcbc', '(b)(c)\1')`},
+		// regular expression operators with ANY / ALL
+		{sql: "SELECT 'abc' ~ any(array['^a', 'z']), 'abc' ~ all(array['^a', 'z']), 'ABC' ~* any(array['^a']), 'abc' !~ any(array['^a','q']), 'abc' !~* all(array['^A'])"},
+		{sql: "SELECT 'x' ~ any(array[null, 'x']), 'x' ~ any(array[null, 'y']), null ~ any(array['a']), 'x' ~ any('{}'::text[])"},
+		{sql: "SELECT s FROM (VALUES ('apple'), ('berry'), ('cherry')) v(s) WHERE s ~ ANY (ARRAY['^a', 'rr']) ORDER BY s"},
 		// x ^ y and power(x, y): 2201F where DuckDB answered Infinity or NaN
 		{sql: "SELECT 0 ^ -1"},
 		{sql: "SELECT (-8) ^ 0.5"},
