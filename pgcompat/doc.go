@@ -229,6 +229,11 @@
 //
 //   - ORDER BY x USING < and USING >: ASC and DESC (orderUsing).
 //
+//   - rank(a), dense_rank(a), percent_rank(a), cume_dist(a) WITHIN GROUP
+//     (ORDER BY x …): pg_hypothetical_<name>(a, list of x, descending,
+//     nulls first) (hypothetical), PostgreSQL's hypothetical-set
+//     aggregates, which DuckDB lacks.
+//
 //   - x ^ y, power(x, y), pow(x, y): the exponent goes through
 //     pg_exponent with the base (exponent, powerCall), which raises
 //     [vsql:invalid_power] (2201F) for 0 to a negative power and a

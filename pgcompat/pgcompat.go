@@ -27,6 +27,20 @@ var setup = []string{
 		WHEN list_bool_or(list_transform(a, lambda p: (CASE WHEN ci THEN x ILIKE p ELSE x LIKE p END) <> neg)) THEN true
 		WHEN len(list_filter(list_transform(a, lambda p: (CASE WHEN ci THEN x ILIKE p ELSE x LIKE p END) <> neg), lambda e: e IS NULL)) > 0 THEN NULL
 		ELSE false END`,
+	// rank(a) WITHIN GROUP (ORDER BY x) and the other hypothetical-set
+	// aggregates over list(x) (hypothetical): a row x sorts before the
+	// hypothetical row a
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_hypothetical_before(x, a, d, nf) AS coalesce(CASE WHEN nf THEN x IS NULL AND a IS NOT NULL
+		ELSE a IS NULL AND x IS NOT NULL END OR (CASE WHEN d THEN x > a ELSE x < a END), false)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_hypothetical_rank(a, xs, d, nf) AS
+		CAST(1 + len(list_filter(xs, lambda x: ` + schema + `.pg_hypothetical_before(x, a, d, nf))) AS BIGINT)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_hypothetical_dense_rank(a, xs, d, nf) AS
+		CAST(1 + len(list_distinct(list_filter(xs, lambda x: ` + schema + `.pg_hypothetical_before(x, a, d, nf))))
+			+ CASE WHEN nf AND a IS NOT NULL AND len(list_filter(xs, lambda x: x IS NULL)) > 0 THEN 1 ELSE 0 END AS BIGINT)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_hypothetical_percent_rank(a, xs, d, nf) AS CASE WHEN len(xs) = 0 THEN CAST(0 AS DOUBLE)
+		ELSE CAST(len(list_filter(xs, lambda x: ` + schema + `.pg_hypothetical_before(x, a, d, nf))) AS DOUBLE) / len(xs) END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_hypothetical_cume_dist(a, xs, d, nf) AS
+		CAST(len(list_filter(xs, lambda x: ` + schema + `.pg_hypothetical_before(x, a, d, nf) OR x IS NOT DISTINCT FROM a)) + 1 AS DOUBLE) / (len(xs) + 1)`,
 	// x ~ ANY (array), x !~* ALL (array), … (likeAny)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_regex_any(x, a, ci, neg) AS CASE WHEN a IS NULL THEN NULL
 		WHEN list_bool_or(list_transform(a, lambda p: (CASE WHEN ci THEN regexp_matches(x, p, 'i') ELSE regexp_matches(x, p) END) <> neg)) THEN true
@@ -356,6 +370,10 @@ var rules = map[string]rule{
 	"%":                        modulo,
 	"^":                        exponent,
 	"power":                    powerCall,
+	"rank":                     hypothetical,
+	"dense_rank":               hypothetical,
+	"percent_rank":             hypothetical,
+	"cume_dist":                hypothetical,
 	"pow":                      powerCall,
 	"@":                        containsLeft,    // a @> b
 	"<":                        enumCompareLess, // a <@ b; enum < 'label' (enumorder.go)
@@ -860,6 +878,65 @@ func exponent(p *pass, i int) {
 	}
 	p.insert(p.toks[i+1].Start, schema+".pg_exponent(")
 	p.insert(p.toks[end].End, ", "+p.src[p.toks[start].Start:p.toks[i-1].End]+")")
+}
+
+// hypothetical: PostgreSQL's hypothetical-set aggregates rank(a),
+// dense_rank(a), percent_rank(a) and cume_dist(a) WITHIN GROUP (ORDER BY
+// x [ASC | DESC] [NULLS FIRST | LAST]), which DuckDB lacks ("Unknown
+// ordered aggregate"): pg_hypothetical_<name>(a, list(x), descending,
+// nulls first) ranks a among the group's values of x. One argument and
+// one sort key; a FILTER or OVER after it is left to DuckDB. Only the
+// keywords and parentheses around a and x are rewritten.
+func hypothetical(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
+		return
+	}
+	argClose := p.matchForward(i + 1)
+	if argClose < 0 || argClose == i+2 || !p.isWord(argClose+1, "within") || !p.isWord(argClose+2, "group") ||
+		p.kind(argClose+3) != sqltext.Open || !p.isWord(argClose+4, "order") || !p.isWord(argClose+5, "by") {
+		return
+	}
+	groupClose := p.matchForward(argClose + 3)
+	if groupClose < 0 || p.isWord(groupClose+1, "filter") || p.isWord(groupClose+1, "over") {
+		return
+	}
+	oneItem := func(from, to int) bool {
+		for j := from; j < to; j++ {
+			if p.kind(j) == sqltext.Open || p.isOp(j, "[") {
+				if j = p.matchForward(j); j < 0 {
+					return false
+				}
+				continue
+			}
+			if p.isOp(j, ",") {
+				return false
+			}
+		}
+		return true
+	}
+	if !oneItem(i+2, argClose) || !oneItem(argClose+6, groupClose) {
+		return
+	}
+	// the sort key's direction and NULLS, at its end
+	keyEnd := groupClose - 1
+	descending, nullsFirst, nullsGiven := false, false, false
+	if p.isWord(keyEnd-1, "nulls") && (p.isWord(keyEnd, "first") || p.isWord(keyEnd, "last")) {
+		nullsFirst, nullsGiven = p.isWord(keyEnd, "first"), true
+		keyEnd -= 2
+	}
+	if p.isWord(keyEnd, "asc") || p.isWord(keyEnd, "desc") {
+		descending = p.isWord(keyEnd, "desc")
+		keyEnd--
+	}
+	if keyEnd < argClose+6 {
+		return
+	}
+	if !nullsGiven {
+		nullsFirst = descending // PostgreSQL's default
+	}
+	p.replace(p.toks[i].Start, p.toks[i].End, schema+".pg_hypothetical_"+strings.ToLower(p.text(i)))
+	p.replace(p.toks[argClose].Start, p.toks[argClose+5].End, ", coalesce(list(")
+	p.replace(p.toks[keyEnd].End, p.toks[groupClose].End, fmt.Sprintf("), []), %t, %t)", descending, nullsFirst)) // (list of no rows: NULL)
 }
 
 // powerCall: power(x, y) and pow(x, y), as exponent does for x ^ y.

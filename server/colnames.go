@@ -48,6 +48,10 @@ func postgresColumnName(duck string) string {
 		strings.Contains(duck, sqltext.FunctionsSchema+".pg_regex_op("),
 		strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_jsonpath_"):
 		return "?column?" // x ~ y, x SIMILAR TO y, x = ANY (…)
+	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_hypothetical_"):
+		// rank(a) WITHIN GROUP (…) and its kin
+		name := strings.TrimPrefix(duck, sqltext.FunctionsSchema+".pg_hypothetical_")
+		return name[:strings.IndexByte(name+"(", '(')]
 	case strings.HasPrefix(duck, "main.timezone("):
 		return "timezone" // x AT TIME ZONE z
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_make_timestamptz("):

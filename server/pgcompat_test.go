@@ -541,6 +541,13 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: `SELECT regexp_matches('a', 'a(?=b)b*')`},
 		{sql: `SELECT regexp_matches('x1x2y3', '(?<=x)\d', 'g')`},
 		{sql: `SELECT regexp_replace('aXbXc', '(?<=a)X', '-', 'g'), regexp_count('abab', '(?=ab)'), regexp_match('abcbc', '(b)(c)\1')`},
+		// hypothetical-set aggregates
+		{sql: "SELECT rank(3) WITHIN GROUP (ORDER BY x), dense_rank(3) WITHIN GROUP (ORDER BY x), percent_rank(3) WITHIN GROUP (ORDER BY x), cume_dist(3) WITHIN GROUP (ORDER BY x) FROM (VALUES (1),(1),(2),(2),(3),(3),(4),(5)) v(x)"},
+		{sql: "SELECT rank(3) WITHIN GROUP (ORDER BY x DESC), rank(NULL::int) WITHIN GROUP (ORDER BY x), rank(2) WITHIN GROUP (ORDER BY x NULLS FIRST), dense_rank(2) WITHIN GROUP (ORDER BY x NULLS FIRST), cume_dist(NULL::int) WITHIN GROUP (ORDER BY x) FROM (VALUES (1),(NULL),(2),(3),(NULL)) v(x)"},
+		{sql: "SELECT percent_rank(0) WITHIN GROUP (ORDER BY x), rank(0) WITHIN GROUP (ORDER BY x), cume_dist(0) WITHIN GROUP (ORDER BY x) FROM generate_series(1, 0) x"},
+		{sql: "SELECT g, rank(2) WITHIN GROUP (ORDER BY x) FROM (VALUES (1, 1), (1, 3), (2, 0)) v(g, x) GROUP BY g ORDER BY g"},
+		{sql: "SELECT rank('adam'::varchar) WITHIN GROUP (ORDER BY x), rank('3') WITHIN GROUP (ORDER BY y) FROM (VALUES ('fred', 1), ('jim', 5)) v(x, y)"},
+		{sql: "SELECT rank('fred') WITHIN GROUP (ORDER BY x) FROM generate_series(1, 5) x"},
 		// regular expression operators with ANY / ALL
 		{sql: "SELECT 'abc' ~ any(array['^a', 'z']), 'abc' ~ all(array['^a', 'z']), 'ABC' ~* any(array['^a']), 'abc' !~ any(array['^a','q']), 'abc' !~* all(array['^A'])"},
 		{sql: "SELECT 'x' ~ any(array[null, 'x']), 'x' ~ any(array[null, 'y']), null ~ any(array['a']), 'x' ~ any('{}'::text[])"},
