@@ -876,8 +876,24 @@ func exponent(p *pass, i int) {
 	if p.kind(i+1) == sqltext.Number && end == i+1 && !strings.ContainsAny(p.text(i+1), ".eE") {
 		return // a whole exponent written as a number (not negative): nothing to check
 	}
-	p.insert(p.toks[i+1].Start, schema+".pg_exponent(")
-	p.insert(p.toks[end].End, ", "+p.src[p.toks[start].Start:p.toks[i-1].End]+")")
+	wrapExponent(p, i+1, end, p.src[p.toks[start].Start:p.toks[i-1].End])
+}
+
+// wrapExponent sends the exponent, tokens first…last, through pg_exponent
+// with the base. An exponent written as a string literal ('2.0', 'inf')
+// is read as the other operand's type by PostgreSQL: one holding a plain
+// number becomes that number; another is left as written (unchecked).
+func wrapExponent(p *pass, first, last int, base string) {
+	if first == last && p.plainString(first) {
+		num, ok := numericText(p.text(first))
+		if !ok {
+			return
+		}
+		p.replace(p.toks[first].Start, p.toks[first].End, schema+".pg_exponent("+num+", "+base+")")
+		return
+	}
+	p.insert(p.toks[first].Start, schema+".pg_exponent(")
+	p.insert(p.toks[last].End, ", "+base+")")
 }
 
 // hypothetical: PostgreSQL's hypothetical-set aggregates rank(a),
@@ -916,6 +932,11 @@ func hypothetical(p *pass, i int) {
 	}
 	if !oneItem(i+2, argClose) || !oneItem(argClose+6, groupClose) {
 		return
+	}
+	for j := i + 2; j < argClose; j++ {
+		if p.kind(j+1) == sqltext.Open && p.kind(j) == sqltext.Word && aggregateNames[strings.ToLower(p.text(j))] {
+			return // rank(sum(x)): PostgreSQL's 42803, DuckDB's refusal
+		}
 	}
 	// the sort key's direction and NULLS, at its end
 	keyEnd := groupClose - 1
@@ -966,8 +987,7 @@ func powerCall(p *pass, i int) {
 	if comma < i+3 || comma+1 >= close || p.edited(p.toks[i+2].Start, p.toks[comma-1].End) {
 		return
 	}
-	p.insert(p.toks[comma+1].Start, schema+".pg_exponent(")
-	p.insert(p.toks[close-1].End, ", "+p.src[p.toks[i+2].Start:p.toks[comma-1].End]+")")
+	wrapExponent(p, comma+1, close-1, p.src[p.toks[i+2].Start:p.toks[comma-1].End])
 }
 
 // numericText is the number a string literal '…' holds, as SQL text

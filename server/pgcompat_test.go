@@ -559,6 +559,8 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT pow(-8::float8, 1.5)"},
 		{sql: "SELECT x ^ y FROM (VALUES (0.0::float8, -1.0::float8)) v(x, y)"},
 		{sql: "SELECT 2 ^ 3, (-8) ^ 3, power(2, 10), pow(-2, 2), 2 ^ 0.5 > 1.41, 'a' ^@ 'a'"},
+		{sql: "SELECT 1004.3::float8 ^ '2.0', power(2, '3'), power('-1'::float8, 'inf')"},
+		{sql: "SELECT 0 ^ '-1'"},
 		// initcap, get_byte and set_byte, jsonb_pretty, every, timestamptz(date, time)
 		{sql: "SELECT initcap('hi THOMAS o''neil 2nd-place'), initcap(''), initcap(NULL)"},
 		{sql: `SELECT get_byte('\x1234567890abcdef00'::bytea, 3), set_byte('\x1234567890abcdef00'::bytea, 7, 11), set_byte('\x12'::bytea, 0, 256)`},
