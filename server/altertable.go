@@ -30,6 +30,9 @@ func (s *Session) prepareAlterTable(ctx context.Context, st sqltext.Statement) (
 		return stmt, true, err
 	}
 	if a, ok := pgcompat.AlterOnIndexedTable(st); ok {
+		if table, column, typ, ok := sqltext.AlterColumnType(st.SQL); a.ChangesType && ok && s.sameColumnType(ctx, table, column, typ) {
+			return nil, false, nil // the type it has (GORM): prepareDDLText's no-op
+		}
 		return s.prepareIndexedAlter(ctx, a.Parts, a, []string{st.SQL}, nil, "")
 	}
 	return nil, false, nil
