@@ -73,7 +73,10 @@
 // … ON CONFLICT (keys) DO UPDATE to refuse rows proposing one key twice,
 // as PostgreSQL does (DuckDB keeps the first and drops the others);
 // MultiColumnSubquery (multiassign.go) writes UPDATE … SET (a, b) =
-// (SELECT x, y …) as one scalar subquery per column, before Translate. Each step reads the tokens the step before left:
+// (SELECT x, y …) as one scalar subquery per column, before Translate.
+// CreateTableLike and WithLikeColumns (createlike.go) read CREATE TABLE
+// t (LIKE s …) and write its element out as the source's columns, which
+// the server reads from DuckDB's catalog. Each step reads the tokens the step before left:
 // Statement.Edit moves the tokens an edit does not touch and lexes only
 // the text the edit wrote, together with the tokens it cut or touches, so
 // the client's text is lexed once from Split to DuckDB's prepare

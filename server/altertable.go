@@ -216,3 +216,65 @@ func (s *Session) firstColumns(ctx context.Context, parts []string, n int) []str
 	}
 	return columns
 }
+
+// expandLike writes CREATE TABLE's LIKE elements out as their source
+// tables' columns (pgcompat.CreateTableLike), from DuckDB's catalog.
+func (s *Session) expandLike(ctx context.Context, st sqltext.Statement, likes []pgcompat.TableLike) (sqltext.Statement, error) {
+	columns := make([][]pgcompat.LikeColumn, len(likes))
+	constraints := make([][]string, len(likes))
+	for n, l := range likes {
+		var first string
+		err := s.queryRows(ctx, "SELECT database_name || '.' || schema_name || '.' || table_name, column_name, data_type, coalesce(column_default, ''), NOT is_nullable FROM duckdb_columns()"+
+			tableWhere(l.Source)+" ORDER BY database_name = 'temp' DESC, database_name, schema_name, column_index", func(row []any) {
+			table, _ := row[0].(string)
+			if first == "" {
+				first = table
+			}
+			if table != first {
+				return
+			}
+			var c pgcompat.LikeColumn
+			c.Name, _ = row[1].(string)
+			c.Type, _ = row[2].(string)
+			c.Default, _ = row[3].(string)
+			c.NotNull, _ = row[4].(bool)
+			columns[n] = append(columns[n], c)
+		})
+		if err != nil {
+			return st, err
+		}
+		if len(columns[n]) == 0 {
+			return st, vsqlerr.New(vsqlerr.TableNotFound, "relation %q does not exist", strings.Join(l.Source, "."))
+		}
+		if !l.Constraints && !l.Indexes {
+			continue
+		}
+		err = s.queryRows(ctx, "SELECT constraint_type, constraint_column_names, coalesce(expression, '') FROM duckdb_constraints() WHERE database_name || '.' || schema_name || '.' || table_name = "+
+			sqltext.QuoteString(first)+" ORDER BY constraint_index", func(row []any) {
+			kind, _ := row[0].(string)
+			var cols []string
+			if list, ok := row[1].([]any); ok {
+				for _, c := range list {
+					name, _ := c.(string)
+					cols = append(cols, sqltext.QuoteIdent(name))
+				}
+			}
+			expr, _ := row[2].(string)
+			switch {
+			case kind == "CHECK" && l.Constraints && expr != "":
+				constraints[n] = append(constraints[n], "CHECK ("+expr+")")
+			case kind == "PRIMARY KEY" && l.Indexes:
+				constraints[n] = append(constraints[n], "PRIMARY KEY ("+strings.Join(cols, ", ")+")")
+			case kind == "UNIQUE" && l.Indexes:
+				constraints[n] = append(constraints[n], "UNIQUE ("+strings.Join(cols, ", ")+")")
+			}
+		})
+		if err != nil {
+			return st, err
+		}
+	}
+	offset := st.Offset
+	st = pgcompat.WithLikeColumns(st, likes, columns, constraints)
+	st.Offset = offset
+	return st, nil
+}

@@ -164,3 +164,32 @@ func TestInsertFewerValues(t *testing.T) {
 		`SELECT * FROM "Ifv Quoted"`,
 	})
 }
+
+// TestCreateTableLike: CREATE TABLE t (LIKE s [INCLUDING …]), which DuckDB
+// refused, copies s's columns as PostgreSQL 15 does: names, types and NOT
+// NULL, the defaults with INCLUDING DEFAULTS, CHECKs with CONSTRAINTS,
+// primary and unique keys with INDEXES.
+func TestCreateTableLike(t *testing.T) {
+	pg := pgtest.Connect(t).PgConn()
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	compareSteps(t, pg, vs, []string{
+		"CREATE TABLE lk_src (id serial PRIMARY KEY, n numeric(10,2) NOT NULL DEFAULT 1.5, d varchar(20) CHECK (length(d) > 1), u int UNIQUE, t timestamptz, arr int[])",
+		"CREATE TABLE lk1 (LIKE lk_src)",
+		"INSERT INTO lk1 (id, n) VALUES (1, 2)",
+		"INSERT INTO lk1 (id) VALUES (2)", // 23502: NOT NULL copied, the default not
+		"INSERT INTO lk1 (id, n, d) VALUES (3, 1, 'x')",
+		"INSERT INTO lk1 (id, n, u) VALUES (1, 1, 1), (4, 1, 1)",
+		"SELECT * FROM lk1 ORDER BY id",
+		"CREATE TABLE lk2 (LIKE lk_src INCLUDING ALL, extra text)",
+		"INSERT INTO lk2 (id) VALUES (1)",
+		"INSERT INTO lk2 (id) VALUES (1)",               // 23505
+		"INSERT INTO lk2 (id, d) VALUES (5, 'x')",       // 23514
+		"INSERT INTO lk2 (id, u) VALUES (6, 1), (7, 1)", // 23505
+		"SELECT id, n, d, u, extra FROM lk2 ORDER BY id",
+		"CREATE TABLE lk3 (a int, LIKE lk_src INCLUDING DEFAULTS EXCLUDING CONSTRAINTS)",
+		"INSERT INTO lk3 (a, id) VALUES (1, 9)",
+		"SELECT a, id, n FROM lk3",
+		"SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_name = 'lk3' ORDER BY ordinal_position",
+		"CREATE TABLE lk4 (LIKE lk_none)", // 42P01
+	})
+}

@@ -123,7 +123,9 @@
 //     renames on a table with CREATE INDEX indexes, which DuckDB alters
 //     only without them: the indexes are dropped and made again around
 //     the statement (unique ones in a second transaction; DuckDB keeps a
-//     dropped index until its transaction commits).
+//     dropped index until its transaction commits). It also writes out
+//     CREATE TABLE's LIKE elements (expandLike) and gives an INSERT of
+//     fewer values than columns its column list (insertFirstColumns).
 //   - savepoint.go also runs ALTER TABLE with several actions and DROP of
 //     several objects (DuckDB takes one per statement): one ALTER TABLE
 //     per action (sqltext.AlterActions), one DROP per object

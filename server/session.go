@@ -545,6 +545,14 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 // DuckDB would refuse or get wrong: a statement vsql answers itself, or st
 // as DuckDB should prepare it.
 func (s *Session) prepareDDLText(ctx context.Context, st sqltext.Statement, scan sqltext.Scan) (pgwire.Statement, sqltext.Statement, error) {
+	if likes, ok := pgcompat.CreateTableLike(st); ok {
+		// CREATE TABLE t (LIKE s …): s's columns written out (altertable.go)
+		expanded, err := s.expandLike(ctx, st, likes)
+		if err != nil {
+			return nil, st, s.failed(err)
+		}
+		st = expanded
+	}
 	if sqltext.IsAddForeignKey(st.SQL) {
 		// DuckDB cannot add a foreign key to an existing table; ORMs add
 		// theirs this way after CREATE TABLE. Accepted with a warning.
