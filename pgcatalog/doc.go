@@ -36,6 +36,9 @@
 // duckdb_sequences(); DuckDB's sequences are bigint, so a sequence's type
 // is the one its bounds come from (vsql_sequence_type).
 //
+// pg_cursors is a view over the server's engine function CursorsFunction
+// (the calling session's SQL cursors, found by its token).
+//
 // pg_stat_activity is a view over the server's engine function
 // ActivityFunction, and pg_cancel_backend, pg_terminate_backend and
 // pg_backend_pid macros over SignalFunction and the session's token

@@ -25,6 +25,9 @@ const (
 // terminates) a session.
 const (
 	ActivityFunction = "__vsql_activity"
+	// CursorsFunction(token) is pg_cursors' rows: the caller's own open
+	// SQL cursors.
+	CursorsFunction = "__vsql_cursors"
 	SignalFunction   = "__vsql_signal_backend"
 )
 
@@ -86,6 +89,7 @@ var rolesSQL = []string{
 	`CREATE OR REPLACE MACRO {P}.vsql_current_role() AS CAST(getvariable('{USERVAR}') AS VARCHAR)`,
 	// Sessions: what each runs, and signals to them (server/activity.go).
 	`CREATE OR REPLACE VIEW {P}.pg_stat_activity AS SELECT * FROM ` + ActivityFunction + `(coalesce(CAST(getvariable('{SESSVAR}') AS VARCHAR), ''))`,
+	`CREATE OR REPLACE VIEW {P}.pg_cursors AS SELECT * FROM ` + CursorsFunction + `(coalesce(CAST(getvariable('{SESSVAR}') AS VARCHAR), ''))`,
 	`CREATE OR REPLACE MACRO {P}.pg_backend_pid() AS CAST(split_part(CAST(getvariable('{SESSVAR}') AS VARCHAR), ':', 1) AS INTEGER)`,
 	`CREATE OR REPLACE MACRO {P}.pg_cancel_backend(p) AS ` + SignalFunction + `(CAST(p AS BIGINT), coalesce(CAST(getvariable('{SESSVAR}') AS VARCHAR), ''), false)`,
 	`CREATE OR REPLACE MACRO {P}.pg_terminate_backend(p) AS ` + SignalFunction + `(CAST(p AS BIGINT), coalesce(CAST(getvariable('{SESSVAR}') AS VARCHAR), ''), true),

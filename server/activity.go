@@ -320,11 +320,27 @@ func (s *Server) registerActivity(conn *sql.Conn) error {
 				t, _ := duckdb.NewTypeInfo(c.typ)
 				cols[i] = duckdb.ColumnInfo{Name: c.name, T: t}
 			}
-			return &activitySource{srv: s, caller: caller, cols: cols}, nil
+			return &activitySource{srv: s, caller: caller, cols: cols, what: "pg_stat_activity", read: func(caller *Session) [][]any { return s.activityRows(caller) }}, nil
 		},
 	})
 	if err != nil {
 		return fmt.Errorf("register %s: %w", pgcatalog.ActivityFunction, err)
+	}
+	err = duckdb.RegisterTableUDF(conn, pgcatalog.CursorsFunction, duckdb.RowTableFunction{
+		Config: duckdb.TableFunctionConfig{Arguments: []duckdb.TypeInfo{strType}},
+		BindArguments: func(_ map[string]any, in ...any) (duckdb.RowTableSource, error) {
+			token, _ := in[0].(string)
+			caller := s.sessionByToken(token)
+			cols := make([]duckdb.ColumnInfo, len(cursorColumns))
+			for i, c := range cursorColumns {
+				t, _ := duckdb.NewTypeInfo(c.typ)
+				cols[i] = duckdb.ColumnInfo{Name: c.name, T: t}
+			}
+			return &activitySource{srv: s, caller: caller, cols: cols, what: "pg_cursors", read: func(caller *Session) [][]any { return caller.cursorRows() }}, nil
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("register %s: %w", pgcatalog.CursorsFunction, err)
 	}
 	bigint, _ := duckdb.NewTypeInfo(duckdb.TYPE_BIGINT)
 	boolean, _ := duckdb.NewTypeInfo(duckdb.TYPE_BOOLEAN)
@@ -335,11 +351,14 @@ func (s *Server) registerActivity(conn *sql.Conn) error {
 	return nil
 }
 
-// activitySource hands out pg_stat_activity's rows, read at each execution.
+// activitySource hands out the rows of a catalog of the caller's server
+// or session (pg_stat_activity, pg_cursors), read at each execution.
 type activitySource struct {
 	srv    *Server
 	caller *Session
 	cols   []duckdb.ColumnInfo
+	what   string                        // the catalog's name, for errors
+	read   func(caller *Session) [][]any // the rows
 	rows   [][]any
 	next   int
 }
@@ -351,12 +370,12 @@ func (a *activitySource) Cardinality() *duckdb.CardinalityInfo {
 func (a *activitySource) Init() {
 	a.rows, a.next = nil, 0
 	if a.caller != nil {
-		a.rows = a.srv.activityRows(a.caller)
+		a.rows = a.read(a.caller)
 	}
 }
 func (a *activitySource) FillRow(row duckdb.Row) (bool, error) {
 	if a.caller == nil {
-		return false, vsqlerr.ForEngine(vsqlerr.New(vsqlerr.Internal, "pg_stat_activity read outside a vsql session"))
+		return false, vsqlerr.ForEngine(vsqlerr.New(vsqlerr.Internal, "%s read outside a vsql session", a.what))
 	}
 	if a.next >= len(a.rows) {
 		return false, nil

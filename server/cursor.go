@@ -4,6 +4,9 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/duckdb/duckdb-go/v2"
 
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqltext"
@@ -42,6 +45,9 @@ type sqlCursor struct {
 	read     int   // rows read from rows
 	done     bool  // rows is used up: read is the row count
 	pos      int   // 0 before the first row, k on row k, read+1 after the last
+	// statement and created: pg_cursors' statement and creation_time
+	statement string
+	created   time.Time
 }
 
 func (c *sqlCursor) close() {
@@ -273,6 +279,7 @@ type declareStatement struct {
 	scroll, hold bool
 	noScroll     bool
 	first        pgwire.Statement // the query prepared with the DECLARE, for its first execution
+	text         string           // the DECLARE as the client wrote it (pg_cursors)
 }
 
 func (s *Session) prepareDeclare(ctx context.Context, st sqltext.Statement, paramOIDs []uint32) (*declareStatement, error) {
@@ -290,7 +297,7 @@ func (s *Session) prepareDeclare(ctx context.Context, st sqltext.Statement, para
 	if !ok {
 		return nil, cursorSyntax("DECLARE needs a cursor name")
 	}
-	d := &declareStatement{sess: s, name: name, paramOIDs: paramOIDs}
+	d := &declareStatement{sess: s, name: name, paramOIDs: paramOIDs, text: strings.TrimSpace(st.SQL)}
 	i := 2
 	for ; word(i) != "cursor"; i++ {
 		switch word(i) {
@@ -373,7 +380,8 @@ func (d *declareStatement) Execute(ctx context.Context, args []any) (pgwire.Rows
 	case d.noScroll:
 		keep = 0
 	}
-	s.cursors[d.name] = &sqlCursor{cols: stmt.Columns(), stmt: stmt, rows: rows, keep: keep, hold: d.hold, inTx: s.InTransaction()}
+	s.cursors[d.name] = &sqlCursor{cols: stmt.Columns(), stmt: stmt, rows: rows, keep: keep, hold: d.hold, inTx: s.InTransaction(),
+		statement: d.text, created: time.Now()}
 	return &tagRows{tag: "DECLARE CURSOR"}, nil
 }
 
@@ -556,4 +564,24 @@ func (s *Session) closeCursors(keepHeld bool) {
 		c.close()
 		delete(s.cursors, name)
 	}
+}
+
+// cursorColumns are pg_cursors' columns.
+var cursorColumns = []struct {
+	name string
+	typ  duckdb.Type
+}{{"name", duckdb.TYPE_VARCHAR}, {"statement", duckdb.TYPE_VARCHAR}, {"is_holdable", duckdb.TYPE_BOOLEAN},
+	{"is_binary", duckdb.TYPE_BOOLEAN}, {"is_scrollable", duckdb.TYPE_BOOLEAN}, {"creation_time", duckdb.TYPE_TIMESTAMP_TZ}}
+
+// cursorRows are pg_cursors' rows: the session's open SQL cursors. Only a
+// SCROLL cursor shows as scrollable (PostgreSQL's answer for one declared
+// with neither SCROLL nor NO SCROLL depends on its plan). Read on the
+// session's own query (the table function runs while the session waits
+// for it).
+func (s *Session) cursorRows() [][]any {
+	rows := make([][]any, 0, len(s.cursors))
+	for name, c := range s.cursors {
+		rows = append(rows, []any{name, c.statement, c.hold, false, c.keep < 0, c.created})
+	}
+	return rows
 }

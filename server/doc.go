@@ -155,7 +155,8 @@
 //     pg_terminate_backend. Each session keeps what it runs (pgwire calls
 //     Active and Idle around each query) and the function that ends its
 //     connection (pgwire.Terminable). The engine functions behind the
-//     catalog names (pgcatalog.ActivityFunction, SignalFunction) learn
+//     catalog names (pgcatalog.ActivityFunction, SignalFunction, and
+//     CursorsFunction for pg_cursors, cursor.go's cursorRows) learn
 //     their caller from a token — "<pid>:<128 random bits>" — that
 //     publishLogin puts in a DuckDB variable only the caller's connection
 //     sees and clients cannot set (__vsql names are refused), so a session
