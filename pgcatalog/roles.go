@@ -28,7 +28,7 @@ const (
 	// CursorsFunction(token) is pg_cursors' rows: the caller's own open
 	// SQL cursors.
 	CursorsFunction = "__vsql_cursors"
-	SignalFunction   = "__vsql_signal_backend"
+	SignalFunction  = "__vsql_signal_backend"
 )
 
 // Role is one user of the users file as pg_roles shows it.
