@@ -105,10 +105,7 @@ func (s *Session) SetTerminate(terminate func()) {
 // activityColumns are pg_stat_activity's columns as vsql fills them, in
 // PostgreSQL 15's order. datname is the dbname the client connected to
 // (database, database/branch or database@snapshot); client_addr is text.
-var activityColumns = []struct {
-	name string
-	typ  duckdb.Type
-}{
+var activityColumns = []catalogColumn{
 	{"datid", duckdb.TYPE_BIGINT}, {"datname", duckdb.TYPE_VARCHAR}, {"pid", duckdb.TYPE_INTEGER},
 	{"leader_pid", duckdb.TYPE_INTEGER}, {"usesysid", duckdb.TYPE_BIGINT}, {"usename", duckdb.TYPE_VARCHAR},
 	{"application_name", duckdb.TYPE_VARCHAR}, {"client_addr", duckdb.TYPE_VARCHAR},
@@ -303,50 +300,54 @@ func (s *Server) signalBackend(caller *Session, pid int64, terminate bool) (bool
 }
 
 // registerActivity installs the engine functions behind pg_stat_activity,
-// pg_cancel_backend and pg_terminate_backend (pgcatalog defines those
-// names over them). Each takes the caller's token, which only the
+// pg_cursors, pg_cancel_backend and pg_terminate_backend (pgcatalog
+// defines those names over them). Each takes the caller's token, which only the
 // caller's connection holds.
 func (s *Server) registerActivity(conn *sql.Conn) error {
 	strType, _ := duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR)
-	err := duckdb.RegisterTableUDF(conn, pgcatalog.ActivityFunction, duckdb.RowTableFunction{
+	if err := s.registerSessionTable(conn, pgcatalog.ActivityFunction, "pg_stat_activity", activityColumns, s.activityRows); err != nil {
+		return err
+	}
+	if err := s.registerSessionTable(conn, pgcatalog.CursorsFunction, "pg_cursors", cursorColumns, (*Session).cursorRows); err != nil {
+		return err
+	}
+	bigint, _ := duckdb.NewTypeInfo(duckdb.TYPE_BIGINT)
+	boolean, _ := duckdb.NewTypeInfo(duckdb.TYPE_BOOLEAN)
+	err := duckdb.RegisterScalarUDF(conn, pgcatalog.SignalFunction, &signalUDF{srv: s, in: []duckdb.TypeInfo{bigint, strType, boolean}, out: boolean})
+	if err != nil {
+		return fmt.Errorf("register %s: %w", pgcatalog.SignalFunction, err)
+	}
+	return nil
+}
+
+// catalogColumn is a column of a catalog an engine table function fills.
+type catalogColumn struct {
+	name string
+	typ  duckdb.Type
+}
+
+// registerSessionTable installs the engine table function name(token),
+// whose rows read returns for the session the token names (what is the
+// catalog's name, for errors).
+func (s *Server) registerSessionTable(conn *sql.Conn, name, what string, columns []catalogColumn, read func(caller *Session) [][]any) error {
+	strType, _ := duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR)
+	err := duckdb.RegisterTableUDF(conn, name, duckdb.RowTableFunction{
 		Config: duckdb.TableFunctionConfig{Arguments: []duckdb.TypeInfo{strType}},
 		BindArguments: func(_ map[string]any, in ...any) (duckdb.RowTableSource, error) {
 			token, _ := in[0].(string)
 			// nil when the view is created (bound without a session); Init
 			// then refuses to run.
 			caller := s.sessionByToken(token)
-			cols := make([]duckdb.ColumnInfo, len(activityColumns))
-			for i, c := range activityColumns {
+			cols := make([]duckdb.ColumnInfo, len(columns))
+			for i, c := range columns {
 				t, _ := duckdb.NewTypeInfo(c.typ)
 				cols[i] = duckdb.ColumnInfo{Name: c.name, T: t}
 			}
-			return &activitySource{srv: s, caller: caller, cols: cols, what: "pg_stat_activity", read: func(caller *Session) [][]any { return s.activityRows(caller) }}, nil
+			return &activitySource{srv: s, caller: caller, cols: cols, what: what, read: read}, nil
 		},
 	})
 	if err != nil {
-		return fmt.Errorf("register %s: %w", pgcatalog.ActivityFunction, err)
-	}
-	err = duckdb.RegisterTableUDF(conn, pgcatalog.CursorsFunction, duckdb.RowTableFunction{
-		Config: duckdb.TableFunctionConfig{Arguments: []duckdb.TypeInfo{strType}},
-		BindArguments: func(_ map[string]any, in ...any) (duckdb.RowTableSource, error) {
-			token, _ := in[0].(string)
-			caller := s.sessionByToken(token)
-			cols := make([]duckdb.ColumnInfo, len(cursorColumns))
-			for i, c := range cursorColumns {
-				t, _ := duckdb.NewTypeInfo(c.typ)
-				cols[i] = duckdb.ColumnInfo{Name: c.name, T: t}
-			}
-			return &activitySource{srv: s, caller: caller, cols: cols, what: "pg_cursors", read: func(caller *Session) [][]any { return caller.cursorRows() }}, nil
-		},
-	})
-	if err != nil {
-		return fmt.Errorf("register %s: %w", pgcatalog.CursorsFunction, err)
-	}
-	bigint, _ := duckdb.NewTypeInfo(duckdb.TYPE_BIGINT)
-	boolean, _ := duckdb.NewTypeInfo(duckdb.TYPE_BOOLEAN)
-	err = duckdb.RegisterScalarUDF(conn, pgcatalog.SignalFunction, &signalUDF{srv: s, in: []duckdb.TypeInfo{bigint, strType, boolean}, out: boolean})
-	if err != nil {
-		return fmt.Errorf("register %s: %w", pgcatalog.SignalFunction, err)
+		return fmt.Errorf("register %s: %w", name, err)
 	}
 	return nil
 }

@@ -567,10 +567,7 @@ func (s *Session) closeCursors(keepHeld bool) {
 }
 
 // cursorColumns are pg_cursors' columns.
-var cursorColumns = []struct {
-	name string
-	typ  duckdb.Type
-}{{"name", duckdb.TYPE_VARCHAR}, {"statement", duckdb.TYPE_VARCHAR}, {"is_holdable", duckdb.TYPE_BOOLEAN},
+var cursorColumns = []catalogColumn{{"name", duckdb.TYPE_VARCHAR}, {"statement", duckdb.TYPE_VARCHAR}, {"is_holdable", duckdb.TYPE_BOOLEAN},
 	{"is_binary", duckdb.TYPE_BOOLEAN}, {"is_scrollable", duckdb.TYPE_BOOLEAN}, {"creation_time", duckdb.TYPE_TIMESTAMP_TZ}}
 
 // cursorRows are pg_cursors' rows: the session's open SQL cursors. Only a
