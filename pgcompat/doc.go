@@ -226,9 +226,10 @@
 //     operator binds less tightly than those in PostgreSQL's grammar);
 //     after a name or another operand the text is left as written.
 //
-//   - a / '-10', a % '3': a string literal holding a plain number is that
-//     number (PostgreSQL reads the untyped literal as the other operand's
-//     type; DuckDB's // takes no text).
+//   - a / '-10', a % '3', a * '2', a + '3', '10' - a: a string literal
+//     holding a plain number is that number (PostgreSQL reads the untyped
+//     literal as the other operand's type; DuckDB's // takes no text and
+//     its * + - cannot choose between their forms; numericOperand).
 //
 //   - ORDER BY x USING < and USING >: ASC and DESC (orderUsing).
 //

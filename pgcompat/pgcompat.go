@@ -423,7 +423,8 @@ var rules = map[string]rule{
 	"pg_substring":             substringFrom,  // (the same, sent to the macro by sqltext)
 	"&":                        arrayOperand,   // i && '{1,2}'
 	"|":                        pipeOp,         // '…'::jsonb || '…', |/ x, ||/ x
-	"-":                        minusOp,        // '…'::jsonb - 'key'
+	"-":                        func(p *pass, i int) { minusOp(p, i); numericOperand(p, i) }, // '…'::jsonb - 'key'
+	"+":                        numericOperand,
 	"variadic":                 variadicCall,   // num_nulls(VARIADIC a)
 	"type":                     createType,     // CREATE TYPE t AS (…)
 	"_int2":                    arrayTypeName,
@@ -454,7 +455,7 @@ var rules = map[string]rule{
 	"columns":                  columnsOrder, // information_schema.columns in PostgreSQL's order (columnsorder.go)
 	"array_agg":                distinctAgg,  // (DISTINCT col): PostgreSQL's sorted order (jsonagg.go)
 	"string_agg":               distinctAgg,
-	"*":                        recordStar,
+	"*":                        func(p *pass, i int) { recordStar(p, i); numericOperand(p, i) },
 	"array_fill":               arrayFill, // (arrayfuncs.go)
 	"json_populate_record":     recordCall,
 	"jsonb_populate_record":    recordCall,
@@ -989,6 +990,53 @@ func powerCall(p *pass, i int) {
 	}
 	wrapExponent(p, comma+1, close-1, p.src[p.toks[i+2].Start:p.toks[comma-1].End])
 }
+
+// numericOperand: x * '-10', x + '3', '2' - x (token i is the operator):
+// PostgreSQL reads the untyped literal as the other operand's type, so a
+// literal holding a plain number is that number (DuckDB could not choose
+// between the number and the interval or date forms of the operator). Not
+// when both operands are literals (PostgreSQL: operator is not unique), a
+// literal is cast or subscripted, or the other operand is a json(b) cast
+// (jsonb - 'key' deletes a key).
+func numericOperand(p *pass, i int) {
+	if p.adjacent(i) && p.kind(i+1) == sqltext.Op || p.adjacent(i-1) && p.kind(i-1) == sqltext.Op {
+		return // part of another operator (->, #-, **)
+	}
+	operandEnd := func(j int) bool { // token j ends an operand
+		switch p.kind(j) {
+		case sqltext.Number, sqltext.Quoted, sqltext.Close, sqltext.Param:
+			return true
+		case sqltext.Word:
+			return !p.isWord(j, "select") && !reservedBefore[strings.ToLower(p.text(j))]
+		}
+		return false
+	}
+	if !operandEnd(i-1) && !p.plainString(i-1) {
+		return // unary
+	}
+	literal := func(j int) bool {
+		return p.plainString(j) && !p.isOp(j+1, ":") && !p.isOp(j+1, "[") && !p.isOp(j-1, ":") && !p.edited(p.toks[j].Start, p.toks[j].End)
+	}
+	jsonLeft := p.isWord(i-1, "jsonb") || p.isWord(i-1, "json")
+	switch {
+	case literal(i+1) && !p.plainString(i-1) && !jsonLeft && operandEnd(i-1):
+		if num, ok := numericText(p.text(i + 1)); ok {
+			p.replace(p.toks[i+1].Start, p.toks[i+1].End, num)
+		}
+	case literal(i-1) && !p.plainString(i+1) && (p.kind(i+1) == sqltext.Number || p.kind(i+1) == sqltext.Word || p.kind(i+1) == sqltext.Quoted || p.kind(i+1) == sqltext.Open):
+		if p.kind(i-2) == sqltext.Op && !p.isOp(i-2, ",") && !p.isOp(i-2, "(") {
+			return // the literal is another operator's operand
+		}
+		if num, ok := numericText(p.text(i - 1)); ok {
+			p.replace(p.toks[i-1].Start, p.toks[i-1].End, num)
+		}
+	}
+}
+
+// reservedBefore are words after which a - or + is unary.
+var reservedBefore = map[string]bool{"select": true, "where": true, "and": true, "or": true, "not": true, "then": true,
+	"else": true, "when": true, "return": true, "returning": true, "by": true, "in": true, "as": true, "case": true,
+	"values": true, "on": true, "set": true, "between": true, "is": true, "like": true, "having": true}
 
 // numericText is the number a string literal '…' holds, as SQL text
 // ("(-10)", "0.5"); false when it holds no plain number.

@@ -541,6 +541,9 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: `SELECT regexp_matches('a', 'a(?=b)b*')`},
 		{sql: `SELECT regexp_matches('x1x2y3', '(?<=x)\d', 'g')`},
 		{sql: `SELECT regexp_replace('aXbXc', '(?<=a)X', '-', 'g'), regexp_count('abab', '(?=ab)'), regexp_match('abcbc', '(b)(c)\1')`},
+		// a string literal holding a number as an operand of * + -
+		{sql: "SELECT 1.5::float8 * '2', 2 + '3', 5::int - '1', 2.5 * '2', '4' * 3, '10' - 2, 1 - '-2', '{\"a\":1}'::jsonb - 'a', 3 * -1"},
+		{sql: "SELECT x * '-10' AS y FROM (VALUES (1004.3::float8), (2::float8)) v(x) WHERE x > '0.0' ORDER BY 1"},
 		// hypothetical-set aggregates
 		{sql: "SELECT rank(3) WITHIN GROUP (ORDER BY x), dense_rank(3) WITHIN GROUP (ORDER BY x), percent_rank(3) WITHIN GROUP (ORDER BY x), cume_dist(3) WITHIN GROUP (ORDER BY x) FROM (VALUES (1),(1),(2),(2),(3),(3),(4),(5)) v(x)"},
 		{sql: "SELECT rank(3) WITHIN GROUP (ORDER BY x DESC), rank(NULL::int) WITHIN GROUP (ORDER BY x), rank(2) WITHIN GROUP (ORDER BY x NULLS FIRST), dense_rank(2) WITHIN GROUP (ORDER BY x NULLS FIRST), cume_dist(NULL::int) WITHIN GROUP (ORDER BY x) FROM (VALUES (1),(NULL),(2),(3),(NULL)) v(x)"},
