@@ -416,17 +416,17 @@ var rules = map[string]rule{
 	"cast":                     func(p *pass, i int) { castCall(p, i); domainCastCall(p, i) },
 	"extract":                  extractSeconds, // EXTRACT(SECOND FROM x): the fraction (extract.go)
 	"date_part":                extractSeconds,
-	"similar":                  similarTo,      // x SIMILAR TO 'pattern' (extract.go)
-	"overlay":                  overlayPlacing, // overlay(s PLACING r FROM n FOR m)
-	"overlaps":                 overlapsRule,   // (a, b) OVERLAPS (c, d)
-	"substring":                substringFrom,  // substring(s FROM n FOR m), substring(s FROM 'regex')
-	"pg_substring":             substringFrom,  // (the same, sent to the macro by sqltext)
-	"&":                        arrayOperand,   // i && '{1,2}'
-	"|":                        pipeOp,         // '…'::jsonb || '…', |/ x, ||/ x
+	"similar":                  similarTo,                                                    // x SIMILAR TO 'pattern' (extract.go)
+	"overlay":                  overlayPlacing,                                               // overlay(s PLACING r FROM n FOR m)
+	"overlaps":                 overlapsRule,                                                 // (a, b) OVERLAPS (c, d)
+	"substring":                substringFrom,                                                // substring(s FROM n FOR m), substring(s FROM 'regex')
+	"pg_substring":             substringFrom,                                                // (the same, sent to the macro by sqltext)
+	"&":                        arrayOperand,                                                 // i && '{1,2}'
+	"|":                        pipeOp,                                                       // '…'::jsonb || '…', |/ x, ||/ x
 	"-":                        func(p *pass, i int) { minusOp(p, i); numericOperand(p, i) }, // '…'::jsonb - 'key'
 	"+":                        numericOperand,
-	"variadic":                 variadicCall,   // num_nulls(VARIADIC a)
-	"type":                     createType,     // CREATE TYPE t AS (…)
+	"variadic":                 variadicCall, // num_nulls(VARIADIC a)
+	"type":                     createType,   // CREATE TYPE t AS (…)
 	"_int2":                    arrayTypeName,
 	"_int4":                    arrayTypeName,
 	"_int8":                    arrayTypeName,
