@@ -416,14 +416,14 @@ var rules = map[string]rule{
 	"cast":                     func(p *pass, i int) { castCall(p, i); domainCastCall(p, i) },
 	"extract":                  extractSeconds, // EXTRACT(SECOND FROM x): the fraction (extract.go)
 	"date_part":                extractSeconds,
-	"similar":                  similarTo,                                                    // x SIMILAR TO 'pattern' (extract.go)
-	"overlay":                  overlayPlacing,                                               // overlay(s PLACING r FROM n FOR m)
-	"overlaps":                 overlapsRule,                                                 // (a, b) OVERLAPS (c, d)
-	"substring":                substringFrom,                                                // substring(s FROM n FOR m), substring(s FROM 'regex')
-	"pg_substring":             substringFrom,                                                // (the same, sent to the macro by sqltext)
-	"&":                        arrayOperand,                                                 // i && '{1,2}'
-	"|":                        pipeOp,                                                       // '…'::jsonb || '…', |/ x, ||/ x
-	"-":                        func(p *pass, i int) { minusOp(p, i); numericOperand(p, i) }, // '…'::jsonb - 'key'
+	"similar":                  similarTo,      // x SIMILAR TO 'pattern' (extract.go)
+	"overlay":                  overlayPlacing, // overlay(s PLACING r FROM n FOR m)
+	"overlaps":                 overlapsRule,   // (a, b) OVERLAPS (c, d)
+	"substring":                substringFrom,  // substring(s FROM n FOR m), substring(s FROM 'regex')
+	"pg_substring":             substringFrom,  // (the same, sent to the macro by sqltext)
+	"&":                        arrayOperand,   // i && '{1,2}'
+	"|":                        pipeOp,         // '…'::jsonb || '…', |/ x, ||/ x
+	"-":                        minusRule,      // '…'::jsonb - 'key', x - '1'
 	"+":                        numericOperand,
 	"variadic":                 variadicCall, // num_nulls(VARIADIC a)
 	"type":                     createType,   // CREATE TYPE t AS (…)
@@ -455,7 +455,7 @@ var rules = map[string]rule{
 	"columns":                  columnsOrder, // information_schema.columns in PostgreSQL's order (columnsorder.go)
 	"array_agg":                distinctAgg,  // (DISTINCT col): PostgreSQL's sorted order (jsonagg.go)
 	"string_agg":               distinctAgg,
-	"*":                        func(p *pass, i int) { recordStar(p, i); numericOperand(p, i) },
+	"*":                        starRule,
 	"array_fill":               arrayFill, // (arrayfuncs.go)
 	"json_populate_record":     recordCall,
 	"jsonb_populate_record":    recordCall,
@@ -1032,6 +1032,10 @@ func numericOperand(p *pass, i int) {
 		}
 	}
 }
+
+// minusRule and starRule: the rules of - and *, with numericOperand.
+func minusRule(p *pass, i int) { minusOp(p, i); numericOperand(p, i) }
+func starRule(p *pass, i int)  { recordStar(p, i); numericOperand(p, i) }
 
 // reservedBefore are words after which a - or + is unary.
 var reservedBefore = map[string]bool{"select": true, "where": true, "and": true, "or": true, "not": true, "then": true,
