@@ -1015,7 +1015,8 @@ func numericOperand(p *pass, i int) {
 		return // unary
 	}
 	literal := func(j int) bool {
-		return p.plainString(j) && !p.isOp(j+1, ":") && !p.isOp(j+1, "[") && !p.isOp(j-1, ":") && !p.edited(p.toks[j].Start, p.toks[j].End)
+		typed := p.kind(j-1) == sqltext.Word && !reservedBefore[strings.ToLower(p.text(j-1))] // int2 '2', date '…'
+		return p.plainString(j) && !typed && !p.isOp(j+1, ":") && !p.isOp(j+1, "[") && !p.isOp(j-1, ":") && !p.edited(p.toks[j].Start, p.toks[j].End)
 	}
 	jsonLeft := p.isWord(i-1, "jsonb") || p.isWord(i-1, "json")
 	switch {

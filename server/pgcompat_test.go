@@ -544,6 +544,7 @@ func TestPostgresSemantics(t *testing.T) {
 		// a string literal holding a number as an operand of * + -
 		{sql: "SELECT 1.5::float8 * '2', 2 + '3', 5::int - '1', 2.5 * '2', '4' * 3, '10' - 2, 1 - '-2', '{\"a\":1}'::jsonb - 'a', 3 * -1"},
 		{sql: "SELECT x * '-10' AS y FROM (VALUES (1004.3::float8), (2::float8)) v(x) WHERE x > '0.0' ORDER BY 1"},
+		{sql: "SELECT int2 '2' * int2 '2' = int2 '16' / int2 '4' AS t, int4 '2' * 3, 2 * int4 '3'"},
 		// hypothetical-set aggregates
 		{sql: "SELECT rank(3) WITHIN GROUP (ORDER BY x), dense_rank(3) WITHIN GROUP (ORDER BY x), percent_rank(3) WITHIN GROUP (ORDER BY x), cume_dist(3) WITHIN GROUP (ORDER BY x) FROM (VALUES (1),(1),(2),(2),(3),(3),(4),(5)) v(x)"},
 		{sql: "SELECT rank(3) WITHIN GROUP (ORDER BY x DESC), rank(NULL::int) WITHIN GROUP (ORDER BY x), rank(2) WITHIN GROUP (ORDER BY x NULLS FIRST), dense_rank(2) WITHIN GROUP (ORDER BY x NULLS FIRST), cume_dist(NULL::int) WITHIN GROUP (ORDER BY x) FROM (VALUES (1),(NULL),(2),(3),(NULL)) v(x)"},
