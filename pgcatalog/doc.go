@@ -36,6 +36,10 @@
 // duckdb_sequences(); DuckDB's sequences are bigint, so a sequence's type
 // is the one its bounds come from (vsql_sequence_type).
 //
+// clock_timestamp() is a macro over the server's engine function
+// ClockFunction (the wall clock, volatile); statement_timestamp() reads
+// the caller's query_start from pg_stat_activity.
+//
 // pg_cursors is a view over the server's engine function CursorsFunction
 // (the calling session's SQL cursors, found by its token).
 //

@@ -28,6 +28,8 @@ const (
 	// CursorsFunction(token) is pg_cursors' rows: the caller's own open
 	// SQL cursors.
 	CursorsFunction = "__vsql_cursors"
+	// ClockFunction() is the wall clock's time (clock_timestamp()).
+	ClockFunction = "__vsql_clock_timestamp"
 	SignalFunction  = "__vsql_signal_backend"
 )
 
@@ -91,6 +93,12 @@ var rolesSQL = []string{
 	`CREATE OR REPLACE VIEW {P}.pg_stat_activity AS SELECT * FROM ` + ActivityFunction + `(coalesce(CAST(getvariable('{SESSVAR}') AS VARCHAR), ''))`,
 	`CREATE OR REPLACE VIEW {P}.pg_cursors AS SELECT * FROM ` + CursorsFunction + `(coalesce(CAST(getvariable('{SESSVAR}') AS VARCHAR), ''))`,
 	`CREATE OR REPLACE MACRO {P}.pg_backend_pid() AS CAST(split_part(CAST(getvariable('{SESSVAR}') AS VARCHAR), ':', 1) AS INTEGER)`,
+	// clock_timestamp(): the time now; statement_timestamp(): when the
+	// session's current query message arrived (pg_stat_activity's
+	// query_start), or the transaction's start when that is later (the
+	// first statement outside a block, as in PostgreSQL)
+	`CREATE OR REPLACE MACRO {P}.clock_timestamp() AS ` + ClockFunction + `()`,
+	`CREATE OR REPLACE MACRO {P}.statement_timestamp() AS greatest(coalesce((SELECT query_start FROM {P}.pg_stat_activity WHERE pid = {P}.pg_backend_pid()), now()), now())`,
 	`CREATE OR REPLACE MACRO {P}.pg_cancel_backend(p) AS ` + SignalFunction + `(CAST(p AS BIGINT), coalesce(CAST(getvariable('{SESSVAR}') AS VARCHAR), ''), false)`,
 	`CREATE OR REPLACE MACRO {P}.pg_terminate_backend(p) AS ` + SignalFunction + `(CAST(p AS BIGINT), coalesce(CAST(getvariable('{SESSVAR}') AS VARCHAR), ''), true),
 		(p, timeout) AS ` + SignalFunction + `(CAST(p AS BIGINT), coalesce(CAST(getvariable('{SESSVAR}') AS VARCHAR), ''), true)`,

@@ -317,7 +317,23 @@ func (s *Server) registerActivity(conn *sql.Conn) error {
 	if err != nil {
 		return fmt.Errorf("register %s: %w", pgcatalog.SignalFunction, err)
 	}
+	tstz, _ := duckdb.NewTypeInfo(duckdb.TYPE_TIMESTAMP_TZ)
+	if err := duckdb.RegisterScalarUDF(conn, pgcatalog.ClockFunction, clockUDF{out: tstz}); err != nil {
+		return fmt.Errorf("register %s: %w", pgcatalog.ClockFunction, err)
+	}
 	return nil
+}
+
+// clockUDF is clock_timestamp(): the wall clock's time at each call
+// (volatile: every row reads it again).
+type clockUDF struct{ out duckdb.TypeInfo }
+
+func (f clockUDF) Config() duckdb.ScalarFuncConfig {
+	return duckdb.ScalarFuncConfig{ResultTypeInfo: f.out, Volatile: true}
+}
+
+func (f clockUDF) Executor() duckdb.ScalarFuncExecutor {
+	return duckdb.ScalarFuncExecutor{RowExecutor: func([]driver.Value) (any, error) { return time.Now(), nil }}
 }
 
 // catalogColumn is a column of a catalog an engine table function fills.

@@ -541,6 +541,12 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: `SELECT regexp_matches('a', 'a(?=b)b*')`},
 		{sql: `SELECT regexp_matches('x1x2y3', '(?<=x)\d', 'g')`},
 		{sql: `SELECT regexp_replace('aXbXc', '(?<=a)X', '-', 'g'), regexp_count('abab', '(?=ab)'), regexp_match('abcbc', '(b)(c)\1')`},
+		// clock_timestamp(), statement_timestamp()
+		{sql: "SELECT clock_timestamp() >= now(), statement_timestamp() = now(), clock_timestamp() >= statement_timestamp(), pg_typeof(clock_timestamp())::text, pg_typeof(statement_timestamp())::text, count(DISTINCT clock_timestamp()) > 1 FROM generate_series(1, 1000)"},
+		{sql: "BEGIN"},
+		{sql: "SELECT count(*) FROM (SELECT pg_sleep(0.02)) s"},
+		{sql: "SELECT statement_timestamp() > now(), clock_timestamp() >= statement_timestamp()"},
+		{sql: "COMMIT"},
 		// a string literal holding a number as an operand of * + -
 		{sql: "SELECT 1.5::float8 * '2', 2 + '3', 5::int - '1', 2.5 * '2', '4' * 3, '10' - 2, 1 - '-2', '{\"a\":1}'::jsonb - 'a', 3 * -1"},
 		{sql: "SELECT x * '-10' AS y FROM (VALUES (1004.3::float8), (2::float8)) v(x) WHERE x > '0.0' ORDER BY 1"},

@@ -154,7 +154,8 @@ func init() {
 		pg_tablespace_location pg_size_pretty pg_relation_is_publishable pg_get_statisticsobjdef_columns pg_get_partkeydef
 		pg_get_triggerdef pg_get_ruledef quote_ident to_regclass to_regtype
 		regclass_oid regclass_name regtype_oid regtype_name regproc_oid regproc_name
-		regnamespace_oid regnamespace_name pg_backend_pid pg_cancel_backend pg_terminate_backend`) {
+		regnamespace_oid regnamespace_name pg_backend_pid pg_cancel_backend pg_terminate_backend
+		clock_timestamp statement_timestamp`) {
 		PGFunctions[n] = true
 	}
 	for _, n := range strings.Fields(`schemata tables columns table_constraints key_column_usage constraint_column_usage
