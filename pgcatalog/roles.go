@@ -29,8 +29,8 @@ const (
 	// SQL cursors.
 	CursorsFunction = "__vsql_cursors"
 	// ClockFunction() is the wall clock's time (clock_timestamp()).
-	ClockFunction = "__vsql_clock_timestamp"
-	SignalFunction  = "__vsql_signal_backend"
+	ClockFunction  = "__vsql_clock_timestamp"
+	SignalFunction = "__vsql_signal_backend"
 )
 
 // Role is one user of the users file as pg_roles shows it.
