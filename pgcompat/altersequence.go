@@ -73,12 +73,14 @@ func ReadAlterSequence(st sqltext.Statement) (a AlterSequence, ok bool, err erro
 		v, err := strconv.ParseInt(sign+p.text(j), 10, 64)
 		return v, j + 1, err == nil
 	}
-	value := func(j int, what string) (int64, int, error) {
+	// value reads the number of option what at token j into *dst.
+	value := func(j int, what string, dst **int64) (int, error) {
 		v, next, ok := number(j)
 		if !ok {
-			return 0, j, vsqlerr.New(vsqlerr.SyntaxError, "syntax error at or near %q in ALTER SEQUENCE … %s", p.text(j), what)
+			return j, vsqlerr.New(vsqlerr.SyntaxError, "syntax error at or near %q in ALTER SEQUENCE … %s", p.text(j), what)
 		}
-		return v, next, nil
+		*dst = &v
+		return next, nil
 	}
 	changes := false
 	for i < end {
@@ -91,23 +93,17 @@ func ReadAlterSequence(st sqltext.Statement) (a AlterSequence, ok bool, err erro
 			if p.isWord(i, "by") {
 				i++
 			}
-			var v int64
-			if v, i, err = value(i, "INCREMENT"); err != nil {
+			if i, err = value(i, "INCREMENT", &a.increment); err != nil {
 				return a, true, err
 			}
-			a.increment = &v
 		case p.isWord(i, "minvalue"):
-			var v int64
-			if v, i, err = value(i+1, "MINVALUE"); err != nil {
+			if i, err = value(i+1, "MINVALUE", &a.min); err != nil {
 				return a, true, err
 			}
-			a.min = &v
 		case p.isWord(i, "maxvalue"):
-			var v int64
-			if v, i, err = value(i+1, "MAXVALUE"); err != nil {
+			if i, err = value(i+1, "MAXVALUE", &a.max); err != nil {
 				return a, true, err
 			}
-			a.max = &v
 		case p.isWord(i, "no") && p.isWord(i+1, "minvalue"):
 			a.noMin, i = true, i+2
 		case p.isWord(i, "no") && p.isWord(i+1, "maxvalue"):
@@ -123,11 +119,9 @@ func ReadAlterSequence(st sqltext.Statement) (a AlterSequence, ok bool, err erro
 			if p.isWord(i, "with") {
 				i++
 			}
-			var v int64
-			if v, i, err = value(i, "START"); err != nil {
+			if i, err = value(i, "START", &a.start); err != nil {
 				return a, true, err
 			}
-			a.start = &v
 		case p.isWord(i, "restart"):
 			a.restart = true
 			i++
@@ -138,7 +132,8 @@ func ReadAlterSequence(st sqltext.Statement) (a AlterSequence, ok bool, err erro
 				a.restartWith, a.restartAt, i = true, v, next
 			}
 		case p.isWord(i, "cache"):
-			if _, i, err = value(i+1, "CACHE"); err != nil {
+			var cache *int64 // read, not kept
+			if i, err = value(i+1, "CACHE", &cache); err != nil {
 				return a, true, err
 			}
 			continue // no effect on the values
