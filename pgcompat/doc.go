@@ -326,7 +326,9 @@
 //     contained).
 //
 //   - num_nulls(VARIADIC a), num_nonnulls(VARIADIC a): the macros that
-//     count an array's elements.
+//     count an array's elements; concat, concat_ws, json(b)_build_array
+//     and json(b)_build_object of VARIADIC a: Go functions taking the
+//     array's elements, flattened, as the arguments (variadic.go).
 //
 //   - date '…', '…'::date, CAST('…' AS date): the inputs PostgreSQL reads
 //     alike under every DateStyle ('January 8, 1999', '08-Jan-1999',

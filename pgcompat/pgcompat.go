@@ -331,6 +331,7 @@ func init() {
 	}
 	setup = append(setup, formatMacros(schema)...)
 	setup = append(setup, concatMacros(schema)...)
+	setup = append(setup, variadicMacros(schema)...)
 	setup = append(setup, extractMacros(schema)...)
 	for _, f := range []string{"lpad", "rpad", "encode", "decode", "date_trunc", "sha256", "substr", "substring", "format", "to_hex", "split_part", "concat", "concat_ws"} {
 		sqltext.ProvideFunctionAs(f, "pg_"+f)

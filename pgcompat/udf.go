@@ -267,6 +267,9 @@ func inZone(t time.Time, zone driver.Value) time.Time {
 
 func init() {
 	goFunctions["__vsql_overlaps"] = overlapsFunctions()
+	for name, set := range variadicFunctions {
+		goFunctions[name] = set
+	}
 	// names DuckDB has too: their macros are pg_… (see sqltext.ProvideFunctionAs)
 	for _, f := range []string{"json_object", "cardinality", "to_timestamp", "regexp_replace", "regexp_split_to_array", "regexp_split_to_table", "string_to_array", "regexp_matches"} {
 		sqltext.ProvideFunctionAs(f, "pg_"+f)
