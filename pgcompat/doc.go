@@ -20,7 +20,8 @@
 // whole text layer in order — named arguments of vsql_* calls
 // (sqltext.QuoteNamedArguments), PostgreSQL's names
 // (sqltext.RewritePostgresIn), then Rewrite, which also reads hex bytea
-// literals (bytea.go), drops index operator classes and names unnamed
+// literals (bytea.go), drops index operator classes, COLLATE "C" and
+// the predicate of a partial index that is not UNIQUE, and names unnamed
 // indexes (index.go), drops SELECT's locking clauses (locking.go: FOR
 // UPDATE and its kin; DuckDB's optimistic transactions refuse a second
 // writer of a row with 40001 instead of locking it), reads SELECT … INTO

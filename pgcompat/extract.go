@@ -38,9 +38,11 @@ const monotonicFields = "'y', 'year', 'years', 'yr', 'yrs', 'dec', 'decade', 'de
 // decadeFields are the spellings of PostgreSQL's decade field.
 const decadeFields = "'dec', 'decade', 'decades', 'decs'"
 
-// yearFields are the fields EXTRACT reads through pg_extract_year: the
-// years and decades before year 1, which PostgreSQL counts without a
-// year 0.
+// yearFields are the fields EXTRACT and date_part read through
+// pg_extract_year and pg_date_part_year: the years and decades before
+// year 1, which PostgreSQL counts without a year 0. (Those macros call
+// DuckDB's year of their argument, which a time cannot bind, as
+// PostgreSQL refuses these fields of a time.)
 var yearFields = map[string]bool{"y": true, "year": true, "years": true, "yr": true, "yrs": true, "isoyear": true,
 	"dec": true, "decade": true, "decades": true, "decs": true}
 
@@ -56,6 +58,9 @@ func extractMacros(schema string) []string {
 		// the fields that grow with time are ±Infinity of an infinite
 		// date or timestamp (DuckDB: NULL); the others stay NULL
 		"CREATE OR REPLACE MACRO " + schema + ".pg_date_part(f, x) AS CASE WHEN x IS NOT NULL AND date_part(f, x) IS NULL AND lower(f) IN (" + monotonicFields + ") " +
+			"THEN CASE WHEN starts_with(CAST(x AS VARCHAR), '-') THEN CAST('-infinity' AS DOUBLE) ELSE CAST('infinity' AS DOUBLE) END " +
+			"ELSE CAST(date_part(f, x) AS DOUBLE) END",
+		"CREATE OR REPLACE MACRO " + schema + ".pg_date_part_year(f, x) AS CASE WHEN x IS NOT NULL AND date_part(f, x) IS NULL " +
 			"THEN CASE WHEN starts_with(CAST(x AS VARCHAR), '-') THEN CAST('-infinity' AS DOUBLE) ELSE CAST('infinity' AS DOUBLE) END " +
 			"ELSE CAST(" + schema + ".pg_bc_year(f, x) AS DOUBLE) END",
 		// years, ISO years and decades before year 1 of a date or
@@ -99,6 +104,8 @@ func extractSeconds(p *pass, i int) {
 	suffix, ok := secondFields[strings.ToLower(field)]
 	if !ok {
 		switch {
+		case !isExtract && yearFields[strings.ToLower(field)]:
+			p.replace(p.toks[i].Start, p.toks[i+1].End, schema+".pg_date_part_year(")
 		case !isExtract: // date_part is double precision in PostgreSQL
 			p.replace(p.toks[i].Start, p.toks[i+1].End, schema+".pg_date_part(")
 		case yearFields[strings.ToLower(field)]:

@@ -678,7 +678,17 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT v FROM (SELECT * FROM lockt FOR KEY SHARE) s ORDER BY v"},
 		{sql: "CREATE INDEX lockt_v ON lockt USING btree (v)"},
 		{sql: "CREATE INDEX IF NOT EXISTS lockt_id_h ON lockt USING hash (id)"},
+		// a partial index that is not UNIQUE covers every row (same
+		// answers); COLLATE "C" is DuckDB's bytewise order
+		{sql: "CREATE INDEX lockt_open ON lockt (v) WHERE id > 1"},
+		{sql: "CREATE INDEX ON lockt (v COLLATE \"C\", id) WHERE v IS NOT NULL;"},
+		{sql: "CREATE UNIQUE INDEX lockt_vc ON lockt (v COLLATE \"C\" varchar_pattern_ops, id)"},
+		{sql: "SELECT id FROM lockt WHERE v = 'b' AND id > 1"},
+		{sql: "INSERT INTO lockt VALUES (4, 'b')"},
 		{sql: "SELECT indexname FROM pg_indexes WHERE tablename = 'lockt' AND indexname LIKE 'lockt_%' ORDER BY 1", catalogTypes: true},
+		{sql: "DROP INDEX lockt_open"},
+		{sql: "DROP INDEX lockt_v_id_idx"},
+		{sql: "DROP INDEX lockt_vc"},
 		// SELECT INTO creates the table (tag SELECT n)
 		{sql: "SELECT id, v INTO lock_copy FROM lockt WHERE id > 1"},
 		{sql: "SELECT * FROM lock_copy ORDER BY id"},
