@@ -44,7 +44,8 @@
 // Session.TableColumns), appends to a GROUP BY of a table's primary key
 // the table's other columns the query names (groupbykey.go), drops
 // EXPLAIN's options DuckDB lacks
-// (explain.go), reads interval qualifiers (INTERVAL '1 2' DAY TO HOUR,
+// (explain.go), reads FETCH FIRST n ROWS WITH TIES as a QUALIFY on
+// rank() (fetchties.go), reads interval qualifiers (INTERVAL '1 2' DAY TO HOUR,
 // intervalfields.go), writes a jsonb column's subscripted
 // assignment (SET j['a'][0] = v) as pg_jsonb_assign (jsonbAssign in
 // jsonfuncs.go) and an array element's (SET a[2] = v) as

@@ -426,8 +426,9 @@ var rules = map[string]rule{
 	"|":                        pipeOp,         // '…'::jsonb || '…', |/ x, ||/ x
 	"-":                        minusRule,      // '…'::jsonb - 'key', x - '1'
 	"+":                        numericOperand,
-	"variadic":                 variadicCall, // num_nulls(VARIADIC a)
-	"type":                     createType,   // CREATE TYPE t AS (…)
+	"variadic":                 variadicCall,  // num_nulls(VARIADIC a)
+	"ties":                     fetchWithTies, // FETCH FIRST n ROWS WITH TIES (fetchties.go)
+	"type":                     createType,    // CREATE TYPE t AS (…)
 	"_int2":                    arrayTypeName,
 	"_int4":                    arrayTypeName,
 	"_int8":                    arrayTypeName,
@@ -600,6 +601,32 @@ func (p *pass) apply() []sqltext.Edit {
 		pos = e.end
 	}
 	return out
+}
+
+// editedSource is the source from byte start to end with the edits made
+// so far within it applied, for a rule that copies text other rules may
+// have rewritten (x/2 is x//2 by then); false when an edit crosses start
+// or end.
+func (p *pass) editedSource(start, end int) (string, bool) {
+	var inside []edit
+	for _, e := range p.edits {
+		switch {
+		case e.start >= start && e.end <= end && !(e.start == e.end && (e.start == start || e.start == end)):
+			inside = append(inside, e)
+		case e.start < end && e.end > start:
+			return "", false
+		}
+	}
+	sub := pass{src: p.src, edits: inside}
+	var b strings.Builder
+	pos := start
+	for _, e := range sub.apply() {
+		b.WriteString(p.src[pos:e.Start])
+		b.WriteString(e.Text)
+		pos = e.End
+	}
+	b.WriteString(p.src[pos:end])
+	return b.String(), true
 }
 
 // text is token i's source text ("" out of range).

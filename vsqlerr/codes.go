@@ -123,6 +123,7 @@ const (
 	UnsupportedResultFormat Code = "unsupported_result_format"
 	ArrayDimensions         Code = "array_dimensions_mismatch"
 	DatatypeMismatch        Code = "datatype_mismatch"
+	InvalidRowCount         Code = "invalid_row_count"
 	ArraySubscript          Code = "array_subscript_error"
 	InvalidPower            Code = "invalid_power"
 	CardinalityViolation    Code = "cardinality_violation"
@@ -263,6 +264,7 @@ var codes = map[Code]codeInfo{
 	NullValueNotAllowed:     {"22004", "Pass a value that is not NULL, e.g. coalesce(x, …) (in format(): %L writes NULL, %s nothing)."},
 	JSONPathBoolean:         {"22038", "jsonb_path_match needs a path that returns one boolean (a predicate such as $.a == 1); the @@ operator answers NULL instead."},
 	ArraySubscript:          {"2202E", "The index must lie within the value: a bytea of n bytes has bytes 0 to n-1 (bits 0 to 8n-1)."},
+	InvalidRowCount:         {"2201W", "FETCH FIRST n ROWS WITH TIES needs a count that is not NULL and not negative."},
 	DatatypeMismatch:        {"42804", "VARIADIC passes an array's elements as the arguments: write VARIADIC ARRAY[…] (or an array column), or the values as separate arguments."},
 	ArrayDimensions:         {"2202E", "A PostgreSQL array is rectangular: give every sub-list of a list of lists the same length (and no NULL sub-list), or request the column in text format."},
 	InvalidDatetimeInput:    {"22007", "Write dates and times as PostgreSQL reads them: ISO 8601 (1999-01-08 04:05:06), or a form of PostgreSQL's manual, section 8.5.1 ('January 8, 1999', '1/8/1999' month first); see docs/sql.md."},
