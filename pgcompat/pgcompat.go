@@ -185,6 +185,9 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.sha512(b) AS __vsql_sha512(` + schema + `.pg_bytea(b))`,
 	// to_hex in lower case, a negative integer (or smallint) as its 32-bit
 	// two's complement (DuckDB: upper case, 64 bits)
+	// pg_sleep returns void, which PostgreSQL sends as an empty value
+	// (DuckDB's macro answers NULL)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_sleep(s) AS CASE WHEN sleep_ms(CAST(s * 1000 AS BIGINT)) IS NULL THEN '' END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_to_hex(x) AS lower(to_hex(CASE WHEN typeof(x) IN ('INTEGER', 'SMALLINT', 'TINYINT') AND x < 0 THEN CAST(x AS BIGINT) + 4294967296 ELSE x END))`,
 	// split_part with an empty delimiter: the whole string is field 1 and
 	// -1 (DuckDB split it into characters); field 0 is an error
@@ -340,7 +343,7 @@ func init() {
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
 		"overlay", "date_bin", "jsonb_strip_nulls", "json_strip_nulls", "jsonb_delete", "array_remove", "array_replace", "array_positions",
 		"make_interval", "unistr", "sha224", "sha384", "sha512",
-		"initcap", "get_byte", "set_byte", "jsonb_pretty", "every", "trim_array", "jsonb_path_exists", "jsonb_path_match")
+		"initcap", "get_byte", "set_byte", "jsonb_pretty", "every", "trim_array", "jsonb_path_exists", "jsonb_path_match", "pg_sleep")
 }
 
 // Setup creates the macros rewritten statements call; exec runs one

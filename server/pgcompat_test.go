@@ -128,6 +128,8 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT 7/2, -7/2, 7 % 2, -7 % 2, 7 % -2, 9/3*2"},
 		{sql: "SELECT x/2, x % 3, (x+1)/(x-5) FROM (VALUES (7), (8)) v(x) ORDER BY x"},
 		{sql: "SELECT 7::float8/2, 7.5::float8 / 2"},
+		// pg_sleep returns void, an empty value (not NULL)
+		{sql: "SELECT pg_sleep(0.01) IS NULL, pg_sleep(0) IS NOT NULL"},
 		// division is strict: a NULL dividend gives NULL whatever the divisor
 		{sql: "SELECT max(x) / count(*), max(x) % count(*), NULL::int / 0, div(NULL::numeric, 0) FROM (VALUES (1)) v(x) WHERE x > 5"},
 		{sql: "SELECT a / b, a % b FROM (VALUES (NULL::int, 0), (4, 2)) v(a, b) ORDER BY b"},
