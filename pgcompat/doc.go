@@ -45,7 +45,9 @@
 // the table's other columns the query names (groupbykey.go), drops
 // EXPLAIN's options DuckDB lacks
 // (explain.go), reads FETCH FIRST n ROWS WITH TIES as a QUALIFY on
-// rank() (fetchties.go), reads interval qualifiers (INTERVAL '1 2' DAY TO HOUR,
+// rank() (fetchties.go), evaluates an aggregate's argument only for the
+// rows its FILTER keeps (aggfilter.go, through pass.deferred, which runs
+// after every token's rule), reads interval qualifiers (INTERVAL '1 2' DAY TO HOUR,
 // intervalfields.go), writes a jsonb column's subscripted
 // assignment (SET j['a'][0] = v) as pg_jsonb_assign (jsonbAssign in
 // jsonfuncs.go) and an array element's (SET a[2] = v) as

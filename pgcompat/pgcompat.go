@@ -429,9 +429,10 @@ var rules = map[string]rule{
 	"|":                        pipeOp,         // '…'::jsonb || '…', |/ x, ||/ x
 	"-":                        minusRule,      // '…'::jsonb - 'key', x - '1'
 	"+":                        numericOperand,
-	"variadic":                 variadicCall,  // num_nulls(VARIADIC a)
-	"ties":                     fetchWithTies, // FETCH FIRST n ROWS WITH TIES (fetchties.go)
-	"type":                     createType,    // CREATE TYPE t AS (…)
+	"variadic":                 variadicCall,    // num_nulls(VARIADIC a)
+	"ties":                     fetchWithTies,   // FETCH FIRST n ROWS WITH TIES (fetchties.go)
+	"filter":                   aggregateFilter, // agg(x) FILTER (WHERE c): x read for c's rows only (aggfilter.go)
+	"type":                     createType,      // CREATE TYPE t AS (…)
 	"_int2":                    arrayTypeName,
 	"_int4":                    arrayTypeName,
 	"_int8":                    arrayTypeName,
@@ -517,6 +518,9 @@ func rewrite(st sqltext.Statement, sess Session) (out sqltext.Statement, changed
 			}
 		}
 	}
+	for _, f := range p.deferred {
+		f()
+	}
 	if len(p.edits) == 0 {
 		return st, false
 	}
@@ -553,6 +557,9 @@ type pass struct {
 	enums map[string]string
 	// domains: Session.Domains's answer, asked once (domains.go)
 	domains map[string]string
+	// deferred run after every token's rule, for a rule that copies text
+	// after its token, which later rules may still rewrite
+	deferred []func()
 }
 
 func (p *pass) replace(start, end int, text string) {

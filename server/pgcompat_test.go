@@ -128,6 +128,10 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT 7/2, -7/2, 7 % 2, -7 % 2, 7 % -2, 9/3*2"},
 		{sql: "SELECT x/2, x % 3, (x+1)/(x-5) FROM (VALUES (7), (8)) v(x) ORDER BY x"},
 		{sql: "SELECT 7::float8/2, 7.5::float8 / 2"},
+		// an aggregate's argument is read only for the rows its FILTER keeps
+		{sql: "SELECT sum(1/ten) FILTER (WHERE ten > 0)::int8, array_agg(10 % ten ORDER BY ten) FILTER (WHERE ten <> 0), count(*) FILTER (WHERE ten > 0) FROM (VALUES (0), (1), (2), (NULL)) v(ten)"},
+		{sql: "SELECT ten, (sum(100/ten) FILTER (WHERE ten > 0) OVER (ORDER BY ten))::int8 FROM (VALUES (0), (1), (2)) v(ten) ORDER BY ten"},
+		{sql: "SELECT sum(1/ten) FILTER (WHERE 10/ten > 1) FROM (VALUES (0), (1), (2)) v(ten)"}, // 22012 in the condition
 		// pg_sleep returns void, an empty value (not NULL)
 		{sql: "SELECT pg_sleep(0.01) IS NULL, pg_sleep(0) IS NOT NULL"},
 		// division is strict: a NULL dividend gives NULL whatever the divisor
