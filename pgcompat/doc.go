@@ -264,8 +264,10 @@
 //   - jsonb: DuckDB's JSON (pgwire reports JSON as jsonb, OID 3802, the type
 //     ORMs declare; json columns are JSON too and are reported as jsonb).
 //
-//   - a @> b, a <@ b: pg_contains / pg_contained, DuckDB's json_contains on
-//     both sides cast to JSON (lists become JSON arrays).
+//   - a @> b, a <@ b: pg_contains / pg_contained, PostgreSQL's jsonb
+//     containment (jsoncontains.go: a Go function of both sides cast to
+//     JSON, lists becoming JSON arrays; DuckDB's json_contains searched
+//     nested values and compared numbers as text).
 //
 //   - a ? b, a ?| b, a ?& b: pg_exists, pg_exists_any, pg_exists_all over
 //     the strings at the top level of a (an object's keys, an array's

@@ -67,8 +67,9 @@ var setup = []string{
 	// |/ x and ||/ x, square and cube root (rootOp)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_sqrt(x) AS sqrt(x)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_cbrt(x) AS cbrt(x)`,
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_contains(a, b) AS json_contains(CAST(a AS JSON), CAST(b AS JSON))`,
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_contained(a, b) AS json_contains(CAST(b AS JSON), CAST(a AS JSON))`,
+	// jsonb's containment as PostgreSQL decides it (jsoncontains.go)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_contains(a, b) AS __vsql_jsonb_contains(CAST(CAST(a AS JSON) AS VARCHAR), CAST(CAST(b AS JSON) AS VARCHAR))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_contained(a, b) AS ` + schema + `.pg_contains(b, a)`,
 	// jsonb's existence, ? ?| ?&: the strings at the top level of a value
 	// (an object's keys, an array's string elements, a string itself).
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_json_strings(j) AS CASE json_type(j) WHEN 'OBJECT' THEN json_keys(j)

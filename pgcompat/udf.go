@@ -267,8 +267,10 @@ func inZone(t time.Time, zone driver.Value) time.Time {
 
 func init() {
 	goFunctions["__vsql_overlaps"] = overlapsFunctions()
-	for name, set := range variadicFunctions {
-		goFunctions[name] = set
+	for _, fns := range []map[string][]scalar{variadicFunctions, jsonContainsFunctions} {
+		for name, set := range fns {
+			goFunctions[name] = set
+		}
 	}
 	// names DuckDB has too: their macros are pg_… (see sqltext.ProvideFunctionAs)
 	for _, f := range []string{"json_object", "cardinality", "make_date", "to_timestamp", "regexp_replace", "regexp_split_to_array", "regexp_split_to_table", "string_to_array", "regexp_matches"} {

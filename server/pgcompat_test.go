@@ -232,6 +232,13 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: `SELECT '{"a":1,"b":[1,2]}'::jsonb -> 'b', '{"a":1}'::jsonb ->> 'a', '{"a":{"b":"c"}}'::jsonb -> 'a' ->> 'b'`},
 		{sql: `SELECT '{"a":1,"b":2}'::jsonb @> '{"a":1}', '{"a":1}'::jsonb <@ '{"a":1,"b":2}'::jsonb, '{"a":1}'::jsonb @> '{"a":2}'`},
 		{sql: `SELECT '[1,2,3]'::jsonb @> '[3,1]', '[1,2]'::jsonb @> '[4]'`},
+		// containment as PostgreSQL decides it: not anywhere in nested
+		// values, numbers by value, a top-level scalar as an array of one
+		{sql: `SELECT '[1,2,2]'::jsonb @> '[2,2,2]', '[1,[2,3]]'::jsonb @> '[[2]]', '[1,[2,3]]'::jsonb @> '[2]', '["foo"]'::jsonb @> '"foo"', '"foo"'::jsonb @> '["foo"]'`},
+		{sql: `SELECT '{"a":{"b":1,"c":2}}'::jsonb @> '{"a":{"b":1}}', '{"a":[1,2]}'::jsonb @> '{"a":1}', '{"a":{"b":1}}'::jsonb @> '{"b":1}', '{}'::jsonb @> '[]', '[]'::jsonb @> '{}'`},
+		{sql: `SELECT '{"age":25.0}'::jsonb @> '{"age":25}', '[1.0]'::jsonb @> '[1]', '[1e2]'::jsonb @> '[100]', '[[1,2]]'::jsonb @> '[1]', 'null'::jsonb @> 'null', '{"a":1}'::jsonb <@ '{"a":1,"b":null}'`},
+		{sql: `SELECT '{"a":[1,{"b":2}]}'::jsonb @> '{"a":[{"b":2}]}', '{"a":"1"}'::jsonb @> '{"a":1}', '{"a":true}'::jsonb @> '{"a":true}'`},
+		{sql: `SELECT ARRAY[1,2,3] @> ARRAY[1], ARRAY['a','b'] <@ ARRAY['a','b','c'], '{1,2}'::int[] @> '{2}'`},
 		{sql: "CREATE TABLE jt(id int, doc jsonb)"},
 		{sql: `INSERT INTO jt VALUES (1, '{"a":1,"tags":["x","y"]}'), (2, '{"a":2}')`},
 		{sql: `SELECT id, doc FROM jt ORDER BY id`},
