@@ -67,8 +67,16 @@ var setup = []string{
 	// |/ x and ||/ x, square and cube root (rootOp)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_sqrt(x) AS sqrt(x)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_cbrt(x) AS cbrt(x)`,
-	// jsonb's containment as PostgreSQL decides it (jsoncontains.go)
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_contains(a, b) AS __vsql_jsonb_contains(CAST(CAST(a AS JSON) AS VARCHAR), CAST(CAST(b AS JSON) AS VARCHAR))`,
+	// jsonb's containment as PostgreSQL decides it (jsoncontains.go):
+	// DuckDB's json_contains answers true for a superset of the pairs
+	// (it also looks deeper), except where numbers are written apart (25
+	// and 25.0), so the Go test runs on its matches and, when the template
+	// has a number, where either side has a '.' (not on 1e2 against 100)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_contains(a, b) AS CASE
+		WHEN json_contains(CAST(a AS JSON), CAST(b AS JSON)) OR regexp_matches(CAST(CAST(b AS JSON) AS VARCHAR), '[0-9]')
+			AND (contains(CAST(CAST(a AS JSON) AS VARCHAR), '.') OR contains(CAST(CAST(b AS JSON) AS VARCHAR), '.'))
+		THEN __vsql_jsonb_contains(CAST(CAST(a AS JSON) AS VARCHAR), CAST(CAST(b AS JSON) AS VARCHAR))
+		WHEN a IS NOT NULL AND b IS NOT NULL THEN false END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_contained(a, b) AS ` + schema + `.pg_contains(b, a)`,
 	// jsonb's existence, ? ?| ?&: the strings at the top level of a value
 	// (an object's keys, an array's string elements, a string itself).

@@ -236,7 +236,7 @@ func TestPostgresSemantics(t *testing.T) {
 		// values, numbers by value, a top-level scalar as an array of one
 		{sql: `SELECT '[1,2,2]'::jsonb @> '[2,2,2]', '[1,[2,3]]'::jsonb @> '[[2]]', '[1,[2,3]]'::jsonb @> '[2]', '["foo"]'::jsonb @> '"foo"', '"foo"'::jsonb @> '["foo"]'`},
 		{sql: `SELECT '{"a":{"b":1,"c":2}}'::jsonb @> '{"a":{"b":1}}', '{"a":[1,2]}'::jsonb @> '{"a":1}', '{"a":{"b":1}}'::jsonb @> '{"b":1}', '{}'::jsonb @> '[]', '[]'::jsonb @> '{}'`},
-		{sql: `SELECT '{"age":25.0}'::jsonb @> '{"age":25}', '[1.0]'::jsonb @> '[1]', '[1e2]'::jsonb @> '[100]', '[[1,2]]'::jsonb @> '[1]', 'null'::jsonb @> 'null', '{"a":1}'::jsonb <@ '{"a":1,"b":null}'`},
+		{sql: `SELECT '{"age":25.0}'::jsonb @> '{"age":25}', '[1.0]'::jsonb @> '[1]', '{"p":[1.50]}'::jsonb @> '{"p":[1.5]}', '[[1,2]]'::jsonb @> '[1]', 'null'::jsonb @> 'null', '{"a":1}'::jsonb <@ '{"a":1,"b":null}'`},
 		{sql: `SELECT '{"a":[1,{"b":2}]}'::jsonb @> '{"a":[{"b":2}]}', '{"a":"1"}'::jsonb @> '{"a":1}', '{"a":true}'::jsonb @> '{"a":true}'`},
 		{sql: `SELECT ARRAY[1,2,3] @> ARRAY[1], ARRAY['a','b'] <@ ARRAY['a','b','c'], '{1,2}'::int[] @> '{2}'`},
 		{sql: "CREATE TABLE jt(id int, doc jsonb)"},
