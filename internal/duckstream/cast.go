@@ -135,7 +135,26 @@ var (
 type registeredCast struct {
 	fn    TextCast
 	bytes BytesCast // a BLOB target (width -1)
-	width int
+	// fromFloat reads a DOUBLE (floatWidth 8) or FLOAT (4) source
+	fromFloat  FloatCast
+	floatWidth int
+	width      int
+}
+
+// FloatCast converts a DOUBLE or FLOAT value (a FLOAT widened) to the
+// physical value of an integer target; an error fails the cast (CAST)
+// or makes the value NULL (TRY_CAST).
+type FloatCast func(f float64) (int64, error)
+
+// RegisterFloatCast installs fn as the engine's cast of source (CastDouble
+// or CastFloat) to target (CastSmallint, CastInteger or CastBigint).
+func RegisterFloatCast(c driver.Conn, source, target CastTarget, fn FloatCast) error {
+	if source != CastDouble && source != CastFloat || target != CastSmallint && target != CastInteger && target != CastBigint {
+		return fmt.Errorf("duckstream: no float cast from %d to %d", source, target)
+	}
+	src, srcWidth := source.duckType()
+	_, width := target.duckType()
+	return registerFrom(c, src, target, -1, registeredCast{fromFloat: fn, floatWidth: srcWidth, width: width})
 }
 
 // BytesCast converts one text value to the bytes of a BLOB; an error
@@ -158,6 +177,10 @@ func RegisterTextCast(c driver.Conn, target CastTarget, implicitCost int64, fn T
 }
 
 func register(c driver.Conn, target CastTarget, implicitCost int64, rc registeredCast) error {
+	return registerFrom(c, C.int(bindings.TypeVarchar), target, implicitCost, rc)
+}
+
+func registerFrom(c driver.Conn, source C.int, target CastTarget, implicitCost int64, rc registeredCast) error {
 	h, err := connHandle(c)
 	if err != nil {
 		return err
@@ -167,8 +190,8 @@ func register(c driver.Conn, target CastTarget, implicitCost int64, rc registere
 	id := len(castFuncs)
 	castFuncs = append(castFuncs, rc)
 	castMu.Unlock()
-	if st := C.vsql_register_cast(C.duckdb_connection(h.Ptr), C.int(bindings.TypeVarchar), typ, C.int64_t(implicitCost), C.int(id)); st != 0 {
-		return fmt.Errorf("duckstream: DuckDB refused the cast of VARCHAR to type %d", typ)
+	if st := C.vsql_register_cast(C.duckdb_connection(h.Ptr), source, typ, C.int64_t(implicitCost), C.int(id)); st != 0 {
+		return fmt.Errorf("duckstream: DuckDB refused the cast of type %d to type %d", source, typ)
 	}
 	return nil
 }
@@ -199,9 +222,14 @@ func vsqlCast(info C.duckdb_function_info, count C.idx_t, input, output C.duckdb
 		var v int64
 		var b []byte
 		var err error
-		if rc.bytes != nil {
+		switch {
+		case rc.fromFloat != nil && rc.floatWidth == 4:
+			v, err = rc.fromFloat(float64(*(*float32)(unsafe.Add(in.Data, i*4))))
+		case rc.fromFloat != nil:
+			v, err = rc.fromFloat(*(*float64)(unsafe.Add(in.Data, i*8)))
+		case rc.bytes != nil:
 			b, err = rc.bytes(Bytes(&in, i))
-		} else {
+		default:
 			v, err = rc.fn(Bytes(&in, i))
 		}
 		if err != nil {
