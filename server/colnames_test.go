@@ -38,6 +38,15 @@ func TestPostgresColumnName(t *testing.T) {
 		"main.list_value(1, 2)":                                                     "array",
 		"[1, 2]":                                                                    "array",
 		"(ARRAY[1, 2])":                                                             "array",
+		// a cast: its operand's name, else its type's
+		`CAST("name" AS VARCHAR)`:                 "name",
+		"CAST(cn.price AS INTEGER)":               "price",
+		"CAST(CAST(price AS INTEGER) AS VARCHAR)": "price",
+		"CAST((price * 2) AS INTEGER)":            "int4",
+		"CAST((a + b) AS DECIMAL(10,2))":          "numeric",
+		"CAST(sum(x) AS BIGINT)":                  "sum",
+		`CAST(t."Mixed Case" AS DOUBLE[])`:        "Mixed Case",
+		"CAST((x || 'a, b AS c') AS VARCHAR)":     "varchar",
 	} {
 		if got := postgresColumnName(duck); got != want {
 			t.Errorf("postgresColumnName(%q) = %q, want %q", duck, got, want)
