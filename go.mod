@@ -23,6 +23,8 @@ require (
 	gorm.io/gorm v1.31.2
 )
 
+require github.com/kljensen/snowball v0.10.0 // indirect
+
 require (
 	cloud.google.com/go v0.123.0 // indirect
 	filippo.io/edwards25519 v1.2.0 // indirect

@@ -389,6 +389,10 @@ var rules = map[string]rule{
 	"by":                       reservedWord,
 	"show":                     reservedWord,
 	"jsonb":                    jsonbType,
+	"tsvector":                 tsTypeName, // (tsearch.go)
+	"tsquery":                  tsTypeName,
+	"regconfig":                tsTypeName,
+	"length":                   tsLength,
 	"name":                     nameType,
 	"timestamptz":              func(p *pass, i int) { timestamptzLiteral(p, i); timePrecision(p, i); timestamptzCall(p, i) },
 	"timestamp":                func(p *pass, i int) { timePrecision(p, i); typedLiteral(p, i) },
@@ -1181,7 +1185,7 @@ func containsLeft(p *pass, i int) {
 	case p.isOp(i+1, "?") && p.adjacent(i):
 		p.binary(i, i+1, ".pg_jsonpath_exists_op(", false)
 	case p.isOp(i+1, "@") && p.adjacent(i):
-		p.binary(i, i+1, ".pg_jsonpath_match_op(", false)
+		p.binary(i, i+1, ".pg_match_op(", false) // jsonpath's or text search's (tsearch.go)
 	}
 }
 
@@ -1307,7 +1311,7 @@ func concatOp(p *pass, i int) {
 // pipeOp: PostgreSQL's prefix operators |/ (square root) and ||/ (cube
 // root), else a || b of jsonb.
 func pipeOp(p *pass, i int) {
-	if !rootOp(p, i) {
+	if !rootOp(p, i) && !tsvectorConcat(p, i) {
 		concatOp(p, i)
 	}
 }

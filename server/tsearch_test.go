@@ -1,0 +1,114 @@
+package server_test
+
+import (
+	"testing"
+
+	"github.com/vsql/vsql/internal/pgtest"
+)
+
+// TestTextSearch: PostgreSQL's full-text search (tsvector, tsquery, @@,
+// ranking, headlines, the simple and english configurations), each
+// statement answered as PostgreSQL 15 answers it.
+func TestTextSearch(t *testing.T) {
+	pg := pgtest.Connect(t).PgConn()
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	compareSteps(t, pg, vs, []string{
+		// parsing and the english configuration: stop words, stemming,
+		// positions, hyphenated words, numbers, e-mail and host names
+		"SELECT to_tsvector('english', 'The quick brown foxes jumped over the lazy dogs'' backs, running happily')",
+		"SELECT to_tsvector('english', 'Generously, the organizations'' nationalization policies: studies, flies, dying, agreed, skies, news')",
+		"SELECT to_tsvector('simple', 'The Quick brown FOXES jumped')",
+		"SELECT to_tsvector('english', 'foo-bar self-esteem state-of-the-art a1-b2 über-cool café naïve')",
+		"SELECT to_tsvector('english', '123 -45 3.14 -2.5 1.2.3 abc123 1e5 000 12:30')",
+		"SELECT to_tsvector('english', 'write to john.doe@example.com or see www.example.com, a.b and /usr/lib')",
+		"SELECT to_tsvector('english', '<b>bold</b> &amp; o''neill don''t it''s')",
+		"SELECT to_tsvector('The quick brown foxes')",
+		"SELECT to_tsvector('pg_catalog.english', 'Cats'), to_tsvector('English', 'Cats')",
+		"SELECT to_tsvector('english', '')",
+		"SELECT to_tsvector('english', NULL)",
+		"SELECT to_tsvector('nosuch', 'Katzen')", // 42704
+		"SELECT get_current_ts_config()",
+		"SHOW default_text_search_config",
+		// the types' input: normalized as PostgreSQL normalizes
+		"SELECT 'b:2 a:1 a:3,1B c'::tsvector",
+		`SELECT $$'a b' c:3 'it''s' x\\y$$::tsvector`,
+		"SELECT CAST('z y x:5A' AS tsvector), tsvector 'q:1 p:2'",
+		"SELECT 'a:0'::tsvector", // 42601
+		"SELECT 'fat & (rat | cat) & !dog'::tsquery, 'a <-> (b <-> c)'::tsquery, '(a <-> b) <-> c'::tsquery",
+		"SELECT 'a:*BA & b <2> c'::tsquery, '!(a & b)'::tsquery, 'a & b | c & d'::tsquery, '!!a'::tsquery",
+		"SELECT 'a & '::tsquery", // 42601
+		"SELECT 'english'::regconfig, 'simple'::regconfig",
+		"SELECT 'nosuch'::regconfig", // 42704
+		// queries
+		"SELECT to_tsquery('english', 'The & cats'), to_tsquery('english', 'fat <2> (cat | rat)')",
+		"SELECT to_tsquery('english', '(fat | rat) & !cats <-> dog:* & cat:AB'), to_tsquery('english', 'foo-bar & baz')",
+		"SELECT to_tsquery('english', 'supernovae <-> the <-> stars'), to_tsquery('english', 'the')",
+		"SELECT to_tsquery('english', 'fat & (')", // 42601
+		"SELECT plainto_tsquery('english', 'The fat cats ate foo-bar'), plainto_tsquery('The Fat Rats'), plainto_tsquery('english', 'the')",
+		"SELECT phraseto_tsquery('english', 'The fat cats ate the rat'), phraseto_tsquery('foo-bar cats')",
+		`SELECT websearch_to_tsquery('english', '"fat rat" or cat -dog'), websearch_to_tsquery('english', 'signal -"segmentation fault"')`,
+		"SELECT websearch_to_tsquery('english', 'foo-bar baz'), websearch_to_tsquery('english', 'cat or or dog'), websearch_to_tsquery('the or cat')",
+		"SELECT tsquery('bbb & ddd & hhh'), numnode('a & b | !c'::tsquery), numnode(plainto_tsquery('the'))",
+		"SELECT querytree(to_tsquery('english', '!a & the & b')), querytree('!a | b'::tsquery), querytree('!cat'::tsquery)",
+		// matching
+		"SELECT to_tsvector('english', 'fat cats ate rats') @@ to_tsquery('english', 'cat & rat')",
+		"SELECT to_tsvector('english', 'fat cats ate rats') @@ to_tsquery('english', 'cat & !rat')",
+		"SELECT to_tsquery('english', 'cats') @@ to_tsvector('english', 'fat cats')",
+		"SELECT to_tsvector('english', 'fat cats ate rats') @@ to_tsquery('english', 'fat <-> cat'), to_tsvector('english', 'fat cats ate rats') @@ to_tsquery('english', 'cat <-> fat')",
+		"SELECT to_tsvector('english', 'fat cats ate rats') @@ to_tsquery('english', 'fat <3> rat'), to_tsvector('english', 'fat cats ate rats') @@ to_tsquery('english', 'fat <2> rat')",
+		"SELECT to_tsvector('english', 'fat cats ate rats') @@ to_tsquery('english', '!fat <-> ate'), to_tsvector('english', 'fat cats ate rats') @@ to_tsquery('english', 'fat <-> (cat | rat) <-> ate')",
+		"SELECT to_tsvector('english', 'supernovae stars') @@ to_tsquery('english', 'super:*'), 'a:1A b:2'::tsvector @@ 'a:B'::tsquery, 'a:1A b:2'::tsvector @@ 'a:A'::tsquery",
+		"SELECT strip(to_tsvector('english', 'fat cats ate rats')) @@ to_tsquery('english', 'fat <-> cat'), strip(to_tsvector('english', 'fat cats')) @@ to_tsquery('english', 'fat & cat')",
+		"SELECT 'a b'::tsvector @@ '!(a <-> b)'::tsquery, 'a:1 b'::tsvector @@ 'a <-> b'::tsquery",
+		"SELECT 'fat cats ate rats' @@ to_tsquery('english', 'cat'), 'fat cats ate rats' @@ 'cats rats', 'fat cats' @@ 'dogs'",
+		"SELECT to_tsvector('english', 'cats') @@ to_tsquery('english', 'the')",
+		"SELECT '{\"a\": 1}'::jsonb @@ '$.a == 1', '{\"a\": 2}'::jsonb @@ '$.a == 1'",
+		// tsvector functions
+		"SELECT setweight(to_tsvector('english', 'fat cats'), 'A'), setweight('a:1 b:2C c'::tsvector, 'b', '{a,c}')",
+		"SELECT setweight(to_tsvector('english', 'fat'), 'x')", // 22023
+		"SELECT strip('a:1,2 b:3A'::tsvector), length(to_tsvector('english', 'the fat cats ate fat rats')), length(strip('a:1 b:2'::tsvector))",
+		"SELECT to_tsvector('english', 'fat cats') || to_tsvector('english', 'rats ate cats')",
+		"SELECT setweight(to_tsvector('english', 'title words'), 'A') || setweight(to_tsvector('english', 'body words here'), 'B') || to_tsvector('english', 'tail')",
+		"SELECT 'a:1 b:2'::tsvector || 'b:1 c'::tsvector, strip('a:1'::tsvector) || 'a:3'::tsvector",
+		// ranking
+		"SELECT ts_rank(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'cat'))",
+		"SELECT ts_rank(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'fat & rat')), ts_rank(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'fat | rat | dog'))",
+		"SELECT ts_rank(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'fat & rat'), 1), ts_rank(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'fat & rat'), 32)",
+		"SELECT ts_rank(setweight(to_tsvector('english', 'fat cats'), 'A') || to_tsvector('english', 'ate fat rats'), to_tsquery('english', 'fat'))",
+		"SELECT ts_rank('{0.1, 0.2, 0.4, 1.0}', to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'rat'))",
+		"SELECT ts_rank(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'dog'))",
+		"SELECT ts_rank_cd(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'fat & rat')), ts_rank_cd(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'cat'))",
+		"SELECT ts_rank_cd(to_tsvector('english', 'fat cats ate fat rats and fat dogs ate rats'), to_tsquery('english', 'fat & rat'), 2|4), ts_rank_cd(to_tsvector('english', 'a fat cat'), to_tsquery('english', 'fat | dog'), 32)",
+		// headlines
+		"SELECT ts_headline('english', 'The cat and the dog', to_tsquery('english', 'cat'))",
+		"SELECT ts_headline('english', 'The cat and the dog', to_tsquery('english', 'cat & !dog')), ts_headline('english', 'The cat and the dog', to_tsquery('english', 'bird'))",
+		"SELECT ts_headline('The foo-bar cat', to_tsquery('english', 'foo-bar')), ts_headline('english', 'The cat and the dog', to_tsquery('english', 'cat'), 'HighlightAll=true, StartSel=[, StopSel=]')",
+		"SELECT ts_headline('english', 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat. Duis aute irure dolor in reprehenderit in voluptate velit esse cillum dolore eu fugiat nulla pariatur. Excepteur sint occaecat cupidatat non proident.', to_tsquery('english', 'pariatur'))",
+		"SELECT ts_headline('english', 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat.', to_tsquery('english', 'nothing'))",
+		"SELECT ts_headline('english', 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.', to_tsquery('english', 'dolor'), 'MaxWords=10, MinWords=5')",
+		"SELECT ts_headline('english', 'The cat', to_tsquery('english', 'cat'), 'MinWords=40')", // 22023
+		"SELECT ts_headline('english', 'The cat', to_tsquery('english', 'cat'), 'Colour=red')",  // 22023
+		// json and jsonb
+		`SELECT to_tsvector('english', '{"a": "aaa in bbb ddd ccc", "b": ["the eee fff ggg"], "c": {"d": "hhh. iii"}}'::jsonb)`,
+		`SELECT jsonb_to_tsvector('english', '{"a": "aaa in bbb", "b": 123, "c": 456, "d": true, "f": false, "g": null}'::jsonb, '["string", "numeric"]')`,
+		`SELECT jsonb_to_tsvector('english', '{"a": "aaa in bbb", "b": 123, "d": true}'::jsonb, '"all"'), json_to_tsvector('{"a": "the cats"}'::json, '"key"')`,
+		`SELECT jsonb_to_tsvector('english', '{"a": "aaa"}'::jsonb, '"stringy"')`, // 22023
+		`SELECT jsonb_to_tsvector('english', '{"a": "aaa"}'::jsonb, '{}')`,        // 22023
+		`SELECT jsonb_to_tsvector('english', '{"a": "aaa"}'::jsonb, '[1]')`,       // 22023
+		`SELECT ts_headline('{"a": "aaa bbb", "b": {"c": "ccc ddd fff"}, "d": ["ggg hhh", "iii jjj"]}'::jsonb, tsquery('bbb & ddd & hhh'), 'StartSel = <, StopSel = >')`,
+		// a table, as Django's SearchVector, SearchQuery and SearchRank use it
+		"CREATE TABLE ts_docs (id int PRIMARY KEY, title text, body text, search tsvector)",
+		"INSERT INTO ts_docs VALUES (1, 'Fat cats', 'The fat cats ate the rats', NULL), (2, 'Dogs', 'Dogs chase cats and bark', NULL), (3, 'Birds', NULL, NULL)",
+		"UPDATE ts_docs SET search = setweight(to_tsvector('english'::regconfig, COALESCE(title, '')), 'A') || setweight(to_tsvector('english'::regconfig, COALESCE(body, '')), 'B')",
+		"SELECT id, search FROM ts_docs ORDER BY id",
+		`SELECT "ts_docs"."id" FROM "ts_docs" WHERE to_tsvector(COALESCE("ts_docs"."body", '')) @@ plainto_tsquery('english'::regconfig, 'cat') ORDER BY 1`,
+		`SELECT "ts_docs"."id" FROM "ts_docs" WHERE to_tsvector('english'::regconfig, COALESCE("ts_docs"."title", '') || ' ' || COALESCE("ts_docs"."body", '')) @@ websearch_to_tsquery('english'::regconfig, 'cat -dog') ORDER BY 1`,
+		`SELECT "ts_docs"."id", ts_rank(to_tsvector(COALESCE("ts_docs"."body", '')), plainto_tsquery('english'::regconfig, 'cats')) AS "rank" FROM "ts_docs" ORDER BY "rank" DESC, 1`,
+		`SELECT id, ts_rank("search", to_tsquery('english'::regconfig, 'cat')) AS rank FROM ts_docs WHERE "search" @@ to_tsquery('english'::regconfig, 'cat') ORDER BY rank DESC`,
+		`SELECT id, ts_rank_cd(search, phraseto_tsquery('english'::regconfig, 'fat cats')) FROM ts_docs ORDER BY id`,
+		`SELECT id, ts_headline('english'::regconfig, body, plainto_tsquery('english'::regconfig, 'cats'), 'StartSel=<mark>, StopSel=</mark>') FROM ts_docs ORDER BY id`,
+		"SELECT count(*) FROM ts_docs WHERE search @@ 'dog'::tsquery",
+		"INSERT INTO ts_docs (id, search) VALUES (4, to_tsvector('simple', 'Hello world'))",
+		"SELECT search FROM ts_docs WHERE id = 4",
+	})
+}
