@@ -270,7 +270,6 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_path_exists(j, p) AS __vsql_jsonpath_exists(CAST(j AS VARCHAR), CAST(p AS VARCHAR))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_path_match(j, p) AS __vsql_jsonpath_match(CAST(j AS VARCHAR), CAST(p AS VARCHAR), false)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonpath_exists_op(j, p) AS __vsql_jsonpath_exists(CAST(j AS VARCHAR), CAST(p AS VARCHAR))`,
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonpath_match_op(j, p) AS __vsql_jsonpath_match(CAST(j AS VARCHAR), CAST(p AS VARCHAR), true)`,
 	// trim_array(a, n): a without its last n elements
 	`CREATE OR REPLACE MACRO ` + schema + `.trim_array(a, n) AS CASE WHEN n < 0 OR n > len(a)
 		THEN error('[vsql:array_subscript_error] number of elements to trim must be between 0 and ' || len(a)) ELSE a[1:len(a) - n] END`,
@@ -420,14 +419,15 @@ var rules = map[string]rule{
 	"cast":                     func(p *pass, i int) { castCall(p, i); domainCastCall(p, i) },
 	"extract":                  extractSeconds, // EXTRACT(SECOND FROM x): the fraction (extract.go)
 	"date_part":                extractSeconds,
-	"similar":                  similarTo,      // x SIMILAR TO 'pattern' (extract.go)
-	"overlay":                  overlayPlacing, // overlay(s PLACING r FROM n FOR m)
-	"overlaps":                 overlapsRule,   // (a, b) OVERLAPS (c, d)
-	"substring":                substringFrom,  // substring(s FROM n FOR m), substring(s FROM 'regex')
-	"pg_substring":             substringFrom,  // (the same, sent to the macro by sqltext)
-	"&":                        arrayOperand,   // i && '{1,2}'
-	"|":                        pipeOp,         // '…'::jsonb || '…', |/ x, ||/ x
-	"-":                        minusRule,      // '…'::jsonb - 'key', x - '1'
+	"similar":                  similarTo,                                                                // x SIMILAR TO 'pattern' (extract.go)
+	"overlay":                  overlayPlacing,                                                           // overlay(s PLACING r FROM n FOR m)
+	"overlaps":                 overlapsRule,                                                             // (a, b) OVERLAPS (c, d)
+	"substring":                substringFrom,                                                            // substring(s FROM n FOR m), substring(s FROM 'regex')
+	"pg_substring":             substringFrom,                                                            // (the same, sent to the macro by sqltext)
+	"&":                        func(p *pass, i int) { _ = tsOperator(p, i, "&") || arrayOperand(p, i) }, // q && q (tsearch.go), i && '{1,2}'
+	"!":                        tsqueryNot,                                                               // !!q (tsearch.go)
+	"|":                        pipeOp,                                                                   // '…'::jsonb || '…', |/ x, ||/ x
+	"-":                        minusRule,                                                                // '…'::jsonb - 'key', x - '1'
 	"+":                        numericOperand,
 	"variadic":                 variadicCall, // num_nulls(VARIADIC a)
 	"type":                     createType,   // CREATE TYPE t AS (…)
@@ -1311,7 +1311,7 @@ func concatOp(p *pass, i int) {
 // pipeOp: PostgreSQL's prefix operators |/ (square root) and ||/ (cube
 // root), else a || b of jsonb.
 func pipeOp(p *pass, i int) {
-	if !rootOp(p, i) && !tsvectorConcat(p, i) {
+	if !rootOp(p, i) && !tsOperator(p, i, "|") {
 		concatOp(p, i)
 	}
 }

@@ -35,6 +35,9 @@ var tsearchSetup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.strip(v) AS __vsql_strip(CAST(v AS VARCHAR))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_tsvector_length(v) AS __vsql_tsvector_length(CAST(v AS VARCHAR))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_tsvector_concat(a, b) AS __vsql_tsvector_concat(CAST(a AS VARCHAR), CAST(b AS VARCHAR))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_tsquery_and(a, b) AS __vsql_tsquery_and(CAST(a AS VARCHAR), CAST(b AS VARCHAR))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_tsquery_or(a, b) AS __vsql_tsquery_or(CAST(a AS VARCHAR), CAST(b AS VARCHAR))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_tsquery_not(a) AS __vsql_tsquery_not(CAST(a AS VARCHAR))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.numnode(q) AS __vsql_numnode(CAST(q AS VARCHAR))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.querytree(q) AS __vsql_querytree(CAST(q AS VARCHAR))`,
 	// a @@ b: jsonpath's when a is jsonb, else text search (tsMatchValues)
@@ -91,45 +94,90 @@ func init() {
 	}
 }
 
-// tsvectorCalls are the functions whose value is a tsvector.
-var tsvectorCalls = map[string]bool{"to_tsvector": true, "setweight": true, "strip": true, "json_to_tsvector": true,
-	"jsonb_to_tsvector": true, "tsvector": true, "pg_tsvector_in": true, "pg_tsvector_concat": true}
+// tsvectorCalls and tsqueryCalls are the functions whose value is a
+// tsvector or a tsquery.
+var (
+	tsvectorCalls = map[string]bool{"to_tsvector": true, "setweight": true, "strip": true, "json_to_tsvector": true,
+		"jsonb_to_tsvector": true, "tsvector": true, "pg_tsvector_in": true, "pg_tsvector_concat": true}
+	tsqueryCalls = map[string]bool{"to_tsquery": true, "plainto_tsquery": true, "phraseto_tsquery": true,
+		"websearch_to_tsquery": true, "tsquery": true, "pg_tsquery_in": true, "pg_tsquery_and": true,
+		"pg_tsquery_or": true, "pg_tsquery_not": true}
+)
 
-// tsvectorEnd reports whether the operand ending at token i is visibly a
-// tsvector: a call of a function returning one, or a cast to tsvector.
-func (p *pass) tsvectorEnd(i int) bool {
-	if p.isWord(i, "tsvector") && p.isOp(i-1, ":") {
+// tsValueEnd reports whether the operand ending at token i is visibly of
+// the type (tsvector or tsquery): a call of a function returning one, a
+// cast to the type, or such an operand in parentheses.
+func (p *pass) tsValueEnd(i int, typ string, calls map[string]bool) bool {
+	if p.isWord(i, typ) && p.isOp(i-1, ":") {
 		return true
 	}
 	if p.kind(i) != sqltext.Close {
 		return false
 	}
 	open := p.matchBackward(i)
-	return open > 0 && p.kind(open-1) == sqltext.Word && tsvectorCalls[strings.ToLower(p.text(open-1))]
+	if open > 0 && p.kind(open-1) == sqltext.Word {
+		return calls[strings.ToLower(p.text(open-1))]
+	}
+	return open >= 0 && i-1 > open && p.tsValueEnd(i-1, typ, calls)
 }
 
-// tsvectorConcat: a || b where a or b is visibly a tsvector becomes
-// pg_tsvector_concat(a, b) (b's positions after a's); in a chain a || b
-// || c the call of a || b is the left operand of the next one.
-func tsvectorConcat(p *pass, i int) bool {
-	if !p.isOp(i+1, "|") || !p.adjacent(i) || p.isOp(i-1, "|") {
+// tsOperator: a || b where a or b is visibly a tsvector becomes
+// pg_tsvector_concat(a, b) (b's positions after a's); a && b and a || b
+// of visible tsqueries pg_tsquery_and and pg_tsquery_or (token i is the
+// first character of the operator, op). In a chain a || b || c the call
+// of a || b is the left operand of the next one.
+func tsOperator(p *pass, i int, op string) bool {
+	if !p.isOp(i+1, op) || !p.adjacent(i) || p.isOp(i-1, op) {
 		return false
 	}
-	last := p.operandEnd(i + 2)
-	if last < 0 || !p.tsvectorEnd(i-1) && !p.tsvectorEnd(last) {
+	last := p.tsOperandEnd(i + 2)
+	if last < 0 {
+		return false
+	}
+	fn := ""
+	typ, calls := "tsquery", tsqueryCalls
+	switch {
+	case p.tsValueEnd(i-1, typ, calls) || p.tsValueEnd(last, typ, calls):
+		fn = map[string]string{"&": ".pg_tsquery_and(", "|": ".pg_tsquery_or("}[op]
+	case op == "|" && (p.tsValueEnd(i-1, "tsvector", tsvectorCalls) || p.tsValueEnd(last, "tsvector", tsvectorCalls)):
+		fn, typ, calls = ".pg_tsvector_concat(", "tsvector", tsvectorCalls
+	default:
 		return false
 	}
 	first := p.operandStart(i - 1)
-	for first >= 2 && p.isOp(first-1, "|") && p.isOp(first-2, "|") && p.adjacent(first-2) && p.tsvectorEnd(first-3) {
+	for first >= 2 && p.isOp(first-1, op) && p.isOp(first-2, op) && p.adjacent(first-2) && p.tsValueEnd(first-3, typ, calls) {
 		first = p.operandStart(first - 3)
 	}
 	if first < 0 {
 		return false
 	}
-	p.open(p.toks[first].Start, schema+".pg_tsvector_concat(")
+	p.open(p.toks[first].Start, schema+fn)
 	p.replace(p.toks[i].Start, p.toks[i+1].End, ",")
 	p.insert(p.toks[last].End, ")")
 	return true
+}
+
+// tsOperandEnd is operandEnd, also of an operand under !! (a negated
+// tsquery).
+func (p *pass) tsOperandEnd(i int) int {
+	if p.isOp(i, "!") && p.isOp(i+1, "!") && p.adjacent(i) {
+		return p.tsOperandEnd(i + 2)
+	}
+	return p.operandEnd(i)
+}
+
+// tsqueryNot: !!q of a visible tsquery is pg_tsquery_not(q) (token i is
+// the first !).
+func tsqueryNot(p *pass, i int) {
+	if !p.isOp(i+1, "!") || !p.adjacent(i) || p.isOp(i-1, "!") {
+		return
+	}
+	last := p.tsOperandEnd(i + 2)
+	if last < 0 || !p.tsValueEnd(last, "tsquery", tsqueryCalls) {
+		return
+	}
+	p.replace(p.toks[i].Start, p.toks[i+1].End, schema+".pg_tsquery_not(")
+	p.insert(p.toks[last].End, ")")
 }
 
 // tsTypeName: tsvector, tsquery and regconfig are VARCHAR where the word
@@ -170,7 +218,7 @@ func tsLength(p *pass, i int) {
 		return
 	}
 	closing := p.matchForward(i + 1)
-	if closing < 0 || !p.tsvectorEnd(closing-1) || p.operandStart(closing-1) != i+2 {
+	if closing < 0 || !p.tsValueEnd(closing-1, "tsvector", tsvectorCalls) || p.operandStart(closing-1) != i+2 {
 		return
 	}
 	p.replace(p.toks[i].Start, p.toks[i].End, schema+".pg_tsvector_length")

@@ -622,17 +622,40 @@ func tsqueryFunctions() map[string][]scalar {
 		}}}
 	}
 	return map[string][]scalar{
-		"__vsql_tsquery_in":   {{in: []duckdb.Type{tText}, out: tText, run: func(a []driver.Value) (any, error) { return str(tsqueryArg(a[0])) }}},
-		"__vsql_to_tsquery":   text2(toTSQuery),
-		"__vsql_websearch":    text2(websearchToTSQuery),
-		"__vsql_plainto":      text2(func(c, t string) (*tsqNode, error) { return plainToTSQuery(c, t, tsqAnd) }),
-		"__vsql_phraseto":     text2(func(c, t string) (*tsqNode, error) { return plainToTSQuery(c, t, tsqPhrase) }),
+		"__vsql_tsquery_in":  {{in: []duckdb.Type{tText}, out: tText, run: func(a []driver.Value) (any, error) { return str(tsqueryArg(a[0])) }}},
+		"__vsql_to_tsquery":  text2(toTSQuery),
+		"__vsql_websearch":   text2(websearchToTSQuery),
+		"__vsql_plainto":     text2(func(c, t string) (*tsqNode, error) { return plainToTSQuery(c, t, tsqAnd) }),
+		"__vsql_phraseto":    text2(func(c, t string) (*tsqNode, error) { return plainToTSQuery(c, t, tsqPhrase) }),
+		"__vsql_tsquery_and": {{in: []duckdb.Type{tText, tText}, out: tText, run: func(a []driver.Value) (any, error) { return tsqueryJoin(a, tsqAnd) }}},
+		"__vsql_tsquery_or":  {{in: []duckdb.Type{tText, tText}, out: tText, run: func(a []driver.Value) (any, error) { return tsqueryJoin(a, tsqOr) }}},
+		"__vsql_tsquery_not": {{in: []duckdb.Type{tText}, out: tText, run: func(a []driver.Value) (any, error) {
+			n, err := tsqueryArg(a[0])
+			if err != nil || n == nil {
+				return str(n, err)
+			}
+			return str(&tsqNode{op: tsqNot, right: n}, nil)
+		}}},
 		"__vsql_numnode":      {{in: []duckdb.Type{tText}, out: tInt4, run: func(a []driver.Value) (any, error) { n, err := tsqueryArg(a[0]); return int32(n.numNode()), err }}},
 		"__vsql_querytree":    {{in: []duckdb.Type{tText}, out: tText, run: tsQueryTree}},
 		"__vsql_ts_match":     {{in: []duckdb.Type{tText, tText, tText}, out: tBool, run: tsMatchValues}},
 		"__vsql_ts_match_vq":  {{in: []duckdb.Type{tText, tText}, out: tBool, run: tsMatchVQ}},
 		"__vsql_ts_config_ok": {{in: []duckdb.Type{tText}, out: tText, run: tsConfigCheck}},
 	}
+}
+
+// tsqueryJoin is a && b and a || b of tsqueries (an empty one gives the
+// other).
+func tsqueryJoin(a []driver.Value, op tsqOp) (any, error) {
+	l, err := tsqueryArg(a[0])
+	if err != nil {
+		return nil, err
+	}
+	r, err := tsqueryArg(a[1])
+	if err != nil {
+		return nil, err
+	}
+	return joinTSQ(l, r, op).String(), nil
 }
 
 func tsQueryTree(a []driver.Value) (any, error) {

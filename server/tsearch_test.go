@@ -50,6 +50,9 @@ func TestTextSearch(t *testing.T) {
 		"SELECT websearch_to_tsquery('english', 'foo-bar baz'), websearch_to_tsquery('english', 'cat or or dog'), websearch_to_tsquery('the or cat')",
 		"SELECT tsquery('bbb & ddd & hhh'), numnode('a & b | !c'::tsquery), numnode(plainto_tsquery('the'))",
 		"SELECT querytree(to_tsquery('english', '!a & the & b')), querytree('!a | b'::tsquery), querytree('!cat'::tsquery)",
+		// tsquery operators, as Django's SearchQuery combines queries
+		"SELECT plainto_tsquery('a b') && plainto_tsquery('c'), (to_tsquery('x') || to_tsquery('y')) && !!(plainto_tsquery('z'))",
+		"SELECT !!plainto_tsquery('the'), plainto_tsquery('the') && to_tsquery('cats'), to_tsquery('a|b') && to_tsquery('c|d') && to_tsquery('e')",
 		// matching
 		"SELECT to_tsvector('english', 'fat cats ate rats') @@ to_tsquery('english', 'cat & rat')",
 		"SELECT to_tsvector('english', 'fat cats ate rats') @@ to_tsquery('english', 'cat & !rat')",
@@ -108,6 +111,9 @@ func TestTextSearch(t *testing.T) {
 		`SELECT id, ts_rank_cd(search, phraseto_tsquery('english'::regconfig, 'fat cats')) FROM ts_docs ORDER BY id`,
 		`SELECT id, ts_headline('english'::regconfig, body, plainto_tsquery('english'::regconfig, 'cats'), 'StartSel=<mark>, StopSel=</mark>') FROM ts_docs ORDER BY id`,
 		"SELECT count(*) FROM ts_docs WHERE search @@ 'dog'::tsquery",
+		`SELECT "ts_docs"."id" FROM "ts_docs" WHERE "ts_docs"."search" @@ (plainto_tsquery('english'::regconfig, 'cat') && !!(plainto_tsquery('english'::regconfig, 'dog'))) ORDER BY 1`,
+		`SELECT "ts_docs"."id" FROM "ts_docs" WHERE "ts_docs"."search" @@ (plainto_tsquery('english'::regconfig, 'bird') || to_tsquery('english'::regconfig, 'bark')) ORDER BY 1`,
+		"SELECT id FROM ts_docs WHERE search @@ to_tsquery('english', 'fat:*') ORDER BY id",
 		"INSERT INTO ts_docs (id, search) VALUES (4, to_tsvector('simple', 'Hello world'))",
 		"SELECT search FROM ts_docs WHERE id = 4",
 	})
