@@ -1,7 +1,10 @@
 package server_test
 
 import (
+	"context"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/vsql/vsql/internal/pgtest"
 )
@@ -117,4 +120,37 @@ func TestTextSearch(t *testing.T) {
 		"INSERT INTO ts_docs (id, search) VALUES (4, to_tsvector('simple', 'Hello world'))",
 		"SELECT search FROM ts_docs WHERE id = 4",
 	})
+}
+
+// TestTextSearchParameters: the calls with their text bound as
+// parameters of the extended protocol (psycopg 3 and pgx bind them so),
+// read as text on both sides.
+func TestTextSearchParameters(t *testing.T) {
+	ctx := context.Background()
+	queries := []struct {
+		sql  string
+		args []any
+	}{
+		{"SELECT to_tsvector('english'::regconfig, COALESCE($1, ''))::text", []any{"The fat cats"}},
+		{"SELECT to_tsvector($1::regconfig, $2)::text", []any{"simple", "The Fat Cats"}},
+		{"SELECT (to_tsvector('english'::regconfig, $1) @@ plainto_tsquery('english'::regconfig, $2))::text", []any{"fat cats ate rats", "rat"}},
+		{"SELECT websearch_to_tsquery('english'::regconfig, $1)::text", []any{`"fat rats" -dog`}},
+		{"SELECT ts_rank(to_tsvector($1), to_tsquery($2))::text", []any{"fat cats ate fat rats", "fat & rat"}},
+		{"SELECT ts_headline('english', $1, plainto_tsquery($2), $3)", []any{"The cat and the dog", "dog", "StartSel=*, StopSel=*"}},
+	}
+	answers := map[string][]string{}
+	for name, c := range map[string]*pgx.Conn{"PostgreSQL": pgtest.Connect(t), "vsqld": connectPgx(t, startServer(t, nil))} {
+		for _, q := range queries {
+			var s string
+			if err := c.QueryRow(ctx, q.sql, q.args...).Scan(&s); err != nil {
+				t.Errorf("%s: %s: %v", name, q.sql, err)
+			}
+			answers[name] = append(answers[name], s)
+		}
+	}
+	for i, q := range queries {
+		if want, got := answers["PostgreSQL"][i], answers["vsqld"][i]; want != got {
+			t.Errorf("%s\n  PostgreSQL: %s\n  vsqld:      %s", q.sql, want, got)
+		}
+	}
 }
