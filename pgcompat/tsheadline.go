@@ -125,7 +125,7 @@ func hlWords(c *tsConfig, text string, ops []*tsqNode) []hlWord {
 			continue // its parts are the words shown
 		}
 		if t.start > at {
-			words = append(words, hlWord{text: text[at:t.start]})
+			words = append(words, hlWord{text: hlSeparator(text[at:t.start])})
 		}
 		w := hlWord{text: text[t.start:t.end], word: true, noEnd: t.kind == tsNumber, pos: pos}
 		if lx := c.lexeme(text, t); lx != "" {
@@ -140,38 +140,48 @@ func hlWords(c *tsConfig, text string, ops []*tsqNode) []hlWord {
 		at = t.end
 	}
 	if at < len(text) {
-		words = append(words, hlWord{text: text[at:]})
+		words = append(words, hlWord{text: hlSeparator(text[at:])})
 	}
 	return words
 }
 
-// hlCover finds the next cover from words[*p]: the first place every
-// operand has appeared, then back to the last first appearance; true when
-// q matches the words between.
-func hlCover(words []hlWord, q *tsqNode, ops []*tsqNode, p *int) (int, int, bool) {
-	for *p < len(words) {
-		start, end := *p, -1
-		for _, op := range ops {
-			for i := start; i < len(words); i++ {
-				if words[i].item == op {
-					end = max(end, i)
-					break
-				}
-			}
+// hlSeparator is the text between two words as a headline shows it: each
+// tag a space.
+func hlSeparator(s string) string {
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if n := tsTagAt(s, i); s[i] == '<' && n > 0 {
+			b.WriteByte(' ')
+			i += n
+			continue
 		}
-		if end < 0 {
-			return 0, 0, false
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
+// hlNext is the first word at or after i that is an operand of the
+// query, -1 if none.
+func hlNext(words []hlWord, i int) int {
+	for ; i < len(words); i++ {
+		if words[i].item != nil {
+			return i
 		}
-		begin := len(words)
-		for _, op := range ops {
-			for i := end; i >= start; i-- {
-				if words[i].item == op {
-					begin = min(begin, i)
-					break
-				}
-			}
-		}
-		if begin <= end {
+	}
+	return -1
+}
+
+// hlCover finds the earliest shortest cover from words[*p]: the words
+// begin…end, both operands of q, that q matches, at most maxCover words
+// apart.
+func hlCover(words []hlWord, q *tsqNode, maxCover int, p *int) (int, int, bool) {
+	for begin := hlNext(words, *p); begin >= 0; {
+		next := -1
+		for end := begin; end >= 0 && end-begin < maxCover; {
 			lookup := func(op *tsqNode) ([]int, bool) {
 				var pos []int
 				for i := begin; i <= end; i++ {
@@ -185,10 +195,13 @@ func hlCover(words []hlWord, q *tsqNode, ops []*tsqNode, p *int) (int, int, bool
 				*p = begin
 				return begin, end, true
 			}
-			*p = begin + 1
-			continue
+			after := hlNext(words, end+1)
+			if end == begin {
+				next = after
+			}
+			end = after
 		}
-		*p++
+		begin = next
 	}
 	return 0, 0, false
 }
@@ -199,7 +212,7 @@ func headline(c *tsConfig, text string, q *tsqNode, o hlOptions) string {
 	words := hlWords(c, text, ops)
 	bestb, beste := 0, len(words)-1
 	if !o.highlightAll {
-		bestb, beste = markHeadline(words, q, ops, o)
+		bestb, beste = markHeadline(words, q, o)
 	}
 	var b strings.Builder
 	for i := bestb; i <= beste && i < len(words); i++ {
@@ -212,64 +225,56 @@ func headline(c *tsConfig, text string, q *tsqNode, o hlOptions) string {
 	return b.String()
 }
 
-// markHeadline chooses the words shown: the cover with the most query
-// words, grown to MinWords and cut to MaxWords, ending on a word longer
-// than ShortWord; without a cover, the first MinWords words.
-func markHeadline(words []hlWord, q *tsqNode, ops []*tsqNode, o hlOptions) (int, int) {
-	weak := func(i int) bool { return !words[i].word || words[i].noEnd || len([]rune(words[i].text)) <= o.shortW }
-	bestb, beste, bestlen := 0, 0, -1
-	from := 0
-	for q != nil {
-		p, cq, ok := hlCover(words, q, ops, &from)
+// markHeadline chooses the words shown: of the covers of the query, the
+// one kept whole, with the most query words, ending well, grown to
+// MinWords (forward, then back) or cut to MaxWords; without a cover, the
+// first MinWords words.
+func markHeadline(words []hlWord, q *tsqNode, o hlOptions) (int, int) {
+	// a bad end: a number or a short word, not of the query
+	bad := func(i int) bool {
+		return (!words[i].word || words[i].noEnd || len(words[i].text) <= o.shortW) && words[i].item == nil
+	}
+	count := func(i int, curlen, poslen *int, sign int) {
+		if words[i].word {
+			*curlen += sign
+		}
+		if words[i].item != nil {
+			*poslen += sign
+		}
+	}
+	bestb, beste, bestlen, bestcover := -1, -1, -1, false
+	maxCover := max(o.maxWords*10, 100)
+	for p := 0; q != nil; p++ {
+		b, e, ok := hlCover(words, q, maxCover, &p)
 		if !ok {
 			break
 		}
-		curlen, poslen, pose := 0, 0, p
-		i := p
-		for ; i <= cq && curlen < o.maxWords; i++ {
-			if words[i].word {
-				curlen++
-			}
-			if words[i].item != nil {
-				poslen++
-			}
+		curlen, poslen, posb, pose := 0, 0, b, b
+		i := b
+		for ; i <= e && curlen < o.maxWords; i++ {
+			count(i, &curlen, &poslen, 1)
 			pose = i
 		}
-		if poslen < bestlen && !weak(beste) {
-			from = p + 1
-			continue
-		}
-		posb := p
 		if curlen < o.maxWords {
 			for i = i - 1; i < len(words) && curlen < o.maxWords; i++ {
-				if i != cq {
-					if words[i].word {
-						curlen++
-					}
-					if words[i].item != nil {
-						poslen++
-					}
+				if i > e {
+					count(i, &curlen, &poslen, 1)
 				}
 				pose = i
-				if weak(i) {
+				if bad(i) {
 					continue
 				}
 				if curlen >= o.minWords {
 					break
 				}
 			}
-			if curlen < o.minWords && i >= len(words) {
-				for i = p - 1; i >= 0; i-- {
-					if words[i].word {
-						curlen++
-					}
-					if words[i].item != nil {
-						poslen++
-					}
+			if curlen < o.minWords {
+				for i = b - 1; i >= 0; i-- {
+					count(i, &curlen, &poslen, 1)
 					if curlen >= o.maxWords {
 						break
 					}
-					if weak(i) {
+					if bad(i) {
 						continue
 					}
 					if curlen >= o.minWords {
@@ -279,27 +284,21 @@ func markHeadline(words []hlWord, q *tsqNode, ops []*tsqNode, o hlOptions) (int,
 				posb = max(i, 0)
 			}
 		} else {
-			if i > cq {
-				i = cq
+			if i > e {
+				i = e
 			}
 			for ; curlen > o.minWords; i-- {
-				if words[i].word {
-					curlen--
+				if !bad(i) {
+					break
 				}
-				if words[i].item != nil {
-					poslen--
-				}
-				pose = i
-				if weak(i) {
-					continue
-				}
-				break
+				count(i, &curlen, &poslen, -1)
+				pose = i - 1
 			}
 		}
-		if bestlen < 0 || poslen > bestlen && !weak(pose) || bestlen >= 0 && !weak(pose) && weak(beste) {
-			bestb, beste, bestlen = posb, pose, poslen
+		cover := posb <= b && pose >= e
+		if cover && !bestcover || cover == bestcover && (poslen > bestlen || poslen == bestlen && !bad(pose) && bad(beste)) {
+			bestb, beste, bestlen, bestcover = posb, pose, poslen, cover
 		}
-		from = p + 1
 	}
 	if bestlen < 0 {
 		curlen, pose := 0, 0

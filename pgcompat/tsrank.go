@@ -256,7 +256,7 @@ func tsRankCD(w [4]float32, v tsvector, q *tsqNode, method int) float32 {
 		nExtent++
 	}
 	if method&rankLogLength != 0 {
-		wdoc /= math.Log(float64(v.lengthOf()+1)) / math.Log(2)
+		wdoc /= math.Log(float64(v.lengthOf() + 1)) // natural, unlike ts_rank's
 	}
 	if method&rankLength != 0 {
 		if n := v.lengthOf(); n > 0 {
