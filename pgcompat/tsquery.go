@@ -185,8 +185,8 @@ func (p *tsqParser) phrase() (*tsqNode, error) {
 				return nil, tsquerySyntax(p.s)
 			}
 			d, convErr := strconv.Atoi(p.s[p.i+1 : j])
-			if convErr != nil || d > tsMaxPos {
-				return nil, vsqlerr.New(vsqlerr.InvalidArgument, "distance in phrase operator must be an integer value between zero and %d inclusive", tsMaxPos)
+			if convErr != nil || d > tsMaxPos+1 {
+				return nil, vsqlerr.New(vsqlerr.InvalidArgument, "distance in phrase operator must be an integer value between zero and %d inclusive", tsMaxPos+1)
 			}
 			dist, n = d, j+1-p.i
 		}

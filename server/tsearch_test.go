@@ -40,6 +40,8 @@ func TestTextSearch(t *testing.T) {
 		"SELECT 'fat & (rat | cat) & !dog'::tsquery, 'a <-> (b <-> c)'::tsquery, '(a <-> b) <-> c'::tsquery",
 		"SELECT 'a:*BA & b <2> c'::tsquery, '!(a & b)'::tsquery, 'a & b | c & d'::tsquery, '!!a'::tsquery",
 		"SELECT 'a & '::tsquery", // 42601
+		"SELECT 'a <16384> b'::tsquery",
+		"SELECT 'a <16385> b'::tsquery", // 22023
 		"SELECT 'english'::regconfig, 'simple'::regconfig",
 		"SELECT 'nosuch'::regconfig", // 42704
 		// queries
@@ -83,6 +85,8 @@ func TestTextSearch(t *testing.T) {
 		"SELECT ts_rank(setweight(to_tsvector('english', 'fat cats'), 'A') || to_tsvector('english', 'ate fat rats'), to_tsquery('english', 'fat'))",
 		"SELECT ts_rank('{0.1, 0.2, 0.4, 1.0}', to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'rat'))",
 		"SELECT ts_rank(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'dog'))",
+		"SELECT ts_rank('{0.1, 0.2}', 'a'::tsvector, 'a'::tsquery)",         // 2202E
+		"SELECT ts_rank('{0.1, 0.2, 0.3, 2}', 'a'::tsvector, 'a'::tsquery)", // 22023
 		"SELECT ts_rank_cd(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'fat & rat')), ts_rank_cd(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'cat'))",
 		"SELECT ts_rank_cd(to_tsvector('english', 'fat cats ate fat rats and fat dogs ate rats'), to_tsquery('english', 'fat & rat'), 2|4), ts_rank_cd(to_tsvector('english', 'a fat cat'), to_tsquery('english', 'fat | dog'), 32)",
 		// headlines
@@ -118,7 +122,7 @@ func TestTextSearch(t *testing.T) {
 		`SELECT "ts_docs"."id" FROM "ts_docs" WHERE "ts_docs"."search" @@ (plainto_tsquery('english'::regconfig, 'bird') || to_tsquery('english'::regconfig, 'bark')) ORDER BY 1`,
 		"SELECT id FROM ts_docs WHERE search @@ to_tsquery('english', 'fat:*') ORDER BY id",
 		"INSERT INTO ts_docs (id, search) VALUES (4, to_tsvector('simple', 'Hello world'))",
-		"SELECT search FROM ts_docs WHERE id = 4",
+		"SELECT search, length(search::tsvector) FROM ts_docs WHERE id = 4",
 	})
 }
 
