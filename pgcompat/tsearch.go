@@ -115,11 +115,16 @@ func (p *pass) tsValueEnd(i int, typ string, calls map[string]bool) bool {
 		return false
 	}
 	open := p.matchBackward(i)
-	if open > 0 && p.kind(open-1) == sqltext.Word {
+	if open > 0 && p.kind(open-1) == sqltext.Word && !parenKeywords[strings.ToLower(p.text(open-1))] {
 		return calls[strings.ToLower(p.text(open-1))]
 	}
 	return open >= 0 && i-1 > open && p.tsValueEnd(i-1, typ, calls)
 }
+
+// parenKeywords are the words a parenthesized operand may follow (not
+// function names).
+var parenKeywords = map[string]bool{"select": true, "where": true, "and": true, "or": true, "not": true, "when": true,
+	"then": true, "else": true, "on": true, "having": true, "by": true, "returning": true, "set": true}
 
 // tsOperator: a || b where a or b is visibly a tsvector becomes
 // pg_tsvector_concat(a, b) (b's positions after a's); a && b and a || b

@@ -57,6 +57,7 @@ func TestTextSearch(t *testing.T) {
 		"SELECT querytree(to_tsquery('english', '!a & the & b')), querytree('!a | b'::tsquery), querytree('!cat'::tsquery)",
 		// tsquery operators, as Django's SearchQuery combines queries
 		"SELECT plainto_tsquery('a b') && plainto_tsquery('c'), (to_tsquery('x') || to_tsquery('y')) && !!(plainto_tsquery('z'))",
+		"SELECT 1 WHERE (plainto_tsquery('cat') && plainto_tsquery('dog')) IS NOT NULL AND (to_tsquery('a') || to_tsquery('b')) IS NOT NULL",
 		"SELECT !!plainto_tsquery('the'), plainto_tsquery('the') && to_tsquery('cats'), to_tsquery('a|b') && to_tsquery('c|d') && to_tsquery('e')",
 		// matching
 		"SELECT to_tsvector('english', 'fat cats ate rats') @@ to_tsquery('english', 'cat & rat')",
@@ -85,6 +86,8 @@ func TestTextSearch(t *testing.T) {
 		"SELECT ts_rank(setweight(to_tsvector('english', 'fat cats'), 'A') || to_tsvector('english', 'ate fat rats'), to_tsquery('english', 'fat'))",
 		"SELECT ts_rank('{0.1, 0.2, 0.4, 1.0}', to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'rat'))",
 		"SELECT ts_rank(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'dog'))",
+		"SELECT ts_rank(ARRAY[0.1, 0.2, 0.4, 1.0], to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'rat'), 1)",
+		"SELECT ts_rank_cd('{0.2, 0.4, 0.6, 0.9}'::float4[], to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'fat & rat'))",
 		"SELECT ts_rank('{0.1, 0.2}', 'a'::tsvector, 'a'::tsquery)",         // 2202E
 		"SELECT ts_rank('{0.1, 0.2, 0.3, 2}', 'a'::tsvector, 'a'::tsquery)", // 22023
 		"SELECT ts_rank_cd(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'fat & rat')), ts_rank_cd(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'cat'))",
