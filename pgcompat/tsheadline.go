@@ -24,7 +24,10 @@ type hlOptions struct {
 // parseHLOptions reads 'StartSel = <, StopSel = >, MaxWords = 10'.
 func parseHLOptions(s string) (hlOptions, error) {
 	o := hlOptions{startSel: "<b>", stopSel: "</b>", maxWords: 35, minWords: 15, shortW: 3}
-	for _, item := range splitHLOptions(s) {
+	for _, item := range splitUnquoted(s, ',') {
+		if strings.TrimSpace(item) == "" {
+			continue
+		}
 		key, value, ok := strings.Cut(item, "=")
 		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 		if !ok || key == "" {
@@ -81,27 +84,6 @@ func parseHLOptions(s string) (hlOptions, error) {
 		}
 	}
 	return o, nil
-}
-
-// splitHLOptions splits options at commas outside double quotes.
-func splitHLOptions(s string) []string {
-	var out []string
-	quoted, start := false, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '"':
-			quoted = !quoted
-		case ',':
-			if !quoted {
-				out = append(out, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	if strings.TrimSpace(s[start:]) != "" {
-		out = append(out, s[start:])
-	}
-	return out
 }
 
 // hlWord is a piece of the document: a word, or what separates words.

@@ -111,8 +111,8 @@ func (p *tsqParser) space() {
 	}
 }
 
-// parse reads the whole text; removed is set when a stop word left the
-// tree (PostgreSQL then drops the operators it leaves empty).
+// parse reads the whole text; a stop word is a tsqRemoved operand
+// (cleanStopWords drops it with the operators it leaves empty).
 func (p *tsqParser) parse() (*tsqNode, error) {
 	p.space()
 	if p.i >= len(p.s) {
@@ -129,37 +129,25 @@ func (p *tsqParser) parse() (*tsqNode, error) {
 	return n, nil
 }
 
-// Each level returns a tree whose removed operands are tsqRemoved
-// nodes, cleaned afterwards (cleanStopWords).
+// tsqRemoved stands for an operand that was a stop word.
 var tsqRemoved = &tsqNode{op: tsqValue}
 
-func (p *tsqParser) or() (*tsqNode, error) {
-	left, err := p.and()
-	for err == nil {
-		p.space()
-		if p.i >= len(p.s) || p.s[p.i] != '|' {
-			return left, nil
-		}
-		p.i++
-		var right *tsqNode
-		if right, err = p.and(); err == nil {
-			left = &tsqNode{op: tsqOr, left: left, right: right}
-		}
-	}
-	return nil, err
-}
+// or and and read operands of the next level joined by | and by &, left
+// to right.
+func (p *tsqParser) or() (*tsqNode, error)  { return p.joined('|', tsqOr, p.and) }
+func (p *tsqParser) and() (*tsqNode, error) { return p.joined('&', tsqAnd, p.phrase) }
 
-func (p *tsqParser) and() (*tsqNode, error) {
-	left, err := p.phrase()
+func (p *tsqParser) joined(sep byte, op tsqOp, next func() (*tsqNode, error)) (*tsqNode, error) {
+	left, err := next()
 	for err == nil {
 		p.space()
-		if p.i >= len(p.s) || p.s[p.i] != '&' {
+		if p.i >= len(p.s) || p.s[p.i] != sep {
 			return left, nil
 		}
 		p.i++
 		var right *tsqNode
-		if right, err = p.phrase(); err == nil {
-			left = &tsqNode{op: tsqAnd, left: left, right: right}
+		if right, err = next(); err == nil {
+			left = &tsqNode{op: op, left: left, right: right}
 		}
 	}
 	return nil, err
@@ -647,15 +635,22 @@ func tsqueryFunctions() map[string][]scalar {
 // tsqueryJoin is a && b and a || b of tsqueries (an empty one gives the
 // other).
 func tsqueryJoin(a []driver.Value, op tsqOp) (any, error) {
-	l, err := tsqueryArg(a[0])
-	if err != nil {
-		return nil, err
-	}
-	r, err := tsqueryArg(a[1])
+	l, r, err := readBoth(a[0], a[1], tsqueryArg, tsqueryArg)
 	if err != nil {
 		return nil, err
 	}
 	return joinTSQ(l, r, op).String(), nil
+}
+
+// readBoth reads two arguments.
+func readBoth[L, R any](a, b driver.Value, readA func(driver.Value) (L, error), readB func(driver.Value) (R, error)) (L, R, error) {
+	l, err := readA(a)
+	if err != nil {
+		var r R
+		return l, r, err
+	}
+	r, err := readB(b)
+	return l, r, err
 }
 
 func tsQueryTree(a []driver.Value) (any, error) {
@@ -679,11 +674,7 @@ func tsConfigCheck(a []driver.Value) (any, error) {
 }
 
 func tsMatchVQ(a []driver.Value) (any, error) {
-	v, err := tsvectorArg(a[0])
-	if err != nil {
-		return nil, err
-	}
-	q, err := tsqueryArg(a[1])
+	v, q, err := readBoth(a[0], a[1], tsvectorArg, tsqueryArg)
 	if err != nil {
 		return nil, err
 	}

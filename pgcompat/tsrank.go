@@ -375,11 +375,7 @@ func rankFunctions() map[string][]scalar {
 					return nil, err
 				}
 			}
-			v, err := tsvectorArg(a[1])
-			if err != nil {
-				return nil, err
-			}
-			q, err := tsqueryArg(a[2])
+			v, q, err := readBoth(a[1], a[2], tsvectorArg, tsqueryArg)
 			if err != nil {
 				return nil, err
 			}

@@ -450,11 +450,7 @@ func tsvectorFunctions() map[string][]scalar {
 			return int32(len(v)), err
 		}}},
 		"__vsql_tsvector_concat": {{in: []duckdb.Type{tText, tText}, out: tText, run: func(a []driver.Value) (any, error) {
-			x, err := tsvectorArg(a[0])
-			if err != nil {
-				return nil, err
-			}
-			y, err := tsvectorArg(a[1])
+			x, y, err := readBoth(a[0], a[1], tsvectorArg, tsvectorArg)
 			if err != nil {
 				return nil, err
 			}
