@@ -31,7 +31,13 @@ var tsearchSetup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.tsvector(x) AS ` + schema + `.pg_tsvector_in(x)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.get_current_ts_config() AS 'english'`,
 	`CREATE OR REPLACE MACRO ` + schema + `.setweight(v, w) AS __vsql_setweight(CAST(v AS VARCHAR), CAST(w AS VARCHAR)),
-		(v, w, l) AS __vsql_setweight(CAST(v AS VARCHAR), CAST(w AS VARCHAR), CAST(l AS VARCHAR))`,
+		(v, w, l) AS __vsql_setweight(CAST(v AS VARCHAR), CAST(w AS VARCHAR), l)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.tsvector_to_array(v) AS __vsql_tsvector_to_array(CAST(v AS VARCHAR))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.array_to_tsvector(a) AS __vsql_array_to_tsvector(a)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.ts_delete(v, x) AS __vsql_ts_delete(CAST(v AS VARCHAR), x)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.ts_filter(v, w) AS __vsql_ts_filter(CAST(v AS VARCHAR), w)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.tsquery_phrase(a, b) AS __vsql_tsquery_phrase(CAST(a AS VARCHAR), CAST(b AS VARCHAR), 1),
+		(a, b, d) AS __vsql_tsquery_phrase(CAST(a AS VARCHAR), CAST(b AS VARCHAR), CAST(d AS INTEGER))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.strip(v) AS __vsql_strip(CAST(v AS VARCHAR))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_tsvector_length(v) AS __vsql_tsvector_length(CAST(v AS VARCHAR))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_tsvector_concat(a, b) AS __vsql_tsvector_concat(CAST(a AS VARCHAR), CAST(b AS VARCHAR))`,
@@ -85,7 +91,7 @@ func init() {
 	setup = append(setup, tsearchSetup...)
 	setup = append(setup, tsqueryMacros()...)
 	sqltext.ProvideFunctions("to_tsvector", "jsonb_to_tsvector", "json_to_tsvector", "tsquery", "tsvector", "get_current_ts_config",
-		"setweight", "strip", "numnode", "querytree", "ts_match_vq", "ts_rank", "ts_rank_cd", "ts_headline",
+		"setweight", "strip", "tsvector_to_array", "array_to_tsvector", "ts_delete", "ts_filter", "tsquery_phrase", "numnode", "querytree", "ts_match_vq", "ts_rank", "ts_rank_cd", "ts_headline",
 		"to_tsquery", "plainto_tsquery", "phraseto_tsquery", "websearch_to_tsquery")
 	for _, m := range []map[string][]scalar{tsvectorFunctions(), tsqueryFunctions(), rankFunctions(), headlineFunctions()} {
 		for name, f := range m {
@@ -98,10 +104,11 @@ func init() {
 // tsvector or a tsquery.
 var (
 	tsvectorCalls = map[string]bool{"to_tsvector": true, "setweight": true, "strip": true, "json_to_tsvector": true,
-		"jsonb_to_tsvector": true, "tsvector": true, "pg_tsvector_in": true, "pg_tsvector_concat": true}
+		"jsonb_to_tsvector": true, "tsvector": true, "pg_tsvector_in": true, "pg_tsvector_concat": true,
+		"array_to_tsvector": true, "ts_delete": true, "ts_filter": true}
 	tsqueryCalls = map[string]bool{"to_tsquery": true, "plainto_tsquery": true, "phraseto_tsquery": true,
 		"websearch_to_tsquery": true, "tsquery": true, "pg_tsquery_in": true, "pg_tsquery_and": true,
-		"pg_tsquery_or": true, "pg_tsquery_not": true}
+		"pg_tsquery_or": true, "pg_tsquery_not": true, "tsquery_phrase": true}
 )
 
 // tsValueEnd reports whether the operand ending at token i is visibly of

@@ -624,6 +624,17 @@ func tsqueryFunctions() map[string][]scalar {
 			}
 			return str(&tsqNode{op: tsqNot, right: n}, nil)
 		}}},
+		"__vsql_tsquery_phrase": {{in: []duckdb.Type{tText, tText, tInt4}, out: tText, run: func(a []driver.Value) (any, error) {
+			l, r, err := readBoth(a[0], a[1], tsqueryArg, tsqueryArg)
+			d := int(a[2].(int32))
+			if err == nil && (d < 0 || d > tsMaxPos+1) {
+				err = vsqlerr.New(vsqlerr.InvalidArgument, "distance in phrase operator must be an integer value between zero and %d inclusive", tsMaxPos+1)
+			}
+			if err != nil || l == nil || r == nil {
+				return str(joinTSQ(l, r, tsqPhrase), err)
+			}
+			return str(&tsqNode{op: tsqPhrase, left: l, right: r, dist: d}, nil)
+		}}},
 		"__vsql_numnode":      {{in: []duckdb.Type{tText}, out: tInt4, run: func(a []driver.Value) (any, error) { n, err := tsqueryArg(a[0]); return int32(n.numNode()), err }}},
 		"__vsql_querytree":    {{in: []duckdb.Type{tText}, out: tText, run: tsQueryTree}},
 		"__vsql_ts_match":     {{in: []duckdb.Type{tText, tText, tText}, out: tBool, run: tsMatchValues}},

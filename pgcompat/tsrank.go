@@ -328,7 +328,17 @@ func rankWeights(v driver.Value) ([4]float32, error) {
 	var list []string
 	switch x := v.(type) {
 	case string:
-		list = textList(x)
+		elems, err := parseArrayLiteral(x)
+		if err != nil {
+			return w, err
+		}
+		for _, e := range elems {
+			if e == nil {
+				list = append(list, "NULL")
+			} else {
+				list = append(list, *e)
+			}
+		}
 	case []any:
 		for _, e := range x {
 			if e == nil {

@@ -331,6 +331,78 @@ func jsonToTSVector(config, doc string, flags int) (tsvector, error) {
 	return newTSVector(lexemes), nil
 }
 
+// lexemeArray reads a text[] of lexemes (a list, or an array literal),
+// without its NULL elements (setweight and ts_delete pass over them).
+func lexemeArray(v driver.Value) ([]string, error) {
+	elems, err := textPath(v)
+	out := make([]string, 0, len(elems))
+	for _, e := range elems {
+		if e != nil {
+			out = append(out, *e)
+		}
+	}
+	return out, err
+}
+
+// strictArray reads a text[] of which no element may be NULL (22004,
+// "what array") or, when nonEmpty, empty (2200F), as array_to_tsvector
+// and ts_filter read theirs.
+func strictArray(v driver.Value, what string, nonEmpty bool) ([]string, error) {
+	elems, err := textPath(v)
+	out := make([]string, 0, len(elems))
+	for _, e := range elems {
+		switch {
+		case e == nil:
+			return nil, vsqlerr.New(vsqlerr.NullValueNotAllowed, "%s array may not contain nulls", what)
+		case nonEmpty && *e == "":
+			return nil, vsqlerr.New(vsqlerr.ZeroLengthString, "%s array may not contain empty strings", what)
+		}
+		out = append(out, *e)
+	}
+	return out, err
+}
+
+// tsDelete is ts_delete(v, lexemes): v without them.
+func tsDelete(v tsvector, lexemes []string) tsvector {
+	drop := map[string]bool{}
+	for _, l := range lexemes {
+		drop[l] = true
+	}
+	out := tsvector{}
+	for _, l := range v {
+		if !drop[l.word] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// tsFilter is ts_filter(v, weights): the positions of those weights, and
+// the lexemes that keep one.
+func tsFilter(v tsvector, weights []string) (tsvector, error) {
+	var mask uint8
+	for _, w := range weights {
+		k := strings.IndexByte("DCBAdcba", firstByte(w))
+		if k < 0 || len(w) != 1 {
+			return nil, vsqlerr.New(vsqlerr.InvalidArgument, "unrecognized weight: %q", w)
+		}
+		mask |= 1 << (k % 4)
+	}
+	out := tsvector{}
+	for _, l := range v {
+		kept := tsLexeme{word: l.word}
+		for _, p := range l.pos {
+			if mask&(1<<p.weight) != 0 {
+				kept.pos = append(kept.pos, p)
+			}
+		}
+		if kept.pos != nil {
+			out = append(out, kept)
+		}
+	}
+	return out, nil
+}
+
 // setWeight is setweight(v, weight [, lexemes]).
 func setWeight(v tsvector, weight string, only []string) (tsvector, error) {
 	w := strings.IndexByte("DCBAdcba", firstByte(weight))
@@ -353,22 +425,6 @@ func setWeight(v tsvector, weight string, only []string) (tsvector, error) {
 		}
 	}
 	return v, nil
-}
-
-// textList reads the elements of a text[] as PostgreSQL ({a,"b c"}) or
-// DuckDB ([a, b c]) writes it.
-func textList(s string) []string {
-	s = strings.TrimSpace(s)
-	if len(s) >= 2 && (s[0] == '{' || s[0] == '[') {
-		s = s[1 : len(s)-1]
-	}
-	out := []string{}
-	for _, e := range strings.Split(s, ",") {
-		if e = strings.TrimSpace(e); e != "" {
-			out = append(out, strings.Trim(e, `"`))
-		}
-	}
-	return out
 }
 
 func firstByte(s string) byte {
@@ -431,12 +487,12 @@ func tsvectorFunctions() map[string][]scalar {
 				return nil, err
 			}
 			return str(setWeight(v, a[1].(string), nil))
-		}}, {in: []duckdb.Type{tText, tText, tText}, out: tText, run: func(a []driver.Value) (any, error) {
-			v, err := tsvectorArg(a[0])
+		}}, {in: []duckdb.Type{tText, tText, tAny}, out: tText, run: func(a []driver.Value) (any, error) {
+			v, only, err := readBoth(a[0], a[2], tsvectorArg, lexemeArray)
 			if err != nil {
 				return nil, err
 			}
-			return str(setWeight(v, a[1].(string), textList(a[2].(string))))
+			return str(setWeight(v, a[1].(string), only))
 		}}},
 		"__vsql_strip": {{in: []duckdb.Type{tText}, out: tText, run: func(a []driver.Value) (any, error) {
 			v, err := tsvectorArg(a[0])
@@ -444,6 +500,41 @@ func tsvectorFunctions() map[string][]scalar {
 				v[i].pos = nil
 			}
 			return str(v, err)
+		}}},
+		"__vsql_tsvector_to_array": {{in: []duckdb.Type{tText}, out: tTextList, run: func(a []driver.Value) (any, error) {
+			v, err := tsvectorArg(a[0])
+			words := make([]any, len(v))
+			for i, l := range v {
+				words[i] = l.word
+			}
+			return words, err
+		}}},
+		"__vsql_array_to_tsvector": {{in: []duckdb.Type{tAny}, out: tText, run: func(a []driver.Value) (any, error) {
+			words, err := strictArray(a[0], "lexeme", true)
+			lexemes := make([]tsLexeme, len(words))
+			for i, w := range words {
+				lexemes[i].word = w
+			}
+			return str(newTSVector(lexemes), err)
+		}}},
+		// ts_delete(v, lexeme text | lexemes text[])
+		"__vsql_ts_delete": {{in: []duckdb.Type{tText, tAny}, out: tText, run: func(a []driver.Value) (any, error) {
+			v, err := tsvectorArg(a[0])
+			if err != nil {
+				return nil, err
+			}
+			if s, ok := a[1].(string); ok {
+				return tsDelete(v, []string{s}).String(), nil
+			}
+			words, err := lexemeArray(a[1])
+			return str(tsDelete(v, words), err)
+		}}},
+		"__vsql_ts_filter": {{in: []duckdb.Type{tText, tAny}, out: tText, run: func(a []driver.Value) (any, error) {
+			v, weights, err := readBoth(a[0], a[1], tsvectorArg, func(w driver.Value) ([]string, error) { return strictArray(w, "weight", false) })
+			if err != nil {
+				return nil, err
+			}
+			return str(tsFilter(v, weights))
 		}}},
 		"__vsql_tsvector_length": {{in: []duckdb.Type{tText}, out: tInt4, run: func(a []driver.Value) (any, error) {
 			v, err := tsvectorArg(a[0])

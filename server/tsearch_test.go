@@ -79,6 +79,16 @@ func TestTextSearch(t *testing.T) {
 		"SELECT to_tsvector('english', 'fat cats') || to_tsvector('english', 'rats ate cats')",
 		"SELECT setweight(to_tsvector('english', 'title words'), 'A') || setweight(to_tsvector('english', 'body words here'), 'B') || to_tsvector('english', 'tail')",
 		"SELECT 'a:1 b:2'::tsvector || 'b:1 c'::tsvector, strip('a:1'::tsvector) || 'a:3'::tsvector",
+		"SELECT tsvector_to_array('b:1 a:2A c'::tsvector), array_to_tsvector('{c,a,b,a}'), array_to_tsvector(ARRAY['x', 'y'])",
+		"SELECT array_to_tsvector('{a,NULL}')", // 22004
+		`SELECT array_to_tsvector('{a,""}')`,   // 2200F
+		"SELECT ts_delete('a:1 b:2 c:3'::tsvector, 'b'), ts_delete('a:1 b:2 c:3'::tsvector, ARRAY['a', 'c', 'x']), ts_delete('a:1 b:2'::tsvector, '{a,NULL}'::text[])",
+		"SELECT ts_filter('a:1A b:2B c:3 d:4A,5'::tsvector, '{a}'), ts_filter('a:1A b:2B c:3'::tsvector, '{a,d}')",
+		"SELECT ts_filter('a:1A'::tsvector, '{x}')",      // 22023
+		"SELECT ts_filter('a:1A'::tsvector, '{a,NULL}')", // 22004
+		`SELECT setweight('a:1 b:2'::tsvector, 'A', '{a,NULL,""}')`,
+		"SELECT tsquery_phrase(to_tsquery('fat'), to_tsquery('cat')), tsquery_phrase(to_tsquery('fat | rat'), to_tsquery('cat'), 3)",
+		"SELECT to_tsvector('english', 'fat cats') @@ tsquery_phrase(to_tsquery('fat'), to_tsquery('cat')), ts_delete(to_tsvector('english', 'fat cats'), 'fat') || 'x'::tsvector",
 		// ranking
 		"SELECT ts_rank(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'cat'))",
 		"SELECT ts_rank(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'fat & rat')), ts_rank(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'fat | rat | dog'))",
