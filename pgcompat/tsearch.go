@@ -212,7 +212,7 @@ func tsTypeName(p *pass, i int) {
 		p.insert(p.toks[i].End, ")")
 	case p.kind(i+1) == sqltext.String && !p.isWord(i-1, "as"):
 		p.replace(p.toks[i].Start, p.toks[i+1].Start, schema+fn)
-		p.insert(p.toks[i+1].End, ")")
+		p.insert(p.toks[i+1].End, "::VARCHAR)")
 	case p.castTarget(i):
 		open := p.matchBackward(i + 1)
 		p.replace(p.toks[i].Start, p.toks[i].End, "VARCHAR")

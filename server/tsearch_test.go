@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"reflect"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -169,5 +170,28 @@ func TestTextSearchParameters(t *testing.T) {
 		if want, got := answers["PostgreSQL"][i], answers["vsqld"][i]; want != got {
 			t.Errorf("%s\n  PostgreSQL: %s\n  vsqld:      %s", q.sql, want, got)
 		}
+	}
+}
+
+// TestTextSearchColumnNames: result columns are named as PostgreSQL names
+// them, though the casts and operators became calls.
+func TestTextSearchColumnNames(t *testing.T) {
+	ctx := context.Background()
+	q := "SELECT to_tsvector('a'), 'a'::tsvector, to_tsquery('a') && to_tsquery('b'), length(to_tsvector('a')), " +
+		"'english'::regconfig, x::tsquery, CAST('b' AS tsquery), tsvector 'c', to_tsvector('a') @@ 'a', ts_rank(to_tsvector('a'), 'a') " +
+		"FROM (SELECT 'q' AS x) s"
+	names := map[string][]string{}
+	for name, c := range map[string]*pgx.Conn{"PostgreSQL": pgtest.Connect(t), "vsqld": connectPgx(t, startServer(t, nil))} {
+		rows, err := c.Query(ctx, q)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, f := range rows.FieldDescriptions() {
+			names[name] = append(names[name], f.Name)
+		}
+		rows.Close()
+	}
+	if !reflect.DeepEqual(names["PostgreSQL"], names["vsqld"]) {
+		t.Errorf("column names\n  PostgreSQL: %v\n  vsqld:      %v", names["PostgreSQL"], names["vsqld"])
 	}
 }
