@@ -519,13 +519,12 @@ func pgArray(s string, elem func(e string, null bool) string) (list string, dept
 // arrayOperand: an untyped literal operand of && (array overlap,
 // '{32,17}') becomes DuckDB list text (token i is the first & of &&).
 // Not for @> and <@, which vsql reads as JSON containment.
-func arrayOperand(p *pass, i int) bool {
+func arrayOperand(p *pass, i int) {
 	if !p.isOp(i+1, "&") || !p.adjacent(i) {
-		return false
+		return
 	}
 	p.arrayLiteralOperand(i - 1)
 	p.arrayLiteralOperand(i + 2)
-	return true
 }
 
 // arrayLiteralOperand rewrites token i when it is a plain string literal

@@ -374,8 +374,8 @@ var rules = map[string]rule{
 	"percent_rank":             hypothetical,
 	"cume_dist":                hypothetical,
 	"pow":                      powerCall,
-	"@":                        containsLeft,    // a @> b
-	"<":                        enumCompareLess, // a <@ b; enum < 'label' (enumorder.go)
+	"@":                        containsLeft, // a @> b
+	"<":                        lessRule,     // q <-> q (tsearch.go); a <@ b; enum < 'label' (enumorder.go)
 	">":                        enumCompare,
 	"between":                  enumBetween,
 	"nextval":                  sequenceArg, // nextval('public.s'::regclass) (sequences.go)
@@ -419,15 +419,15 @@ var rules = map[string]rule{
 	"cast":                     func(p *pass, i int) { castCall(p, i); domainCastCall(p, i) },
 	"extract":                  extractSeconds, // EXTRACT(SECOND FROM x): the fraction (extract.go)
 	"date_part":                extractSeconds,
-	"similar":                  similarTo,                                                                // x SIMILAR TO 'pattern' (extract.go)
-	"overlay":                  overlayPlacing,                                                           // overlay(s PLACING r FROM n FOR m)
-	"overlaps":                 overlapsRule,                                                             // (a, b) OVERLAPS (c, d)
-	"substring":                substringFrom,                                                            // substring(s FROM n FOR m), substring(s FROM 'regex')
-	"pg_substring":             substringFrom,                                                            // (the same, sent to the macro by sqltext)
-	"&":                        func(p *pass, i int) { _ = tsOperator(p, i, "&") || arrayOperand(p, i) }, // q && q (tsearch.go), i && '{1,2}'
-	"!":                        tsqueryNot,                                                               // !!q (tsearch.go)
-	"|":                        pipeOp,                                                                   // '…'::jsonb || '…', |/ x, ||/ x
-	"-":                        minusRule,                                                                // '…'::jsonb - 'key', x - '1'
+	"similar":                  similarTo,      // x SIMILAR TO 'pattern' (extract.go)
+	"overlay":                  overlayPlacing, // overlay(s PLACING r FROM n FOR m)
+	"overlaps":                 overlapsRule,   // (a, b) OVERLAPS (c, d)
+	"substring":                substringFrom,  // substring(s FROM n FOR m), substring(s FROM 'regex')
+	"pg_substring":             substringFrom,  // (the same, sent to the macro by sqltext)
+	"&":                        ampersandRule,  // q && q (tsearch.go), i && '{1,2}'
+	"!":                        tsqueryNot,     // !!q (tsearch.go)
+	"|":                        pipeOp,         // '…'::jsonb || '…', |/ x, ||/ x
+	"-":                        minusRule,      // '…'::jsonb - 'key', x - '1'
 	"+":                        numericOperand,
 	"variadic":                 variadicCall, // num_nulls(VARIADIC a)
 	"type":                     createType,   // CREATE TYPE t AS (…)

@@ -38,6 +38,7 @@ var tsearchSetup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.ts_filter(v, w) AS __vsql_ts_filter(CAST(v AS VARCHAR), w)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.tsquery_phrase(a, b) AS __vsql_tsquery_phrase(CAST(a AS VARCHAR), CAST(b AS VARCHAR), 1),
 		(a, b, d) AS __vsql_tsquery_phrase(CAST(a AS VARCHAR), CAST(b AS VARCHAR), CAST(d AS INTEGER))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_tsquery_phrase(a, b) AS __vsql_tsquery_phrase(CAST(a AS VARCHAR), CAST(b AS VARCHAR), 1)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.strip(v) AS __vsql_strip(CAST(v AS VARCHAR))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_tsvector_length(v) AS __vsql_tsvector_length(CAST(v AS VARCHAR))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_tsvector_concat(a, b) AS __vsql_tsvector_concat(CAST(a AS VARCHAR), CAST(b AS VARCHAR))`,
@@ -108,7 +109,7 @@ var (
 		"array_to_tsvector": true, "ts_delete": true, "ts_filter": true}
 	tsqueryCalls = map[string]bool{"to_tsquery": true, "plainto_tsquery": true, "phraseto_tsquery": true,
 		"websearch_to_tsquery": true, "tsquery": true, "pg_tsquery_in": true, "pg_tsquery_and": true,
-		"pg_tsquery_or": true, "pg_tsquery_not": true, "tsquery_phrase": true}
+		"pg_tsquery_or": true, "pg_tsquery_not": true, "tsquery_phrase": true, "pg_tsquery_phrase": true}
 )
 
 // tsValueEnd reports whether the operand ending at token i is visibly of
@@ -165,6 +166,40 @@ func tsOperator(p *pass, i int, op string) bool {
 	}
 	p.open(p.toks[first].Start, schema+fn)
 	p.replace(p.toks[i].Start, p.toks[i+1].End, ",")
+	p.insert(p.toks[last].End, ")")
+	return true
+}
+
+// lessRule: q1 <-> q2 of tsqueries, else a <@ b and enum < 'label'.
+func lessRule(p *pass, i int) {
+	if !tsqueryPhrase(p, i) {
+		enumCompareLess(p, i)
+	}
+}
+
+// ampersandRule: q1 && q2 of tsqueries, else array overlap.
+func ampersandRule(p *pass, i int) {
+	if !tsOperator(p, i, "&") {
+		arrayOperand(p, i)
+	}
+}
+
+// tsqueryPhrase: q1 <-> q2 of a visible tsquery is
+// pg_tsquery_phrase(q1, q2) (token i is the <).
+func tsqueryPhrase(p *pass, i int) bool {
+	if !p.isOp(i+1, "-") || !p.isOp(i+2, ">") || !p.adjacent(i) || !p.adjacent(i+1) {
+		return false
+	}
+	last := p.tsOperandEnd(i + 3)
+	if last < 0 || !p.tsValueEnd(i-1, "tsquery", tsqueryCalls) && !p.tsValueEnd(last, "tsquery", tsqueryCalls) {
+		return false
+	}
+	first := p.operandStart(i - 1)
+	if first < 0 {
+		return false
+	}
+	p.open(p.toks[first].Start, schema+".pg_tsquery_phrase(")
+	p.replace(p.toks[i].Start, p.toks[i+2].End, ",")
 	p.insert(p.toks[last].End, ")")
 	return true
 }

@@ -459,7 +459,7 @@ func queryTree(n *tsqNode) *tsqNode {
 
 // tsMatch is v @@ q. An operator of phrases (<N>) compares positions.
 func tsMatch(v tsvector, q *tsqNode) bool {
-	if q == nil || len(v) == 0 {
+	if q == nil {
 		return false
 	}
 	return tsExecute(q, func(op *tsqNode) ([]int, bool) { return v.positions(op) })
@@ -519,6 +519,19 @@ type posSet struct {
 	width   int
 }
 
+// shifted is s with every position moved by d.
+func (s posSet) shifted(d int) posSet {
+	if d == 0 {
+		return s
+	}
+	moved := make([]int, len(s.pos))
+	for i, p := range s.pos {
+		moved[i] = p + d
+	}
+	s.pos = moved
+	return s
+}
+
 func (s posSet) has(p int) bool {
 	i := sort.SearchInts(s.pos, p)
 	return (i < len(s.pos) && s.pos[i] == p) != s.negated
@@ -539,7 +552,9 @@ func phraseSet(q *tsqNode, lookup func(*tsqNode) ([]int, bool)) posSet {
 	var out posSet
 	switch q.op {
 	case tsqAnd, tsqOr:
+		// both sides' positions as right edges of the wider one
 		out.width = max(l.width, r.width)
+		l, r = l.shifted(out.width-l.width), r.shifted(out.width-r.width)
 		and := q.op == tsqAnd
 		// De Morgan: a negated set is the complement of its positions
 		out.negated = l.negated && r.negated
@@ -694,17 +709,22 @@ func tsMatchVQ(a []driver.Value) (any, error) {
 
 // tsMatchValues is a @@ b when the rewrite cannot see the operands'
 // types (all are text to DuckDB): a tsvector and a tsquery in either
-// order, read from their PostgreSQL text; text for a tsvector is read by
-// to_tsvector and text for a tsquery by plainto_tsquery, in the session's
-// configuration (third argument), as PostgreSQL's text @@ text does.
+// order, read from their PostgreSQL text (a tsvector in vsql's output
+// form makes the other operand a tsquery's input, 'a & b'); two texts
+// are text @@ text, to_tsvector and plainto_tsquery in the default
+// configuration (third argument), as PostgreSQL's.
 func tsMatchValues(a []driver.Value) (any, error) {
 	left, right, config := a[0].(string), a[1].(string), a[2].(string)
-	if looksTSQuery(left) && !looksTSQuery(right) {
+	queryFirst := looksTSQuery(left) && !looksTSQuery(right)
+	if queryFirst {
 		left, right = right, left
 	}
+	// beside a tsvector (or a tsquery), the other operand is of the
+	// other type, as PostgreSQL types an untyped literal
+	typed := queryFirst || looksTSVector(left)
 	var v tsvector
 	var err error
-	if looksTSVector(left) {
+	if typed {
 		v, err = parseTSVector(left)
 	} else {
 		v, err = toTSVector(config, left)
@@ -713,7 +733,7 @@ func tsMatchValues(a []driver.Value) (any, error) {
 		return nil, err
 	}
 	var q *tsqNode
-	if looksTSQuery(right) {
+	if typed || looksTSQuery(right) {
 		q, err = parseTSQuery(right)
 	} else {
 		q, err = plainToTSQuery(config, right, tsqAnd)

@@ -222,6 +222,7 @@ func tsRankCD(w [4]float32, v tsvector, q *tsqNode, method int) float32 {
 					d = &docEntry{pos: p.pos, weight: p.weight}
 					byPos[p.pos] = d
 				}
+				d.weight = min(d.weight, p.weight) // PostgreSQL keeps the lightest
 				d.ops = append(d.ops, op)
 			}
 		}

@@ -161,7 +161,7 @@ func parseTSVector(s string) (tsvector, error) {
 			break
 		}
 		word, end, ok := readTSWord(s, i, ":")
-		if !ok {
+		if !ok || word == "" {
 			return nil, tsvectorSyntax(s)
 		}
 		i = end
@@ -181,13 +181,12 @@ func parseTSVector(s string) (tsvector, error) {
 					return nil, vsqlerr.New(vsqlerr.SyntaxError, "wrong position info in tsvector: %q", s)
 				}
 				p := tsPos{pos: min(n, tsMaxPos)}
-				i = j
-				if i < len(s) {
+				// weight letters and * (the last letter counts)
+				for i = j; i < len(s); i++ {
 					if w := strings.IndexByte("DCBAdcba", s[i]); w >= 0 {
 						p.weight = uint8(w % 4)
-						i++
-					} else if s[i] == '*' {
-						i++
+					} else if s[i] != '*' {
+						break
 					}
 				}
 				l.pos = append(l.pos, p)

@@ -72,6 +72,13 @@ func TestTextSearch(t *testing.T) {
 		"SELECT 'a b'::tsvector @@ '!(a <-> b)'::tsquery, 'a:1 b'::tsvector @@ 'a <-> b'::tsquery",
 		"SELECT 'fat cats ate rats' @@ to_tsquery('english', 'cat'), 'fat cats ate rats' @@ 'cats rats', 'fat cats' @@ 'dogs'",
 		"SELECT to_tsvector('english', 'cats') @@ to_tsquery('english', 'the')",
+		// beside a tsvector an untyped literal is a tsquery's input
+		"SELECT 'a b:89 ca:23A,64b d:34c'::tsvector @@ 'd:AC & ca:B', 'a b:89 ca:23A,64c cb:80b d:34c'::tsvector @@ 'd:AC & c:*B'",
+		"SELECT to_tsvector('simple', '1 2 3 1') @@ '1 <2> 2', to_tsvector('simple', '1 2 1 2') @@ '1 <3> 2', to_tsvector('simple', '1 2 3 4') @@ '1 <2> (2 <-> 3)'",
+		"SELECT to_tsvector('simple', 'q x') @@ 'q <-> (x | y <-> z)', to_tsvector('simple', 'y y q') @@ '(!x | y <-> z) <-> q', to_tsvector('simple', 'x y q') @@ '(!x | y) <-> y <-> q'",
+		"SELECT to_tsvector('simple', 'x y q y') @@ '!(x <-> y)', to_tsvector('simple', 'x y q y') @@ '!(x <2> y)', to_tsvector('simple', '') @@ '!foo'",
+		"SELECT strip(to_tsvector('simple', 'x y q y')) @@ '!x <-> y', strip(to_tsvector('simple', 'x y q y')) @@ '!(x <2> y)'",
+		"SELECT 'a' <-> 'b & d'::tsquery, 'a & g' <-> 'b <-> d'::tsquery, to_tsquery('fat') <-> to_tsquery('cat | rat')",
 		"SELECT '{\"a\": 1}'::jsonb @@ '$.a == 1', '{\"a\": 2}'::jsonb @@ '$.a == 1'",
 		// tsvector functions
 		"SELECT setweight(to_tsvector('english', 'fat cats'), 'A'), setweight('a:1 b:2C c'::tsvector, 'b', '{a,c}')",
@@ -103,6 +110,7 @@ func TestTextSearch(t *testing.T) {
 		"SELECT ts_rank('{0.1, 0.2, 0.3, 2}', 'a'::tsvector, 'a'::tsquery)", // 22023
 		"SELECT ts_rank_cd(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'fat & rat')), ts_rank_cd(to_tsvector('english', 'fat cats ate fat rats'), to_tsquery('english', 'cat'))",
 		"SELECT ts_rank_cd(to_tsvector('english', 'fat cats ate fat rats and fat dogs ate rats'), to_tsquery('english', 'fat & rat'), 2|4), ts_rank_cd(to_tsvector('english', 'a fat cat'), to_tsquery('english', 'fat | dog'), 32)",
+		"SELECT ts_rank_cd(' a:1 sa:2A sb:2D g'::tsvector, 'a <-> s:*'), ts_rank_cd(' a:1 sa:2A sb:2D g'::tsvector, 'a <-> s:* <-> sa:A')",
 		// headlines
 		"SELECT ts_headline('english', 'The cat and the dog', to_tsquery('english', 'cat'))",
 		"SELECT ts_headline('english', 'The cat and the dog', to_tsquery('english', 'cat & !dog')), ts_headline('english', 'The cat and the dog', to_tsquery('english', 'bird'))",
