@@ -506,103 +506,140 @@ func tsExecute(q *tsqNode, lookup func(*tsqNode) ([]int, bool)) bool {
 	case tsqOr:
 		return tsExecute(q.left, lookup) || tsExecute(q.right, lookup)
 	}
-	// a lexeme without positions (strip) matches no phrase
-	set := phraseSet(q, lookup)
-	return set.negated || len(set.pos) > 0
+	// a phrase with a lexeme found without positions (strip) is false,
+	// negated parts too: PostgreSQL cannot tell, and says no
+	nopos := false
+	set := phraseSet(q, func(op *tsqNode) ([]int, bool) {
+		pos, found := lookup(op)
+		nopos = nopos || found && len(pos) == 0
+		return pos, found
+	})
+	return !nopos && (set.negated || len(set.spans) > 0)
 }
 
-// posSet is a set of positions (the end of a matched phrase), or, when
-// negated, every position but those; width is the phrase's length.
+// span is a match of a phrase: its first and last positions.
+type span struct{ start, end int }
+
+// posSet is where a phrase matches: its spans or, when negated, every
+// position but the ends of its spans (then all of one width).
 type posSet struct {
-	pos     []int
+	spans   []span
 	negated bool
-	width   int
+	width   int // of a negated set
 }
 
-// shifted is s with every position moved by d.
-func (s posSet) shifted(d int) posSet {
-	if d == 0 {
-		return s
-	}
-	moved := make([]int, len(s.pos))
-	for i, p := range s.pos {
-		moved[i] = p + d
-	}
-	s.pos = moved
-	return s
-}
-
-func (s posSet) has(p int) bool {
-	i := sort.SearchInts(s.pos, p)
-	return (i < len(s.pos) && s.pos[i] == p) != s.negated
-}
-
-// phraseSet is the positions where q matches.
-func phraseSet(q *tsqNode, lookup func(*tsqNode) ([]int, bool)) posSet {
-	switch q.op {
-	case tsqValue:
-		pos, _ := lookup(q)
-		return posSet{pos: pos}
-	case tsqNot:
-		s := phraseSet(q.right, lookup)
-		s.negated = !s.negated
-		return s
-	}
-	l, r := phraseSet(q.left, lookup), phraseSet(q.right, lookup)
-	var out posSet
-	switch q.op {
-	case tsqAnd, tsqOr:
-		// both sides' positions as right edges of the wider one
-		out.width = max(l.width, r.width)
-		l, r = l.shifted(out.width-l.width), r.shifted(out.width-r.width)
-		and := q.op == tsqAnd
-		// De Morgan: a negated set is the complement of its positions
-		out.negated = l.negated && r.negated
-		if !and {
-			out.negated = l.negated || r.negated
+// endsAt reports whether a span ends at p (of a negated set: no match
+// ends there).
+func (s posSet) endsAt(p int) bool {
+	for _, sp := range s.spans {
+		if sp.end == p {
+			return true
 		}
-		cands := mergeInts(l.pos, r.pos)
-		for _, p := range cands {
-			in := l.has(p) && r.has(p)
-			if !and {
-				in = l.has(p) || r.has(p)
-			}
-			if in != out.negated {
-				out.pos = append(out.pos, p)
-			}
-		}
-		return out
 	}
-	// left at p - dist - right's width, right at p
-	shift := q.dist + r.width
-	out.width = l.width + shift
-	out.negated = l.negated && r.negated
-	var cands []int
-	for _, p := range l.pos {
-		cands = append(cands, p+shift)
-	}
-	cands = mergeInts(cands, r.pos)
-	for _, p := range cands {
-		if (l.has(p-shift) && r.has(p)) != out.negated {
-			out.pos = append(out.pos, p)
+	return false
+}
+
+// ends are the ends of the spans.
+func (s posSet) ends() map[int]span {
+	out := make(map[int]span, len(s.spans))
+	for _, sp := range s.spans {
+		if old, ok := out[sp.end]; !ok || sp.start < old.start {
+			out[sp.end] = sp
 		}
 	}
 	return out
 }
 
-// mergeInts is the sorted union of two sorted lists.
-func mergeInts(a, b []int) []int {
-	out := make([]int, 0, len(a)+len(b))
-	out = append(append(out, a...), b...)
-	sort.Ints(out)
-	k := 0
-	for i, p := range out {
-		if i == 0 || p != out[k-1] {
-			out[k] = p
-			k++
+// phraseSet is where q matches, as PostgreSQL's phrase execution finds
+// it: an alternative (|) keeps each side's own width, as if the phrase
+// around it were written out for each side.
+func phraseSet(q *tsqNode, lookup func(*tsqNode) ([]int, bool)) posSet {
+	switch q.op {
+	case tsqValue:
+		pos, _ := lookup(q)
+		out := posSet{}
+		for _, p := range pos {
+			out.spans = append(out.spans, span{p, p})
+		}
+		return out
+	case tsqNot:
+		s := phraseSet(q.right, lookup)
+		if !s.negated {
+			s.width = 0
+			for _, sp := range s.spans {
+				s.width = max(s.width, sp.end-sp.start)
+			}
+		}
+		s.negated = !s.negated
+		return s
+	}
+	l, r := phraseSet(q.left, lookup), phraseSet(q.right, lookup)
+	var out posSet
+	switch {
+	case q.op == tsqPhrase && !l.negated && !r.negated:
+		le := l.ends()
+		for _, rs := range r.spans {
+			if ls, ok := le[rs.start-q.dist]; ok {
+				out.spans = append(out.spans, span{ls.start, rs.end})
+			}
+		}
+	case q.op == tsqPhrase && l.negated && !r.negated:
+		for _, rs := range r.spans {
+			if end := rs.start - q.dist; !l.endsAt(end) {
+				out.spans = append(out.spans, span{end - l.width, rs.end})
+			}
+		}
+	case q.op == tsqPhrase && !l.negated:
+		for _, ls := range l.spans {
+			if end := ls.end + q.dist + r.width; !r.endsAt(end) {
+				out.spans = append(out.spans, span{ls.start, end})
+			}
+		}
+	case q.op == tsqPhrase: // both negated: every end but those either excludes
+		out = posSet{negated: true, width: l.width + q.dist + r.width, spans: r.spans}
+		for _, ls := range l.spans {
+			out.spans = append(out.spans, span{ls.start, ls.end + q.dist + r.width})
+		}
+	case !l.negated && !r.negated && q.op == tsqOr:
+		out.spans = append(append(out.spans, l.spans...), r.spans...)
+	case !l.negated && !r.negated: // and: ends in both
+		re := r.ends()
+		for _, ls := range l.spans {
+			if rs, ok := re[ls.end]; ok {
+				out.spans = append(out.spans, span{min(ls.start, rs.start), ls.end})
+			}
+		}
+	case l.negated && r.negated:
+		out = posSet{negated: true, width: max(l.width, r.width)}
+		for _, ls := range l.spans {
+			if r.endsAt(ls.end) || q.op == tsqAnd {
+				out.spans = append(out.spans, ls)
+			}
+		}
+		if q.op == tsqAnd {
+			out.spans = append(out.spans, r.spans...)
+		}
+	default: // one side negated
+		pos, neg := l, r
+		if l.negated {
+			pos, neg = r, l
+		}
+		if q.op == tsqAnd {
+			for _, sp := range pos.spans {
+				if !neg.endsAt(sp.end) {
+					out.spans = append(out.spans, sp)
+				}
+			}
+			break
+		}
+		out = posSet{negated: true, width: neg.width}
+		for _, sp := range neg.spans {
+			if !pos.endsAt(sp.end) {
+				out.spans = append(out.spans, sp)
+			}
 		}
 	}
-	return out[:k]
+	return out
 }
 
 // tsqueryArg reads a tsquery argument.

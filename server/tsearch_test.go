@@ -77,7 +77,10 @@ func TestTextSearch(t *testing.T) {
 		"SELECT to_tsvector('simple', '1 2 3 1') @@ '1 <2> 2', to_tsvector('simple', '1 2 1 2') @@ '1 <3> 2', to_tsvector('simple', '1 2 3 4') @@ '1 <2> (2 <-> 3)'",
 		"SELECT to_tsvector('simple', 'q x') @@ 'q <-> (x | y <-> z)', to_tsvector('simple', 'y y q') @@ '(!x | y <-> z) <-> q', to_tsvector('simple', 'x y q') @@ '(!x | y) <-> y <-> q'",
 		"SELECT to_tsvector('simple', 'x y q y') @@ '!(x <-> y)', to_tsvector('simple', 'x y q y') @@ '!(x <2> y)', to_tsvector('simple', '') @@ '!foo'",
-		"SELECT strip(to_tsvector('simple', 'x y q y')) @@ '!x <-> y', strip(to_tsvector('simple', 'x y q y')) @@ '!(x <2> y)'",
+		"SELECT strip(to_tsvector('simple', 'x y q y')) @@ '!x <-> y', strip(to_tsvector('simple', 'x y q y')) @@ '!(x <2> y)', strip(to_tsvector('simple', 'x y q y')) @@ '!x <-> !y'",
+		"SELECT to_tsvector('simple', 'x q') @@ '(x | y <-> z) <-> q', to_tsvector('simple', 'x y q') @@ '(x | y <-> z) <-> q', to_tsvector('simple', 'q y z') @@ 'q <-> (x | y <-> z)'",
+		"SELECT to_tsvector('simple', 'x y q') @@ '(!x | y <-> z) <-> q', to_tsvector('simple', 'x q') @@ '(x | y <-> !z) <-> q', to_tsvector('simple', 'x q') @@ '(!x | y <-> z) <-> q'",
+		"SELECT to_tsvector('simple', 'q x q y') @@ 'q <-> (x & y)', to_tsvector('simple', 'x y q') @@ '(x | !!z) <-> y <-> q'",
 		"SELECT 'a' <-> 'b & d'::tsquery, 'a & g' <-> 'b <-> d'::tsquery, to_tsquery('fat') <-> to_tsquery('cat | rat')",
 		"SELECT '{\"a\": 1}'::jsonb @@ '$.a == 1', '{\"a\": 2}'::jsonb @@ '$.a == 1'",
 		// tsvector functions
