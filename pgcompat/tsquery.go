@@ -335,85 +335,82 @@ func plainToTSQuery(config, text string, op tsqOp) (*tsqNode, error) {
 	return tsqLexemes(c, text, op, false, 0), nil
 }
 
-// websearchToTSQuery is websearch_to_tsquery: words joined by &, "quoted
-// phrases" by followed-by, or between two terms |, -term its negation.
+// websearchToTSQuery is websearch_to_tsquery: terms joined by &, a
+// "quoted phrase" by followed-by, or between two terms |, -term its
+// negation. Outside quotes, white space and the characters of tsquery's
+// operators (& | ! ( ) < > : *) separate terms; the words of one term
+// are a phrase (foo_bar, foo-bar).
 func websearchToTSQuery(config, text string) (*tsqNode, error) {
 	c, err := tsConfigNamed(config)
 	if err != nil {
 		return nil, err
 	}
-	type term struct {
-		n       *tsqNode
-		negated bool
-		or      bool // an or before it
+	type item struct {
+		text   string
+		quoted bool
+		nots   int
 	}
-	var terms []term
-	pendingOr := false
+	var items []item
 	for i := 0; i < len(text); {
-		ch := text[i]
-		if strings.IndexByte(" \t\n\r", ch) >= 0 {
+		nots := 0
+		for i < len(text) && text[i] == '-' {
+			nots++
 			i++
-			continue
 		}
-		negated := false
-		if ch == '-' {
-			negated = true
-			i++
-			if i >= len(text) {
-				break
-			}
-		}
-		var n *tsqNode
-		if text[i] == '"' {
+		switch {
+		case i >= len(text):
+		case text[i] == '"':
 			end := strings.IndexByte(text[i+1:], '"')
-			phrase := text[i+1:]
-			if end >= 0 {
-				phrase = text[i+1 : i+1+end]
-				i += end + 2
-			} else {
-				i = len(text)
+			if end < 0 {
+				end = len(text) - i - 1
 			}
-			n = tsqLexemes(c, phrase, tsqPhrase, false, 0)
-		} else {
-			j := i
-			for j < len(text) && strings.IndexByte(" \t\n\r\"", text[j]) < 0 {
-				j++
-			}
-			word := text[i:j]
-			i = j
-			if strings.EqualFold(word, "or") && !negated {
-				if len(terms) > 0 {
-					pendingOr = true
-				}
-				continue
-			}
-			n = tsqLexemes(c, word, tsqPhrase, false, 0)
-		}
-		if n == nil {
+			items = append(items, item{text: text[i+1 : i+1+end], quoted: true, nots: nots})
+			i += end + 2
+			continue
+		case strings.IndexByte(websearchSeparators, text[i]) >= 0:
+			i++
 			continue
 		}
-		terms = append(terms, term{n: n, negated: negated, or: pendingOr})
-		pendingOr = false
+		j := i
+		for j < len(text) && strings.IndexByte(websearchSeparators+`"`, text[j]) < 0 {
+			j++
+		}
+		if j > i {
+			items = append(items, item{text: text[i:j], nots: nots})
+		}
+		i = j
 	}
 	// & binds tighter than |: groups of terms joined by &, groups by |
 	var result, group *tsqNode
-	for _, t := range terms {
-		n := t.n
-		if t.negated {
+	or := false
+	for k, it := range items {
+		if !it.quoted && it.nots == 0 && strings.EqualFold(it.text, "or") && k > 0 && k+1 < len(items) && !or {
+			or = true
+			continue
+		}
+		n := tsqLexemes(c, it.text, tsqPhrase, false, 0)
+		if n == nil {
+			continue
+		}
+		for ; it.nots > 0; it.nots-- {
 			n = &tsqNode{op: tsqNot, right: n}
 		}
 		switch {
 		case group == nil:
 			group = n
-		case t.or:
+		case or:
 			result = joinTSQ(result, group, tsqOr)
 			group = n
 		default:
 			group = &tsqNode{op: tsqAnd, left: group, right: n}
 		}
+		or = false
 	}
 	return joinTSQ(result, group, tsqOr), nil
 }
+
+// websearchSeparators end a term of websearch_to_tsquery.
+const websearchSeparators = " \t\n\r&|!()<>:*"
 
 func joinTSQ(a, b *tsqNode, op tsqOp) *tsqNode {
 	switch {
