@@ -338,7 +338,7 @@ func plainToTSQuery(config, text string, op tsqOp) (*tsqNode, error) {
 // websearchToTSQuery is websearch_to_tsquery: terms joined by &, a
 // "quoted phrase" by followed-by, or between two terms |, -term its
 // negation. Outside quotes, white space and the characters of tsquery's
-// operators (& | ! ( ) < > : *) separate terms; the words of one term
+// operators (& | ! ( ) < > :) separate terms; the words of one term
 // are a phrase (foo_bar, foo-bar).
 func websearchToTSQuery(config, text string) (*tsqNode, error) {
 	c, err := tsConfigNamed(config)
@@ -410,7 +410,7 @@ func websearchToTSQuery(config, text string) (*tsqNode, error) {
 }
 
 // websearchSeparators end a term of websearch_to_tsquery.
-const websearchSeparators = " \t\n\r&|!()<>:*"
+const websearchSeparators = " \t\n\r&|!()<>:"
 
 func joinTSQ(a, b *tsqNode, op tsqOp) *tsqNode {
 	switch {

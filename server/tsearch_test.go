@@ -56,7 +56,7 @@ func TestTextSearch(t *testing.T) {
 		"SELECT websearch_to_tsquery('english', 'foo-bar baz'), websearch_to_tsquery('english', 'cat or or dog'), websearch_to_tsquery('the or cat')",
 		"SELECT websearch_to_tsquery('simple', 'I have a fat:*ABCD cat'), websearch_to_tsquery('simple', 'abc:def'), websearch_to_tsquery('simple', 'fat or(rat'), websearch_to_tsquery('simple', 'fat or ')",
 		"SELECT websearch_to_tsquery('simple', 'or OR or'), websearch_to_tsquery('simple', 'cat or or dog'), websearch_to_tsquery('simple', 'cat -or dog'), websearch_to_tsquery('english', 'this is ----fine')",
-		`SELECT websearch_to_tsquery('simple', 'foo_bar a,b c.d'), websearch_to_tsquery('simple', '"a b"or c'), websearch_to_tsquery('simple', 'x@y.com foo-bar')`,
+		`SELECT websearch_to_tsquery('simple', 'fat*rat orange:**AABB'), websearch_to_tsquery('simple', 'foo_bar a,b c.d'), websearch_to_tsquery('simple', '"a b"or c'), websearch_to_tsquery('simple', 'x@y.com foo-bar')`,
 		"SELECT tsquery('bbb & ddd & hhh'), numnode('a & b | !c'::tsquery), numnode(plainto_tsquery('the'))",
 		"SELECT querytree(to_tsquery('english', '!a & the & b')), querytree('!a | b'::tsquery), querytree('!cat'::tsquery)",
 		// tsquery operators, as Django's SearchQuery combines queries
