@@ -98,7 +98,11 @@ type hlWord struct {
 
 // hlWords splits text into words and separators, marking each word whose
 // lexeme is an operand of q.
-func hlWords(c *tsConfig, text string, ops []*tsqNode) []hlWord {
+func hlWords(c *tsConfig, text string, ops []*tsqNode, keepTags bool) []hlWord {
+	separator := hlSeparator
+	if keepTags {
+		separator = func(s string) string { return s }
+	}
 	var words []hlWord
 	at, pos := 0, 0
 	for _, t := range tsParse(text) {
@@ -107,7 +111,7 @@ func hlWords(c *tsConfig, text string, ops []*tsqNode) []hlWord {
 			continue // its parts are the words shown
 		}
 		if t.start > at {
-			words = append(words, hlWord{text: hlSeparator(text[at:t.start])})
+			words = append(words, hlWord{text: separator(text[at:t.start])})
 		}
 		w := hlWord{text: text[t.start:t.end], word: true, noEnd: t.kind == tsNumber, pos: pos}
 		if lx := c.lexeme(text, t); lx != "" {
@@ -122,13 +126,13 @@ func hlWords(c *tsConfig, text string, ops []*tsqNode) []hlWord {
 		at = t.end
 	}
 	if at < len(text) {
-		words = append(words, hlWord{text: hlSeparator(text[at:])})
+		words = append(words, hlWord{text: separator(text[at:])})
 	}
 	return words
 }
 
 // hlSeparator is the text between two words as a headline shows it: each
-// tag a space.
+// tag a space (HighlightAll keeps the tags).
 func hlSeparator(s string) string {
 	if !strings.Contains(s, "<") {
 		return s
@@ -191,7 +195,7 @@ func hlCover(words []hlWord, q *tsqNode, maxCover int, p *int) (int, int, bool) 
 // headline is ts_headline of text.
 func headline(c *tsConfig, text string, q *tsqNode, o hlOptions) string {
 	ops := tsqOperands(q)
-	words := hlWords(c, text, ops)
+	words := hlWords(c, text, ops, o.highlightAll)
 	bestb, beste := 0, len(words)-1
 	if !o.highlightAll {
 		bestb, beste = markHeadline(words, q, o)

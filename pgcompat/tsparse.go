@@ -272,13 +272,13 @@ done:
 }
 
 // tsTagAt is the length of an XML or HTML tag at i (<b>, </p>, <a
-// href="x">), which separates words; 0 if none.
+// href="x">, <!-- comment -->), which separates words; 0 if none.
 func tsTagAt(text string, i int) int {
 	j := i + 1
-	if j < len(text) && text[j] == '/' {
-		j++
+	if j < len(text) && (text[j] == '/' || text[j] == '!' || text[j] == '?') {
+		j++ // </p>, <!-- comment -->, <?xml …?>
 	}
-	if j >= len(text) || !(text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z') {
+	if j >= len(text) || !(text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z' || text[j-1] == '!' && text[j] == '-') {
 		return 0
 	}
 	end := strings.IndexAny(text[j:], "<>")
