@@ -152,8 +152,9 @@
 // stemmer of github.com/kljensen/snowball; tsvector.go and tsquery.go:
 // the types' input, normalization and output, the to_tsquery family and
 // @@; tsrank.go: ts_rank and ts_rank_cd in PostgreSQL's float4
-// arithmetic; tsheadline.go: ts_headline's covers and choice of
-// fragment). Every function is a Go function reading and writing that
+// arithmetic; tsheadline.go: ts_headline's covers, choice of headline
+// and MaxFragments' fragments, as PostgreSQL 15's wparser_def.c chooses
+// them). Every function is a Go function reading and writing that
 // text. Because the engine sees text only, the rules tell the types
 // apart by sight: x::tsvector, CAST(x AS tsquery) and tsvector 'x' are
 // the normalizing input functions (pg_tsvector_in, pg_tsquery_in; the

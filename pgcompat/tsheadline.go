@@ -16,14 +16,15 @@ import (
 
 // hlOptions are ts_headline's options.
 type hlOptions struct {
-	startSel, stopSel          string
-	maxWords, minWords, shortW int
-	highlightAll               bool
+	startSel, stopSel, fragmentDelimiter string
+	maxWords, minWords, shortW           int
+	maxFragments                         int
+	highlightAll                         bool
 }
 
 // parseHLOptions reads 'StartSel = <, StopSel = >, MaxWords = 10'.
 func parseHLOptions(s string) (hlOptions, error) {
-	o := hlOptions{startSel: "<b>", stopSel: "</b>", maxWords: 35, minWords: 15, shortW: 3}
+	o := hlOptions{startSel: "<b>", stopSel: "</b>", fragmentDelimiter: " ... ", maxWords: 35, minWords: 15, shortW: 3}
 	for _, item := range splitUnquoted(s, ',') {
 		if strings.TrimSpace(item) == "" {
 			continue
@@ -61,11 +62,9 @@ func parseHLOptions(s string) (hlOptions, error) {
 				o.highlightAll = true
 			}
 		case "maxfragments":
-			var n int
-			if n, err = number(); err == nil && n > 0 {
-				err = vsqlerr.New(vsqlerr.FeatureNotSupported, "ts_headline's MaxFragments is not supported")
-			}
+			o.maxFragments, err = number()
 		case "fragmentdelimiter":
+			o.fragmentDelimiter = value
 		default:
 			err = vsqlerr.New(vsqlerr.InvalidArgument, "unrecognized headline parameter: %q", key)
 		}
@@ -81,6 +80,8 @@ func parseHLOptions(s string) (hlOptions, error) {
 			return o, vsqlerr.New(vsqlerr.InvalidArgument, "MinWords should be positive")
 		case o.shortW < 0:
 			return o, vsqlerr.New(vsqlerr.InvalidArgument, "ShortWord should be >= 0")
+		case o.maxFragments < 0:
+			return o, vsqlerr.New(vsqlerr.InvalidArgument, "MaxFragments should be >= 0")
 		}
 	}
 	return o, nil
@@ -196,19 +197,164 @@ func hlCover(words []hlWord, q *tsqNode, maxCover int, p *int) (int, int, bool) 
 func headline(c *tsConfig, text string, q *tsqNode, o hlOptions) string {
 	ops := tsqOperands(q)
 	words := hlWords(c, text, ops, o.highlightAll)
-	bestb, beste := 0, len(words)-1
-	if !o.highlightAll {
-		bestb, beste = markHeadline(words, q, o)
+	shown := make([]bool, len(words))
+	mark := func(b, e int) {
+		for i := max(b, 0); i <= e && i < len(words); i++ {
+			shown[i] = true
+		}
 	}
+	switch {
+	case o.highlightAll:
+		mark(0, len(words)-1)
+	case o.maxFragments > 0:
+		markFragments(words, q, o, mark)
+	default:
+		mark(markHeadline(words, q, o))
+	}
+	// the shown words, a delimiter between fragments
 	var b strings.Builder
-	for i := bestb; i <= beste && i < len(words); i++ {
-		if words[i].item != nil {
-			b.WriteString(o.startSel + words[i].text + o.stopSel)
+	fragments, in := 0, false
+	for i, w := range words {
+		if !shown[i] {
+			in = false
+			continue
+		}
+		if !in {
+			in = true
+			if fragments++; fragments > 1 {
+				b.WriteString(o.fragmentDelimiter)
+			}
+		}
+		if w.item != nil {
+			b.WriteString(o.startSel + w.text + o.stopSel)
 		} else {
-			b.WriteString(words[i].text)
+			b.WriteString(w.text)
 		}
 	}
 	return b.String()
+}
+
+// badEnd reports whether a headline should not end on word i: a number
+// or a short word, not of the query.
+func (o hlOptions) badEnd(words []hlWord, i int) bool {
+	return (!words[i].word || words[i].noEnd || len(words[i].text) <= o.shortW) && words[i].item == nil
+}
+
+// hlFragment is a part of a cover: its first and last words, its words
+// and its query words.
+type hlFragment struct {
+	start, end, words, items int
+	chosen, excluded         bool
+}
+
+// markFragments marks up to MaxFragments fragments: the covers cut into
+// pieces of at most MaxWords that begin and end on query words, the ones
+// with the most query words (then the fewest words) first, each
+// stretched towards MaxWords on both sides, none overlapping another;
+// without a cover, the first MinWords words.
+func markFragments(words []hlWord, q *tsqNode, o hlOptions, mark func(b, e int)) {
+	count := func(i int, f *hlFragment, sign int) {
+		if words[i].word {
+			f.words += sign
+		}
+		if words[i].item != nil {
+			f.items += sign
+		}
+	}
+	var frags []hlFragment
+	maxCover := max(o.maxWords*10, 100) * o.maxFragments
+	for p := 0; q != nil; p++ {
+		b, e, ok := hlCover(words, q, maxCover, &p)
+		if !ok {
+			break
+		}
+		for start := b; start <= e; {
+			f := hlFragment{start: start, end: e}
+			for f.start < e && words[f.start].item == nil {
+				f.start++
+			}
+			i := f.start
+			for ; i <= f.end && f.words < o.maxWords; i++ {
+				count(i, &f, 1)
+			}
+			if f.end > i { // cut: back to a query word
+				for f.end = i; f.end >= f.start; f.end-- {
+					if words[f.end].item != nil {
+						break
+					}
+					count(f.end, &f, -1)
+				}
+				f.end = max(f.end, f.start)
+			}
+			frags = append(frags, f)
+			start = f.end + 1
+		}
+	}
+	shown := make([]bool, len(words))
+	marked := 0
+	for n := 0; n < o.maxFragments; n++ {
+		best := -1
+		for i, f := range frags {
+			if !f.chosen && !f.excluded && (best < 0 || f.items > frags[best].items || f.items == frags[best].items && f.words < frags[best].words) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		f := &frags[best]
+		f.chosen = true
+		if f.words < o.maxWords {
+			stretch, room := 0, (o.maxWords-f.words)/2
+			at := f.start
+			for i := f.start - 1; i >= 0 && stretch < room && !shown[i]; i-- {
+				if words[i].word {
+					f.words++
+					stretch++
+				}
+				at = i
+			}
+			for ; at < f.start && o.badEnd(words, at); at++ {
+				if words[at].word {
+					f.words--
+				}
+			}
+			f.start = at
+			at = f.end
+			for i := f.end + 1; i < len(words) && f.words < o.maxWords && !shown[i]; i++ {
+				if words[i].word {
+					f.words++
+				}
+				at = i
+			}
+			for ; at > f.end && o.badEnd(words, at); at-- {
+				if words[at].word {
+					f.words--
+				}
+			}
+			f.end = at
+		}
+		for i := f.start; i <= f.end; i++ {
+			shown[i] = true
+		}
+		mark(f.start, f.end)
+		marked++
+		for i := range frags {
+			g := &frags[i]
+			if i != best && (g.start >= f.start && g.start <= f.end || g.end >= f.start && g.end <= f.end || g.start < f.start && g.end > f.end) {
+				g.excluded = true
+			}
+		}
+	}
+	if marked == 0 {
+		n := 0
+		for i := 0; i < len(words) && n < o.minWords; i++ {
+			if words[i].word {
+				n++
+			}
+			mark(i, i)
+		}
+	}
 }
 
 // markHeadline chooses the words shown: of the covers of the query, the
@@ -216,10 +362,7 @@ func headline(c *tsConfig, text string, q *tsqNode, o hlOptions) string {
 // MinWords (forward, then back) or cut to MaxWords; without a cover, the
 // first MinWords words.
 func markHeadline(words []hlWord, q *tsqNode, o hlOptions) (int, int) {
-	// a bad end: a number or a short word, not of the query
-	bad := func(i int) bool {
-		return (!words[i].word || words[i].noEnd || len(words[i].text) <= o.shortW) && words[i].item == nil
-	}
+	bad := func(i int) bool { return o.badEnd(words, i) }
 	count := func(i int, curlen, poslen *int, sign int) {
 		if words[i].word {
 			*curlen += sign
