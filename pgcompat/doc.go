@@ -159,9 +159,9 @@
 // apart by sight: x::tsvector, CAST(x AS tsquery) and tsvector 'x' are
 // the normalizing input functions (pg_tsvector_in, pg_tsquery_in; the
 // type word elsewhere, as a column's type, is VARCHAR); a || b, a && b,
-// !!a and length(a) become text search's calls when an operand is a cast
-// to the type or a call of a function returning it (tsOperator,
-// tsqueryNot, tsLength); a @@ b is pg_match_op, which is jsonpath's for
+// !!a, a <-> b and length(a) become text search's calls when an operand
+// is a cast to the type or a call of a function returning it
+// (tsOperator, tsqueryNot, tsqueryPhrase, tsLength); a @@ b is pg_match_op, which is jsonpath's for
 // a JSON left operand and otherwise reads each side as a tsvector or
 // tsquery when it is in PostgreSQL's output form (every lexeme quoted),
 // else as text (to_tsvector, plainto_tsquery), as PostgreSQL's text @@

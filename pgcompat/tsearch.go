@@ -227,6 +227,9 @@ func tsqueryNot(p *pass, i int) {
 	p.insert(p.toks[last].End, ")")
 }
 
+// tsInputCalls are the calls that read a value of the type.
+var tsInputCalls = map[string]string{"tsvector": ".pg_tsvector_in(", "tsquery": ".pg_tsquery_in(", "regconfig": ".pg_regconfig("}
+
 // tsTypeName: tsvector, tsquery and regconfig are VARCHAR where the word
 // is visibly a type; a cast (x::tsvector, CAST(x AS tsvector), tsvector
 // 'x') also reads the value as PostgreSQL's input does (pg_tsvector_in,
@@ -235,7 +238,7 @@ func tsTypeName(p *pass, i int) {
 	if p.isOp(i-1, ".") || p.kind(i+1) == sqltext.Open || p.isOp(i+1, ".") {
 		return // t.tsvector, tsquery(…): a function
 	}
-	fn := map[string]string{"tsvector": ".pg_tsvector_in(", "tsquery": ".pg_tsquery_in(", "regconfig": ".pg_regconfig("}[strings.ToLower(p.text(i))]
+	fn := tsInputCalls[strings.ToLower(p.text(i))]
 	switch {
 	case p.isOp(i-1, ":") && p.isOp(i-2, ":"):
 		start := p.operandStart(i - 3)
