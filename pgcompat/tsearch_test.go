@@ -123,3 +123,36 @@ func TestTSRewrite(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTSearch: no input makes the text search functions panic (they run
+// inside the engine, where a panic would end the server).
+func FuzzTSearch(f *testing.F) {
+	for _, s := range []string{"", "a:1 b:2A", "'a b':1,2", "fat & !(rat <-> cat:*)", "a <2> b", `"x y" or -z`,
+		"foo-bar x@y.com a.b /usr 1.2.3 <b>&amp;", "a:", "'", "!", "(", "a <", "<->", "a:*AB", "-", "or or"} {
+		f.Add(s, s)
+	}
+	f.Fuzz(func(t *testing.T, text, query string) {
+		v, _ := toTSVector("english", text)
+		pv, _ := parseTSVector(text)
+		q, _ := parseTSQuery(query)
+		tq, _ := toTSQuery("english", query)
+		wq, _ := websearchToTSQuery("english", query)
+		for _, qq := range []*tsqNode{q, tq, wq} {
+			for _, vv := range []tsvector{v, pv} {
+				tsMatch(vv, qq)
+				tsRank(tsDefaultWeights, vv, qq, 63)
+				tsRankCD(tsDefaultWeights, vv, qq, 63)
+			}
+			_ = qq.String()
+			queryTree(qq)
+			for _, opts := range []string{"", "MaxFragments=2, MaxWords=5, MinWords=1", "HighlightAll=true"} {
+				o, err := parseHLOptions(opts)
+				if err == nil {
+					headline(tsConfigs["english"], text, qq, o)
+				}
+			}
+		}
+		_ = v.String()
+		_, _ = jsonToTSVector("simple", text, jsonFlagAll)
+	})
+}
