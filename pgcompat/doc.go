@@ -148,6 +148,30 @@
 // macros of the same name that unnest in a select list. json_each's
 // macro is pg_json_each, so that its body reaches DuckDB's json_each.
 //
+// # Full-text search
+//
+// tsvector, tsquery and regconfig are VARCHAR holding PostgreSQL's text
+// (tsearch.go: the macros and rules; tsparse.go: the default parser's
+// tokens for ordinary text and the configurations simple and english,
+// the latter with PostgreSQL's English stop words and the Snowball
+// stemmer of github.com/kljensen/snowball; tsvector.go and tsquery.go:
+// the types' input, normalization and output, the to_tsquery family and
+// @@; tsrank.go: ts_rank and ts_rank_cd in PostgreSQL's float4
+// arithmetic; tsheadline.go: ts_headline's covers, choice of headline
+// and MaxFragments' fragments, as PostgreSQL 15's wparser_def.c chooses
+// them). Every function is a Go function reading and writing that
+// text. Because the engine sees text only, the rules tell the types
+// apart by sight: x::tsvector, CAST(x AS tsquery) and tsvector 'x' are
+// the normalizing input functions (pg_tsvector_in, pg_tsquery_in; the
+// type word elsewhere, as a column's type, is VARCHAR); a || b, a && b,
+// !!a, a <-> b and length(a) become text search's calls when an operand
+// is a cast to the type or a call of a function returning it
+// (tsOperator, tsqueryNot, tsqueryPhrase, tsLength); a @@ b is pg_match_op, which is jsonpath's for
+// a JSON left operand and otherwise reads each side as a tsvector or
+// tsquery when it is in PostgreSQL's output form (every lexeme quoted),
+// else as text (to_tsvector, plainto_tsquery), as PostgreSQL's text @@
+// text. The default configuration is the constant pg_catalog.english.
+//
 // # Casts from text (casts.go)
 //
 // RegisterCasts also replaces DuckDB's casts of VARCHAR to DOUBLE and

@@ -282,7 +282,6 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_path_exists(j, p) AS __vsql_jsonpath_exists(CAST(j AS VARCHAR), CAST(p AS VARCHAR))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_path_match(j, p) AS __vsql_jsonpath_match(CAST(j AS VARCHAR), CAST(p AS VARCHAR), false)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonpath_exists_op(j, p) AS __vsql_jsonpath_exists(CAST(j AS VARCHAR), CAST(p AS VARCHAR))`,
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonpath_match_op(j, p) AS __vsql_jsonpath_match(CAST(j AS VARCHAR), CAST(p AS VARCHAR), true)`,
 	// trim_array(a, n): a without its last n elements
 	`CREATE OR REPLACE MACRO ` + schema + `.trim_array(a, n) AS CASE WHEN n < 0 OR n > len(a)
 		THEN error('[vsql:array_subscript_error] number of elements to trim must be between 0 and ' || len(a)) ELSE a[1:len(a) - n] END`,
@@ -388,8 +387,8 @@ var rules = map[string]rule{
 	"percent_rank":             hypothetical,
 	"cume_dist":                hypothetical,
 	"pow":                      powerCall,
-	"@":                        containsLeft,    // a @> b
-	"<":                        enumCompareLess, // a <@ b; enum < 'label' (enumorder.go)
+	"@":                        containsLeft, // a @> b
+	"<":                        lessRule,     // q <-> q (tsearch.go); a <@ b; enum < 'label' (enumorder.go)
 	">":                        enumCompare,
 	"between":                  enumBetween,
 	"nextval":                  sequenceArg, // nextval('public.s'::regclass) (sequences.go)
@@ -402,6 +401,10 @@ var rules = map[string]rule{
 	"by":                       reservedWord,
 	"show":                     reservedWord,
 	"jsonb":                    jsonbType,
+	"tsvector":                 tsTypeName, // (tsearch.go)
+	"tsquery":                  tsTypeName,
+	"regconfig":                tsTypeName,
+	"length":                   tsLength,
 	"name":                     nameType,
 	"timestamptz":              func(p *pass, i int) { timestamptzLiteral(p, i); timePrecision(p, i); timestamptzCall(p, i) },
 	"timestamp":                func(p *pass, i int) { timePrecision(p, i); typedLiteral(p, i) },
@@ -434,7 +437,8 @@ var rules = map[string]rule{
 	"overlaps":                 overlapsRule,   // (a, b) OVERLAPS (c, d)
 	"substring":                substringFrom,  // substring(s FROM n FOR m), substring(s FROM 'regex')
 	"pg_substring":             substringFrom,  // (the same, sent to the macro by sqltext)
-	"&":                        arrayOperand,   // i && '{1,2}'
+	"&":                        ampersandRule,  // q && q (tsearch.go), i && '{1,2}'
+	"!":                        tsqueryNot,     // !!q (tsearch.go)
 	"|":                        pipeOp,         // '…'::jsonb || '…', |/ x, ||/ x
 	"-":                        minusRule,      // '…'::jsonb - 'key', x - '1'
 	"+":                        numericOperand,
@@ -1229,7 +1233,7 @@ func containsLeft(p *pass, i int) {
 	case p.isOp(i+1, "?") && p.adjacent(i):
 		p.binary(i, i+1, ".pg_jsonpath_exists_op(", false)
 	case p.isOp(i+1, "@") && p.adjacent(i):
-		p.binary(i, i+1, ".pg_jsonpath_match_op(", false)
+		p.binary(i, i+1, ".pg_match_op(", false) // jsonpath's or text search's (tsearch.go)
 	}
 }
 
@@ -1355,7 +1359,7 @@ func concatOp(p *pass, i int) {
 // pipeOp: PostgreSQL's prefix operators |/ (square root) and ||/ (cube
 // root), else a || b of jsonb.
 func pipeOp(p *pass, i int) {
-	if !rootOp(p, i) {
+	if !rootOp(p, i) && !tsOperator(p, i, "|") {
 		concatOp(p, i)
 	}
 }
