@@ -129,6 +129,7 @@ var setup = []string{
 		(s, p, r, st, n) AS __vsql_regexp_replace(s, p, r, st, n, '', true),
 		(s, p, r, st, n, fl) AS __vsql_regexp_replace(s, p, r, st, n, fl, true)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_substring_regex(s, p) AS __vsql_substring_regex(s, p)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_substring_similar(s, p, e) AS __vsql_substring_similar(s, p, e)`,
 	// substr and substring of text and bytea at PostgreSQL's positions:
 	// characters from max(n, 1) up to n + m (exclusive; DuckDB's
 	// substring counts a negative n from the end); a negative m is an
