@@ -90,6 +90,11 @@ func fetchWithTies(p *pass, i int) {
 	over := " OVER (ORDER BY " + keys + ")"
 	// a NULL count (not written NULL) is no limit, as in PostgreSQL
 	cond := "(" + count + ") IS NULL OR rank()" + over + " <= CASE WHEN (" + count + ") < 0 THEN error('[vsql:invalid_row_count] LIMIT must not be negative') ELSE (" + count + ") END"
+	for j := i + 1; j+1 < len(p.toks); j++ {
+		if p.isWord(j, "skip") && p.isWord(j+1, "locked") {
+			cond = "rank()" + over + " <= CAST(error('[vsql:syntax_error] SKIP LOCKED and WITH TIES options cannot be used together') AS BIGINT)"
+		}
+	}
 	if strings.EqualFold(count, "null") {
 		cond = "rank()" + over + " <= CAST(error('[vsql:invalid_row_count] row count cannot be null in FETCH FIRST ... WITH TIES clause') AS BIGINT)"
 	}

@@ -264,6 +264,8 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.to_jsonb(x) AS to_json(x)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_array_length(j) AS CASE WHEN json_type(CAST(j AS JSON)) = 'ARRAY' THEN CAST(json_array_length(CAST(j AS JSON)) AS INTEGER)
 		WHEN j IS NOT NULL THEN error('[vsql:invalid_argument] cannot get array length of a ' || CASE WHEN json_type(CAST(j AS JSON)) = 'OBJECT' THEN 'non-array' ELSE 'scalar' END) END`,
+	// json_array_length too refuses an object or a scalar (DuckDB: 0)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_json_array_length(j) AS ` + schema + `.jsonb_array_length(j)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.booleq(a, b) AS CAST(a AS BOOLEAN) = CAST(b AS BOOLEAN)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.boolne(a, b) AS CAST(a AS BOOLEAN) <> CAST(b AS BOOLEAN)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.quote_literal(x) AS CASE WHEN contains(CAST(x AS VARCHAR), chr(92))

@@ -273,7 +273,7 @@ func init() {
 		}
 	}
 	// names DuckDB has too: their macros are pg_… (see sqltext.ProvideFunctionAs)
-	for _, f := range []string{"json_object", "cardinality", "make_date", "to_timestamp", "regexp_replace", "regexp_split_to_array", "regexp_split_to_table", "string_to_array", "regexp_matches"} {
+	for _, f := range []string{"json_object", "cardinality", "make_date", "json_array_length", "to_timestamp", "regexp_replace", "regexp_split_to_array", "regexp_split_to_table", "string_to_array", "regexp_matches"} {
 		sqltext.ProvideFunctionAs(f, "pg_"+f)
 	}
 	sqltext.ProvideFunctions("to_char", "to_date", "to_number",

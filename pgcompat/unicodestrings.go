@@ -21,7 +21,8 @@ import (
 //     decoded, as a plain literal.
 //
 // A malformed escape is PostgreSQL's error: 42601 for U& (invalid Unicode
-// escape), 22025 for E'' (invalid Unicode escape).
+// escape) and for E'' a lone surrogate or a code point out of range,
+// 22025 for E'' with too few hex digits (invalid Unicode escape).
 
 // unicodeString is the rule of u (token i): U&'…' and U&"…".
 func unicodeString(p *pass, i int) {
@@ -128,9 +129,9 @@ func escapeStringUnicode(p *pass, i int) {
 	if len(t) < 3 || t[0] != 'e' && t[0] != 'E' || t[1] != '\'' || !strings.Contains(t, `\u`) && !strings.Contains(t, `\U`) {
 		return
 	}
-	value, ok := escapeStringValue(t[2 : len(t)-1])
-	if !ok {
-		p.replace(p.toks[i].Start, p.toks[i].End, "error("+sqlString(vsqlerr.New(vsqlerr.InvalidEscapeSequence, "invalid Unicode escape").Error())+")")
+	value, err := escapeStringValue(t[2 : len(t)-1])
+	if err != nil {
+		p.replace(p.toks[i].Start, p.toks[i].End, "error("+sqlString(err.Error())+")")
 		return
 	}
 	p.replace(p.toks[i].Start, p.toks[i].End, sqltext.QuoteString(value))
@@ -140,7 +141,10 @@ func escapeStringUnicode(p *pass, i int) {
 // does: \b \f \n \r \t, \ooo (octal), \xhh (hex), \uXXXX, \UXXXXXXXX (a
 // surrogate pair as two \u), a doubled quote as one, and any other escaped character as
 // itself.
-func escapeStringValue(body string) (string, bool) {
+func escapeStringValue(body string) (string, error) {
+	malformed := vsqlerr.New(vsqlerr.InvalidEscapeSequence, "invalid Unicode escape")
+	surrogate := vsqlerr.New(vsqlerr.InvalidUnicodeEscape, "invalid Unicode surrogate pair")
+	value := vsqlerr.New(vsqlerr.InvalidUnicodeEscape, "invalid Unicode escape value")
 	var b strings.Builder
 	var high rune
 	for i := 0; i < len(body); i++ {
@@ -152,7 +156,7 @@ func escapeStringValue(body string) (string, bool) {
 		}
 		if c != '\\' || i+1 >= len(body) {
 			if high != 0 {
-				return "", false
+				return "", surrogate
 			}
 			b.WriteByte(c)
 			continue
@@ -160,7 +164,7 @@ func escapeStringValue(body string) (string, bool) {
 		i++
 		e := body[i]
 		if high != 0 && e != 'u' && e != 'U' {
-			return "", false
+			return "", surrogate
 		}
 		switch e {
 		case 'b':
@@ -199,25 +203,27 @@ func escapeStringValue(body string) (string, bool) {
 				n = 8
 			}
 			if i+1+n > len(body) {
-				return "", false
+				return "", malformed
 			}
 			v, err := strconv.ParseUint(body[i+1:i+1+n], 16, 32)
 			if err != nil {
-				return "", false
+				return "", malformed
 			}
 			r := rune(v)
 			i += n
 			switch {
 			case high != 0:
 				if r < 0xDC00 || r > 0xDFFF {
-					return "", false
+					return "", surrogate
 				}
 				b.WriteRune(utf16.DecodeRune(high, r))
 				high = 0
 			case r >= 0xD800 && r <= 0xDBFF:
 				high = r
-			case r >= 0xDC00 && r <= 0xDFFF, r == 0, r > utf8.MaxRune:
-				return "", false
+			case r >= 0xDC00 && r <= 0xDFFF:
+				return "", surrogate
+			case r == 0, r > utf8.MaxRune:
+				return "", value
 			default:
 				b.WriteRune(r)
 			}
@@ -226,7 +232,7 @@ func escapeStringValue(body string) (string, bool) {
 		}
 	}
 	if high != 0 {
-		return "", false
+		return "", surrogate
 	}
-	return b.String(), true
+	return b.String(), nil
 }

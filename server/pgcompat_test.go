@@ -151,6 +151,12 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: `SELECT U&'wrong: +0061' UESCAPE +`},
 		{sql: `SELECT E'd\u0061t\U00000061' AS "data", E'\ud83d\ude00 it''s', E'tab\there\x41\101'`},
 		{sql: `SELECT E'wrong: \u061'`},
+		{sql: `SELECT E'wrong: \udb99xy'`},
+		{sql: `SELECT E'wrong: \U002FFFFF'`},
+		{sql: `SELECT x FROM generate_series(1, 5) x ORDER BY x FETCH FIRST 1 ROW WITH TIES FOR UPDATE SKIP LOCKED`},
+		{sql: `SELECT json_array_length('[1,2,[3]]'), json_array_length(NULL), jsonb_array_length('[]')`},
+		{sql: `SELECT json_array_length('{"f1":1,"f2":[5,6]}')`}, // 22023
+		{sql: `SELECT json_array_length('4')`},                   // 22023
 		// SUBSTRING(s SIMILAR p ESCAPE e), SUBSTRING(s FROM p FOR e)
 		{sql: `SELECT SUBSTRING('abcdefg' SIMILAR 'a#"(b_d)#"%' ESCAPE '#'), SUBSTRING('abcdefg' FROM 'a#"(b_d)#"%' FOR '#'), SUBSTRING('abcdefg' SIMILAR '#"(b_d)#"%' ESCAPE '#') IS NULL`},
 		{sql: `SELECT SUBSTRING('abcdefg' SIMILAR 'a*#"%#"g*' ESCAPE '#'), SUBSTRING('abcdefg' SIMILAR 'a|b#"%#"g' ESCAPE '#'), SUBSTRING('abcdefg' SIMILAR 'a#"%g' ESCAPE '#'), SUBSTRING('abcdefg' SIMILAR 'a%g' ESCAPE '#')`},
