@@ -3,6 +3,8 @@ package pgwire
 import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/vsql/vsql/pgcompat"
 )
 
 // Column describes one result column as RowDescription reports it.
@@ -76,6 +78,14 @@ func scalarOf(info duckdb.TypeInfo) scalarType {
 		// DuckDB's JSON is both json and jsonb (pgcompat turns jsonb into
 		// JSON); it is reported as jsonb, the type ORMs create and decode.
 		return scalarType{pgtype.JSONBOID, pgtype.JSONBArrayOID, -1}
+	}
+	if t == duckdb.TYPE_VARCHAR {
+		switch info.Alias() {
+		case pgcompat.BitType: // PostgreSQL's bit strings, text of 0 and 1
+			return scalarType{pgtype.BitOID, pgtype.BitArrayOID, -1}
+		case pgcompat.VarbitType:
+			return scalarType{pgtype.VarbitOID, pgtype.VarbitArrayOID, -1}
+		}
 	}
 	if st, ok := duckdbScalars[t]; ok {
 		return st

@@ -123,6 +123,9 @@ const (
 	UnsupportedResultFormat Code = "unsupported_result_format"
 	ArrayDimensions         Code = "array_dimensions_mismatch"
 	ArraySubscript          Code = "array_subscript_error"
+	StringLengthMismatch    Code = "string_data_length_mismatch"
+	StringTooLong           Code = "string_data_right_truncation"
+	SubstringError          Code = "substring_error"
 	InvalidPower            Code = "invalid_power"
 	CardinalityViolation    Code = "cardinality_violation"
 	JSONPathBoolean         Code = "singleton_sql_json_item_required"
@@ -262,6 +265,9 @@ var codes = map[Code]codeInfo{
 	NullValueNotAllowed:     {"22004", "Pass a value that is not NULL, e.g. coalesce(x, …) (in format(): %L writes NULL, %s nothing)."},
 	JSONPathBoolean:         {"22038", "jsonb_path_match needs a path that returns one boolean (a predicate such as $.a == 1); the @@ operator answers NULL instead."},
 	ArraySubscript:          {"2202E", "The index must lie within the value: a bytea of n bytes has bytes 0 to n-1 (bits 0 to 8n-1)."},
+	StringLengthMismatch:    {"22026", "A bit(n) value has exactly n bits: cast the value (x::bit(n) pads or cuts it on the right), and give &, | and # operands of one length."},
+	StringTooLong:           {"22001", "A bit varying(n) value has at most n bits: cast it (x::bit varying(n) cuts it on the right) or widen the type."},
+	SubstringError:          {"22011", "Give substring a length of 0 or more."},
 	ArrayDimensions:         {"2202E", "A PostgreSQL array is rectangular: give every sub-list of a list of lists the same length (and no NULL sub-list), or request the column in text format."},
 	InvalidDatetimeInput:    {"22007", "Write dates and times as PostgreSQL reads them: ISO 8601 (1999-01-08 04:05:06), or a form of PostgreSQL's manual, section 8.5.1 ('January 8, 1999', '1/8/1999' month first); see docs/sql.md."},
 	CardinalityViolation:    {"21000", "Ensure that no rows proposed for insertion within the same command have duplicate constrained values: merge the duplicates, or upsert them in separate statements."},

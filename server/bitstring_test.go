@@ -1,0 +1,137 @@
+package server_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/vsql/vsql/internal/pgtest"
+)
+
+// TestBitStrings: PostgreSQL's bit(n) and bit varying(n) — constants,
+// casts, columns and their lengths, COPY, operators, order and functions
+// — answer as PostgreSQL 15 does, errors with its SQLSTATEs.
+func TestBitStrings(t *testing.T) {
+	pg := pgtest.Connect(t).PgConn()
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	compareSteps(t, pg, vs, []string{
+		// constants and casts from text
+		"SELECT B'0101', b'1', X'1F', x'a0', B''",
+		"SELECT '0101'::bit(4), '0101'::bit(6), '010111'::bit(4), '0101'::bit, '0101'::varbit, '0101'::varbit(2)",
+		"SELECT CAST('0101' AS bit varying(3)), CAST(B'0111' AS bit(2)), B'0111'::bit varying(2), CAST('11' AS varbit)",
+		"SELECT 'x1F'::varbit, 'B0101'::varbit, 'X'::varbit, ''::varbit, B''::bit(3)",
+		"SELECT B'012'",
+		"SELECT X'1G'",
+		"SELECT 'abc'::bit(3)",
+		"SELECT '0101'::bit(0)",
+		// integers
+		"SELECT 5::bit(4), 5::bit(2), (-1)::bit(6), 5::bit, (-5)::bit(64), 5::bit(40), 7::bit(3)",
+		"SELECT B'101'::int, B'11111111111111111111111111111111'::int, B'10000000000000000000000000000000'::int, B'1111'::bigint, 300::bit(64)::bigint",
+		"SELECT B'111111111111111111111111111111111'::int",
+		// operators
+		"SELECT B'0101' & B'0011', B'0101' | B'0011', B'0101' # B'0011', ~B'0101', B'0101' << 1, B'0101' >> 1, B'0111' << -1, B'0111' >> 10",
+		"SELECT B'01' || B'1', B'' || B'1', B'01' || '10', 5 # 3",
+		"SELECT B'001' & B'10'",
+		"SELECT B'0111' | B'011'",
+		"SELECT B'0010' # B'011101'",
+		// comparison: bitwise, then the shorter first
+		"SELECT B'0' < B'00', B'1' > B'0111', B'10' < B'100', B'' < B'0', B'0101'::bit(4) = B'0101'::varbit, B'01' = '01', B'11' <> B'110'",
+		// functions
+		"SELECT length(B'0101'), bit_length(B'0101'), octet_length(B'010111110'), octet_length(B''), bit_count(B'0111')",
+		"SELECT substring(B'010111' from 2 for 3), substring(B'010111' from 3), substring(B'010111' for 2), substring(B'0101' from -1), substring(B'0101' from 10)",
+		"SELECT substring('01010101'::bit(8) from -10 for 2147483646), substring('01010101'::varbit from 2 for 2147483646)",
+		"SELECT substring(B'0101' from 1 for -1)",
+		"SELECT position(B'01' in B'1101'), position(B'' in B'0101'), position(B'1' in B''), position(B'' in B''), position(B'111' in B'0101')",
+		"SELECT get_bit(B'0101', 1), set_bit(B'0101', 0, 1), set_bit(B'0101011000100100', 15, 1)",
+		"SELECT get_bit(B'0101', 4)",
+		"SELECT set_bit(B'0101', -1, 1)",
+		"SELECT set_bit(B'0101', 0, 2)",
+		"SELECT overlay(B'0101011100' placing '001' from 2 for 3), overlay(B'0101011100' placing '101' from 6), overlay(B'0101011100' placing '001' from 20)",
+		"SELECT B'0101'::text, CAST(B'01' AS varchar)",
+		// columns: bit(n) takes exactly n bits, bit varying(n) at most n
+		"CREATE TABLE bs_fixed (b bit(4))",
+		"INSERT INTO bs_fixed VALUES (B'0101'), ('1100'), (X'F')",
+		"INSERT INTO bs_fixed VALUES (B'010')",
+		"INSERT INTO bs_fixed VALUES ('10101')",
+		"INSERT INTO bs_fixed VALUES (B'101'::bit(4))",
+		"UPDATE bs_fixed SET b = B'1' WHERE b = B'1100'",
+		"UPDATE bs_fixed SET b = b >> 1 WHERE b = B'1100' RETURNING b",
+		"SELECT b, length(b), ~b, b & B'0110' FROM bs_fixed ORDER BY b",
+		"CREATE TABLE bs_var (v bit varying(5), w varbit, one bit)",
+		"INSERT INTO bs_var VALUES (B'', B'1', B'1'), ('0', '', '0'), (B'01', '1100110011', B'0'), (B'10', B'00', B'1'), (B'1', B'0000', B'1')",
+		"INSERT INTO bs_var VALUES (B'101011', NULL, NULL)",
+		"INSERT INTO bs_var (one) VALUES (B'10')",
+		"SELECT v, w, one, v || w FROM bs_var ORDER BY v",
+		"SELECT w FROM bs_var ORDER BY w DESC",
+		"SELECT count(DISTINCT one), count(DISTINCT v) FROM bs_var",
+		"SELECT v FROM bs_var WHERE v > B'01' ORDER BY 1",
+		"CREATE TABLE bs_defaults (b1 bit(4) DEFAULT '1001', b2 bit(4) DEFAULT B'0101', b3 bit varying(5) DEFAULT '1001')",
+		"INSERT INTO bs_defaults DEFAULT VALUES",
+		"TABLE bs_defaults",
+		"SELECT CAST(v || B'0' AS BIT VARYING(2)) >> 1 FROM bs_var ORDER BY 1",
+		"SELECT position(B'1' IN v), v FROM bs_var ORDER BY v",
+	})
+
+	// COPY FROM STDIN reads PostgreSQL's bit input (hexadecimal with X)
+	// and checks the columns' lengths
+	ctx := context.Background()
+	copyIn := func(c *pgconn.PgConn, table, data string) string {
+		_, err := c.CopyFrom(ctx, strings.NewReader(data), "COPY "+table+" FROM STDIN")
+		if pe := (*pgconn.PgError)(nil); asPgError(err, &pe) {
+			return pe.Code
+		}
+		if err != nil {
+			t.Fatalf("COPY %s: %v", table, err)
+		}
+		return "ok"
+	}
+	for _, q := range []string{"CREATE TABLE bs_copy (a bit varying(16), b bit(8))", "CREATE TABLE bs_copy2 (a bit(8))"} {
+		for _, c := range []*pgconn.PgConn{pg, vs} {
+			if _, err := execText(c, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, tc := range []struct{ table, data string }{
+		{"bs_copy", "X0F\tX10\nX2468\t01010101\nB101\t\\N\n"},
+		{"bs_copy", "X0FFFF\tX10\n"}, // 22001
+		{"bs_copy2", "X1\n"},         // 22026
+		{"bs_copy2", "X1G\n"},        // 22P02
+	} {
+		if want, got := copyIn(pg, tc.table, tc.data), copyIn(vs, tc.table, tc.data); want != got {
+			t.Errorf("COPY %s %q: PostgreSQL %s, vsqld %s", tc.table, tc.data, want, got)
+		}
+	}
+	compareSteps(t, pg, vs, []string{
+		"SELECT a, b, a < b, a = b FROM bs_copy ORDER BY a",
+		"SELECT count(*) FROM bs_copy2",
+	})
+
+	// the columns are reported as bit (1560) and varbit (1562)
+	res, err := execText(vs, "SELECT b, v, B'1' || B'0' AS c, B'1' & B'0' AS d FROM bs_fixed, bs_var LIMIT 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var oids []uint32
+	for _, f := range res[0].FieldDescriptions {
+		oids = append(oids, f.DataTypeOID)
+	}
+	if want := []uint32{pgtype.BitOID, pgtype.VarbitOID, pgtype.VarbitOID, pgtype.BitOID}; !equalOIDs(oids, want) {
+		t.Errorf("type OIDs: %v, want %v", oids, want)
+	}
+}
+
+func equalOIDs(a, b []uint32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
