@@ -208,6 +208,15 @@ func bitIndex(b string, n int64) error {
 	return nil
 }
 
+// byteBitIndex checks a bit number of get_bit and set_bit of bytea (bit
+// n is bit n%8 of byte n/8, from the lowest).
+func byteBitIndex(b []byte, n int64) error {
+	if n < 0 || n >= 8*int64(len(b)) {
+		return vsqlerr.New(vsqlerr.ArraySubscript, "index %d out of valid range, 0..%d", n, 8*len(b)-1)
+	}
+	return nil
+}
+
 // bitFits is the CHECK of a column of bit(n) (fixed) or bit varying(n):
 // true, or PostgreSQL's error for a value of another length.
 func bitFits(b string, n int64, fixed bool) (bool, error) {
@@ -256,7 +265,8 @@ func (f bitFunc) Executor() duckdb.ScalarFuncExecutor {
 	}}
 }
 
-// bitFunctions are the overloads of bit strings, by function name: those
+// bitFunctions are the overloads of bit strings (and get_bit and set_bit
+// of bytea), by function name: those
 // of DuckDB's operators and functions (an overload added to DuckDB's set)
 // and vsql's __vsql_bit_… that the macros of the rewrite call.
 func bitFunctions() map[string][]bitFunc {
@@ -276,9 +286,10 @@ func bitFunctions() map[string][]bitFunc {
 		}}}
 	}
 	const (
-		i32 = "INTEGER"
-		i64 = "BIGINT"
-		txt = "VARCHAR"
+		i32  = "INTEGER"
+		i64  = "BIGINT"
+		txt  = "VARCHAR"
+		blob = "BLOB"
 	)
 	length := []bitFunc{{in: []string{BitType}, out: i32, run: func(a []driver.Value) (any, error) { return int32(len(str(a[0]))), nil }}}
 	shift := func(sign int64) []bitFunc {
@@ -319,6 +330,12 @@ func bitFunctions() map[string][]bitFunc {
 				return nil, err
 			}
 			return int32(b[n] - '0'), nil
+		}}, {in: []string{blob, i64}, out: i32, run: func(a []driver.Value) (any, error) {
+			b, n := a[0].([]byte), num(a[1])
+			if err := byteBitIndex(b, n); err != nil {
+				return nil, err
+			}
+			return int32(b[n/8] >> (n % 8) & 1), nil
 		}}},
 		"set_bit": {{in: []string{BitType, i64, i64}, out: BitType, run: func(a []driver.Value) (any, error) {
 			b, n, v := []byte(str(a[0])), num(a[1]), num(a[2])
@@ -330,6 +347,16 @@ func bitFunctions() map[string][]bitFunc {
 			}
 			b[n] = '0' + byte(v)
 			return string(b), nil
+		}}, {in: []string{blob, i64, i64}, out: blob, run: func(a []driver.Value) (any, error) {
+			b, n, v := append([]byte(nil), a[0].([]byte)...), num(a[1]), num(a[2])
+			if err := byteBitIndex(b, n); err != nil {
+				return nil, err
+			}
+			if v != 0 && v != 1 {
+				return nil, vsqlerr.New(vsqlerr.InvalidArgument, "new bit must be 0 or 1")
+			}
+			b[n/8] = b[n/8]&^(1<<(n%8)) | byte(v)<<(n%8)
+			return b, nil
 		}}},
 		// x::bit(n): an integer's last n bits, text read and a bit string
 		// padded or cut to n bits
@@ -397,7 +424,7 @@ func registerBitFunctions(conn *sql.Conn) error {
 			return err
 		}
 		// a TypeInfo that names a registered type comes from the engine
-		for _, t := range []string{BitType, VarbitType, "INTEGER", "BIGINT", "VARCHAR", "BOOLEAN"} {
+		for _, t := range []string{BitType, VarbitType, "INTEGER", "BIGINT", "VARCHAR", "BOOLEAN", "BLOB"} {
 			st, err := c.PrepareContext(context.Background(), "SELECT CAST(NULL AS "+t+")")
 			if err != nil {
 				return err

@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"context"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,8 +17,8 @@ import (
 // casts, columns and their lengths, COPY, operators, order and functions
 // — answer as PostgreSQL 15 does, errors with its SQLSTATEs.
 func TestBitStrings(t *testing.T) {
-	pg := pgtest.Connect(t).PgConn()
-	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	pgx, vsx := pgtest.Connect(t), connectPgx(t, startServer(t, nil))
+	pg, vs := pgx.PgConn(), vsx.PgConn()
 	compareSteps(t, pg, vs, []string{
 		// constants and casts from text
 		"SELECT B'0101', b'1', X'1F', x'a0', B''",
@@ -49,8 +51,13 @@ func TestBitStrings(t *testing.T) {
 		"SELECT get_bit(B'0101', 4)",
 		"SELECT set_bit(B'0101', -1, 1)",
 		"SELECT set_bit(B'0101', 0, 2)",
+		"SELECT get_bit('\\x1234567890abcdef00'::bytea, 43), set_bit('\\x1234567890abcdef00'::bytea, 15, 1), set_bit('\\x1234567890abcdef00'::bytea, 43, 0)",
+		"SELECT get_bit('\\x1234'::bytea, 16)",
+		"SELECT set_bit('\\x1234'::bytea, -1, 0)",
+		"SELECT set_bit('\\x1234'::bytea, 1, 2)",
 		"SELECT overlay(B'0101011100' placing '001' from 2 for 3), overlay(B'0101011100' placing '101' from 6), overlay(B'0101011100' placing '001' from 20)",
 		"SELECT B'0101'::text, CAST(B'01' AS varchar)",
+		"SELECT pg_typeof(B'01'), pg_typeof(B'01'::varbit), pg_typeof(B'1' || B'0'), pg_typeof('1'::bit varying(3))",
 		// columns: bit(n) takes exactly n bits, bit varying(n) at most n
 		"CREATE TABLE bs_fixed (b bit(4))",
 		"INSERT INTO bs_fixed VALUES (B'0101'), ('1100'), (X'F')",
@@ -110,6 +117,19 @@ func TestBitStrings(t *testing.T) {
 		"SELECT count(*) FROM bs_copy2",
 	})
 
+	// pgx reads bit strings in binary format
+	var want, got [2]pgtype.Bits
+	q := "SELECT B'0101000011', '101'::varbit"
+	if err := pgx.QueryRow(ctx, q).Scan(&want[0], &want[1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := vsx.QueryRow(ctx, q).Scan(&got[0], &got[1]); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(want, got) {
+		t.Errorf("binary bit strings: PostgreSQL %v, vsqld %v", want, got)
+	}
+
 	// the columns are reported as bit (1560) and varbit (1562)
 	res, err := execText(vs, "SELECT b, v, B'1' || B'0' AS c, B'1' & B'0' AS d FROM bs_fixed, bs_var LIMIT 1")
 	if err != nil {
@@ -119,19 +139,7 @@ func TestBitStrings(t *testing.T) {
 	for _, f := range res[0].FieldDescriptions {
 		oids = append(oids, f.DataTypeOID)
 	}
-	if want := []uint32{pgtype.BitOID, pgtype.VarbitOID, pgtype.VarbitOID, pgtype.BitOID}; !equalOIDs(oids, want) {
+	if want := []uint32{pgtype.BitOID, pgtype.VarbitOID, pgtype.VarbitOID, pgtype.BitOID}; !slices.Equal(oids, want) {
 		t.Errorf("type OIDs: %v, want %v", oids, want)
 	}
-}
-
-func equalOIDs(a, b []uint32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
