@@ -486,6 +486,9 @@ func (p *pass) bitConstant(i int) bool {
 // bitType is the rule of bit and varbit (token i) where the word is
 // visibly a type: bit [varying] [(n)], varbit [(n)].
 //
+//   - typed constants: bit '0101' and varbit '01' are the casts to the
+//     type (no length, as PostgreSQL reads them), bit(3) '1' and bit
+//     varying(3) '1' pg_bit_cast('1', 3) and pg_varbit_cast('1', 3).
 //   - x::bit(n) and CAST(x AS bit(n)) (bit alone is bit(1)):
 //     pg_bit_cast(x, n), which pads or cuts x to n bits and reads an
 //     integer's last n bits, as PostgreSQL's explicit cast;
@@ -518,16 +521,32 @@ func bitType(p *pass, i int) {
 	if p.isOp(end+1, "[") {
 		return // an array of bit strings: left as written
 	}
-	if n < 0 && !varying {
-		n = 1 // bit is bit(1)
-	}
 	fn := schema + ".pg_bit_cast"
 	if varying {
 		fn = schema + ".pg_varbit_cast"
 	}
+	if p.kind(end+1) == sqltext.String && !p.isWord(i-1, "as") && !p.isOp(i-1, ":") {
+		// a typed constant, bit '0101' (no length: as written) or bit(3) '1'
+		lit := p.text(end + 1)
+		switch {
+		case n >= 0:
+			p.replace(p.toks[i].Start, p.toks[end+1].End, fmt.Sprintf("%s(%s, %d)", fn, lit, n))
+		case varying:
+			p.replace(p.toks[i].Start, p.toks[end+1].End, "CAST("+lit+" AS "+VarbitType+")")
+		default:
+			p.replace(p.toks[i].Start, p.toks[end+1].End, "CAST("+lit+" AS "+BitType+")")
+		}
+		return
+	}
+	if n < 0 && !varying {
+		n = 1 // bit is bit(1)
+	}
 	switch {
 	case p.isOp(i-1, ":") && p.isOp(i-2, ":") && p.adjacent(i-2):
 		k := p.operandStart(i - 3)
+		for k > 2 && p.isOp(k-1, ":") && p.isOp(k-2, ":") {
+			k = p.operandStart(k - 3) // x::bit(2)::varbit(1): operandStart stops at bit(2)
+		}
 		if k < 0 {
 			return
 		}
@@ -535,7 +554,7 @@ func bitType(p *pass, i int) {
 			p.replace(p.toks[i].Start, p.toks[end].End, VarbitType)
 			return
 		}
-		p.insert(p.toks[k].Start, fn+"(")
+		p.open(p.toks[k].Start, fn+"(") // the cast of a cast wraps it
 		p.replace(p.toks[i-2].Start, p.toks[end].End, fmt.Sprintf(", %d)", n))
 	case p.isWord(i-1, "as") && p.kind(end+1) == sqltext.Close:
 		open := p.matchBackward(end + 1)

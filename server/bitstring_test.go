@@ -24,6 +24,7 @@ func TestBitStrings(t *testing.T) {
 		"SELECT B'0101', b'1', X'1F', x'a0', B''",
 		"SELECT '0101'::bit(4), '0101'::bit(6), '010111'::bit(4), '0101'::bit, '0101'::varbit, '0101'::varbit(2)",
 		"SELECT CAST('0101' AS bit varying(3)), CAST(B'0111' AS bit(2)), B'0111'::bit varying(2), CAST('11' AS varbit)",
+		"SELECT '1'::bit(2)::varbit(1), bit '0101', bit(3) '1', varbit '01', bit varying(2) '111', pg_typeof(bit '0101')",
 		"SELECT 'x1F'::varbit, 'B0101'::varbit, 'X'::varbit, ''::varbit, B''::bit(3)",
 		"SELECT B'012'",
 		"SELECT X'1G'",
@@ -81,6 +82,30 @@ func TestBitStrings(t *testing.T) {
 		"SELECT CAST(v || B'0' AS BIT VARYING(2)) >> 1 FROM bs_var ORDER BY 1",
 		"SELECT position(B'1' IN v), v FROM bs_var ORDER BY v",
 	})
+
+	// errors carry PostgreSQL's messages too (after vsql's code)
+	for _, q := range []string{
+		"SELECT B'012'", "SELECT X'1G'", "SELECT 'abc'::bit(3)", "SELECT '0101'::bit(0)",
+		"SELECT B'001' & B'10'", "SELECT B'0111' | B'011'", "SELECT B'0010' # B'011101'",
+		"INSERT INTO bs_fixed VALUES (B'010')", "UPDATE bs_fixed SET b = B'1'", "INSERT INTO bs_var VALUES (B'101011', NULL, NULL)",
+		"SELECT substring(B'0101' from 1 for -1)", "SELECT get_bit(B'0101', 4)", "SELECT set_bit(B'0101', 0, 2)",
+		"SELECT B'111111111111111111111111111111111'::int", "SELECT get_bit('\\x1234'::bytea, 16)",
+	} {
+		_, errPG := execText(pg, q)
+		_, errVS := execText(vs, q)
+		var want, got *pgconn.PgError
+		if !asPgError(errPG, &want) || !asPgError(errVS, &got) {
+			t.Errorf("%s: PostgreSQL %v, vsqld %v", q, errPG, errVS)
+			continue
+		}
+		// vsql's messages start with their code, [vsql:…]
+		if _, msg, ok := strings.Cut(got.Message, "] "); ok && strings.HasPrefix(got.Message, "[vsql:") {
+			got.Message = msg
+		}
+		if want.Code != got.Code || want.Message != got.Message {
+			t.Errorf("%s:\n  PostgreSQL: %s %s\n  vsqld:      %s %s", q, want.Code, want.Message, got.Code, got.Message)
+		}
+	}
 
 	// COPY FROM STDIN reads PostgreSQL's bit input (hexadecimal with X)
 	// and checks the columns' lengths
