@@ -19,7 +19,7 @@ func TestBitRewrite(t *testing.T) {
 			`SELECT ` + p + `pg_varbit_cast(v || CAST('B0' AS pg_bit) , 6), ` + p + `pg_bit_cast(x , 2), CAST(x AS varbit)`},
 		{`SELECT a # b, 5 # 3, B'1' # B'0'`, `SELECT ` + p + `pg_xor(a , b), ` + p + `pg_xor(5 , 3), ` + p + `pg_xor(CAST('B1' AS pg_bit) , CAST('B0' AS pg_bit))`},
 		{`CREATE TABLE t (a bit(4) NOT NULL, "B" bit varying(3), c varbit, d bit)`,
-			`CREATE TABLE t (a pg_bit CHECK (` + p + `pg_bit_fits(a, 4, true)) NOT NULL, "B" varbit CHECK (` + p + `pg_bit_fits("B", 3, false)), c varbit, d pg_bit CHECK (` + p + `pg_bit_fits(d, 1, true)))`},
+			`CREATE TABLE t (a pg_bit CHECK (__vsql_bit_fits(a, 4, true)) NOT NULL, "B" varbit CHECK (__vsql_bit_fits("B", 3, false)), c varbit, d pg_bit CHECK (__vsql_bit_fits(d, 1, true)))`},
 		{`SELECT '1'::bit(2)::varbit(1), bit '0101', bit(3) '1', varbit '01', bit varying(2) '111'`,
 			`SELECT ` + p + `pg_varbit_cast(` + p + `pg_bit_cast('1', 2), 1), CAST('0101' AS pg_bit), ` + p + `pg_bit_cast('1', 3), CAST('01' AS varbit), ` + p + `pg_varbit_cast('111', 2)`},
 		{`ALTER TABLE t ADD COLUMN e bit(4)`, `ALTER TABLE t ADD COLUMN e pg_bit`},

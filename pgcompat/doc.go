@@ -304,8 +304,9 @@
 //     which pads or cuts a bit string or text on the right and takes an
 //     integer's last n bits, as PostgreSQL's explicit cast (bit alone is
 //     bit(1)); x::bit varying(n) is pg_varbit_cast(x, n), which cuts. A
-//     column of CREATE TABLE gets the type and CHECK (pg_bit_fits(col,
-//     n, fixed)), which raises PostgreSQL's 22026 (bit(n) of another
+//     column of CREATE TABLE gets the type and CHECK (__vsql_bit_fits(col,
+//     n, fixed)) (a Go function: DuckDB would refuse to replace a macro a
+//     CHECK calls), which raises PostgreSQL's 22026 (bit(n) of another
 //     length) or 22001 (bit varying(n) longer); ALTER TABLE … ADD gets
 //     the type alone (DuckDB adds no column with a constraint), so that
 //     length is not checked. An array of bit strings (bit(4)[]) is left

@@ -120,11 +120,9 @@ var setup = []string{
 		(s, p, r, st, n) AS __vsql_regexp_replace(s, p, r, st, n, '', true),
 		(s, p, r, st, n, fl) AS __vsql_regexp_replace(s, p, r, st, n, fl, true)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_substring_regex(s, p) AS __vsql_substring_regex(s, p)`,
-	// bit strings (bitstring.go): x::bit(n), x::bit varying(n), a bit(n)
-	// or bit varying(n) column's CHECK, a # b
+	// bit strings (bitstring.go): x::bit(n), x::bit varying(n), a # b
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_bit_cast(x, n) AS __vsql_bit_cast(x, n)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_varbit_cast(x, n) AS __vsql_varbit_cast(x, n)`,
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_bit_fits(b, n, fixed) AS __vsql_bit_fits(b, n, fixed)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_xor(a, b) AS xor(a, b)`,
 	// substr and substring of text and bytea at PostgreSQL's positions:
 	// characters from max(n, 1) up to n + m (exclusive; DuckDB's

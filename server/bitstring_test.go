@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/vsql/vsql/internal/pgtest"
+	"github.com/vsql/vsql/server"
 )
 
 // TestBitStrings: PostgreSQL's bit(n) and bit varying(n) — constants,
@@ -166,5 +167,41 @@ func TestBitStrings(t *testing.T) {
 	}
 	if want := []uint32{pgtype.BitOID, pgtype.VarbitOID, pgtype.VarbitOID, pgtype.BitOID}; !slices.Equal(oids, want) {
 		t.Errorf("type OIDs: %v, want %v", oids, want)
+	}
+}
+
+// TestBitStringsRestart: columns of bit strings, their lengths and their
+// order survive a restart (the types are registered again at start).
+func TestBitStringsRestart(t *testing.T) {
+	cfg := server.Config{DataDir: t.TempDir()}
+	addr, stop := runServer(t, cfg)
+	c := connectPgx(t, addr).PgConn()
+	for _, q := range []string{
+		"CREATE TABLE bsr (b bit(4), v bit varying(3))",
+		"INSERT INTO bsr VALUES (B'0101', B'1'), (B'1000', B'011'), (B'0110', B'')",
+	} {
+		if _, err := execText(c, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	c.Close(context.Background())
+	stop()
+	addr, _ = runServer(t, cfg)
+	c = connectPgx(t, addr).PgConn()
+	res, err := execText(c, "SELECT b, v FROM bsr ORDER BY v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := textRows(res[0].Rows), [][]string{{"0110", ""}, {"1000", "011"}, {"0101", "1"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after a restart: %v, want %v", got, want)
+	}
+	if oid := res[0].FieldDescriptions[0].DataTypeOID; oid != pgtype.BitOID {
+		t.Errorf("bit(4) column reported as OID %d", oid)
+	}
+	for q, code := range map[string]string{"INSERT INTO bsr VALUES (B'01', NULL)": "22026", "INSERT INTO bsr VALUES (NULL, B'0101')": "22001"} {
+		_, err := execText(c, q)
+		if pe := (*pgconn.PgError)(nil); !asPgError(err, &pe) || pe.Code != code {
+			t.Errorf("%s after a restart: %v, want %s", q, err, code)
+		}
 	}
 }
