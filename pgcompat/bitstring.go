@@ -486,6 +486,8 @@ func (p *pass) bitConstant(i int) bool {
 // bitType is the rule of bit and varbit (token i) where the word is
 // visibly a type: bit [varying] [(n)], varbit [(n)].
 //
+//   - bit(4)[] and the other arrays: an array of the type, without the
+//     elements' length.
 //   - typed constants: bit '0101' and varbit '01' are the casts to the
 //     type (no length, as PostgreSQL reads them), bit(3) '1' and bit
 //     varying(3) '1' pg_bit_cast('1', 3) and pg_varbit_cast('1', 3).
@@ -518,8 +520,15 @@ func bitType(p *pass, i int) {
 		}
 		n, end = v, end+3
 	}
+	typ := BitType
+	if varying {
+		typ = VarbitType
+	}
 	if p.isOp(end+1, "[") {
-		return // an array of bit strings: left as written
+		if p.isOp(i-1, ":") || p.isWord(i-1, "as") || p.columnType(i) {
+			p.replace(p.toks[i].Start, p.toks[end].End, typ) // an array: the elements' length is not kept
+		}
+		return
 	}
 	fn := schema + ".pg_bit_cast"
 	if varying {
@@ -568,10 +577,6 @@ func bitType(p *pass, i int) {
 		p.replace(p.toks[open-1].Start, p.toks[open-1].End, fn)
 		p.replace(p.toks[i-1].Start, p.toks[end].End, fmt.Sprintf(", %d", n))
 	case p.columnType(i):
-		typ := BitType
-		if varying {
-			typ = VarbitType
-		}
 		if n < 0 || !p.isWord(0, "create") {
 			p.replace(p.toks[i].Start, p.toks[end].End, typ)
 			return

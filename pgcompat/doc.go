@@ -309,8 +309,8 @@
 //     CHECK calls), which raises PostgreSQL's 22026 (bit(n) of another
 //     length) or 22001 (bit varying(n) longer); ALTER TABLE … ADD gets
 //     the type alone (DuckDB adds no column with a constraint), so that
-//     length is not checked. An array of bit strings (bit(4)[]) is left
-//     as written.
+//     length is not checked. An array of bit strings (bit(4)[]) is an
+//     array of the type, without the length.
 //
 //   - a # b: pg_xor(a, b), DuckDB's xor (integers) and vsql's (bit
 //     strings); DuckDB's parser has no # operator.

@@ -160,7 +160,8 @@ func ParamOID(t duckdb.Type, info duckdb.TypeInfo) uint32 {
 
 // elemOIDs maps array OIDs to their element OIDs.
 var elemOIDs = func() map[uint32]uint32 {
-	m := map[uint32]uint32{pgtype.JSONArrayOID: pgtype.JSONOID, pgtype.JSONBArrayOID: pgtype.JSONBOID, pgtype.VarcharArrayOID: pgtype.VarcharOID}
+	m := map[uint32]uint32{pgtype.JSONArrayOID: pgtype.JSONOID, pgtype.JSONBArrayOID: pgtype.JSONBOID, pgtype.VarcharArrayOID: pgtype.VarcharOID,
+		pgtype.BitArrayOID: pgtype.BitOID, pgtype.VarbitArrayOID: pgtype.VarbitOID}
 	for _, st := range duckdbScalars {
 		m[st.arrayOID] = st.oid
 	}

@@ -82,6 +82,13 @@ func TestBitStrings(t *testing.T) {
 		"TABLE bs_defaults",
 		"SELECT CAST(v || B'0' AS BIT VARYING(2)) >> 1 FROM bs_var ORDER BY 1",
 		"SELECT position(B'1' IN v), v FROM bs_var ORDER BY v",
+		// arrays (without the elements' length), catalogs
+		"CREATE TABLE bs_arr (c bit varying(3)[])",
+		"INSERT INTO bs_arr VALUES (ARRAY[B'1', B'01']), ('{1,0}')",
+		"SELECT c, pg_typeof(c) FROM bs_arr ORDER BY c",
+		"SELECT '{1,01}'::varbit[], ARRAY[B'1', B'01']",
+		"SELECT table_name, column_name, data_type, udt_name FROM information_schema.columns WHERE table_name IN ('bs_fixed', 'bs_var', 'bs_arr') ORDER BY 1, 2",
+		"SELECT attname, format_type(atttypid, NULL) FROM pg_attribute WHERE attrelid = 'bs_var'::regclass AND attnum > 0 ORDER BY 1",
 	})
 
 	// errors carry PostgreSQL's messages too (after vsql's code)
