@@ -160,11 +160,11 @@ func integerBits(v int64, n int) string {
 }
 
 // fitBits is b cast to bit(n): cut or padded with zeros on the right.
-func fitBits(b string, n int) string {
-	if len(b) >= n {
+func fitBits(b string, n int64) string {
+	if int64(len(b)) >= n {
 		return b[:n]
 	}
-	return b + strings.Repeat("0", n-len(b))
+	return b + strings.Repeat("0", int(n)-len(b))
 }
 
 // bitsOp applies a bitwise operator to two bit strings of one length.
@@ -255,15 +255,7 @@ func (f bitFunc) Config() duckdb.ScalarFuncConfig {
 	return duckdb.ScalarFuncConfig{InputTypeInfos: ins, ResultTypeInfo: f.types[f.out]}
 }
 
-func (f bitFunc) Executor() duckdb.ScalarFuncExecutor {
-	return duckdb.ScalarFuncExecutor{RowExecutor: func(a []driver.Value) (any, error) {
-		v, err := f.run(a)
-		if err != nil {
-			return nil, vsqlerr.ForEngine(err)
-		}
-		return v, nil
-	}}
-}
+func (f bitFunc) Executor() duckdb.ScalarFuncExecutor { return scalar{run: f.run}.Executor() }
 
 // bitFunctions are the overloads of bit strings (and get_bit and set_bit
 // of bytea), by function name: those
@@ -292,6 +284,26 @@ func bitFunctions() map[string][]bitFunc {
 		blob = "BLOB"
 	)
 	length := []bitFunc{{in: []string{BitType}, out: i32, run: func(a []driver.Value) (any, error) { return int32(len(str(a[0]))), nil }}}
+	// sized are the overloads of a cast to a type of length n (bit string
+	// or text in), fit making the value of that length
+	sized := func(fit func(b string, n int64) string, out string) []bitFunc {
+		read := []func(string) (string, error){func(b string) (string, error) { return b, nil }, parseBits}
+		fs := make([]bitFunc, 2)
+		for k, in := range []string{BitType, txt} {
+			fs[k] = bitFunc{in: []string{in, i64}, out: out, run: func(a []driver.Value) (any, error) {
+				n := num(a[1])
+				if err := typeLength(n); err != nil {
+					return nil, err
+				}
+				b, err := read[k](str(a[0]))
+				if err != nil {
+					return nil, err
+				}
+				return fit(b, n), nil
+			}}
+		}
+		return fs
+	}
 	shift := func(sign int64) []bitFunc {
 		return []bitFunc{{in: []string{BitType, i64}, out: BitType, run: func(a []driver.Value) (any, error) {
 			return shiftBits(str(a[0]), sign*num(a[1])), nil
@@ -360,51 +372,14 @@ func bitFunctions() map[string][]bitFunc {
 		}}},
 		// x::bit(n): an integer's last n bits, text read and a bit string
 		// padded or cut to n bits
-		"__vsql_bit_cast": {
-			{in: []string{i64, i64}, out: BitType, run: func(a []driver.Value) (any, error) {
-				if err := typeLength(num(a[1])); err != nil {
-					return nil, err
-				}
-				return integerBits(num(a[0]), int(num(a[1]))), nil
-			}},
-			{in: []string{BitType, i64}, out: BitType, run: func(a []driver.Value) (any, error) {
-				if err := typeLength(num(a[1])); err != nil {
-					return nil, err
-				}
-				return fitBits(str(a[0]), int(num(a[1]))), nil
-			}},
-			{in: []string{txt, i64}, out: BitType, run: func(a []driver.Value) (any, error) {
-				if err := typeLength(num(a[1])); err != nil {
-					return nil, err
-				}
-				b, err := parseBits(str(a[0]))
-				if err != nil {
-					return nil, err
-				}
-				return fitBits(b, int(num(a[1]))), nil
-			}},
-		},
+		"__vsql_bit_cast": append(sized(fitBits, BitType), bitFunc{in: []string{i64, i64}, out: BitType, run: func(a []driver.Value) (any, error) {
+			if err := typeLength(num(a[1])); err != nil {
+				return nil, err
+			}
+			return integerBits(num(a[0]), int(num(a[1]))), nil
+		}}),
 		// x::bit varying(n): cut to n bits
-		"__vsql_varbit_cast": {
-			{in: []string{BitType, i64}, out: VarbitType, run: func(a []driver.Value) (any, error) {
-				b, n := str(a[0]), num(a[1])
-				if err := typeLength(n); err != nil {
-					return nil, err
-				}
-				return b[:min(int64(len(b)), n)], nil
-			}},
-			{in: []string{txt, i64}, out: VarbitType, run: func(a []driver.Value) (any, error) {
-				n := num(a[1])
-				if err := typeLength(n); err != nil {
-					return nil, err
-				}
-				b, err := parseBits(str(a[0]))
-				if err != nil {
-					return nil, err
-				}
-				return b[:min(int64(len(b)), n)], nil
-			}},
-		},
+		"__vsql_varbit_cast": sized(func(b string, n int64) string { return b[:min(int64(len(b)), n)] }, VarbitType),
 		"__vsql_bit_fits": {{in: []string{BitType, i64, "BOOLEAN"}, out: "BOOLEAN", run: func(a []driver.Value) (any, error) {
 			return bitFits(str(a[0]), num(a[1]), a[2].(bool))
 		}}},
