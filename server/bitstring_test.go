@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 
@@ -18,8 +19,8 @@ import (
 // casts, columns and their lengths, COPY, operators, order and functions
 // — answer as PostgreSQL 15 does, errors with its SQLSTATEs.
 func TestBitStrings(t *testing.T) {
-	pgx, vsx := pgtest.Connect(t), connectPgx(t, startServer(t, nil))
-	pg, vs := pgx.PgConn(), vsx.PgConn()
+	pgc, vsc := pgtest.Connect(t), connectPgx(t, startServer(t, nil))
+	pg, vs := pgc.PgConn(), vsc.PgConn()
 	compareSteps(t, pg, vs, []string{
 		// constants and casts from text
 		"SELECT B'0101', b'1', X'1F', x'a0', B''",
@@ -153,15 +154,34 @@ func TestBitStrings(t *testing.T) {
 	// pgx reads bit strings in binary format
 	var want, got [2]pgtype.Bits
 	q := "SELECT B'0101000011', '101'::varbit"
-	if err := pgx.QueryRow(ctx, q).Scan(&want[0], &want[1]); err != nil {
+	if err := pgc.QueryRow(ctx, q).Scan(&want[0], &want[1]); err != nil {
 		t.Fatal(err)
 	}
-	if err := vsx.QueryRow(ctx, q).Scan(&got[0], &got[1]); err != nil {
+	if err := vsc.QueryRow(ctx, q).Scan(&got[0], &got[1]); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(want, got) {
 		t.Errorf("binary bit strings: PostgreSQL %v, vsqld %v", want, got)
 	}
+
+	// and sends them as parameters
+	bits := pgtype.Bits{Bytes: []byte{0xa0}, Len: 4, Valid: true}
+	for name, c := range map[string]*pgx.Conn{"PostgreSQL": pgc, "vsqld": vsc} {
+		if _, err := c.Exec(ctx, "INSERT INTO bs_fixed VALUES ($1)", bits); err != nil {
+			t.Errorf("%s: a bit parameter: %v", name, err)
+		}
+		if _, err := c.Exec(ctx, "INSERT INTO bs_fixed VALUES ($1)", pgtype.Bits{Bytes: []byte{0xa0}, Len: 3, Valid: true}); !asPgError(err, new(*pgconn.PgError)) {
+			t.Errorf("%s: a bit parameter of 3 bits into bit(4): %v", name, err)
+		}
+	}
+	// a parameter declared bit, in binary format: the bit count, then the bits
+	for name, c := range map[string]*pgconn.PgConn{"PostgreSQL": pg, "vsqld": vs} {
+		res := c.ExecParams(ctx, "INSERT INTO bs_fixed VALUES ($1)", [][]byte{{0, 0, 0, 4, 0x30}}, []uint32{pgtype.BitOID}, []int16{1}, nil).Read()
+		if res.Err != nil {
+			t.Errorf("%s: a binary bit parameter: %v", name, res.Err)
+		}
+	}
+	compareSteps(t, pg, vs, []string{"SELECT b FROM bs_fixed ORDER BY b"})
 
 	// the columns are reported as bit (1560) and varbit (1562)
 	res, err := execText(vs, "SELECT b, v, B'1' || B'0' AS c, B'1' & B'0' AS d FROM bs_fixed, bs_var LIMIT 1")
