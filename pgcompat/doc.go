@@ -20,7 +20,8 @@
 // whole text layer in order — named arguments of vsql_* calls
 // (sqltext.QuoteNamedArguments), PostgreSQL's names
 // (sqltext.RewritePostgresIn), then Rewrite, which also reads hex bytea
-// literals (bytea.go), drops index operator classes and names unnamed
+// literals (bytea.go), drops index operator classes, COLLATE "C" and
+// the predicate of a partial index that is not UNIQUE, and names unnamed
 // indexes (index.go), drops SELECT's locking clauses (locking.go: FOR
 // UPDATE and its kin; DuckDB's optimistic transactions refuse a second
 // writer of a row with 40001 instead of locking it), reads SELECT … INTO
@@ -43,7 +44,10 @@
 // Session.TableColumns), appends to a GROUP BY of a table's primary key
 // the table's other columns the query names (groupbykey.go), drops
 // EXPLAIN's options DuckDB lacks
-// (explain.go), reads interval qualifiers (INTERVAL '1 2' DAY TO HOUR,
+// (explain.go), reads FETCH FIRST n ROWS WITH TIES as a QUALIFY on
+// rank() (fetchties.go), evaluates an aggregate's argument only for the
+// rows its FILTER keeps (aggfilter.go, through pass.deferred, which runs
+// after every token's rule), reads interval qualifiers (INTERVAL '1 2' DAY TO HOUR,
 // intervalfields.go), writes a jsonb column's subscripted
 // assignment (SET j['a'][0] = v) as pg_jsonb_assign (jsonbAssign in
 // jsonfuncs.go) and an array element's (SET a[2] = v) as
@@ -283,8 +287,10 @@
 //   - jsonb: DuckDB's JSON (pgwire reports JSON as jsonb, OID 3802, the type
 //     ORMs declare; json columns are JSON too and are reported as jsonb).
 //
-//   - a @> b, a <@ b: pg_contains / pg_contained, DuckDB's json_contains on
-//     both sides cast to JSON (lists become JSON arrays).
+//   - a @> b, a <@ b: pg_contains / pg_contained, PostgreSQL's jsonb
+//     containment (jsoncontains.go: a Go function of both sides cast to
+//     JSON, lists becoming JSON arrays; DuckDB's json_contains searched
+//     nested values and compared numbers as text).
 //
 //   - a ? b, a ?| b, a ?& b: pg_exists, pg_exists_any, pg_exists_all over
 //     the strings at the top level of a (an object's keys, an array's
@@ -368,7 +374,9 @@
 //     contained).
 //
 //   - num_nulls(VARIADIC a), num_nonnulls(VARIADIC a): the macros that
-//     count an array's elements.
+//     count an array's elements; concat, concat_ws, json(b)_build_array
+//     and json(b)_build_object of VARIADIC a: Go functions taking the
+//     array's elements, flattened, as the arguments (variadic.go).
 //
 //   - date '…', '…'::date, CAST('…' AS date): the inputs PostgreSQL reads
 //     alike under every DateStyle ('January 8, 1999', '08-Jan-1999',

@@ -14,7 +14,12 @@ import (
 // milliseconds: 25.000000 for a whole second, as PostgreSQL 15 prints
 // it), date_part to double precision, PostgreSQL's type for it. Other
 // fields are left to DuckDB, whose values agree (EXTRACT as bigint where
-// PostgreSQL 15 answers numeric; date_part cast to double precision).
+// PostgreSQL 15 answers numeric; date_part cast to double precision),
+// except date_part of an infinite date or timestamp, which is ±Infinity
+// for the fields that grow with time (DuckDB answers NULL), and the year,
+// ISO year and decade of a date before year 1, which PostgreSQL counts
+// without a year 0 (1 BC is year -1; DuckDB's astronomical year is 0);
+// make_date reads a negative year as PostgreSQL does, a year BC.
 
 // secondFields maps the spellings PostgreSQL accepts for the two fields
 // to the suffix of the macros (extractMacros) that compute them.
@@ -23,6 +28,23 @@ var secondFields = map[string]string{
 	"millisecond": "ms", "milliseconds": "ms", "ms": "ms", "msec": "ms", "msecs": "ms",
 	"msecond": "ms", "mseconds": "ms", "millisecon": "ms",
 }
+
+// monotonicFields are the spellings of the fields PostgreSQL answers
+// ±Infinity for in date_part of an infinite date or timestamp (year,
+// decade, century, millennium, Julian day, ISO year, epoch).
+const monotonicFields = "'y', 'year', 'years', 'yr', 'yrs', 'dec', 'decade', 'decades', 'decs', 'c', 'cent', 'century', 'centuries', " +
+	"'mil', 'millennia', 'millennium', 'mils', 'j', 'julian', 'isoyear', 'epoch'"
+
+// decadeFields are the spellings of PostgreSQL's decade field.
+const decadeFields = "'dec', 'decade', 'decades', 'decs'"
+
+// yearFields are the fields EXTRACT and date_part read through
+// pg_extract_year and pg_date_part_year: the years and decades before
+// year 1, which PostgreSQL counts without a year 0. (Those macros call
+// DuckDB's year of their argument, which a time cannot bind, as
+// PostgreSQL refuses these fields of a time.)
+var yearFields = map[string]bool{"y": true, "year": true, "years": true, "yr": true, "yrs": true, "isoyear": true,
+	"dec": true, "decade": true, "decades": true, "decs": true}
 
 // extractMacros compute the two fields from DuckDB's microseconds of the
 // minute. Their names start pg_extract_ and pg_date_part_, which the
@@ -33,7 +55,31 @@ func extractMacros(schema string) []string {
 		"CREATE OR REPLACE MACRO " + schema + ".pg_extract_ms(x) AS date_part('microseconds', x) * 0.001",
 		"CREATE OR REPLACE MACRO " + schema + ".pg_date_part_seconds(x) AS CAST(date_part('microseconds', x) * 0.000001 AS DOUBLE)",
 		"CREATE OR REPLACE MACRO " + schema + ".pg_date_part_ms(x) AS CAST(date_part('microseconds', x) * 0.001 AS DOUBLE)",
-		"CREATE OR REPLACE MACRO " + schema + ".pg_date_part(f, x) AS CAST(date_part(f, x) AS DOUBLE)",
+		// the fields that grow with time are ±Infinity of an infinite
+		// date or timestamp (DuckDB: NULL); the others stay NULL
+		"CREATE OR REPLACE MACRO " + schema + ".pg_date_part(f, x) AS CASE WHEN x IS NOT NULL AND date_part(f, x) IS NULL AND lower(f) IN (" + monotonicFields + ") " +
+			"THEN CASE WHEN starts_with(CAST(x AS VARCHAR), '-') THEN CAST('-infinity' AS DOUBLE) ELSE CAST('infinity' AS DOUBLE) END " +
+			"ELSE CAST(date_part(f, x) AS DOUBLE) END",
+		"CREATE OR REPLACE MACRO " + schema + ".pg_date_part_year(f, x) AS CASE WHEN x IS NOT NULL AND date_part(f, x) IS NULL " +
+			"THEN CASE WHEN starts_with(CAST(x AS VARCHAR), '-') THEN CAST('-infinity' AS DOUBLE) ELSE CAST('infinity' AS DOUBLE) END " +
+			"ELSE CAST(" + schema + ".pg_bc_year(f, x) AS DOUBLE) END",
+		// years, ISO years and decades before year 1 of a date or
+		// timestamp counted as PostgreSQL counts them (no year 0: the
+		// year before 1 is -1, and its decade 0). DuckDB's year is
+		// astronomical (0 for 1 BC), except of a timestamptz (ICU's), which
+		// counts years BC up in era 0.
+		"CREATE OR REPLACE MACRO " + schema + ".pg_astro_year(x) AS CASE WHEN date_part('era', x) = 0 AND year(x) > 0 THEN 1 - year(x) ELSE year(x) END",
+		"CREATE OR REPLACE MACRO " + schema + ".pg_bc_year(f, x) AS CASE " +
+			"WHEN typeof(x) NOT IN ('DATE', 'TIMESTAMP', 'TIMESTAMP WITH TIME ZONE', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS') OR date_part('era', x) = 1 THEN date_part(f, x) " +
+			"WHEN lower(f) = 'isoyear' THEN CASE WHEN date_part(f, x) <= 0 THEN date_part(f, x) - 1 ELSE date_part(f, x) END " +
+			"WHEN lower(f) IN (" + decadeFields + ") THEN -((8 - (" + schema + ".pg_astro_year(x) - 1)) // 10) " +
+			"WHEN lower(f) IN ('y', 'year', 'years', 'yr', 'yrs') THEN " + schema + ".pg_astro_year(x) - 1 " +
+			"ELSE date_part(f, x) END",
+		"CREATE OR REPLACE MACRO " + schema + ".pg_extract_year(f, x) AS CAST(" + schema + ".pg_bc_year(f, x) AS BIGINT)",
+		// make_date of a negative year is a year BC (-44 is 44 BC, DuckDB's
+		// astronomical -43); year 0 does not exist
+		"CREATE OR REPLACE MACRO " + schema + ".pg_make_date(y, m, d) AS make_date(CASE WHEN y < 0 THEN y + 1 WHEN y = 0 THEN " +
+			"error('[vsql:datetime_field_overflow] date field value out of range: 0-' || lpad(CAST(m AS VARCHAR), 2, '0') || '-' || lpad(CAST(d AS VARCHAR), 2, '0')) ELSE y END, m, d)",
 	}
 }
 
@@ -57,8 +103,14 @@ func extractSeconds(p *pass, i int) {
 	}
 	suffix, ok := secondFields[strings.ToLower(field)]
 	if !ok {
-		if !isExtract { // date_part is double precision in PostgreSQL
+		switch {
+		case !isExtract && yearFields[strings.ToLower(field)]:
+			p.replace(p.toks[i].Start, p.toks[i+1].End, schema+".pg_date_part_year(")
+		case !isExtract: // date_part is double precision in PostgreSQL
 			p.replace(p.toks[i].Start, p.toks[i+1].End, schema+".pg_date_part(")
+		case yearFields[strings.ToLower(field)]:
+			// EXTRACT(YEAR FROM x): the year before 1 is -1 (1 BC)
+			p.replace(p.toks[i].Start, p.toks[i+4].Start, schema+".pg_extract_year("+sqltext.QuoteString(field)+", ")
 		}
 		return
 	}

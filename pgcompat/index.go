@@ -26,6 +26,7 @@ func createIndex(p *pass, i int) {
 			break
 		}
 	}
+	indexElements(p, i)
 	for j := i + 1; j < len(p.toks); j++ {
 		if p.kind(j) == sqltext.Word && strings.HasSuffix(strings.ToLower(p.text(j)), "_ops") &&
 			(p.kind(j-1) == sqltext.Quoted || p.kind(j-1) == sqltext.Word || p.kind(j-1) == sqltext.Close) {
@@ -93,4 +94,49 @@ func createIndex(p *pass, i int) {
 		name = name[:63]
 	}
 	p.insert(p.toks[i].End, " "+sqltext.QuoteIdent(name))
+}
+
+// indexElements reads what follows CREATE [UNIQUE] INDEX [name] ON t
+// [USING m] (elements) (token i is index) that DuckDB lacks:
+//   - COLLATE "C" (or "POSIX") after an element is dropped: DuckDB
+//     compares strings bytewise by default, which is that collation;
+//   - the predicate of a partial index that is not UNIQUE (CREATE INDEX
+//     … WHERE deleted_at IS NULL: Django's Index(condition=…), Rails'
+//     add_index … where:) is dropped: the index covers every row, which
+//     answers every query as the partial one would. A UNIQUE partial
+//     index, whose predicate decides which rows must differ, stays
+//     DuckDB's error.
+func indexElements(p *pass, i int) {
+	j := i + 1
+	for j < len(p.toks) && !p.isWord(j, "on") {
+		if p.kind(j) == sqltext.Open || p.kind(j) == sqltext.Semi {
+			return
+		}
+		j++
+	}
+	for j < len(p.toks) && p.kind(j) != sqltext.Open {
+		if p.kind(j) == sqltext.Semi {
+			return
+		}
+		j++
+	}
+	end := p.matchForward(j)
+	if end < 0 {
+		return
+	}
+	for k := j + 1; k+1 < end; k++ {
+		if p.isWord(k, "collate") && (p.kind(k+1) == sqltext.Quoted || p.kind(k+1) == sqltext.Word) {
+			switch strings.ToUpper(sqltext.UnquoteIdent(p.text(k + 1))) {
+			case "C", "POSIX":
+				p.replace(p.toks[k-1].End, p.toks[k+1].End, "")
+			}
+		}
+	}
+	if p.isWord(end+1, "where") && !p.isWord(i-1, "unique") {
+		stop := len(p.toks) - 1
+		if p.kind(stop) == sqltext.Semi {
+			stop--
+		}
+		p.replace(p.toks[end].End, p.toks[stop].End, "")
+	}
 }

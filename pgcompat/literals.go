@@ -638,8 +638,9 @@ func substringFrom(p *pass, i int) {
 
 // variadicCall: num_nulls(VARIADIC a) and num_nonnulls(VARIADIC a) count
 // the array's elements (the macros of those names take separate
-// arguments), and format(f, VARIADIC a) formats them; token i is
-// VARIADIC.
+// arguments), format(f, VARIADIC a) formats them, and concat, concat_ws,
+// json(b)_build_array and json(b)_build_object take them as their
+// arguments (variadic.go); token i is VARIADIC.
 func variadicCall(p *pass, i int) {
 	if open := p.enclosing(i); p.isOp(i-1, ",") && open >= 3 && p.isWord(open-1, "pg_format") &&
 		p.isOp(open-2, ".") && p.text(open-3) == "__vsql_fn" {
@@ -648,11 +649,33 @@ func variadicCall(p *pass, i int) {
 		p.replace(p.toks[i].Start, p.toks[i].End, "")
 		return
 	}
-	if p.kind(i-1) != sqltext.Open || !p.isOp(i-3, ".") || p.text(i-4) != "__vsql_fn" {
+	if open := p.enclosing(i); p.isOp(i-1, ",") && open >= 3 && p.isWord(open-1, "pg_concat_ws") &&
+		p.isOp(open-2, ".") && p.text(open-3) == "__vsql_fn" && p.isOp(open+2, ",") && open+3 == i {
+		// concat_ws(sep, VARIADIC a) (variadic.go)
+		p.replace(p.toks[open-1].Start, p.toks[open-1].End, "pg_concat_ws_variadic")
+		p.replace(p.toks[i].Start, p.toks[i].End, "")
+		return
+	}
+	if p.kind(i-1) != sqltext.Open {
 		return
 	}
 	name := strings.ToLower(p.text(i - 2))
-	if name != "num_nulls" && name != "num_nonnulls" {
+	if !p.isOp(i-3, ".") || p.text(i-4) != "__vsql_fn" {
+		// json(b)_build_object and json(b)_build_array, which
+		// sqltext renamed to DuckDB's json_object and json_array
+		switch {
+		case name == "json_object" && !p.isOp(i-3, "."):
+			p.replace(p.toks[i-2].Start, p.toks[i-2].End, schema+".pg_json_build_object_variadic")
+			p.replace(p.toks[i].Start, p.toks[i].End, "")
+		case name == "json_array" && !p.isOp(i-3, "."):
+			p.replace(p.toks[i-2].Start, p.toks[i-2].End, schema+".pg_json_build_array_variadic")
+			p.replace(p.toks[i].Start, p.toks[i].End, "")
+		}
+		return
+	}
+	switch name {
+	case "num_nulls", "num_nonnulls", "pg_concat":
+	default:
 		return
 	}
 	p.replace(p.toks[i-2].Start, p.toks[i-2].End, name+"_variadic")

@@ -42,8 +42,8 @@ func formatMacros(schema string) []string {
 		b.WriteString(", (f, " + strings.Join(params, ", ") + ") AS __vsql_format(f, [" + strings.Join(texts, ", ") + "])")
 	}
 	return []string{b.String(),
-		// format(f, VARIADIC a) (variadicCall)
-		"CREATE OR REPLACE MACRO " + schema + ".pg_format_variadic(f, a) AS __vsql_format(f, list_transform(a, lambda v: __vsql_pg_text(v, typeof(v), CAST(v AS VARCHAR))))"}
+		// format(f, VARIADIC a) (variadicCall): a NULL array is no arguments
+		"CREATE OR REPLACE MACRO " + schema + ".pg_format_variadic(f, a) AS __vsql_format(f, coalesce(list_transform(a, lambda v: __vsql_pg_text(v, typeof(v), CAST(v AS VARCHAR))), CAST([] AS VARCHAR[])))"}
 }
 
 // maxConcatArgs is how many arguments (after concat_ws's separator) the

@@ -270,8 +270,13 @@ func inZone(t time.Time, zone driver.Value) time.Time {
 
 func init() {
 	goFunctions["__vsql_overlaps"] = overlapsFunctions()
+	for _, fns := range []map[string][]scalar{variadicFunctions, jsonContainsFunctions} {
+		for name, set := range fns {
+			goFunctions[name] = set
+		}
+	}
 	// names DuckDB has too: their macros are pg_… (see sqltext.ProvideFunctionAs)
-	for _, f := range []string{"json_object", "cardinality", "to_timestamp", "regexp_replace", "regexp_split_to_array", "regexp_split_to_table", "string_to_array", "regexp_matches"} {
+	for _, f := range []string{"json_object", "cardinality", "make_date", "to_timestamp", "regexp_replace", "regexp_split_to_array", "regexp_split_to_table", "string_to_array", "regexp_matches"} {
 		sqltext.ProvideFunctionAs(f, "pg_"+f)
 	}
 	sqltext.ProvideFunctions("to_char", "to_date", "to_number",

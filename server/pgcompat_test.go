@@ -128,6 +128,12 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT 7/2, -7/2, 7 % 2, -7 % 2, 7 % -2, 9/3*2"},
 		{sql: "SELECT x/2, x % 3, (x+1)/(x-5) FROM (VALUES (7), (8)) v(x) ORDER BY x"},
 		{sql: "SELECT 7::float8/2, 7.5::float8 / 2"},
+		// an aggregate's argument is read only for the rows its FILTER keeps
+		{sql: "SELECT sum(1/ten) FILTER (WHERE ten > 0)::int8, array_agg(10 % ten ORDER BY ten) FILTER (WHERE ten <> 0), count(*) FILTER (WHERE ten > 0) FROM (VALUES (0), (1), (2), (NULL)) v(ten)"},
+		{sql: "SELECT ten, (sum(100/ten) FILTER (WHERE ten > 0) OVER (ORDER BY ten))::int8 FROM (VALUES (0), (1), (2)) v(ten) ORDER BY ten"},
+		{sql: "SELECT sum(1/ten) FILTER (WHERE 10/ten > 1) FROM (VALUES (0), (1), (2)) v(ten)"}, // 22012 in the condition
+		// pg_sleep returns void, an empty value (not NULL)
+		{sql: "SELECT pg_sleep(0.01) IS NULL, pg_sleep(0) IS NOT NULL"},
 		// division is strict: a NULL dividend gives NULL whatever the divisor
 		{sql: "SELECT max(x) / count(*), max(x) % count(*), NULL::int / 0, div(NULL::numeric, 0) FROM (VALUES (1)) v(x) WHERE x > 5"},
 		{sql: "SELECT a / b, a % b FROM (VALUES (NULL::int, 0), (4, 2)) v(a, b) ORDER BY b"},
@@ -226,6 +232,13 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: `SELECT '{"a":1,"b":[1,2]}'::jsonb -> 'b', '{"a":1}'::jsonb ->> 'a', '{"a":{"b":"c"}}'::jsonb -> 'a' ->> 'b'`},
 		{sql: `SELECT '{"a":1,"b":2}'::jsonb @> '{"a":1}', '{"a":1}'::jsonb <@ '{"a":1,"b":2}'::jsonb, '{"a":1}'::jsonb @> '{"a":2}'`},
 		{sql: `SELECT '[1,2,3]'::jsonb @> '[3,1]', '[1,2]'::jsonb @> '[4]'`},
+		// containment as PostgreSQL decides it: not anywhere in nested
+		// values, numbers by value, a top-level scalar as an array of one
+		{sql: `SELECT '[1,2,2]'::jsonb @> '[2,2,2]', '[1,[2,3]]'::jsonb @> '[[2]]', '[1,[2,3]]'::jsonb @> '[2]', '["foo"]'::jsonb @> '"foo"', '"foo"'::jsonb @> '["foo"]'`},
+		{sql: `SELECT '{"a":{"b":1,"c":2}}'::jsonb @> '{"a":{"b":1}}', '{"a":[1,2]}'::jsonb @> '{"a":1}', '{"a":{"b":1}}'::jsonb @> '{"b":1}', '{}'::jsonb @> '[]', '[]'::jsonb @> '{}'`},
+		{sql: `SELECT '{"age":25.0}'::jsonb @> '{"age":25}', '[1.0]'::jsonb @> '[1]', '{"p":[1.50]}'::jsonb @> '{"p":[1.5]}', '[[1,2]]'::jsonb @> '[1]', 'null'::jsonb @> 'null', '{"a":1}'::jsonb <@ '{"a":1,"b":null}'`},
+		{sql: `SELECT '{"a":[1,{"b":2}]}'::jsonb @> '{"a":[{"b":2}]}', '{"a":"1"}'::jsonb @> '{"a":1}', '{"a":true}'::jsonb @> '{"a":true}'`},
+		{sql: `SELECT ARRAY[1,2,3] @> ARRAY[1], ARRAY['a','b'] <@ ARRAY['a','b','c'], '{1,2}'::int[] @> '{2}'`},
 		{sql: "CREATE TABLE jt(id int, doc jsonb)"},
 		{sql: `INSERT INTO jt VALUES (1, '{"a":1,"tags":["x","y"]}'), (2, '{"a":2}')`},
 		{sql: `SELECT id, doc FROM jt ORDER BY id`},
@@ -678,7 +691,17 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT v FROM (SELECT * FROM lockt FOR KEY SHARE) s ORDER BY v"},
 		{sql: "CREATE INDEX lockt_v ON lockt USING btree (v)"},
 		{sql: "CREATE INDEX IF NOT EXISTS lockt_id_h ON lockt USING hash (id)"},
+		// a partial index that is not UNIQUE covers every row (same
+		// answers); COLLATE "C" is DuckDB's bytewise order
+		{sql: "CREATE INDEX lockt_open ON lockt (v) WHERE id > 1"},
+		{sql: "CREATE INDEX ON lockt (v COLLATE \"C\", id) WHERE v IS NOT NULL;"},
+		{sql: "CREATE UNIQUE INDEX lockt_vc ON lockt (v COLLATE \"C\" varchar_pattern_ops, id)"},
+		{sql: "SELECT id FROM lockt WHERE v = 'b' AND id > 1"},
+		{sql: "INSERT INTO lockt VALUES (4, 'b')"},
 		{sql: "SELECT indexname FROM pg_indexes WHERE tablename = 'lockt' AND indexname LIKE 'lockt_%' ORDER BY 1", catalogTypes: true},
+		{sql: "DROP INDEX lockt_open"},
+		{sql: "DROP INDEX lockt_v_id_idx"},
+		{sql: "DROP INDEX lockt_vc"},
 		// SELECT INTO creates the table (tag SELECT n)
 		{sql: "SELECT id, v INTO lock_copy FROM lockt WHERE id > 1"},
 		{sql: "SELECT * FROM lock_copy ORDER BY id"},

@@ -122,6 +122,8 @@ const (
 	InvalidParameterFormat  Code = "invalid_parameter_format"
 	UnsupportedResultFormat Code = "unsupported_result_format"
 	ArrayDimensions         Code = "array_dimensions_mismatch"
+	DatatypeMismatch        Code = "datatype_mismatch"
+	InvalidRowCount         Code = "invalid_row_count"
 	ArraySubscript          Code = "array_subscript_error"
 	StringLengthMismatch    Code = "string_data_length_mismatch"
 	StringTooLong           Code = "string_data_right_truncation"
@@ -268,6 +270,8 @@ var codes = map[Code]codeInfo{
 	StringLengthMismatch:    {"22026", "A bit(n) value has exactly n bits: cast the value (x::bit(n) pads or cuts it on the right), and give &, | and # operands of one length."},
 	StringTooLong:           {"22001", "A bit varying(n) value has at most n bits: cast it (x::bit varying(n) cuts it on the right) or widen the type."},
 	SubstringError:          {"22011", "Give substring a length of 0 or more."},
+	InvalidRowCount:         {"2201W", "FETCH FIRST n ROWS WITH TIES needs a count that is not NULL and not negative."},
+	DatatypeMismatch:        {"42804", "VARIADIC passes an array's elements as the arguments: write VARIADIC ARRAY[…] (or an array column), or the values as separate arguments."},
 	ArrayDimensions:         {"2202E", "A PostgreSQL array is rectangular: give every sub-list of a list of lists the same length (and no NULL sub-list), or request the column in text format."},
 	InvalidDatetimeInput:    {"22007", "Write dates and times as PostgreSQL reads them: ISO 8601 (1999-01-08 04:05:06), or a form of PostgreSQL's manual, section 8.5.1 ('January 8, 1999', '1/8/1999' month first); see docs/sql.md."},
 	CardinalityViolation:    {"21000", "Ensure that no rows proposed for insertion within the same command have duplicate constrained values: merge the duplicates, or upsert them in separate statements."},
