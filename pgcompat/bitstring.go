@@ -23,12 +23,12 @@ import (
 // padding byte first), so '1101' sorts before '0' and '10' before '1',
 // and it has no empty value (B'' is refused). Text of 0 and 1 compares
 // byte by byte and a prefix first, which is PostgreSQL's order of bit
-// strings (bitwise, then the shorter first); length, substring, position
-// and || of the text are those of the bits. The operators and functions
-// of bits are Go functions overloading DuckDB's on the two types
-// (bitFunctions); the types' names keep them apart from text, so 'abc' &
-// 'b' stays DuckDB's error and pgwire reports the columns as bit (OID
-// 1560) and varbit (1562).
+// strings (bitwise, then the shorter first); substring of the text is
+// that of the bits. The operators and functions of bits are Go functions
+// overloading DuckDB's on pg_bit, to which varbit converts implicitly
+// (bitFunctions); the types' names keep them apart from text (a text
+// column is no argument of theirs), and pgwire reports the columns as bit
+// (OID 1560) and varbit (1562).
 //
 // A length (bit(4), bit varying(11)) is not part of the engine's types:
 // the rewrite (bitType) writes a cast to one as pg_bit_cast or
@@ -329,6 +329,10 @@ func bitFunctions() map[string][]bitFunc {
 		"bit_length": length,
 		"octet_length": {{in: []string{BitType}, out: i32, run: func(a []driver.Value) (any, error) {
 			return int32((len(str(a[0])) + 7) / 8), nil
+		}}, {in: []string{txt}, out: i32, run: func(a []driver.Value) (any, error) {
+			// text's bytes: DuckDB has octet_length of BLOB and BIT only,
+			// between which (and bit strings) a string literal was ambiguous
+			return int32(len(str(a[0]))), nil
 		}}},
 		"bit_count": {{in: []string{BitType}, out: i64, run: func(a []driver.Value) (any, error) {
 			return int64(strings.Count(str(a[0]), "1")), nil

@@ -46,6 +46,8 @@ func TestBitStrings(t *testing.T) {
 		"SELECT B'0' < B'00', B'1' > B'0111', B'10' < B'100', B'' < B'0', B'0101'::bit(4) = B'0101'::varbit, B'01' = '01', B'11' <> B'110'",
 		// functions
 		"SELECT length(B'0101'), bit_length(B'0101'), octet_length(B'010111110'), octet_length(B''), bit_count(B'0111')",
+		// text beside the overloads of bit strings
+		"SELECT octet_length('abc'), octet_length('é'), octet_length(x), octet_length(x::bytea), pg_typeof(octet_length(x)) FROM (VALUES ('ab')) v(x)",
 		"SELECT substring(B'010111' from 2 for 3), substring(B'010111' from 3), substring(B'010111' for 2), substring(B'0101' from -1), substring(B'0101' from 10)",
 		"SELECT substring('01010101'::bit(8) from -10 for 2147483646), substring('01010101'::varbit from 2 for 2147483646)",
 		"SELECT substring(B'0101' from 1 for -1)",
