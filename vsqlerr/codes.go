@@ -266,7 +266,7 @@ var codes = map[Code]codeInfo{
 	SequenceOutOfBounds:     {"22003", "setval's value must lie between the sequence's MINVALUE and MAXVALUE (duckdb_sequences() shows them)."},
 	NullValueNotAllowed:     {"22004", "Pass a value that is not NULL, e.g. coalesce(x, …) (in format(): %L writes NULL, %s nothing)."},
 	JSONPathBoolean:         {"22038", "jsonb_path_match needs a path that returns one boolean (a predicate such as $.a == 1); the @@ operator answers NULL instead."},
-	ArraySubscript:          {"2202E", "The index must lie within the value: a bytea of n bytes has bytes 0 to n-1 (bits 0 to 8n-1)."},
+	ArraySubscript:          {"2202E", "The index must lie within the value: a bytea of n bytes has bytes 0 to n-1 (bits 0 to 8n-1), a bit string of n bits bits 0 to n-1."},
 	StringLengthMismatch:    {"22026", "A bit(n) value has exactly n bits: cast the value (x::bit(n) pads or cuts it on the right), and give &, | and # operands of one length."},
 	StringTooLong:           {"22001", "A bit varying(n) value has at most n bits: cast it (x::bit varying(n) cuts it on the right) or widen the type."},
 	SubstringError:          {"22011", "Give substring a length of 0 or more."},
