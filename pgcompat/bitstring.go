@@ -68,6 +68,22 @@ func registerBitTypes(c driver.Conn) error {
 		return err
 	}
 	for _, t := range []string{BitType, VarbitType} {
+		// no cast to these, which DuckDB would make of the digits as a
+		// number (B'101'::int2 was 101)
+		name := map[string]string{BitType: "bit", VarbitType: "bit varying"}[t]
+		for _, to := range []struct {
+			target duckstream.CastTarget
+			name   string
+		}{{duckstream.CastSmallint, "smallint"}, {duckstream.CastDouble, "double precision"}, {duckstream.CastFloat, "real"}} {
+			err := vsqlerr.New(vsqlerr.CannotCoerce, "cannot cast type %s to %s", name, to.name)
+			if err := duckstream.RegisterTextTypeNumberCast(c, t, to.target, -1, func([]byte) (int64, error) { return 0, err }); err != nil {
+				return err
+			}
+		}
+		err := vsqlerr.New(vsqlerr.CannotCoerce, "cannot cast type %s to bytea", name)
+		if err := duckstream.RegisterTextTypeBlobCast(c, t, -1, func([]byte) ([]byte, error) { return nil, err }); err != nil {
+			return err
+		}
 		for _, to := range []struct {
 			target duckstream.CastTarget
 			bits   int
@@ -161,6 +177,9 @@ func integerBits(v int64, n int) string {
 
 // fitBits is b cast to bit(n): cut or padded with zeros on the right.
 func fitBits(b string, n int64) string {
+	if n < 0 {
+		return b // (no length)
+	}
 	if int64(len(b)) >= n {
 		return b[:n]
 	}
@@ -292,7 +311,7 @@ func bitFunctions() map[string][]bitFunc {
 		for k, in := range []string{BitType, txt} {
 			fs[k] = bitFunc{in: []string{in, i64}, out: out, run: func(a []driver.Value) (any, error) {
 				n := num(a[1])
-				if err := typeLength(n); err != nil {
+				if err := typeLength(n); err != nil && n != -1 {
 					return nil, err
 				}
 				b, err := read[k](str(a[0]))
@@ -382,8 +401,15 @@ func bitFunctions() map[string][]bitFunc {
 			}
 			return integerBits(num(a[0]), int(num(a[1]))), nil
 		}}),
-		// x::bit varying(n): cut to n bits
-		"__vsql_varbit_cast": sized(func(b string, n int64) string { return b[:min(int64(len(b)), n)] }, VarbitType),
+		// x::bit varying(n): cut to n bits (-1: x::varbit, any length)
+		"__vsql_varbit_cast": append(sized(func(b string, n int64) string {
+			if n < 0 {
+				return b
+			}
+			return b[:min(int64(len(b)), n)]
+		}, VarbitType), bitFunc{in: []string{i64, i64}, out: VarbitType, run: func(a []driver.Value) (any, error) {
+			return nil, vsqlerr.New(vsqlerr.CannotCoerce, "cannot cast type integer to bit varying")
+		}}),
 		"__vsql_bit_fits": {{in: []string{BitType, i64, "BOOLEAN"}, out: "BOOLEAN", run: func(a []driver.Value) (any, error) {
 			return bitFits(str(a[0]), num(a[1]), a[2].(bool))
 		}}},
@@ -474,7 +500,8 @@ func (p *pass) bitConstant(i int) bool {
 //     pg_bit_cast(x, n), which pads or cuts x to n bits and reads an
 //     integer's last n bits, as PostgreSQL's explicit cast;
 //     x::bit varying(n) and CAST(x AS varbit(n)): pg_varbit_cast(x, n),
-//     which cuts; without a length the type is varbit.
+//     which cuts; without a length pg_varbit_cast(x, -1), which refuses
+//     an integer (DuckDB would make 5::varbit the text 5).
 //   - a column's type in CREATE TABLE: the engine's type, and for bit,
 //     bit(n) and bit varying(n) a CHECK of __vsql_bit_fits, which refuses a
 //     value of another length (longer, for bit varying) with PostgreSQL's
@@ -538,19 +565,11 @@ func bitType(p *pass, i int) {
 		if k < 0 {
 			return
 		}
-		if n < 0 {
-			p.replace(p.toks[i].Start, p.toks[end].End, VarbitType)
-			return
-		}
 		p.open(p.toks[k].Start, fn+"(") // the cast of a cast wraps it
 		p.replace(p.toks[i-2].Start, p.toks[end].End, fmt.Sprintf(", %d)", n))
 	case p.isWord(i-1, "as") && p.kind(end+1) == sqltext.Close:
 		open := p.matchBackward(end + 1)
 		if open < 1 || !p.isWord(open-1, "cast") && !p.isWord(open-1, "try_cast") {
-			return
-		}
-		if n < 0 {
-			p.replace(p.toks[i].Start, p.toks[end].End, VarbitType)
 			return
 		}
 		p.replace(p.toks[open-1].Start, p.toks[open-1].End, fn)

@@ -14,9 +14,9 @@ func TestBitRewrite(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{`SELECT B'0101', x'1F', b''`, `SELECT CAST('B0101' AS pg_bit), CAST('x1F' AS pg_bit), CAST('b' AS pg_bit)`},
 		{`SELECT B'01'::bit(4), '1'::bit, n::bit(8), '1'::varbit, '1'::bit varying(3)`,
-			`SELECT ` + p + `pg_bit_cast(CAST('B01' AS pg_bit), 4), ` + p + `pg_bit_cast('1', 1), ` + p + `pg_bit_cast(n, 8), '1'::varbit, ` + p + `pg_varbit_cast('1', 3)`},
+			`SELECT ` + p + `pg_bit_cast(CAST('B01' AS pg_bit), 4), ` + p + `pg_bit_cast('1', 1), ` + p + `pg_bit_cast(n, 8), ` + p + `pg_varbit_cast('1', -1), ` + p + `pg_varbit_cast('1', 3)`},
 		{`SELECT CAST(v || B'0' AS BIT VARYING(6)), CAST(x AS bit(2)), CAST(x AS bit varying)`,
-			`SELECT ` + p + `pg_varbit_cast(v || CAST('B0' AS pg_bit) , 6), ` + p + `pg_bit_cast(x , 2), CAST(x AS varbit)`},
+			`SELECT ` + p + `pg_varbit_cast(v || CAST('B0' AS pg_bit) , 6), ` + p + `pg_bit_cast(x , 2), ` + p + `pg_varbit_cast(x , -1)`},
 		{`SELECT a # b, 5 # 3, B'1' # B'0'`, `SELECT ` + p + `pg_xor(a , b), ` + p + `pg_xor(5 , 3), ` + p + `pg_xor(CAST('B1' AS pg_bit) , CAST('B0' AS pg_bit))`},
 		{`CREATE TABLE t (a bit(4) NOT NULL, "B" bit varying(3), c varbit, d bit)`,
 			`CREATE TABLE t (a pg_bit CHECK (__vsql_bit_fits(a, 4, true)) NOT NULL, "B" varbit CHECK (__vsql_bit_fits("B", 3, false)), c varbit, d pg_bit CHECK (__vsql_bit_fits(d, 1, true)))`},

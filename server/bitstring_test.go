@@ -36,6 +36,8 @@ func TestBitStrings(t *testing.T) {
 		"SELECT 5::bit(4), 5::bit(2), (-1)::bit(6), 5::bit, (-5)::bit(64), 5::bit(40), 7::bit(3)",
 		"SELECT B'101'::int, B'11111111111111111111111111111111'::int, B'10000000000000000000000000000000'::int, B'1111'::bigint, 300::bit(64)::bigint",
 		"SELECT B'111111111111111111111111111111111'::int",
+		"SELECT B'101'::int2", "SELECT B'101'::float8", "SELECT B'101'::real", "SELECT B'101'::varbit::bytea", "SELECT 5::varbit", "SELECT CAST(5 AS bit varying)",
+		"SELECT B'101'::int::int2, B'101'::text, '0101'::varbit, CAST(B'01' AS varbit), B'01'::bit varying",
 		// operators
 		"SELECT B'0101' & B'0011', B'0101' | B'0011', B'0101' # B'0011', ~B'0101', B'0101' << 1, B'0101' >> 1, B'0111' << -1, B'0111' >> 10",
 		"SELECT B'01' || B'1', B'' || B'1', B'01' || '10', 5 # 3",
@@ -101,6 +103,7 @@ func TestBitStrings(t *testing.T) {
 		"INSERT INTO bs_fixed VALUES (B'010')", "UPDATE bs_fixed SET b = B'1'", "INSERT INTO bs_var VALUES (B'101011', NULL, NULL)",
 		"SELECT substring(B'0101' from 1 for -1)", "SELECT get_bit(B'0101', 4)", "SELECT set_bit(B'0101', 0, 2)",
 		"SELECT B'111111111111111111111111111111111'::int", "SELECT get_bit('\\x1234'::bytea, 16)",
+		"SELECT B'101'::int2", "SELECT B'101'::varbit::float8", "SELECT 5::varbit",
 	} {
 		_, errPG := execText(pg, q)
 		_, errVS := execText(vs, q)
@@ -184,6 +187,26 @@ func TestBitStrings(t *testing.T) {
 		}
 	}
 	compareSteps(t, pg, vs, []string{"SELECT b FROM bs_fixed ORDER BY b"})
+
+	// unaliased items are named as PostgreSQL names them
+	for _, q := range []string{
+		"SELECT B'0101', X'1F', '0101'::bit(4), '0101'::varbit, 5::bit(4), bit '01', B'01'::bit(4), '01'::bit varying(3), CAST('1' AS bit(2))",
+		"SELECT b::bit(3), b::varbit(2), b || b, b & b, ~b, b << 1, b # b, length(b), get_bit(b, 1), substring(b from 1 for 2), position(B'1' in b), b::int, octet_length('a') FROM bs_fixed",
+	} {
+		var names [2][]string
+		for k, c := range []*pgconn.PgConn{pg, vs} {
+			res, err := execText(c, q)
+			if err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			for _, f := range res[0].FieldDescriptions {
+				names[k] = append(names[k], f.Name)
+			}
+		}
+		if !slices.Equal(names[0], names[1]) {
+			t.Errorf("%s: columns named\n  PostgreSQL: %q\n  vsqld:      %q", q, names[0], names[1])
+		}
+	}
 
 	// the columns are reported as bit (1560) and varbit (1562)
 	res, err := execText(vs, "SELECT b, v, B'1' || B'0' AS c, B'1' & B'0' AS d FROM bs_fixed, bs_var LIMIT 1")

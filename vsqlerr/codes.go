@@ -128,6 +128,7 @@ const (
 	StringLengthMismatch    Code = "string_data_length_mismatch"
 	StringTooLong           Code = "string_data_right_truncation"
 	SubstringError          Code = "substring_error"
+	CannotCoerce            Code = "cannot_coerce"
 	InvalidPower            Code = "invalid_power"
 	CardinalityViolation    Code = "cardinality_violation"
 	JSONPathBoolean         Code = "singleton_sql_json_item_required"
@@ -270,6 +271,7 @@ var codes = map[Code]codeInfo{
 	StringLengthMismatch:    {"22026", "A bit(n) value has exactly n bits: cast the value (x::bit(n) pads or cuts it on the right), and give &, | and # operands of one length."},
 	StringTooLong:           {"22001", "A bit varying(n) value has at most n bits: cast it (x::bit varying(n) cuts it on the right) or widen the type."},
 	SubstringError:          {"22011", "Give substring a length of 0 or more."},
+	CannotCoerce:            {"42846", "PostgreSQL has no cast between these types: a bit string casts to and from integer and bigint (x::int, 5::bit(4)) and text (x::text, '0101'::bit(4)) only."},
 	InvalidRowCount:         {"2201W", "FETCH FIRST n ROWS WITH TIES needs a count that is not NULL and not negative."},
 	DatatypeMismatch:        {"42804", "VARIADIC passes an array's elements as the arguments: write VARIADIC ARRAY[…] (or an array column), or the values as separate arguments."},
 	ArrayDimensions:         {"2202E", "A PostgreSQL array is rectangular: give every sub-list of a list of lists the same length (and no NULL sub-list), or request the column in text format."},

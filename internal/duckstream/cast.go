@@ -234,6 +234,12 @@ func RegisterTextTypeCast(c driver.Conn, source, target string, implicitCost int
 	return registerCast(c, source, C.int(bindings.TypeVarchar), target, implicitCost, registeredCast{bytes: fn, width: -1})
 }
 
+// RegisterTextTypeBlobCast installs fn as the engine's cast of the text
+// type source to BLOB.
+func RegisterTextTypeBlobCast(c driver.Conn, source string, implicitCost int64, fn BytesCast) error {
+	return registerCast(c, source, C.int(bindings.TypeBlob), "", implicitCost, registeredCast{bytes: fn, width: -1})
+}
+
 // RegisterTextTypeNumberCast installs fn as the engine's cast of the text
 // type source to the fixed-width type target (its value as
 // RegisterTextCast's).
