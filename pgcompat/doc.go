@@ -202,14 +202,16 @@
 // substring and || of the text are those of the bits. Their casts from
 // text read PostgreSQL's bit input (binary digits, B…, X… hexadecimal;
 // 22P02 for another character), each converts to the other implicitly,
-// and casts to integer and bigint take the last bits (22003 beyond the
-// type's width). The operators & | ~ << >> and ||, and length,
-// bit_length, octet_length, position, get_bit, set_bit and bit_count, are
-// Go functions overloading DuckDB's on pg_bit (varbit converts to it, as
-// PostgreSQL's operators are declared on bit); a # b is pg_xor (the rule
-// of #); get_bit and set_bit of bytea are overloads there too. A length
-// is not part of an engine type: the rules below write a cast to one as a
-// call and a column of one as the type and a CHECK.
+// casts to integer and bigint take the last bits (22003 beyond the
+// type's width), and casts to smallint, real, double precision and bytea,
+// which PostgreSQL lacks and DuckDB made of the digits, raise 42846. The
+// operators & | ~ << >> and ||, and length, bit_length, octet_length,
+// position, get_bit, set_bit and bit_count, are Go functions overloading
+// DuckDB's on pg_bit (varbit converts to it, as PostgreSQL's operators
+// are declared on bit); a # b is pg_xor (the rule of #); get_bit and
+// set_bit of bytea, and octet_length of text, are overloads there too. A
+// length is not part of an engine type: the rules below write a cast to
+// one as a call and a column of one as the type and a CHECK.
 //
 // Caveats: to_number returns double precision (DuckDB's DECIMAL has one
 // scale per column, PostgreSQL's numeric one per value); to_char of a
@@ -309,7 +311,8 @@
 //     (bitType): x::bit(n) and CAST(x AS bit(n)) are pg_bit_cast(x, n),
 //     which pads or cuts a bit string or text on the right and takes an
 //     integer's last n bits, as PostgreSQL's explicit cast (bit alone is
-//     bit(1)); x::bit varying(n) is pg_varbit_cast(x, n), which cuts. A
+//     bit(1)); x::bit varying(n) is pg_varbit_cast(x, n), which cuts
+//     (x::varbit is pg_varbit_cast(x, -1), which refuses an integer). A
 //     column of CREATE TABLE gets the type and CHECK (__vsql_bit_fits(col,
 //     n, fixed)) (a Go function: DuckDB would refuse to replace a macro a
 //     CHECK calls), which raises PostgreSQL's 22026 (bit(n) of another
