@@ -147,6 +147,23 @@ func RegisterCasts(conn *sql.Conn) error {
 				return err
 			}
 		}
+		// double precision and real to smallint, integer and bigint:
+		// rounded half to even, then checked against the type's range
+		// (DuckDB checked before rounding: 32767.6 became -32768, and
+		// -32768.4 was refused)
+		for _, src := range []duckstream.CastTarget{duckstream.CastDouble, duckstream.CastFloat} {
+			for _, t := range []struct {
+				target duckstream.CastTarget
+				bits   int
+			}{{duckstream.CastSmallint, 16}, {duckstream.CastInteger, 32}, {duckstream.CastBigint, 64}} {
+				bits := t.bits
+				if err := duckstream.RegisterFloatCast(c, src, t.target, func(f float64) (int64, error) {
+					return floatToInt(f, bits)
+				}); err != nil {
+					return err
+				}
+			}
+		}
 		return duckstream.RegisterBytesCast(c, -1, func(text []byte) ([]byte, error) {
 			b, err := ParseBytea(text)
 			if err != nil {
@@ -214,3 +231,16 @@ func datetimeError(err error) error {
 // text read as a date or time (DatetimeFieldOverflow's own is about
 // to_timestamp's templates).
 const datetimeInputHint = "A field is out of its range (month 1-12, the day of that month, hour 0-24, minute and second 0-59); the order of day and month is month first (MDY)."
+
+// floatToInt is PostgreSQL's cast of a float to an integer type of bits
+// bits: rint (half to even), then the range check (22003 "smallint out
+// of range"; NaN too).
+func floatToInt(f float64, bits int) (int64, error) {
+	r := math.RoundToEven(f)
+	limit := math.Ldexp(1, bits-1) // 2^(bits-1), exact in a float64
+	if math.IsNaN(r) || r < -limit || r >= limit {
+		name := map[int]string{16: "smallint", 32: "integer", 64: "bigint"}[bits]
+		return 0, vsqlerr.ForEngine(vsqlerr.New(vsqlerr.NumericOutOfRange, "%s out of range", name))
+	}
+	return int64(r), nil
+}

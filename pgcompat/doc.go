@@ -163,7 +163,11 @@
 // as one escaped byte and seven characters; pgwire reads bytea parameters
 // with the same function.
 //
-// RegisterCasts replaces DuckDB's casts of VARCHAR to DATE, TIMESTAMP and
+// RegisterCasts also replaces DuckDB's casts of DOUBLE and FLOAT to
+// SMALLINT, INTEGER and BIGINT (duckstream.RegisterFloatCast: rounded half
+// to even before the range check, as PostgreSQL; DuckDB checked first and
+// 32767.6::float8::int2 wrapped to -32768). It replaces DuckDB's casts of
+// VARCHAR to DATE, TIMESTAMP and
 // TIME in the engine with PostgreSQL's input functions
 // (internal/pgdatetime, through duckstream.RegisterTextCast): every CAST,
 // ::, typed literal and implicit cast of a string into a column of those

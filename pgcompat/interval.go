@@ -277,3 +277,90 @@ func (iv *ivAcc) designators(s, units string, timePart bool) bool {
 	}
 	return true
 }
+
+// Interval fields as PostgreSQL's DecodeInterval marks them: each may be
+// given once ('1 day 1 day' is an error), and a time or fractional
+// seconds take the seconds, milliseconds and microseconds together.
+const (
+	ivYear = 1 << iota
+	ivMonth
+	ivDay
+	ivHour
+	ivMinute
+	ivSecond
+	ivMillisecond
+	ivMicrosecond
+	ivWeek
+	ivDecade
+	ivCentury
+	ivMillennium
+	ivAllSeconds = ivSecond | ivMillisecond | ivMicrosecond
+)
+
+// ivUnitFields are the field of each unit word.
+var ivUnitFields = map[string]int{
+	"millennium": ivMillennium, "millennia": ivMillennium, "millenniums": ivMillennium,
+	"century": ivCentury, "centuries": ivCentury, "decade": ivDecade, "decades": ivDecade,
+	"y": ivYear, "yr": ivYear, "yrs": ivYear, "year": ivYear, "years": ivYear,
+	"mon": ivMonth, "mons": ivMonth, "month": ivMonth, "months": ivMonth,
+	"w": ivWeek, "week": ivWeek, "weeks": ivWeek, "d": ivDay, "day": ivDay, "days": ivDay,
+	"h": ivHour, "hr": ivHour, "hrs": ivHour, "hour": ivHour, "hours": ivHour,
+	"m": ivMinute, "min": ivMinute, "mins": ivMinute, "minute": ivMinute, "minutes": ivMinute,
+	"s": ivSecond, "sec": ivSecond, "secs": ivSecond, "second": ivSecond, "seconds": ivSecond,
+	"ms": ivMillisecond, "msec": ivMillisecond, "msecs": ivMillisecond, "millisecond": ivMillisecond, "milliseconds": ivMillisecond,
+	"us": ivMicrosecond, "usec": ivMicrosecond, "usecs": ivMicrosecond, "microsecond": ivMicrosecond, "microseconds": ivMicrosecond,
+}
+
+// redundantIntervalField reports whether the interval input v (PostgreSQL's
+// verbose form) gives a field twice, which PostgreSQL refuses (22007). It
+// answers false for text it does not read.
+func redundantIntervalField(v string) bool {
+	toks := strings.Fields(strings.ToLower(v))
+	if len(toks) > 0 && toks[0] == "@" {
+		toks = toks[1:]
+	}
+	if len(toks) > 0 && toks[len(toks)-1] == "ago" {
+		toks = toks[:len(toks)-1]
+	}
+	seen := 0
+	mark := func(f int) bool {
+		dup := seen&f != 0
+		seen |= f
+		return dup
+	}
+	for i := 0; i < len(toks); i++ {
+		t := strings.TrimLeft(toks[i], "+-")
+		if t == "" {
+			continue
+		}
+		if isClock(t) {
+			if mark(ivHour | ivMinute | ivAllSeconds) {
+				return true
+			}
+			continue
+		}
+		if _, err := strconv.ParseFloat(t, 64); err != nil || strings.ContainsAny(t, "eEinfINF") {
+			return false
+		}
+		if i+1 < len(toks) {
+			if f, ok := ivUnitFields[toks[i+1]]; ok {
+				if f == ivSecond && strings.Contains(t, ".") {
+					f = ivAllSeconds
+				}
+				if mark(f) {
+					return true
+				}
+				i++
+				continue
+			}
+			if isClock(toks[i+1]) {
+				if mark(ivDay) {
+					return true
+				}
+				continue
+			}
+			return false
+		}
+	}
+	return false
+}

@@ -138,6 +138,10 @@ func (p *pass) readLiteral(lit int, to literalType, start, end int) {
 			p.insert(p.toks[end].End, strings.Repeat("[]", depth-to.dims))
 		}
 	case litInterval:
+		if redundantIntervalField(val) {
+			p.literalExpr(lit, start, end, "error("+sqlString(vsqlerr.New(vsqlerr.InvalidDatetimeInput, "invalid input syntax for type interval: %q", val).Error())+")")
+			return
+		}
 		if iv, ok := intervalLiteral(val); ok {
 			p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+iv+"'")
 		}

@@ -132,6 +132,18 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT sum(1/ten) FILTER (WHERE ten > 0)::int8, array_agg(10 % ten ORDER BY ten) FILTER (WHERE ten <> 0), count(*) FILTER (WHERE ten > 0) FROM (VALUES (0), (1), (2), (NULL)) v(ten)"},
 		{sql: "SELECT ten, (sum(100/ten) FILTER (WHERE ten > 0) OVER (ORDER BY ten))::int8 FROM (VALUES (0), (1), (2)) v(ten) ORDER BY ten"},
 		{sql: "SELECT sum(1/ten) FILTER (WHERE 10/ten > 1) FROM (VALUES (0), (1), (2)) v(ten)"}, // 22012 in the condition
+		// float to integer: rounded half to even, then the range check
+		{sql: "SELECT 32767.4::float8::int2, (-32768.4)::float8::int2, 2.5::float8::int4, 3.5::float4::int4, (-2.5)::float8::int8, '-2147483648.4'::float8::int4, 1e18::float8::int8, '-32768.4'::float4::int2"},
+		{sql: "SELECT 32767.6::float8::int2"},        // 22003
+		{sql: "SELECT '2147483647.6'::float8::int4"}, // 22003
+		{sql: "SELECT 'NaN'::float8::int4"},          // 22003
+		{sql: "SELECT 9223372036854775807.0::float8::int8"},
+		{sql: "SELECT x::int4 FROM (VALUES (0.5::float8), (1.5), (-0.5), (NULL)) v(x)"},
+		// an interval field given twice is PostgreSQL's 22007
+		{sql: "SELECT '1 second 2 seconds'::interval"},
+		{sql: "SELECT interval '5.5 seconds 3 milliseconds'"},
+		{sql: "SELECT '1:20:05 5 microseconds'::interval"},
+		{sql: "SELECT '1 day 2 hours 3 min 4 sec 5 ms'::interval, interval '1 week 1 day', '5 seconds 3 milliseconds'::interval, '1 2:03:04'::interval, '@ 1 year 2 months ago'::interval"},
 		// pg_sleep returns void, an empty value (not NULL)
 		{sql: "SELECT pg_sleep(0.01) IS NULL, pg_sleep(0) IS NOT NULL"},
 		// division is strict: a NULL dividend gives NULL whatever the divisor

@@ -87,7 +87,6 @@ static int vsql_cast_id(duckdb_function_info info) {
 import "C"
 
 import (
-	"cmp"
 	"database/sql/driver"
 	"fmt"
 	"sync"
@@ -155,7 +154,26 @@ var (
 type registeredCast struct {
 	fn    TextCast
 	bytes BytesCast // a BLOB target (width -1)
-	width int
+	// fromFloat reads a DOUBLE (floatWidth 8) or FLOAT (4) source
+	fromFloat  FloatCast
+	floatWidth int
+	width      int
+}
+
+// FloatCast converts a DOUBLE or FLOAT value (a FLOAT widened) to the
+// physical value of an integer target; an error fails the cast (CAST)
+// or makes the value NULL (TRY_CAST).
+type FloatCast func(f float64) (int64, error)
+
+// RegisterFloatCast installs fn as the engine's cast of source (CastDouble
+// or CastFloat) to target (CastSmallint, CastInteger or CastBigint).
+func RegisterFloatCast(c driver.Conn, source, target CastTarget, fn FloatCast) error {
+	if source != CastDouble && source != CastFloat || target != CastSmallint && target != CastInteger && target != CastBigint {
+		return fmt.Errorf("duckstream: no float cast from %d to %d", source, target)
+	}
+	src, srcWidth := source.duckType()
+	_, width := target.duckType()
+	return registerFrom(c, src, target, -1, registeredCast{fromFloat: fn, floatWidth: srcWidth, width: width})
 }
 
 // BytesCast converts one text value to the bytes of a BLOB; an error
@@ -178,13 +196,18 @@ func RegisterTextCast(c driver.Conn, target CastTarget, implicitCost int64, fn T
 }
 
 func register(c driver.Conn, target CastTarget, implicitCost int64, rc registeredCast) error {
-	typ, _ := target.duckType()
-	return registerCast(c, "", typ, "", implicitCost, rc)
+	return registerFrom(c, C.int(bindings.TypeVarchar), target, implicitCost, rc)
 }
 
-// registerCast registers rc as the cast of VARCHAR, or of the text type
-// named sourceAlias, to the type typ, named targetAlias if not "".
-func registerCast(c driver.Conn, sourceAlias string, typ C.int, targetAlias string, implicitCost int64, rc registeredCast) error {
+func registerFrom(c driver.Conn, source C.int, target CastTarget, implicitCost int64, rc registeredCast) error {
+	typ, _ := target.duckType()
+	return registerCast(c, source, "", typ, "", implicitCost, rc)
+}
+
+// registerCast registers rc as the cast of the type source, named
+// sourceAlias if not "" (a text type of RegisterTextType), to the type
+// typ, named targetAlias if not "".
+func registerCast(c driver.Conn, source C.int, sourceAlias string, typ C.int, targetAlias string, implicitCost int64, rc registeredCast) error {
 	h, err := connHandle(c)
 	if err != nil {
 		return err
@@ -196,8 +219,8 @@ func registerCast(c driver.Conn, sourceAlias string, typ C.int, targetAlias stri
 	src, dst := cString(sourceAlias), cString(targetAlias)
 	defer C.free(unsafe.Pointer(src))
 	defer C.free(unsafe.Pointer(dst))
-	if st := C.vsql_register_cast(C.duckdb_connection(h.Ptr), C.int(bindings.TypeVarchar), src, typ, dst, C.int64_t(implicitCost), C.int(id)); st != 0 {
-		return fmt.Errorf("duckstream: DuckDB refused the cast of %s to type %d %s", cmp.Or(sourceAlias, "VARCHAR"), typ, targetAlias)
+	if st := C.vsql_register_cast(C.duckdb_connection(h.Ptr), source, src, typ, dst, C.int64_t(implicitCost), C.int(id)); st != 0 {
+		return fmt.Errorf("duckstream: DuckDB refused the cast of type %d %s to type %d %s", source, sourceAlias, typ, targetAlias)
 	}
 	return nil
 }
@@ -231,13 +254,13 @@ func RegisterTextType(c driver.Conn, alias string) error {
 // source ("" for VARCHAR) to the text type target (types of
 // RegisterTextType, or "" for VARCHAR). implicitCost as RegisterTextCast.
 func RegisterTextTypeCast(c driver.Conn, source, target string, implicitCost int64, fn BytesCast) error {
-	return registerCast(c, source, C.int(bindings.TypeVarchar), target, implicitCost, registeredCast{bytes: fn, width: -1})
+	return registerCast(c, C.int(bindings.TypeVarchar), source, C.int(bindings.TypeVarchar), target, implicitCost, registeredCast{bytes: fn, width: -1})
 }
 
 // RegisterTextTypeBlobCast installs fn as the engine's cast of the text
 // type source to BLOB.
 func RegisterTextTypeBlobCast(c driver.Conn, source string, implicitCost int64, fn BytesCast) error {
-	return registerCast(c, source, C.int(bindings.TypeBlob), "", implicitCost, registeredCast{bytes: fn, width: -1})
+	return registerCast(c, C.int(bindings.TypeVarchar), source, C.int(bindings.TypeBlob), "", implicitCost, registeredCast{bytes: fn, width: -1})
 }
 
 // RegisterTextTypeNumberCast installs fn as the engine's cast of the text
@@ -245,7 +268,7 @@ func RegisterTextTypeBlobCast(c driver.Conn, source string, implicitCost int64, 
 // RegisterTextCast's).
 func RegisterTextTypeNumberCast(c driver.Conn, source string, target CastTarget, implicitCost int64, fn TextCast) error {
 	typ, width := target.duckType()
-	return registerCast(c, source, typ, "", implicitCost, registeredCast{fn: fn, width: width})
+	return registerCast(c, C.int(bindings.TypeVarchar), source, typ, "", implicitCost, registeredCast{fn: fn, width: width})
 }
 
 //export vsqlCast
@@ -274,9 +297,14 @@ func vsqlCast(info C.duckdb_function_info, count C.idx_t, input, output C.duckdb
 		var v int64
 		var b []byte
 		var err error
-		if rc.bytes != nil {
+		switch {
+		case rc.fromFloat != nil && rc.floatWidth == 4:
+			v, err = rc.fromFloat(float64(*(*float32)(unsafe.Add(in.Data, i*4))))
+		case rc.fromFloat != nil:
+			v, err = rc.fromFloat(*(*float64)(unsafe.Add(in.Data, i*8)))
+		case rc.bytes != nil:
 			b, err = rc.bytes(Bytes(&in, i))
-		} else {
+		default:
 			v, err = rc.fn(Bytes(&in, i))
 		}
 		if err != nil {

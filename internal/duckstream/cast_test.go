@@ -164,3 +164,44 @@ func TestTextType(t *testing.T) {
 		t.Errorf("the column's type: %+v, %v", cols, err)
 	}
 }
+
+// A cast of DOUBLE and FLOAT to an integer type in Go, for every value of
+// a vector, NULLs kept, an error failing CAST and nulling TRY_CAST.
+func TestFloatCast(t *testing.T) {
+	_, conn, dc := openConn(t)
+	for _, src := range []CastTarget{CastDouble, CastFloat} {
+		// truncate towards zero; -13 is refused
+		if err := RegisterFloatCast(driver.Conn(dc), src, CastInteger, func(f float64) (int64, error) {
+			if f == -13 {
+				return 0, errors.New("unlucky")
+			}
+			return int64(f), nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := RegisterFloatCast(driver.Conn(dc), CastDate, CastInteger, nil); err == nil {
+		t.Error("a cast from DATE was registered")
+	}
+	ctx := context.Background()
+	for q, want := range map[string]string{
+		"SELECT (2.9::DOUBLE)::INTEGER::VARCHAR":           "2",
+		"SELECT (-2.9::FLOAT)::INTEGER::VARCHAR":           "-2",
+		"SELECT TRY_CAST(-13::DOUBLE AS INTEGER)::VARCHAR": "NULL",
+		"SELECT sum(CAST(i / 2 AS INTEGER))::VARCHAR FROM (SELECT CASE WHEN i % 10 = 0 THEN NULL ELSE i::DOUBLE END AS i FROM range(1, 5001) r(i))": "5623750",
+	} {
+		var v sql.NullString
+		err := conn.QueryRowContext(ctx, q).Scan(&v)
+		got := v.String
+		if !v.Valid {
+			got = "NULL"
+		}
+		if err != nil || got != want {
+			t.Errorf("%s = %s, %v; want %s", q, got, err, want)
+		}
+	}
+	var v sql.NullString
+	if err := conn.QueryRowContext(ctx, "SELECT (-13::DOUBLE)::INTEGER").Scan(&v); err == nil || !strings.Contains(err.Error(), "unlucky") {
+		t.Errorf("CAST refused by the function: %v", err)
+	}
+}

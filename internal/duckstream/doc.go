@@ -66,6 +66,9 @@
 // (TRY_CAST). TestTextCast checks each of these. RegisterBytesCast does
 // the same for VARCHAR to BLOB, whose values the callback writes with
 // duckdb_vector_assign_string_element_len (DuckDB copies them).
+// RegisterFloatCast installs a Go function as the cast of DOUBLE or
+// FLOAT to SMALLINT, INTEGER or BIGINT the same way, reading the
+// vector's float64 or float32 values (TestFloatCast).
 //
 // RegisterTextType registers a type of the engine whose values are text
 // (duckdb_register_logical_type of VARCHAR under an alias, as extensions
