@@ -44,7 +44,8 @@
 // Session.TableColumns), appends to a GROUP BY of a table's primary key
 // the table's other columns the query names (groupbykey.go), drops
 // EXPLAIN's options DuckDB lacks
-// (explain.go), reads FETCH FIRST n ROWS WITH TIES as a QUALIFY on
+// (explain.go), reads Unicode escapes in U&'…', U&"…" and E'…'
+// constants (unicodestrings.go), reads FETCH FIRST n ROWS WITH TIES as a QUALIFY on
 // rank() (fetchties.go), evaluates an aggregate's argument only for the
 // rows its FILTER keeps (aggfilter.go, through pass.deferred, which runs
 // after every token's rule), reads interval qualifiers (INTERVAL '1 2' DAY TO HOUR,

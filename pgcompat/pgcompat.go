@@ -449,6 +449,7 @@ var rules = map[string]rule{
 	"variadic":                 variadicCall,    // num_nulls(VARIADIC a)
 	"ties":                     fetchWithTies,   // FETCH FIRST n ROWS WITH TIES (fetchties.go)
 	"filter":                   aggregateFilter, // agg(x) FILTER (WHERE c): x read for c's rows only (aggfilter.go)
+	"u":                        unicodeString,   // U&'d\0061t' (unicodestrings.go)
 	"type":                     createType,      // CREATE TYPE t AS (…)
 	"_int2":                    arrayTypeName,
 	"_int4":                    arrayTypeName,
@@ -526,7 +527,7 @@ func rewrite(st sqltext.Statement, sess Session) (out sqltext.Statement, changed
 				r = rules[string(lower(buf[:0], sql[t.Start:t.End]))] // no allocation for a map index
 			}
 		case sqltext.String:
-			r = offsetLiteral
+			r = stringLiteral
 		}
 		if r != nil {
 			r(&p, i)
@@ -1874,6 +1875,13 @@ var templateReaders = map[string]bool{"to_timestamp": true, "pg_to_timestamp": t
 // them so in WHERE (DuckDB reads the offset as a zone name). The
 // trade-off: such a literal meant as text loses that space. The text of
 // to_timestamp(text, template) is left to its template.
+// stringLiteral is the rule of every string constant: E'…' with Unicode
+// escapes (unicodestrings.go), then offsetLiteral.
+func stringLiteral(p *pass, i int) {
+	escapeStringUnicode(p, i)
+	offsetLiteral(p, i)
+}
+
 func offsetLiteral(p *pass, i int) {
 	if !p.dml || !p.plainString(i) || p.toks[i].End-p.toks[i].Start < 19 {
 		return

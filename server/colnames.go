@@ -34,7 +34,57 @@ var (
 	domainCall = regexp.MustCompile(`^(?:[A-Za-z_]+\.)?"?__vsql_domain_([^"(]*)"?\(CAST\((.*) AS [^()]*\)\)$`)
 	// a call of a function whose name DuckDB quotes ("unbounded"(4))
 	quotedCall = regexp.MustCompile(`^(?:main\.)?"([a-z_][a-z0-9_]*)"\(.*\)$`)
+	// a column reference, qualified or not, its parts plain or quoted
+	columnRef = regexp.MustCompile(`^(?:(?:[A-Za-z_][A-Za-z0-9_]*|"(?:[^"]|"")*")\.)*(?:[A-Za-z_][A-Za-z0-9_]*|"(?:[^"]|"")*")$`)
 )
+
+// castParts splits DuckDB's text of a cast, CAST(x AS t), at its
+// top-level AS.
+func castParts(duck string) (inner, typ string, ok bool) {
+	rest, found := strings.CutPrefix(duck, "CAST(")
+	if !found || !strings.HasSuffix(rest, ")") {
+		return "", "", false
+	}
+	rest = rest[:len(rest)-1]
+	depth, quote := 0, byte(0)
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0 // a doubled quote closes and opens again
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		case depth == 0 && strings.HasPrefix(rest[i:], " AS "):
+			return rest[:i], rest[i+4:], true
+		}
+	}
+	return "", "", false
+}
+
+// unquoteRef is the last part of a column reference, unquoted.
+func unquoteRef(ref string) string {
+	if !columnRef.MatchString(ref) {
+		return ref
+	}
+	last := ref
+	if strings.HasSuffix(ref, `"`) {
+		if i := strings.LastIndex(ref[:len(ref)-1], `."`); i >= 0 {
+			last = ref[i+1:]
+		}
+	} else if i := strings.LastIndexByte(ref, '.'); i >= 0 {
+		last = ref[i+1:]
+	}
+	if strings.HasPrefix(last, `"`) && strings.HasSuffix(last, `"`) && len(last) >= 2 {
+		return strings.ReplaceAll(last[1:len(last)-1], `""`, `"`)
+	}
+	return last
+}
 
 // typeColumnNames are PostgreSQL's names of DuckDB's types, for a literal
 // cast to one ('1'::int is "int4", '…'::timestamptz "timestamptz").
@@ -113,6 +163,22 @@ func postgresColumnName(duck string) string {
 	}
 	if m := castOf.FindStringSubmatch(duck); m != nil {
 		return m[1]
+	}
+	if inner, typ, ok := castParts(duck); ok {
+		// PostgreSQL's FigureColname: a cast is named after its operand
+		// when that has a name (a column, a function, a cast of one),
+		// else after the type
+		if name := postgresColumnName(inner); name != "?column?" && (name != inner || columnRef.MatchString(inner)) {
+			return unquoteRef(name)
+		}
+		base := strings.Trim(strings.TrimRight(typ, "[]"), `"`)
+		if i := strings.IndexByte(base, '('); i > 0 {
+			base = base[:i]
+		}
+		if name, ok := typeColumnNames[base]; ok {
+			return name
+		}
+		return "?column?"
 	}
 	if m := fieldOf.FindStringSubmatch(duck); m != nil {
 		if f := m[1]; strings.HasPrefix(f, `"`) {

@@ -44,6 +44,15 @@ func TestPostgresColumnName(t *testing.T) {
 		`CAST('01' AS "varbit")`:                                                    "varbit",
 		"memory.__vsql_fn.pg_bit_cast('0101', 4)":                                   "bit",
 		"memory.__vsql_fn.pg_varbit_cast(v, 2)":                                     "v",
+		// a cast: its operand's name, else its type's
+		`CAST("name" AS VARCHAR)`:                 "name",
+		"CAST(cn.price AS INTEGER)":               "price",
+		"CAST(CAST(price AS INTEGER) AS VARCHAR)": "price",
+		"CAST((price * 2) AS INTEGER)":            "int4",
+		"CAST((a + b) AS DECIMAL(10,2))":          "numeric",
+		"CAST(sum(x) AS BIGINT)":                  "sum",
+		`CAST(t."Mixed Case" AS DOUBLE[])`:        "Mixed Case",
+		"CAST((x || 'a, b AS c') AS VARCHAR)":     "varchar",
 	} {
 		if got := postgresColumnName(duck); got != want {
 			t.Errorf("postgresColumnName(%q) = %q, want %q", duck, got, want)

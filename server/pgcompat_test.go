@@ -139,6 +139,18 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT 'NaN'::float8::int4"},          // 22003
 		{sql: "SELECT 9223372036854775807.0::float8::int8"},
 		{sql: "SELECT x::int4 FROM (VALUES (0.5::float8), (1.5), (-0.5), (NULL)) v(x)"},
+		// a cast is named after its operand when that has a name, else
+		// after its type
+		{sql: "CREATE TABLE cn (price float8, name text)"},
+		{sql: "INSERT INTO cn VALUES (1.5, 'a')"},
+		{sql: "SELECT price::int, cast(name AS text), (price * 2)::int, price::int::text, cn.price::numeric(5,1), count(*)::int FROM cn GROUP BY price, name", names: true},
+		// Unicode escapes: U&'…' [UESCAPE], U&"…", E'…\u…'
+		{sql: `SELECT U&'d\0061t\+000061' AS U&"d\0061t\+000061", U&'d!0061t\+000061' UESCAPE '!' AS U&"d*0061t\+000061" UESCAPE '*'`, names: true},
+		{sql: `SELECT U&'a\\b' AS "a\b", U&' \' UESCAPE '!' AS "tricky", 'tricky' AS U&"\" UESCAPE '!'`, names: true},
+		{sql: `SELECT U&'wrong: \+2FFFFF'`},
+		{sql: `SELECT U&'wrong: +0061' UESCAPE +`},
+		{sql: `SELECT E'd\u0061t\U00000061' AS "data", E'\ud83d\ude00 it''s', E'tab\there\x41\101'`},
+		{sql: `SELECT E'wrong: \u061'`},
 		// an interval field given twice is PostgreSQL's 22007
 		{sql: "SELECT '1 second 2 seconds'::interval"},
 		{sql: "SELECT interval '5.5 seconds 3 milliseconds'"},

@@ -119,6 +119,7 @@ const (
 	TemplateSyntax          Code = "invalid_template"
 	InvalidRegex            Code = "invalid_regular_expression"
 	InvalidUnicodeEscape    Code = "invalid_unicode_escape"
+	InvalidEscapeSequence   Code = "invalid_escape_sequence"
 	InvalidParameterFormat  Code = "invalid_parameter_format"
 	UnsupportedResultFormat Code = "unsupported_result_format"
 	ArrayDimensions         Code = "array_dimensions_mismatch"
@@ -255,6 +256,7 @@ var codes = map[Code]codeInfo{
 	DivisionByZero:          {"22012", "A divisor (of / or %) was zero, which PostgreSQL refuses; guard it, e.g. x / NULLIF(y, 0)."},
 	InvalidDatetimeFormat:   {"22007", "The text does not match the template of to_timestamp/to_date (see PostgreSQL's template patterns); FM before a field lets its width vary."},
 	DatetimeFieldOverflow:   {"22008", "A field of the date or time is out of its range (month 1-12, day of the month, hour 0-23 or 1-12 with AM/PM)."},
+	InvalidEscapeSequence:   {"22025", "In E'…' strings write \\uXXXX (four hex digits) or \\UXXXXXXXX (eight), a high surrogate followed by a low one."},
 	InvalidUnicodeEscape:    {"42601", "Write Unicode escapes as \\XXXX, \\+XXXXXX, \\uXXXX or \\UXXXXXXXX, a high surrogate followed by a low one."},
 	InvalidRegex:            {"2201B", "The pattern is not a regular expression RE2 (the dialect of DuckDB's and vsql's regexp functions) accepts; lookahead and back references are not supported."},
 	TemplateSyntax:          {"42601", "The formatting template of to_char or to_number combines fields PostgreSQL refuses together (see PostgreSQL's template patterns for numeric formatting)."},
