@@ -44,7 +44,8 @@
 // Session.TableColumns), appends to a GROUP BY of a table's primary key
 // the table's other columns the query names (groupbykey.go), drops
 // EXPLAIN's options DuckDB lacks
-// (explain.go), reads Unicode escapes in U&'…', U&"…" and E'…'
+// (explain.go), reads SUBSTRING(s SIMILAR p ESCAPE e) and SUBSTRING(s
+// FROM 'p' FOR 'e') (similarsubstr.go), reads Unicode escapes in U&'…', U&"…" and E'…'
 // constants (unicodestrings.go), reads FETCH FIRST n ROWS WITH TIES as a QUALIFY on
 // rank() (fetchties.go), evaluates an aggregate's argument only for the
 // rows its FILTER keeps (aggfilter.go, through pass.deferred, which runs
@@ -147,6 +148,30 @@
 // alias of the call names), and, those returning one column, as scalar
 // macros of the same name that unnest in a select list. json_each's
 // macro is pg_json_each, so that its body reaches DuckDB's json_each.
+//
+// # Full-text search
+//
+// tsvector, tsquery and regconfig are VARCHAR holding PostgreSQL's text
+// (tsearch.go: the macros and rules; tsparse.go: the default parser's
+// tokens for ordinary text and the configurations simple and english,
+// the latter with PostgreSQL's English stop words and the Snowball
+// stemmer of github.com/kljensen/snowball; tsvector.go and tsquery.go:
+// the types' input, normalization and output, the to_tsquery family and
+// @@; tsrank.go: ts_rank and ts_rank_cd in PostgreSQL's float4
+// arithmetic; tsheadline.go: ts_headline's covers, choice of headline
+// and MaxFragments' fragments, as PostgreSQL 15's wparser_def.c chooses
+// them). Every function is a Go function reading and writing that
+// text. Because the engine sees text only, the rules tell the types
+// apart by sight: x::tsvector, CAST(x AS tsquery) and tsvector 'x' are
+// the normalizing input functions (pg_tsvector_in, pg_tsquery_in; the
+// type word elsewhere, as a column's type, is VARCHAR); a || b, a && b,
+// !!a, a <-> b and length(a) become text search's calls when an operand
+// is a cast to the type or a call of a function returning it
+// (tsOperator, tsqueryNot, tsqueryPhrase, tsLength); a @@ b is pg_match_op, which is jsonpath's for
+// a JSON left operand and otherwise reads each side as a tsvector or
+// tsquery when it is in PostgreSQL's output form (every lexeme quoted),
+// else as text (to_tsvector, plainto_tsquery), as PostgreSQL's text @@
+// text. The default configuration is the constant pg_catalog.english.
 //
 // # Casts from text (casts.go)
 //

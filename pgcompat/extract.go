@@ -137,6 +137,11 @@ func similarTo(p *pass, i int) {
 		return
 	}
 	escape, end := `\`, i+2
+	if p.isWord(i+3, "escape") && p.isWord(i+4, "null") {
+		// ESCAPE NULL: the answer is NULL, as in PostgreSQL
+		p.replace(p.toks[i+2].Start, p.toks[i+4].End, "CAST(NULL AS VARCHAR)")
+		return
+	}
 	if p.isWord(i+3, "escape") {
 		e, ok := stringBody(p.text(i + 4))
 		if !ok || p.kind(i+4) != sqltext.String || len(e) > 1 {

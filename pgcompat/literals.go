@@ -622,6 +622,13 @@ func substringFrom(p *pass, i int) {
 		regex = "pg_substring_regex"
 	}
 	words, close := p.callWords(i+1, "from", "for", "similar")
+	similar := schema + ".pg_substring_similar"
+	if p.isOp(i-1, ".") {
+		similar = "pg_substring_similar"
+	}
+	if close > 0 && substringSimilarCall(p, i, words, close, similar) {
+		return // SUBSTRING(s SIMILAR p ESCAPE e), SUBSTRING(s FROM 'p' FOR 'e') (similarsubstr.go)
+	}
 	switch {
 	case close < 0:
 	case len(words) == 0:

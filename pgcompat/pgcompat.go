@@ -129,6 +129,7 @@ var setup = []string{
 		(s, p, r, st, n) AS __vsql_regexp_replace(s, p, r, st, n, '', true),
 		(s, p, r, st, n, fl) AS __vsql_regexp_replace(s, p, r, st, n, fl, true)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_substring_regex(s, p) AS __vsql_substring_regex(s, p)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_substring_similar(s, p, e) AS __vsql_substring_similar(s, p, e)`,
 	// bit strings (bitstring.go): x::bit(n), x::bit varying(n), a # b
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_bit_cast(x, n) AS __vsql_bit_cast(x, n)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_varbit_cast(x, n) AS __vsql_varbit_cast(x, n)`,
@@ -286,7 +287,6 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_path_exists(j, p) AS __vsql_jsonpath_exists(CAST(j AS VARCHAR), CAST(p AS VARCHAR))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_path_match(j, p) AS __vsql_jsonpath_match(CAST(j AS VARCHAR), CAST(p AS VARCHAR), false)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonpath_exists_op(j, p) AS __vsql_jsonpath_exists(CAST(j AS VARCHAR), CAST(p AS VARCHAR))`,
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonpath_match_op(j, p) AS __vsql_jsonpath_match(CAST(j AS VARCHAR), CAST(p AS VARCHAR), true)`,
 	// trim_array(a, n): a without its last n elements
 	`CREATE OR REPLACE MACRO ` + schema + `.trim_array(a, n) AS CASE WHEN n < 0 OR n > len(a)
 		THEN error('[vsql:array_subscript_error] number of elements to trim must be between 0 and ' || len(a)) ELSE a[1:len(a) - n] END`,
@@ -392,8 +392,8 @@ var rules = map[string]rule{
 	"percent_rank":             hypothetical,
 	"cume_dist":                hypothetical,
 	"pow":                      powerCall,
-	"@":                        containsLeft,    // a @> b
-	"<":                        enumCompareLess, // a <@ b; enum < 'label' (enumorder.go)
+	"@":                        containsLeft, // a @> b
+	"<":                        lessRule,     // q <-> q (tsearch.go); a <@ b; enum < 'label' (enumorder.go)
 	">":                        enumCompare,
 	"between":                  enumBetween,
 	"nextval":                  sequenceArg, // nextval('public.s'::regclass) (sequences.go)
@@ -406,6 +406,10 @@ var rules = map[string]rule{
 	"by":                       reservedWord,
 	"show":                     reservedWord,
 	"jsonb":                    jsonbType,
+	"tsvector":                 tsTypeName, // (tsearch.go)
+	"tsquery":                  tsTypeName,
+	"regconfig":                tsTypeName,
+	"length":                   tsLength,
 	"name":                     nameType,
 	"bit":                      bitType, // bit(n), bit varying(n), varbit (bitstring.go)
 	"varbit":                   bitType,
@@ -442,7 +446,8 @@ var rules = map[string]rule{
 	"overlaps":                 overlapsRule,   // (a, b) OVERLAPS (c, d)
 	"substring":                substringFrom,  // substring(s FROM n FOR m), substring(s FROM 'regex')
 	"pg_substring":             substringFrom,  // (the same, sent to the macro by sqltext)
-	"&":                        arrayOperand,   // i && '{1,2}'
+	"&":                        ampersandRule,  // q && q (tsearch.go), i && '{1,2}'
+	"!":                        tsqueryNot,     // !!q (tsearch.go)
 	"|":                        pipeOp,         // '…'::jsonb || '…', |/ x, ||/ x
 	"-":                        minusRule,      // '…'::jsonb - 'key', x - '1'
 	"+":                        numericOperand,
@@ -1240,7 +1245,7 @@ func containsLeft(p *pass, i int) {
 	case p.isOp(i+1, "?") && p.adjacent(i):
 		p.binary(i, i+1, ".pg_jsonpath_exists_op(", false)
 	case p.isOp(i+1, "@") && p.adjacent(i):
-		p.binary(i, i+1, ".pg_jsonpath_match_op(", false)
+		p.binary(i, i+1, ".pg_match_op(", false) // jsonpath's or text search's (tsearch.go)
 	}
 }
 
@@ -1370,7 +1375,7 @@ func concatOp(p *pass, i int) {
 // pipeOp: PostgreSQL's prefix operators |/ (square root) and ||/ (cube
 // root), else a || b of jsonb.
 func pipeOp(p *pass, i int) {
-	if !rootOp(p, i) {
+	if !rootOp(p, i) && !tsOperator(p, i, "|") {
 		concatOp(p, i)
 	}
 }

@@ -59,21 +59,24 @@ func PublicToMain(name string) string {
 }
 
 // SplitQualified splits a.b."c.d" at the dots outside double quotes.
-func SplitQualified(name string) []string {
+func SplitQualified(name string) []string { return splitUnquoted(name, '.') }
+
+// splitUnquoted splits s at each sep outside double quotes.
+func splitUnquoted(s string, sep byte) []string {
 	var parts []string
 	start, quoted := 0, false
-	for k := 0; k < len(name); k++ {
-		switch name[k] {
+	for k := 0; k < len(s); k++ {
+		switch s[k] {
 		case '"':
 			quoted = !quoted
-		case '.':
+		case sep:
 			if !quoted {
-				parts = append(parts, name[start:k])
+				parts = append(parts, s[start:k])
 				start = k + 1
 			}
 		}
 	}
-	return append(parts, name[start:])
+	return append(parts, s[start:])
 }
 
 // sequenceTypeBounds are the bounds CREATE SEQUENCE … AS type gives an

@@ -270,7 +270,7 @@ func inZone(t time.Time, zone driver.Value) time.Time {
 
 func init() {
 	goFunctions["__vsql_overlaps"] = overlapsFunctions()
-	for _, fns := range []map[string][]scalar{variadicFunctions, jsonContainsFunctions} {
+	for _, fns := range []map[string][]scalar{variadicFunctions, jsonContainsFunctions, similarSubstringFunctions} {
 		for name, set := range fns {
 			goFunctions[name] = set
 		}

@@ -32,6 +32,9 @@ var (
 	// (pgcompat/domains.go): PostgreSQL names it after the cast operand,
 	// or after the domain when the operand has no name
 	domainCall = regexp.MustCompile(`^(?:[A-Za-z_]+\.)?"?__vsql_domain_([^"(]*)"?\(CAST\((.*) AS [^()]*\)\)$`)
+	// '…'::tsvector, x::tsquery, '…'::regconfig: pgcompat's input
+	// function around the cast to VARCHAR (pgcompat/tsearch.go)
+	tsCast = regexp.MustCompile(`^` + regexp.QuoteMeta(sqltext.FunctionsSchema) + `\.pg_(tsvector|tsquery|regconfig)(?:_in)?\((CAST\((.*) AS VARCHAR\))\)$`)
 	// a call of a function whose name DuckDB quotes ("unbounded"(4))
 	quotedCall = regexp.MustCompile(`^(?:main\.)?"([a-z_][a-z0-9_]*)"\(.*\)$`)
 	// a column reference, qualified or not, its parts plain or quoted
@@ -117,6 +120,14 @@ func postgresColumnName(duck string) string {
 		return "pg_typeof"
 	case strings.HasPrefix(duck, `main.list_apply("range"(`) && strings.Contains(duck, "(lambda __vsql_i: "):
 		return "array_fill" // pgcompat's comprehension for array_fill
+	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_tsvector_length("):
+		return "length" // length(tsvector)
+	}
+	if m := tsCast.FindStringSubmatch(duck); m != nil {
+		if literal.MatchString(m[3]) {
+			return m[1] // a literal: named after the type
+		}
+		return postgresColumnName(m[3])
 	}
 	if m := bitCast.FindStringSubmatch(duck); m != nil {
 		if name := postgresColumnName(m[2]); name != "?column?" {

@@ -151,6 +151,13 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: `SELECT U&'wrong: +0061' UESCAPE +`},
 		{sql: `SELECT E'd\u0061t\U00000061' AS "data", E'\ud83d\ude00 it''s', E'tab\there\x41\101'`},
 		{sql: `SELECT E'wrong: \u061'`},
+		// SUBSTRING(s SIMILAR p ESCAPE e), SUBSTRING(s FROM p FOR e)
+		{sql: `SELECT SUBSTRING('abcdefg' SIMILAR 'a#"(b_d)#"%' ESCAPE '#'), SUBSTRING('abcdefg' FROM 'a#"(b_d)#"%' FOR '#'), SUBSTRING('abcdefg' SIMILAR '#"(b_d)#"%' ESCAPE '#') IS NULL`},
+		{sql: `SELECT SUBSTRING('abcdefg' SIMILAR 'a*#"%#"g*' ESCAPE '#'), SUBSTRING('abcdefg' SIMILAR 'a|b#"%#"g' ESCAPE '#'), SUBSTRING('abcdefg' SIMILAR 'a#"%g' ESCAPE '#'), SUBSTRING('abcdefg' SIMILAR 'a%g' ESCAPE '#')`},
+		{sql: `SELECT SUBSTRING('abcdefg' SIMILAR '%' ESCAPE NULL) IS NULL, SUBSTRING(NULL SIMILAR '%' ESCAPE '#') IS NULL, 'abcdefg' SIMILAR TO '_bcd%' ESCAPE NULL`},
+		{sql: `SELECT SUBSTRING('abcdefg' SIMILAR 'a*#"%#"g*#"x' ESCAPE '#')`}, // 2201B
+		{sql: `SELECT SUBSTRING('abcdefg' SIMILAR 'a%' ESCAPE '##')`},          // 22025
+		{sql: `SELECT SUBSTRING('abcdefg' FROM 2 FOR 3), SUBSTRING('abcdefg' FROM '2' FOR '3')`},
 		// an interval field given twice is PostgreSQL's 22007
 		{sql: "SELECT '1 second 2 seconds'::interval"},
 		{sql: "SELECT interval '5.5 seconds 3 milliseconds'"},

@@ -162,6 +162,9 @@ var settings = map[string]setting{
 	"integer_datetimes":                   {def: "on", readOnly: true},
 	"max_identifier_length":               {def: "63", readOnly: true},
 	"is_superuser":                        {def: "on", readOnly: true},
+	// the text search functions read the default configuration as this
+	// constant (pgcompat's tsearch.go), so a session cannot change it
+	"default_text_search_config": {def: "pg_catalog.english", readOnly: true},
 }
 
 // canonicalNames spell settings as PostgreSQL reports them.

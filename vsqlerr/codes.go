@@ -134,6 +134,7 @@ const (
 	CardinalityViolation    Code = "cardinality_violation"
 	JSONPathBoolean         Code = "singleton_sql_json_item_required"
 	NullValueNotAllowed     Code = "null_value_not_allowed"
+	ZeroLengthString        Code = "zero_length_character_string"
 	UndefinedObject         Code = "undefined_object"
 	// setval (server/sequences.go).
 	SequenceNotFound    Code = "sequence_not_found"
@@ -268,6 +269,7 @@ var codes = map[Code]codeInfo{
 	SequenceNotFound:        {"42P01", "Check the sequence's name (schema public is main): SELECT schema_name, sequence_name FROM duckdb_sequences() lists them."},
 	SequenceOutOfBounds:     {"22003", "setval's value must lie between the sequence's MINVALUE and MAXVALUE (duckdb_sequences() shows them)."},
 	NullValueNotAllowed:     {"22004", "Pass a value that is not NULL, e.g. coalesce(x, …) (in format(): %L writes NULL, %s nothing)."},
+	ZeroLengthString:        {"2200F", "Leave the empty string out: a lexeme has at least one character."},
 	JSONPathBoolean:         {"22038", "jsonb_path_match needs a path that returns one boolean (a predicate such as $.a == 1); the @@ operator answers NULL instead."},
 	ArraySubscript:          {"2202E", "The index must lie within the value: a bytea of n bytes has bytes 0 to n-1 (bits 0 to 8n-1), a bit string of n bits bits 0 to n-1."},
 	StringLengthMismatch:    {"22026", "A bit(n) value has exactly n bits: cast the value (x::bit(n) pads or cuts it on the right), and give &, | and # operands of one length."},

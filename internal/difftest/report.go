@@ -47,7 +47,7 @@ func (t Totals) Pct() float64 { return pct(t.Agree, t.Run) }
 var groupText = map[string]string{
 	gMissingFunc:    "PostgreSQL has a function (or operator function) DuckDB and vsqld's macros lack. Most can be written as macros over DuckDB functions.",
 	gFuncArgs:       "The function exists in DuckDB but not for PostgreSQL's argument types (often an untyped literal PostgreSQL resolves, or a type DuckDB lacks an overload for).",
-	gMissingType:    "A PostgreSQL type with no DuckDB counterpart yet: name, money, geometric types, ranges, tsvector, pg_lsn, … Some (name, money, oid aliases) map onto DuckDB types; geometric and range types would need an extension.",
+	gMissingType:    "A PostgreSQL type with no DuckDB counterpart yet: name, money, geometric types, ranges, pg_lsn, … Some (name, money, oid aliases) map onto DuckDB types; geometric and range types would need an extension.",
 	gNumericSpecial: "PostgreSQL's numeric holds NaN, Infinity and -Infinity ('NaN'::numeric, a float's infinity cast to numeric); DuckDB's DECIMAL, which vsql stores numeric as, has neither, so the value is refused (and a transaction block that inserts one is aborted: numeric.sql's expected results are inserted so, which is most of that file's divergences).",
 	gInputFormat:    "PostgreSQL accepts the literal ('on'::bool, 'January 8, 1999'::date, '{1,2}'::int[], ' 12 '::int, zone names), DuckDB's cast refuses it.",
 	gSyntax:         "DuckDB's parser refuses PostgreSQL syntax (operators like ~~ or !~, USING in ORDER BY, ROWS FROM, typed literals of missing types, …). A rewrite or PostgreSQL's own grammar would cover most.",
