@@ -87,6 +87,11 @@ func TestBitStrings(t *testing.T) {
 		"TABLE bs_defaults",
 		"SELECT CAST(v || B'0' AS BIT VARYING(2)) >> 1 FROM bs_var ORDER BY 1",
 		"SELECT position(B'1' IN v), v FROM bs_var ORDER BY v",
+		// docs/sql.md's example
+		"CREATE TABLE flags (f bit(4), v bit varying(8))",
+		"INSERT INTO flags VALUES (B'0101', X'F'), ('1100', B'')",
+		"SELECT f & B'0110', ~f, f << 1, v || f, get_bit(f, 1), f::int FROM flags ORDER BY v",
+		"INSERT INTO flags VALUES (B'010', NULL)",
 		// arrays (without the elements' length), catalogs
 		"CREATE TABLE bs_arr (c bit varying(3)[])",
 		"INSERT INTO bs_arr VALUES (ARRAY[B'1', B'01']), ('{1,0}')",
