@@ -43,6 +43,8 @@ var types = []pgType{
 	{1184, "timestamptz", "timestamp with time zone", []string{"TIMESTAMP WITH TIME ZONE"}, 8, "D", 1185},
 	{1186, "interval", "interval", []string{"INTERVAL"}, 16, "T", 1187},
 	{1266, "timetz", "time with time zone", []string{"TIME WITH TIME ZONE"}, 12, "D", 1270},
+	{1560, "bit", "bit", []string{"pg_bit"}, -1, "V", 1561}, // pgcompat's bit strings, as pgwire reports them
+	{1562, "varbit", "bit varying", []string{"varbit"}, -1, "V", 1563},
 	{1700, "numeric", "numeric", []string{"HUGEINT", "UBIGINT", "UHUGEINT", "BIGNUM", "VARINT"}, -1, "N", 1231},
 	{2205, "regclass", "regclass", nil, 4, "N", 2210},
 	{2206, "regtype", "regtype", nil, 4, "N", 2211},

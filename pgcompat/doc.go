@@ -218,6 +218,31 @@
 // as with DuckDB's own cast (0.49–0.51 s); every value through pgdatetime
 // took 1.40 s.
 //
+// # Bit strings (bitstring.go)
+//
+// bit(n) and bit varying(n) are two types of the engine registered by
+// RegisterFunctions (duckstream.RegisterTextType): pg_bit and varbit,
+// text of '0' and '1', one character a bit, which pgwire reports as bit
+// (OID 1560) and varbit (1562). DuckDB's BIT was measured and not taken:
+// it compares its storage, a padding byte first, so '1101' sorted before
+// '0' and '10' before '1' (PostgreSQL: bitwise, then the shorter first),
+// and it refuses the empty bit string. Text of 0 and 1 compares
+// byte by byte with a prefix first, which is PostgreSQL's order, so =, <,
+// ORDER BY, DISTINCT and indexes need nothing of vsql's; length,
+// substring and || of the text are those of the bits. Their casts from
+// text read PostgreSQL's bit input (binary digits, B…, X… hexadecimal;
+// 22P02 for another character), each converts to the other implicitly,
+// casts to integer and bigint take the last bits (22003 beyond the
+// type's width), and casts to smallint, real, double precision and bytea,
+// which PostgreSQL lacks and DuckDB made of the digits, raise 42846. The
+// operators & | ~ << >> and ||, and length, bit_length, octet_length,
+// position, get_bit, set_bit and bit_count, are Go functions overloading
+// DuckDB's on pg_bit (varbit converts to it, as PostgreSQL's operators
+// are declared on bit); a # b is pg_xor (the rule of #); get_bit and
+// set_bit of bytea, and octet_length of text, are overloads there too. A
+// length is not part of an engine type: the rules below write a cast to
+// one as a call and a column of one as the type and a CHECK.
+//
 // Caveats: to_number returns double precision (DuckDB's DECIMAL has one
 // scale per column, PostgreSQL's numeric one per value); to_char of a
 // timestamptz reads the session's TimeZone by name (one Go does not know
@@ -308,6 +333,26 @@
 //     literal '{a,0}' goes through pg_text_array) walked one element at a
 //     time: a key of an object (a JSON pointer step), an index of an array
 //     (negative from the end).
+//
+//   - B'0101', X'1F': CAST('B0101' AS pg_bit) (bitLiteral; the letter
+//     stays for the cast to read the digits in its base).
+//
+//   - bit(n), bit, bit varying(n), varbit(n) where visibly a type
+//     (bitType): x::bit(n) and CAST(x AS bit(n)) are pg_bit_cast(x, n),
+//     which pads or cuts a bit string or text on the right and takes an
+//     integer's last n bits, as PostgreSQL's explicit cast (bit alone is
+//     bit(1)); x::bit varying(n) is pg_varbit_cast(x, n), which cuts
+//     (x::varbit is pg_varbit_cast(x, -1), which refuses an integer). A
+//     column of CREATE TABLE gets the type and CHECK (__vsql_bit_fits(col,
+//     n, fixed)) (a Go function: DuckDB would refuse to replace a macro a
+//     CHECK calls), which raises PostgreSQL's 22026 (bit(n) of another
+//     length) or 22001 (bit varying(n) longer); ALTER TABLE … ADD gets
+//     the type alone (DuckDB adds no column with a constraint), so that
+//     length is not checked. An array of bit strings (bit(4)[]) is an
+//     array of the type, without the length.
+//
+//   - a # b: pg_xor(a, b), DuckDB's xor (integers) and vsql's (bit
+//     strings); DuckDB's parser has no # operator.
 //
 //   - name: PostgreSQL's identifier type is VARCHAR where the word is
 //     visibly a type (after ::, before a string literal, as CAST's

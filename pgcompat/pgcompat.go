@@ -130,12 +130,16 @@ var setup = []string{
 		(s, p, r, st, n, fl) AS __vsql_regexp_replace(s, p, r, st, n, fl, true)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_substring_regex(s, p) AS __vsql_substring_regex(s, p)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_substring_similar(s, p, e) AS __vsql_substring_similar(s, p, e)`,
+	// bit strings (bitstring.go): x::bit(n), x::bit varying(n), a # b
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_bit_cast(x, n) AS __vsql_bit_cast(x, n)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_varbit_cast(x, n) AS __vsql_varbit_cast(x, n)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_xor(a, b) AS xor(a, b)`,
 	// substr and substring of text and bytea at PostgreSQL's positions:
 	// characters from max(n, 1) up to n + m (exclusive; DuckDB's
 	// substring counts a negative n from the end); a negative m is an
 	// error. DuckDB's array_slice keeps text text and a blob a blob.
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_substr(s, n) AS array_slice(s, CASE WHEN n < 1 THEN 1 ELSE n END, 9223372036854775807),
-		(s, n, m) AS CASE WHEN m < 0 THEN error('[vsql:invalid_argument] negative substring length not allowed')
+		(s, n, m) AS CASE WHEN m < 0 THEN error('[vsql:substring_error] negative substring length not allowed')
 			ELSE array_slice(s, CASE WHEN n < 1 THEN 1 ELSE n END, CASE WHEN CAST(n AS BIGINT) + m - 1 < 0 THEN 0 ELSE CAST(n AS BIGINT) + m - 1 END) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_substring(s, n) AS ` + schema + `.pg_substr(s, n), (s, n, m) AS ` + schema + `.pg_substr(s, n, m)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_regexp_split_to_array(s, p) AS __vsql_regexp_split(s, p, ''), (s, p, fl) AS __vsql_regexp_split(s, p, fl)`,
@@ -155,9 +159,9 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_lpad(s, n) AS lpad(s, n, ' '), (s, n, f) AS CASE WHEN f = '' THEN left(s, greatest(n, 0)) ELSE lpad(s, n, f) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_rpad(s, n) AS rpad(s, n, ' '), (s, n, f) AS CASE WHEN f = '' THEN left(s, greatest(n, 0)) ELSE rpad(s, n, f) END`,
 	// overlay of text or bytea (a blob's length is its bytes)
-	`CREATE OR REPLACE MACRO ` + schema + `.overlay(s, r, n) AS CASE WHEN n < 1 THEN error('[vsql:invalid_argument] negative substring length not allowed')
+	`CREATE OR REPLACE MACRO ` + schema + `.overlay(s, r, n) AS CASE WHEN n < 1 THEN error('[vsql:substring_error] negative substring length not allowed')
 			ELSE ` + schema + `.pg_substr(s, 1, n - 1) || r || ` + schema + `.pg_substr(s, n + CASE WHEN typeof(r) = 'BLOB' THEN octet_length(CAST(r AS BLOB)) ELSE length(CAST(r AS VARCHAR)) END) END,
-		(s, r, n, m) AS CASE WHEN n < 1 THEN error('[vsql:invalid_argument] negative substring length not allowed')
+		(s, r, n, m) AS CASE WHEN n < 1 THEN error('[vsql:substring_error] negative substring length not allowed')
 			ELSE ` + schema + `.pg_substr(s, 1, n - 1) || r || ` + schema + `.pg_substr(s, n + m) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.date_bin(stride, t, origin) AS CASE
 		WHEN datepart('month', CAST(stride AS INTERVAL)) <> 0 OR datepart('year', CAST(stride AS INTERVAL)) <> 0
@@ -409,6 +413,10 @@ var rules = map[string]rule{
 	"regconfig":                tsTypeName,
 	"length":                   tsLength,
 	"name":                     nameType,
+	"bit":                      bitType, // bit(n), bit varying(n), varbit (bitstring.go)
+	"varbit":                   bitType,
+	"b":                        bitLiteral, // B'0101', X'1F'
+	"x":                        bitLiteral,
 	"timestamptz":              func(p *pass, i int) { timestamptzLiteral(p, i); timePrecision(p, i); timestamptzCall(p, i) },
 	"timestamp":                func(p *pass, i int) { timePrecision(p, i); typedLiteral(p, i) },
 	"time":                     func(p *pass, i int) { timePrecision(p, i); typedLiteral(p, i) },
@@ -492,7 +500,7 @@ var rules = map[string]rule{
 
 // triggerBytes is a cheap first test: a statement containing none of these
 // bytes (case-insensitively) cannot match a rule.
-const triggerBytes = "/%@<>?#:&|-*aAbBsSjJzZnNtTdDuUgGwWrR"
+const triggerBytes = "/%@<>?#:&|-*aAbBsSjJzZnNtTdDuUgGwWrRxX"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.
@@ -1199,6 +1207,9 @@ func (p *pass) operandStart(i int) int {
 			if w := p.typedLiteralType(j); w >= 0 { // jsonb '…'
 				return w
 			}
+			if p.bitConstant(j - 1) { // B'0101'
+				return j - 1
+			}
 		case p.kind(j) == sqltext.Number || p.kind(j) == sqltext.Param:
 		default:
 			return -1
@@ -1322,14 +1333,18 @@ func path(p *pass, i int) {
 		p.binary(i, i+1, ".jsonb_delete_path(", true)
 		return
 	}
-	if !p.isOp(i+1, ">") || !p.adjacent(i) {
+	if p.isOp(i+1, ">") && !p.adjacent(i) {
 		return
 	}
-	if p.isOp(i+2, ">") && p.adjacent(i+1) {
+	if p.isOp(i+1, ">") && p.isOp(i+2, ">") && p.adjacent(i+1) {
 		p.binary(i, i+2, ".pg_path_text(", true)
 		return
 	}
-	p.binary(i, i+1, ".pg_path(", true)
+	if p.isOp(i+1, ">") {
+		p.binary(i, i+1, ".pg_path(", true)
+		return
+	}
+	p.binary(i, i, ".pg_xor(", false) // a # b: PostgreSQL's exclusive or, of integers and bit strings
 }
 
 // pathOpBefore returns the first token of a ->, ->>, #> or #>> that ends

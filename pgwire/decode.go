@@ -126,6 +126,21 @@ func DecodeParam(oid uint32, format int16, raw []byte) (any, error) {
 		}
 		us := int64(binary.BigEndian.Uint64(raw))
 		return time.UnixMicro(us).UTC().Format("15:04:05.999999"), nil
+	case pgtype.BitOID, pgtype.VarbitOID:
+		// the bit count, then the bits from the highest of each byte: as
+		// pgcompat's bit strings hold them, text of 0 and 1
+		if len(raw) < 4 {
+			return nil, bad("bit")
+		}
+		n := int(binary.BigEndian.Uint32(raw))
+		if n < 0 || (n+7)/8 != len(raw)-4 {
+			return nil, bad("bit")
+		}
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = '0' + raw[4+i/8]>>(7-i%8)&1
+		}
+		return string(b), nil
 	case pgtype.IntervalOID:
 		if len(raw) != 16 {
 			return nil, bad("interval")

@@ -27,6 +27,7 @@ var binaryOIDs = map[uint32]bool{
 	pgtype.DateOID: true, pgtype.TimeOID: true, pgtype.TimestampOID: true, pgtype.TimestamptzOID: true,
 	pgtype.IntervalOID: true, pgtype.UUIDOID: true, pgtype.TextOID: true, pgtype.VarcharOID: true,
 	pgtype.ByteaOID: true, pgtype.JSONOID: true, pgtype.JSONBOID: true,
+	pgtype.BitOID: true, pgtype.VarbitOID: true,
 }
 
 // CanEncodeBinary reports whether a column can be sent in binary format:
@@ -112,6 +113,16 @@ func toPgValue(oid uint32, v any) (any, error) {
 		}
 	case pgtype.BoolOID:
 		return v, nil
+	case pgtype.BitOID, pgtype.VarbitOID:
+		if s, ok := v.(string); ok { // pgcompat's bit strings: text of 0 and 1
+			b := pgtype.Bits{Bytes: make([]byte, (len(s)+7)/8), Len: int32(len(s)), Valid: true}
+			for i := 0; i < len(s); i++ {
+				if s[i] == '1' {
+					b.Bytes[i/8] |= 0x80 >> (i % 8)
+				}
+			}
+			return b, nil
+		}
 	case pgtype.DateOID:
 		if t, ok := v.(time.Time); ok {
 			return pgtype.Date{Time: t, InfinityModifier: infinityOf(oid, t), Valid: true}, nil

@@ -3,6 +3,8 @@ package pgwire
 import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/vsql/vsql/pgcompat"
 )
 
 // Column describes one result column as RowDescription reports it.
@@ -77,6 +79,14 @@ func scalarOf(info duckdb.TypeInfo) scalarType {
 		// JSON); it is reported as jsonb, the type ORMs create and decode.
 		return scalarType{pgtype.JSONBOID, pgtype.JSONBArrayOID, -1}
 	}
+	if t == duckdb.TYPE_VARCHAR {
+		switch info.Alias() {
+		case pgcompat.BitType: // PostgreSQL's bit strings, text of 0 and 1
+			return scalarType{pgtype.BitOID, pgtype.BitArrayOID, -1}
+		case pgcompat.VarbitType:
+			return scalarType{pgtype.VarbitOID, pgtype.VarbitArrayOID, -1}
+		}
+	}
 	if st, ok := duckdbScalars[t]; ok {
 		return st
 	}
@@ -150,7 +160,8 @@ func ParamOID(t duckdb.Type, info duckdb.TypeInfo) uint32 {
 
 // elemOIDs maps array OIDs to their element OIDs.
 var elemOIDs = func() map[uint32]uint32 {
-	m := map[uint32]uint32{pgtype.JSONArrayOID: pgtype.JSONOID, pgtype.JSONBArrayOID: pgtype.JSONBOID, pgtype.VarcharArrayOID: pgtype.VarcharOID}
+	m := map[uint32]uint32{pgtype.JSONArrayOID: pgtype.JSONOID, pgtype.JSONBArrayOID: pgtype.JSONBOID, pgtype.VarcharArrayOID: pgtype.VarcharOID,
+		pgtype.BitArrayOID: pgtype.BitOID, pgtype.VarbitArrayOID: pgtype.VarbitOID}
 	for _, st := range duckdbScalars {
 		m[st.arrayOID] = st.oid
 	}

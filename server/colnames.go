@@ -23,6 +23,11 @@ var (
 	literalCast = regexp.MustCompile(`^CAST\(('(?:[^']|'')*'|-?[0-9][0-9.eE+-]*|NULL|true|false|(?:main\.)?list_value\((?:'(?:[^']|'')*'|NULL|, )*\)) AS "?([A-Z][A-Z ]*)"?(\([0-9, ]*\))?((\[\])*)\)$`)
 	// x::varchar(n): pgcompat's pg_varchar_cut(cast, n)
 	varcharCut = regexp.MustCompile(`^` + regexp.QuoteMeta(sqltext.FunctionsSchema) + `\.pg_varchar_cut\((.*), [0-9]+\)$`)
+	// x::bit(n), x::bit varying(n): pgcompat's pg_bit_cast(x, n) and
+	// pg_varbit_cast(x, n); a literal cast to bit or varbit (B'…' and X'…'
+	// constants are the cast of the letter and digits)
+	bitCast     = regexp.MustCompile(`^` + regexp.QuoteMeta(sqltext.FunctionsSchema) + `\.pg_(bit|varbit)_cast\((.*), -?[0-9]+\)$`)
+	bitConstant = regexp.MustCompile(`^CAST\('([^']*)' AS "(pg_bit|varbit)"\)$`)
 	// a cast to a domain, wrapped in the domain's check macro
 	// (pgcompat/domains.go): PostgreSQL names it after the cast operand,
 	// or after the domain when the operand has no name
@@ -101,6 +106,8 @@ func postgresColumnName(duck string) string {
 		strings.Contains(duck, sqltext.FunctionsSchema+".pg_regex_op("),
 		strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_jsonpath_"):
 		return "?column?" // x ~ y, x SIMILAR TO y, x = ANY (…)
+	case strings.HasPrefix(duck, "~(") && strings.HasSuffix(duck, ")"):
+		return "?column?" // ~x, a prefix operator
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_hypothetical_"):
 		// rank(a) WITHIN GROUP (…) and its kin
 		name := strings.TrimPrefix(duck, sqltext.FunctionsSchema+".pg_hypothetical_")
@@ -121,6 +128,21 @@ func postgresColumnName(duck string) string {
 			return m[1] // a literal: named after the type
 		}
 		return postgresColumnName(m[3])
+	}
+	if m := bitCast.FindStringSubmatch(duck); m != nil {
+		if name := postgresColumnName(m[2]); name != "?column?" {
+			return name // b::bit(3) is "b"
+		}
+		return m[1] // '0101'::bit(4) is "bit"
+	}
+	if m := bitConstant.FindStringSubmatch(duck); m != nil {
+		if m[2] == "varbit" {
+			return "varbit"
+		}
+		if m[1] == "" || m[1][0] == '0' || m[1][0] == '1' {
+			return "bit" // bit '0101'
+		}
+		return "?column?" // B'0101', X'1F'
 	}
 	// x::varchar(n), cut to n characters by a macro around the cast
 	if m := varcharCut.FindStringSubmatch(duck); m != nil {

@@ -38,6 +38,12 @@ func TestPostgresColumnName(t *testing.T) {
 		"main.list_value(1, 2)":                                                     "array",
 		"[1, 2]":                                                                    "array",
 		"(ARRAY[1, 2])":                                                             "array",
+		"~(b)":                                                                      "?column?",
+		`CAST('B0101' AS "pg_bit")`:                                                 "?column?", // B'0101'
+		`CAST('0101' AS "pg_bit")`:                                                  "bit",      // bit '0101'
+		`CAST('01' AS "varbit")`:                                                    "varbit",
+		"memory.__vsql_fn.pg_bit_cast('0101', 4)":                                   "bit",
+		"memory.__vsql_fn.pg_varbit_cast(v, 2)":                                     "v",
 		// a cast: its operand's name, else its type's
 		`CAST("name" AS VARCHAR)`:                 "name",
 		"CAST(cn.price AS INTEGER)":               "price",

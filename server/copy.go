@@ -10,6 +10,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/vsql/vsql/pgcompat"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqlfuncs"
 	"github.com/vsql/vsql/sqltext"
@@ -399,6 +400,12 @@ func pgTypeName(typ string) string {
 		return "time"
 	case "BLOB":
 		return "bytea"
+	}
+	switch strings.ToLower(typ) {
+	case pgcompat.BitType:
+		return "bit"
+	case pgcompat.VarbitType:
+		return "bit varying"
 	}
 	if strings.HasPrefix(typ, "DECIMAL") {
 		return "numeric"

@@ -27,6 +27,7 @@ func TestOneLexingPass(t *testing.T) {
 		"SELECT '{\"a\": 1}'::jsonb ->> 'a', 1259::regclass",                                                         // jsonb operator, regclass cast
 		"SELECT count(*) FROM vsql_branches(NULL) WHERE head_snapshot_id >= 0",                                       // a vsql_* call
 		"SELECT * FROM vsql_diff(NULL, from => 'main', to => 'main')",                                                // named arguments
+		"SELECT B'0101' # X'A', '11'::bit(3), CAST(B'1' AS bit varying(4))",                                          // bit strings
 	} {
 		before := sqltext.LexPasses()
 		if _, err := c.Exec(ctx, q, pgx.QueryExecModeSimpleProtocol); err != nil {

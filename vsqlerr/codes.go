@@ -126,6 +126,10 @@ const (
 	DatatypeMismatch        Code = "datatype_mismatch"
 	InvalidRowCount         Code = "invalid_row_count"
 	ArraySubscript          Code = "array_subscript_error"
+	StringLengthMismatch    Code = "string_data_length_mismatch"
+	StringTooLong           Code = "string_data_right_truncation"
+	SubstringError          Code = "substring_error"
+	CannotCoerce            Code = "cannot_coerce"
 	InvalidPower            Code = "invalid_power"
 	CardinalityViolation    Code = "cardinality_violation"
 	JSONPathBoolean         Code = "singleton_sql_json_item_required"
@@ -267,7 +271,11 @@ var codes = map[Code]codeInfo{
 	NullValueNotAllowed:     {"22004", "Pass a value that is not NULL, e.g. coalesce(x, …) (in format(): %L writes NULL, %s nothing)."},
 	ZeroLengthString:        {"2200F", "Leave the empty string out: a lexeme has at least one character."},
 	JSONPathBoolean:         {"22038", "jsonb_path_match needs a path that returns one boolean (a predicate such as $.a == 1); the @@ operator answers NULL instead."},
-	ArraySubscript:          {"2202E", "The index must lie within the value: a bytea of n bytes has bytes 0 to n-1 (bits 0 to 8n-1)."},
+	ArraySubscript:          {"2202E", "The index must lie within the value: a bytea of n bytes has bytes 0 to n-1 (bits 0 to 8n-1), a bit string of n bits bits 0 to n-1."},
+	StringLengthMismatch:    {"22026", "A bit(n) value has exactly n bits: cast the value (x::bit(n) pads or cuts it on the right), and give &, | and # operands of one length."},
+	StringTooLong:           {"22001", "A bit varying(n) value has at most n bits: cast it (x::bit varying(n) cuts it on the right) or widen the type."},
+	SubstringError:          {"22011", "Give substring a length of 0 or more."},
+	CannotCoerce:            {"42846", "PostgreSQL has no cast between these types: a bit string casts to and from integer and bigint (x::int, 5::bit(4)) and text (x::text, '0101'::bit(4)) only."},
 	InvalidRowCount:         {"2201W", "FETCH FIRST n ROWS WITH TIES needs a count that is not NULL and not negative."},
 	DatatypeMismatch:        {"42804", "VARIADIC passes an array's elements as the arguments: write VARIADIC ARRAY[…] (or an array column), or the values as separate arguments."},
 	ArrayDimensions:         {"2202E", "A PostgreSQL array is rectangular: give every sub-list of a list of lists the same length (and no NULL sub-list), or request the column in text format."},

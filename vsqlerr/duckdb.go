@@ -137,10 +137,11 @@ func fromDuckDB(err error) *Error {
 	// A vsql error raised inside a vsql_* function comes back wrapped in a
 	// DuckDB error: recover its code, SQLSTATE and hint.
 	inner := msg
-	if k := strings.LastIndex(msg, "(Error: [vsql:"); k >= 0 {
+	if k := strings.LastIndex(msg, "(Error: "); k >= 0 && strings.Contains(msg[k:], "[vsql:") {
 		// raised inside a CHECK constraint: DuckDB wraps it as "CHECK
 		// constraint failed … <the constraint's text> (Error: [vsql:code]
-		// message)", and the constraint's text may hold [vsql: too
+		// message)" (a Go function's error after "database/sql/driver:
+		// API error: "), and the constraint's text may hold [vsql: too
 		inner = msg[k+len("(Error: "):]
 	}
 	if m := vsqlPattern.FindStringSubmatch(inner); m != nil {

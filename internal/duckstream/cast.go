@@ -33,6 +33,8 @@ void duckdb_cast_function_set_row_error(duckdb_function_info info, const char *e
 duckdb_state duckdb_register_cast_function(duckdb_connection con, duckdb_cast_function cast_function);
 void duckdb_destroy_cast_function(duckdb_cast_function *cast_function);
 duckdb_logical_type duckdb_create_logical_type(int type);
+void duckdb_logical_type_set_alias(duckdb_logical_type type, const char *alias);
+duckdb_state duckdb_register_logical_type(duckdb_connection con, duckdb_logical_type type, void *info);
 void duckdb_destroy_logical_type(duckdb_logical_type *type);
 void *duckdb_vector_get_data(duckdb_vector vector);
 uint64_t *duckdb_vector_get_validity(duckdb_vector vector);
@@ -41,10 +43,27 @@ void duckdb_vector_assign_string_element_len(duckdb_vector vector, idx_t index, 
 
 extern bool vsqlCast(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output);
 
-static duckdb_state vsql_register_cast(duckdb_connection con, int source, int target, int64_t cost, int id) {
+// vsql_type is a type of the engine, named by alias when alias is not NULL
+// (a type vsql_register_alias registered).
+static duckdb_logical_type vsql_type(int id, const char *alias) {
+	duckdb_logical_type t = duckdb_create_logical_type(id);
+	if (alias != NULL) {
+		duckdb_logical_type_set_alias(t, alias);
+	}
+	return t;
+}
+
+static duckdb_state vsql_register_alias(duckdb_connection con, int id, const char *alias) {
+	duckdb_logical_type t = vsql_type(id, alias);
+	duckdb_state st = duckdb_register_logical_type(con, t, NULL);
+	duckdb_destroy_logical_type(&t);
+	return st;
+}
+
+static duckdb_state vsql_register_cast(duckdb_connection con, int source, const char *source_alias, int target, const char *target_alias, int64_t cost, int id) {
 	duckdb_cast_function f = duckdb_create_cast_function();
-	duckdb_logical_type s = duckdb_create_logical_type(source);
-	duckdb_logical_type t = duckdb_create_logical_type(target);
+	duckdb_logical_type s = vsql_type(source, source_alias);
+	duckdb_logical_type t = vsql_type(target, target_alias);
 	int *info = malloc(sizeof(int));
 	*info = id;
 	duckdb_cast_function_set_source_type(f, s);
@@ -181,19 +200,75 @@ func register(c driver.Conn, target CastTarget, implicitCost int64, rc registere
 }
 
 func registerFrom(c driver.Conn, source C.int, target CastTarget, implicitCost int64, rc registeredCast) error {
+	typ, _ := target.duckType()
+	return registerCast(c, source, "", typ, "", implicitCost, rc)
+}
+
+// registerCast registers rc as the cast of the type source, named
+// sourceAlias if not "" (a text type of RegisterTextType), to the type
+// typ, named targetAlias if not "".
+func registerCast(c driver.Conn, source C.int, sourceAlias string, typ C.int, targetAlias string, implicitCost int64, rc registeredCast) error {
 	h, err := connHandle(c)
 	if err != nil {
 		return err
 	}
-	typ, _ := target.duckType()
 	castMu.Lock()
 	id := len(castFuncs)
 	castFuncs = append(castFuncs, rc)
 	castMu.Unlock()
-	if st := C.vsql_register_cast(C.duckdb_connection(h.Ptr), source, typ, C.int64_t(implicitCost), C.int(id)); st != 0 {
-		return fmt.Errorf("duckstream: DuckDB refused the cast of type %d to type %d", source, typ)
+	src, dst := cString(sourceAlias), cString(targetAlias)
+	defer C.free(unsafe.Pointer(src))
+	defer C.free(unsafe.Pointer(dst))
+	if st := C.vsql_register_cast(C.duckdb_connection(h.Ptr), source, src, typ, dst, C.int64_t(implicitCost), C.int(id)); st != 0 {
+		return fmt.Errorf("duckstream: DuckDB refused the cast of type %d %s to type %d %s", source, sourceAlias, typ, targetAlias)
 	}
 	return nil
+}
+
+// cString is s in C's memory (for C.free), NULL for "".
+func cString(s string) *C.char {
+	if s == "" {
+		return nil
+	}
+	return C.CString(s)
+}
+
+// RegisterTextType registers a type of the engine named alias whose values
+// are text (VARCHAR), global to the DuckDB instance: columns, casts and
+// function arguments can name it, and results of it report the alias
+// (duckdb.TypeInfo.Alias), as DuckDB's JSON does.
+func RegisterTextType(c driver.Conn, alias string) error {
+	h, err := connHandle(c)
+	if err != nil {
+		return err
+	}
+	name := C.CString(alias)
+	defer C.free(unsafe.Pointer(name))
+	if st := C.vsql_register_alias(C.duckdb_connection(h.Ptr), C.int(bindings.TypeVarchar), name); st != 0 {
+		return fmt.Errorf("duckstream: DuckDB refused the type %s", alias)
+	}
+	return nil
+}
+
+// RegisterTextTypeCast installs fn as the engine's cast of the text type
+// source ("" for VARCHAR) to the text type target (types of
+// RegisterTextType, or "" for VARCHAR). implicitCost as RegisterTextCast.
+func RegisterTextTypeCast(c driver.Conn, source, target string, implicitCost int64, fn BytesCast) error {
+	return registerCast(c, C.int(bindings.TypeVarchar), source, C.int(bindings.TypeVarchar), target, implicitCost, registeredCast{bytes: fn, width: -1})
+}
+
+// RegisterTextTypeBlobCast installs fn as the engine's cast of the text
+// type source to BLOB.
+func RegisterTextTypeBlobCast(c driver.Conn, source string, implicitCost int64, fn BytesCast) error {
+	return registerCast(c, C.int(bindings.TypeVarchar), source, C.int(bindings.TypeBlob), "", implicitCost, registeredCast{bytes: fn, width: -1})
+}
+
+// RegisterTextTypeNumberCast installs fn as the engine's cast of the text
+// type source to the fixed-width type target (its value as
+// RegisterTextCast's).
+func RegisterTextTypeNumberCast(c driver.Conn, source string, target CastTarget, implicitCost int64, fn TextCast) error {
+	typ, width := target.duckType()
+	return registerCast(c, C.int(bindings.TypeVarchar), source, typ, "", implicitCost, registeredCast{fn: fn, width: width})
 }
 
 //export vsqlCast

@@ -110,6 +110,61 @@ func TestBytesCast(t *testing.T) {
 	}
 }
 
+// A text type of the engine (RegisterTextType): a column of it, casts
+// from text and between two such types in Go (one implicit, used to bind
+// a function), a cast of it to a number, and the alias in the result's
+// column type.
+func TestTextType(t *testing.T) {
+	_, conn, dc := openConn(t)
+	for _, name := range []string{"up", "down"} {
+		if err := RegisterTextType(driver.Conn(dc), name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// text into up: upper case; 'x…' fails
+	err := RegisterTextTypeCast(driver.Conn(dc), "", "up", -1, func(text []byte) ([]byte, error) {
+		if strings.HasPrefix(string(text), "x") {
+			return nil, errors.New("no x: " + string(text))
+		}
+		return []byte(strings.ToUpper(string(text))), nil
+	})
+	if err == nil {
+		err = RegisterTextTypeCast(driver.Conn(dc), "up", "down", 1, func(text []byte) ([]byte, error) {
+			return []byte(strings.ToLower(string(text))), nil
+		})
+	}
+	if err == nil {
+		err = RegisterTextTypeNumberCast(driver.Conn(dc), "up", CastBigint, -1, func(text []byte) (int64, error) {
+			return int64(len(text)), nil
+		})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for q, want := range map[string]string{
+		"SELECT CAST('ab' AS up)":                                         "AB",
+		"SELECT CAST(CAST('ab' AS up) AS down)":                           "ab",
+		"SELECT CAST(CAST('abc' AS up) AS BIGINT)":                        "3",
+		"SELECT coalesce(TRY_CAST('xy' AS up), '-')":                      "-",
+		"SELECT typeof(CAST('ab' AS up))":                                 "up",
+		"SELECT list_concat([CAST('ab' AS down)], [CAST('cd' AS up)])[2]": "cd", // up to down, implicitly
+	} {
+		var got string
+		if err := conn.QueryRowContext(ctx, q).Scan(&got); err != nil || got != want {
+			t.Errorf("%s = %s, %v; want %s", q, got, err, want)
+		}
+	}
+	if _, err := conn.ExecContext(ctx, "CREATE TABLE u (x up); INSERT INTO u VALUES ('ok'), ('xx')"); err == nil || !strings.Contains(err.Error(), "no x: xx") {
+		t.Errorf("INSERT of bad text: %v", err)
+	}
+	s := prepare(t, dc, "SELECT CAST('a' AS up) AS x")
+	cols, err := StatementColumns(s)
+	if err != nil || len(cols) != 1 || cols[0].Alias != "up" {
+		t.Errorf("the column's type: %+v, %v", cols, err)
+	}
+}
+
 // A cast of DOUBLE and FLOAT to an integer type in Go, for every value of
 // a vector, NULLs kept, an error failing CAST and nulling TRY_CAST.
 func TestFloatCast(t *testing.T) {

@@ -70,6 +70,15 @@
 // FLOAT to SMALLINT, INTEGER or BIGINT the same way, reading the
 // vector's float64 or float32 values (TestFloatCast).
 //
+// RegisterTextType registers a type of the engine whose values are text
+// (duckdb_register_logical_type of VARCHAR under an alias, as extensions
+// add theirs): columns, casts and Go functions' arguments can name it, and
+// a result column of it carries the alias (Column.Alias). pgcompat's bit
+// strings are two such types. RegisterTextTypeCast and
+// RegisterTextTypeNumberCast install Go casts from text or such a type to
+// such a type or a number; one with an implicit cost lets DuckDB convert
+// on its own, as when binding a function (TestTextType).
+//
 // # Measured (BenchmarkRead, 1M rows × INTEGER, VARCHAR, DECIMAL(12,2),
 // VARCHAR; every value touched; 2 threads on a shared 2-CPU AMD EPYC)
 //
