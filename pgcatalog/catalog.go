@@ -420,8 +420,6 @@ var catalogSQL = []string{
 			ELSE {P}.vsql_indexdef(i) END`,
 	`CREATE OR REPLACE MACRO {P}.pg_get_constraintdef(c) AS (SELECT vsql_x.condef FROM {P}.vsql_constraints vsql_x WHERE vsql_x.oid = c),
 		(c, pretty) AS (SELECT vsql_x.condef FROM {P}.vsql_constraints vsql_x WHERE vsql_x.oid = c)`,
-	`CREATE OR REPLACE MACRO {P}.pg_get_viewdef(v) AS (SELECT {P}.vsql_viewdef(sql) FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND view_oid = v),
-		(v, pretty) AS (SELECT {P}.vsql_viewdef(sql) FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND view_oid = v)`,
 	`CREATE OR REPLACE MACRO {P}.pg_get_function_result(f) AS (SELECT CASE WHEN vsql_p.proretset THEN 'SETOF ' ELSE '' END
 		|| {P}.format_type(vsql_p.prorettype, NULL) FROM {P}.pg_proc vsql_p WHERE vsql_p.oid = f)`,
 	`CREATE OR REPLACE MACRO {P}.pg_get_function_arguments(f) AS (SELECT array_to_string(proargnames, ', ') FROM {P}.pg_proc vsql_p WHERE vsql_p.oid = f)`,
@@ -488,6 +486,10 @@ var catalogSQL = []string{
 		{P}.vsql_system_oid({P}.vsql_unqualify(s)),
 		TRY_CAST(s AS BIGINT))`,
 	`CREATE OR REPLACE MACRO {P}.to_regclass(s) AS {P}.regclass_oid(s)`,
+	// pg_get_viewdef of an oid or of a name ('v', 'public.v', as
+	// PostgreSQL's text argument)
+	`CREATE OR REPLACE MACRO {P}.pg_get_viewdef(v) AS (SELECT {P}.vsql_viewdef(sql) FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND view_oid = {P}.regclass_oid(v)),
+		(v, pretty) AS (SELECT {P}.vsql_viewdef(sql) FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND view_oid = {P}.regclass_oid(v))`,
 	`CREATE OR REPLACE MACRO {P}.pg_partition_ancestors(r) AS {P}.regclass_oid(r)`,
 	// also a table: FROM pg_partition_ancestors(x) WITH ORDINALITY AS a(relid, depth)
 	// (DuckDB's table macros take no ordinality column; this one has it)
