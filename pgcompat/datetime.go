@@ -18,7 +18,8 @@ type tmFields struct {
 	year, mon, mday, hour, min, sec int // year: astronomical (0 is 1 BC)
 	usec                            int
 	interval                        bool
-	zone                            string // zone abbreviation ("" for timestamp without time zone)
+	zone                            string // zone abbreviation ("" for none, as '-04:30' has)
+	zoned                           bool   // a timestamp with time zone
 	offset                          int    // seconds east of UTC
 	t                               time.Time
 }
@@ -36,6 +37,7 @@ func timeFields(t time.Time, withZone bool) tmFields {
 	f := tmFields{year: t.Year(), mon: int(t.Month()), mday: t.Day(), hour: t.Hour(), min: t.Minute(), sec: t.Second(), usec: t.Nanosecond() / 1000, t: t}
 	if withZone {
 		f.zone, f.offset = t.Zone()
+		f.zoned = true
 	}
 	return f
 }
@@ -237,18 +239,18 @@ func (f tmFields) field(n fmtNode) (s string, num int64, isNum bool) {
 		}
 		return caseAs(n.key, f.zone, 0, true), 0, false
 	case "OF":
-		if f.zone == "" {
+		if !f.zoned {
 			return "", 0, false
 		}
 		s = offsetText(f.offset, true)
 		return s, 0, false
 	case "TZH":
-		if f.zone == "" {
+		if !f.zoned {
 			return "", 0, false
 		}
 		return offsetText(f.offset, false)[:3], 0, false
 	case "TZM":
-		if f.zone == "" {
+		if !f.zoned {
 			return "", 0, false
 		}
 		o := f.offset
@@ -268,7 +270,7 @@ func offsetText(off int, short bool) string {
 		sign, off = "-", -off
 	}
 	s := fmt.Sprintf("%s%02d", sign, off/3600)
-	if !short || off/60%60 != 0 {
+	if !short || off%3600 != 0 { // PostgreSQL's OF: minutes when not whole hours
 		s += fmt.Sprintf(":%02d", off/60%60)
 	}
 	return s

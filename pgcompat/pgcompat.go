@@ -102,8 +102,8 @@ var setup = []string{
 		ELSE list_transform(string_split(trim(trim(s), '{}'), ','), lambda e: trim(trim(e), '"')) END`,
 	// PostgreSQL's formatting functions, in Go (udf.go); to_timestamp of
 	// one number is DuckDB's (seconds since the epoch, as PostgreSQL's).
-	`CREATE OR REPLACE MACRO ` + schema + `.to_char(x, f) AS __vsql_to_char(x, f, current_setting('TimeZone'))`,
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_overlaps(s1, e1, s2, e2) AS __vsql_overlaps(s1, e1, s2, e2, current_setting('TimeZone'))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.to_char(x, f) AS __vsql_to_char(x, f, coalesce(getvariable('vsql_timezone'), current_setting('TimeZone')))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_overlaps(s1, e1, s2, e2) AS __vsql_overlaps(s1, e1, s2, e2, coalesce(getvariable('vsql_timezone'), current_setting('TimeZone')))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_to_timestamp(x) AS to_timestamp(x), (s, f) AS __vsql_to_timestamp(s, f)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.to_date(s, f) AS __vsql_to_date(s, f)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.to_number(s, f) AS __vsql_to_number(s, f)`,

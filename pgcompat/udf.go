@@ -13,6 +13,7 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/vsql/vsql/internal/pgdatetime"
 	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
 )
@@ -251,7 +252,10 @@ func decimalText(d duckdb.Decimal) string {
 
 var zones sync.Map // name → *time.Location
 
-// inZone is t in the session's time zone (UTC when it is unknown to Go).
+// inZone is t in the session's time zone: DuckDB's TimeZone, or the
+// TimeZone setting vsql keeps in the variable vsql_timezone for a zone
+// DuckDB cannot name ('-04:30', '<+10:30>-10:30'); UTC when it is unknown
+// to Go.
 func inZone(t time.Time, zone driver.Value) time.Time {
 	name, _ := zone.(string)
 	if l, ok := zones.Load(name); ok {
@@ -260,6 +264,9 @@ func inZone(t time.Time, zone driver.Value) time.Time {
 	l, err := time.LoadLocation(name)
 	if err != nil {
 		l = time.UTC
+		if zs, err := pgdatetime.ParseZoneSetting(name); err == nil {
+			l = zs.Location
+		}
 	}
 	zones.Store(name, l)
 	return t.In(l)

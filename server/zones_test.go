@@ -1,0 +1,50 @@
+package server_test
+
+import (
+	"testing"
+
+	"github.com/vsql/vsql/internal/pgtest"
+)
+
+// TestZones checks time zones as PostgreSQL 15 reads them, on a real
+// PostgreSQL 15 and on vsqld: the forms of SET TIME ZONE (numbers of hours
+// east, POSIX offsets west, INTERVAL, fractional offsets) with SHOW, output
+// and to_char's OF/TZH/TZM/TZ, and dynamic abbreviations (MSK, VET) in AT
+// TIME ZONE, timezone(), make_timestamptz and date_trunc.
+func TestZones(t *testing.T) {
+	pg := pgtest.Connect(t).PgConn()
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	ts := "SELECT timestamptz '2020-07-01 12:00:00+00' AS summer, timestamptz '2020-01-15 23:30:00+00' AS winter, to_char(now(), 'OF') AS of, to_char(now(), 'TZH:TZM') AS tzh, to_char(timestamptz '2020-07-01 12:00:00+00', 'YYYY-MM-DD HH24:MI:SS TZ tz') AS tz"
+	steps := []string{}
+	for _, set := range []string{
+		"SET timezone = '00:00'", "SET timezone = '+02:00'", "SET timezone = '-13:00'",
+		"SET timezone = '-00:30'", "SET timezone = '00:30'", "SET timezone = '-04:30'",
+		"SET timezone = '04:30'", "SET timezone = '-04:15'", "SET timezone = '04:15'",
+		"SET TIME ZONE 10.5", "SET TIME ZONE -8", "SET TIME ZONE '-1.5'", "SET TIME ZONE 0",
+		"SET TIME ZONE 5", "SET TIME ZONE 1.001", "SET TIME ZONE 15", "SET TIME ZONE -15.75",
+		"SET TIME ZONE INTERVAL '+05:30' HOUR TO MINUTE", "SET TIME ZONE INTERVAL '-08:00' HOUR TO MINUTE",
+		"SET timezone = 'UTC+3'", "SET timezone = 'america/new_york'", "SET timezone = 'Asia/Kolkata'",
+		"SET timezone = 'Etc/GMT-5'", "SET TIME ZONE LOCAL", "SET TIME ZONE DEFAULT",
+	} {
+		steps = append(steps, set, "SHOW timezone", ts)
+	}
+	steps = append(steps,
+		// refused as PostgreSQL refuses them
+		"SET TIME ZONE 168", "SET timezone = '+168:00'", "SET timezone = 'foo'", "SET TIME ZONE 'MSK'",
+		"SHOW timezone",
+		// horology.sql: SQL-style fixed offset
+		"SET TIME ZONE 'America/New_York'", "SET TIME ZONE '-1.5'", "SHOW TIME ZONE",
+		"SELECT '2012-12-12 12:00'::timestamptz",
+		"SELECT '2012-12-12 12:00 America/New_York'::timestamptz",
+		"SELECT to_char('2012-12-12 12:00'::timestamptz, 'YYYY-MM-DD HH:MI:SS TZ')",
+		"SELECT to_char('2012-12-12 12:00'::timestamptz, 'YYYY-MM-DD SSSS')",
+		"RESET TIME ZONE", "SHOW TIME ZONE",
+		// json.sql: SET LOCAL in a transaction
+		"BEGIN", "SET LOCAL TIME ZONE 10.5",
+		"SELECT timestamptz '2014-05-28 12:22:35.614298-04', to_char(timestamptz '2014-05-28 12:22:35.614298-04', 'HH24:MI OF')",
+		"SET LOCAL TIME ZONE -8",
+		"SELECT timestamptz '2014-05-28 12:22:35.614298-04', to_char(timestamptz '2014-05-28 12:22:35.614298-04', 'HH24:MI OF')",
+		"COMMIT", "SHOW timezone",
+	)
+	compareSteps(t, pg, vs, steps)
+}
