@@ -134,6 +134,43 @@ var goFunctions = map[string][]scalar{
 			return toCharNumber(a[0], a[1].(string))
 		}},
 	},
+	// x AT TIME ZONE 'MSK' (a dynamic abbreviation): (abbreviation, x)
+	"__vsql_timezone_abbrev": {
+		{in: []duckdb.Type{tText, tTS}, out: tTSTZ, run: func(a []driver.Value) (any, error) {
+			t := a[1].(time.Time)
+			if infiniteTime(t) {
+				return t, nil
+			}
+			east, _ := pgdatetime.AbbrevOffsetLocal(a[0].(string), t.Unix())
+			return t.Add(-time.Duration(east) * time.Second), nil
+		}},
+		{in: []duckdb.Type{tText, tTSTZ}, out: tTS, run: func(a []driver.Value) (any, error) {
+			t := a[1].(time.Time)
+			if infiniteTime(t) {
+				return t, nil
+			}
+			east, _ := pgdatetime.AbbrevOffsetAt(a[0].(string), t.Unix())
+			return t.UTC().Add(time.Duration(east) * time.Second), nil
+		}},
+	},
+	// x AT TIME ZONE 'UTC+4:30' (a fixed offset ICU cannot name): (seconds
+	// east, x)
+	"__vsql_timezone_offset": {
+		{in: []duckdb.Type{tInt, tTS}, out: tTSTZ, run: func(a []driver.Value) (any, error) {
+			t := a[1].(time.Time)
+			if infiniteTime(t) {
+				return t, nil
+			}
+			return t.Add(-time.Duration(a[0].(int64)) * time.Second), nil
+		}},
+		{in: []duckdb.Type{tInt, tTSTZ}, out: tTS, run: func(a []driver.Value) (any, error) {
+			t := a[1].(time.Time)
+			if infiniteTime(t) {
+				return t, nil
+			}
+			return t.UTC().Add(time.Duration(a[0].(int64)) * time.Second), nil
+		}},
+	},
 	"__vsql_to_timestamp": {
 		{in: []duckdb.Type{tText, tText}, out: tTSTZ, run: func(a []driver.Value) (any, error) {
 			t, _, err := parseDatetime(a[0].(string), a[1].(string))

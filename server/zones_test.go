@@ -46,5 +46,30 @@ func TestZones(t *testing.T) {
 		"SELECT timestamptz '2014-05-28 12:22:35.614298-04', to_char(timestamptz '2014-05-28 12:22:35.614298-04', 'HH24:MI OF')",
 		"COMMIT", "SHOW timezone",
 	)
+	// dynamic abbreviations: MSK was UTC+3 until 2011-03-27, UTC+4 until
+	// 2014-10-26, UTC+3 since (timestamptz.sql)
+	steps = append(steps, "SET TimeZone to 'UTC'")
+	for _, x := range []string{"2011-03-27 00:00:00", "2011-03-27 01:59:59", "2011-03-27 02:00:00", "2011-03-27 02:00:01", "2011-03-27 03:00:00", "2011-03-27 04:00:00",
+		"2014-10-26 00:00:00", "2014-10-26 00:59:59", "2014-10-26 01:00:00", "2014-10-26 01:00:01", "2014-10-26 02:00:00", "2020-07-01 12:00:00", "1990-01-01 12:00:00"} {
+		steps = append(steps,
+			"SELECT '"+x+"'::timestamp AT TIME ZONE 'MSK', '"+x+"'::timestamp AT TIME ZONE 'Europe/Moscow', timezone('msk', '"+x+"'::timestamp)",
+			"SELECT '"+x+" UTC'::timestamptz AT TIME ZONE 'MSK', timezone('MSK', '"+x+" UTC'::timestamptz), '"+x+" UTC'::timestamptz AT TIME ZONE 'VET'")
+	}
+	steps = append(steps,
+		"SELECT make_timestamptz(2014, 10, 26, 0, 0, 0, 'MSK')",
+		"SELECT make_timestamptz(2014, 10, 26, 1, 0, 0, 'MSK')",
+		"SELECT make_timestamptz(2010, 12, 31, 23, 0, 0, 'msk'), make_timestamptz(2013, 6, 1, 0, 0, 0, 'MSK')",
+		"SELECT date_trunc('day', timestamp with time zone '2001-02-16 20:38:40+00', 'VET') AS vet_trunc",
+		"SELECT date_trunc('day', timestamp with time zone '2001-02-16 20:38:40+00', 'GMT') AS gmt_trunc",
+		"SELECT date_trunc('day', timestamp with time zone '2001-02-16 20:38:40+00', 'Australia/Sydney') AS sydney_trunc",
+		// fixed offsets ICU cannot name; NULL and infinity
+		"SELECT timestamptz '2020-07-01 12:00:00+00' AT TIME ZONE 'UTC+4:30', timestamp '2020-07-01 12:00:00' AT TIME ZONE 'NST', timestamp '2020-07-01 12:00:00' AT TIME ZONE 'ACWST'",
+		"SELECT NULL::timestamp AT TIME ZONE 'MSK', timestamp 'infinity' AT TIME ZONE 'MSK', timestamptz '-infinity' AT TIME ZONE 'MSK'",
+		"CREATE TABLE zt (id int, t timestamp, tz timestamptz)",
+		"INSERT INTO zt VALUES (1, '2012-01-01 10:00', '2012-01-01 10:00+00'), (2, '2016-07-01 10:00', '2016-07-01 10:00+00'), (3, NULL, NULL)",
+		"SELECT id, t AT TIME ZONE 'MSK', tz AT TIME ZONE 'MSK', (tz AT TIME ZONE 'MSK') - (tz AT TIME ZONE 'UTC') AS shift FROM zt ORDER BY id",
+		// a POSIX rule of its own: DuckDB cannot follow it
+		"SELECT timestamptz '2020-07-01 12:00:00+00' AT TIME ZONE 'foo/bar'",
+	)
 	compareSteps(t, pg, vs, steps)
 }
