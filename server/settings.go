@@ -88,6 +88,19 @@ func timeZoneSetting(v string) (string, error) {
 	return zs.Show, nil
 }
 
+// zoneOffsetText writes seconds east as ±hh:mm[:ss].
+func zoneOffsetText(east int) string {
+	sign := "+"
+	if east < 0 {
+		sign, east = "-", -east
+	}
+	t := fmt.Sprintf("%s%02d:%02d", sign, east/3600, east/60%60)
+	if east%60 != 0 {
+		t += fmt.Sprintf(":%02d", east%60)
+	}
+	return t
+}
+
 // intervalZone reads the value of SET TIME ZONE INTERVAL '…' [HOUR [TO
 // MINUTE]] (its quotes removed): an offset in hours EAST ('+05:30').
 var intervalZone = regexp.MustCompile(`(?i)^INTERVAL\s+([+-]?)(\d{1,3})(?::(\d\d))?(?::(\d\d))?(\s+HOUR(?:\s+TO\s+(?:MINUTE|SECOND))?)?$`)
@@ -469,10 +482,15 @@ func (s *Session) applySetting(name, value string) error {
 			if !zs.Fixed {
 				return err
 			}
-			viaVariable = true // a fixed zone of the tz database ICU lacks
+			viaVariable, duck = true, "UTC" // a fixed zone of the tz database ICU lacks
 			if _, err := s.conn.ExecContext(context.Background(), "SET TimeZone = 'UTC'", nil); err != nil {
 				return err
 			}
+		}
+		if duck == "UTC" && zs.East != 0 {
+			s.notices = append(s.notices, &vsqlerr.Error{Severity: "WARNING", SQLState: "01000",
+				Message: fmt.Sprintf("DuckDB has no time zone of offset %s: what DuckDB computes in the session's zone (a cast of a timestamptz to date, timestamp or time; extract, date_part and date_trunc of a timestamptz) is computed in UTC", zoneOffsetText(zs.East)),
+				Hint:    "Timestamptz output and input, to_char and AT TIME ZONE follow the zone. A zone of the tz database (such as 'Asia/Kolkata') or a whole-hour offset is followed everywhere."})
 		}
 		variable := "RESET VARIABLE vsql_timezone"
 		if viaVariable {

@@ -1,7 +1,11 @@
 package server_test
 
 import (
+	"errors"
+	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/vsql/vsql/internal/pgtest"
 )
@@ -72,4 +76,22 @@ func TestZones(t *testing.T) {
 		"SELECT timestamptz '2020-07-01 12:00:00+00' AT TIME ZONE 'foo/bar'",
 	)
 	compareSteps(t, pg, vs, steps)
+
+	// PostgreSQL accepts a POSIX zone with a daylight-saving rule of its
+	// own (horology.sql); DuckDB cannot follow one, so vsqld refuses it
+	// with 22023 and a hint, and keeps the session's zone.
+	for _, set := range []string{"SET TIME ZONE 'CST7CDT,M4.1.0,M10.5.0'", "SET timezone = 'XYZ5ABC4'"} {
+		_, err := execText(vs, set)
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "22023" || !strings.Contains(pe.Hint, "tz database") {
+			t.Errorf("%s: %v; want 22023 with a hint", set, err)
+		}
+		if _, err := execText(pg, set); err != nil {
+			t.Errorf("%s on PostgreSQL: %v", set, err)
+		}
+		if _, err := execText(pg, "RESET TIME ZONE"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	compareSteps(t, pg, vs, []string{"SHOW timezone"})
 }
