@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -94,4 +95,27 @@ func TestZones(t *testing.T) {
 		}
 	}
 	compareSteps(t, pg, vs, []string{"SHOW timezone"})
+
+	// An offset DuckDB has no zone for is followed by vsql's own code but
+	// not by DuckDB's: SET says so with a WARNING (PostgreSQL sends none).
+	addr := startServer(t, nil)
+	for set, warns := range map[string]bool{"SET TIME ZONE '-04:30'": true, "SET TIME ZONE 10.5": true, "SET TIME ZONE -8": false, "SET TIME ZONE 'Asia/Kolkata'": false} {
+		cfg, err := pgconn.ParseConfig(dsn(addr, "postgres"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var notices []*pgconn.Notice
+		cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notices = append(notices, n) }
+		c, err := pgconn.ConnectConfig(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := execText(c, set); err != nil {
+			t.Fatalf("%s: %v", set, err)
+		}
+		if got := len(notices) == 1 && notices[0].Code == "01000" && notices[0].Severity == "WARNING"; got != warns || !warns && len(notices) > 0 {
+			t.Errorf("%s: notices %v, want a warning: %v", set, notices, warns)
+		}
+		c.Close(context.Background())
+	}
 }
