@@ -76,7 +76,8 @@ func SessionZone(from, to string) {
 func IsUTC(zone string) bool {
 	switch strings.ToLower(strings.TrimSpace(zone)) {
 	case "utc", "etc/utc", "gmt", "etc/gmt", "z", "zulu", "etc/zulu", "uct", "etc/uct", "universal", "etc/universal",
-		"greenwich", "etc/greenwich", "gmt0", "etc/gmt0", "gmt+0", "gmt-0", "etc/gmt+0", "etc/gmt-0", "+00", "+00:00":
+		"greenwich", "etc/greenwich", "gmt0", "etc/gmt0", "gmt+0", "gmt-0", "etc/gmt+0", "etc/gmt-0", "+00", "+00:00",
+		"<+00>-00", "00:00", "-00:00", "00", "0": // SET TIME ZONE 0, '00:00' (SHOW's spellings)
 		return true
 	}
 	return false

@@ -18,7 +18,8 @@ type tmFields struct {
 	year, mon, mday, hour, min, sec int // year: astronomical (0 is 1 BC)
 	usec                            int
 	interval                        bool
-	zone                            string // zone abbreviation ("" for timestamp without time zone)
+	zone                            string // zone abbreviation ("" for none, as '-04:30' has)
+	zoned                           bool   // a timestamp with time zone
 	offset                          int    // seconds east of UTC
 	t                               time.Time
 }
@@ -36,6 +37,7 @@ func timeFields(t time.Time, withZone bool) tmFields {
 	f := tmFields{year: t.Year(), mon: int(t.Month()), mday: t.Day(), hour: t.Hour(), min: t.Minute(), sec: t.Second(), usec: t.Nanosecond() / 1000, t: t}
 	if withZone {
 		f.zone, f.offset = t.Zone()
+		f.zoned = true
 	}
 	return f
 }
@@ -237,18 +239,18 @@ func (f tmFields) field(n fmtNode) (s string, num int64, isNum bool) {
 		}
 		return caseAs(n.key, f.zone, 0, true), 0, false
 	case "OF":
-		if f.zone == "" {
+		if !f.zoned {
 			return "", 0, false
 		}
 		s = offsetText(f.offset, true)
 		return s, 0, false
 	case "TZH":
-		if f.zone == "" {
+		if !f.zoned {
 			return "", 0, false
 		}
 		return offsetText(f.offset, false)[:3], 0, false
 	case "TZM":
-		if f.zone == "" {
+		if !f.zoned {
 			return "", 0, false
 		}
 		o := f.offset
@@ -268,7 +270,7 @@ func offsetText(off int, short bool) string {
 		sign, off = "-", -off
 	}
 	s := fmt.Sprintf("%s%02d", sign, off/3600)
-	if !short || off/60%60 != 0 {
+	if !short || off%3600 != 0 { // PostgreSQL's OF: minutes when not whole hours
 		s += fmt.Sprintf(":%02d", off/60%60)
 	}
 	return s
@@ -865,15 +867,23 @@ func isoWeekDate(y, w, d int) (int, int, int) {
 // abbreviation of a fixed offset ('PST', 'CET', 'EDT'), which ICU takes
 // for a zone with daylight-saving time or does not know, and a POSIX
 // offset ('UTC+3': three hours west), become the Etc/GMT zone of that
-// offset; a zone name is written in its database's spelling. An offset
-// that is not whole hours, a dynamic abbreviation ('MSK') and a POSIX
-// rule of its own are left to DuckDB.
+// offset; a zone name is written in its database's spelling. A dynamic
+// abbreviation ('MSK': the offset it had in Europe/Moscow then) and a
+// fixed offset that is not whole hours ('UTC+4:30', 'NST'), which ICU
+// cannot express, become a call of the Go function
+// __vsql_timezone_abbrev / __vsql_timezone_offset (through the macros
+// pg_timezone_abbrev and pg_timezone_offset). A POSIX rule of its
+// own is left to DuckDB (which refuses it).
 func atTimeZone(p *pass, i int) {
-	lit := -1
+	lit, first, infix := -1, -1, false
 	switch {
 	case p.isWord(i, "zone") && p.isWord(i-1, "time") && p.isWord(i-2, "at"):
-		lit = i + 1
+		lit, infix = i+1, true
 		untypedInstant(p, i-3)
+		first = p.operandStart(i - 3)
+		if first >= 0 && p.kind(first) == sqltext.String {
+			first = typedInstantStart(p, first)
+		}
 	case p.isWord(i, "timezone") && p.kind(i+1) == sqltext.Open && p.isOp(i+3, ",") && !p.isOp(i-1, "."):
 		lit = i + 2
 	}
@@ -881,9 +891,41 @@ func atTimeZone(p *pass, i int) {
 		return
 	}
 	zone := p.stringText(lit)
-	if name, ok := icuZone(pgdatetime.AtZone(zone)); ok && name != zone {
-		p.replace(p.toks[lit].Start, p.toks[lit].End, sqlString(name))
+	name, east, fixed, ok := pgdatetime.AtZone(zone)
+	if icu, ok := icuZone(name, east, fixed, ok); ok {
+		if icu != zone {
+			p.replace(p.toks[lit].Start, p.toks[lit].End, sqlString(icu))
+		}
+		return
 	}
+	call := ""
+	if _, dyn := pgdatetime.DynamicAbbrev(zone); dyn {
+		call = schema + ".pg_timezone_abbrev(" + sqlString(zone) + ", "
+	} else if ok && fixed {
+		call = schema + ".pg_timezone_offset(" + strconv.Itoa(east) + ", "
+	} else {
+		return
+	}
+	switch {
+	case infix && first >= 0: // x AT TIME ZONE 'MSK' → f('MSK', x)
+		p.open(p.toks[first].Start, call)
+		p.replace(p.toks[i-3].End, p.toks[lit].End, ")")
+	case !infix: // timezone('MSK', x) → f('MSK', x)
+		p.replace(p.toks[i].Start, p.toks[lit+1].End, call)
+	}
+}
+
+// typedInstantStart is the first token of the typed literal whose
+// string is token lit: timestamp '…', timestamptz '…', date '…',
+// timestamp with[out] time zone '…'; lit itself when it is untyped.
+func typedInstantStart(p *pass, lit int) int {
+	switch {
+	case p.isWord(lit-1, "zone") && p.isWord(lit-2, "time") && (p.isWord(lit-3, "with") || p.isWord(lit-3, "without")) && p.isWord(lit-4, "timestamp"):
+		return lit - 4
+	case p.isWord(lit-1, "timestamp") || p.isWord(lit-1, "timestamptz") || p.isWord(lit-1, "date"):
+		return lit - 1
+	}
+	return lit
 }
 
 // untypedInstant types the untyped string literal at token lit before AT
@@ -965,12 +1007,44 @@ func makeTimestamptzZone(p *pass, i int) {
 			east = -east
 		}
 	}
+	if _, dyn := pgdatetime.DynamicAbbrev(zone); dyn && !ok { // 'MSK': its offset then
+		p.replace(p.toks[i].Start, p.toks[closing].End, "__vsql_timezone_abbrev("+sqlString(zone)+", make_timestamp("+
+			p.src[p.toks[args[0][0]].Start:p.toks[args[5][1]].End]+"))")
+		return
+	}
 	switch {
 	case !ok:
 	case fixed: // the wall-clock time less the offset, as UTC: any offset
 		p.replace(p.toks[i].Start, p.toks[closing].End, schema+".pg_make_timestamptz("+
 			p.src[p.toks[args[0][0]].Start:p.toks[args[5][1]].End]+", "+strconv.Itoa(east)+")")
 	case name != zone:
+		p.replace(p.toks[lit].Start, p.toks[lit].End, sqlString(name))
+	}
+}
+
+// dateTruncZone rewrites the zone of date_trunc(unit, x, 'zone') (token
+// i is date_trunc, or pg_date_trunc, its macro) as AT TIME ZONE reads it (atTimeZone), but a dynamic
+// abbreviation ('VET') stands for its zone (America/Caracas), as in
+// PostgreSQL's timestamptz_trunc_zone.
+func dateTruncZone(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open {
+		return
+	}
+	closing := p.matchForward(i + 1)
+	if closing < 0 {
+		return
+	}
+	args := p.splitArgs(i+1, closing)
+	if len(args) != 3 || args[2][0] != args[2][1] || !p.plainString(args[2][0]) {
+		return
+	}
+	lit := args[2][0]
+	zone := p.stringText(lit)
+	name, ok := icuZone(pgdatetime.AtZone(zone))
+	if !ok {
+		name, ok = pgdatetime.DynamicAbbrev(zone)
+	}
+	if ok && name != zone {
 		p.replace(p.toks[lit].Start, p.toks[lit].End, sqlString(name))
 	}
 }

@@ -54,8 +54,11 @@
 // assignment (SET j['a'][0] = v) as pg_jsonb_assign (jsonbAssign in
 // jsonfuncs.go) and an array element's (SET a[2] = v) as
 // pg_array_assign, reads the zone literal of AT TIME ZONE,
-// timezone() and make_timestamptz() as PostgreSQL does (atTimeZone and
-// makeTimestamptzZone in datetime.go), wraps a cast to a domain (x::d,
+// timezone(), make_timestamptz() and date_trunc() as PostgreSQL does
+// (atTimeZone, makeTimestamptzZone and dateTruncZone in datetime.go: a
+// zone ICU cannot express, a dynamic abbreviation such as MSK or a fixed
+// offset that is not whole hours, is applied by the Go functions
+// __vsql_timezone_abbrev and __vsql_timezone_offset), wraps a cast to a domain (x::d,
 // CAST(x AS d)) in the call of the domain's check macro (domains.go; the
 // server tells it the domains through Session.Domains), types the array literal a number
 // is compared with by ANY or ALL (anyLiteralArray in likeany.go), names
@@ -245,8 +248,10 @@
 //
 // Caveats: to_number returns double precision (DuckDB's DECIMAL has one
 // scale per column, PostgreSQL's numeric one per value); to_char of a
-// timestamptz reads the session's TimeZone by name (one Go does not know
-// is taken as UTC); the regexp_* functions speak RE2, not PostgreSQL's
+// timestamptz reads the session's TimeZone by name: DuckDB's, or the
+// variable vsql_timezone the server sets for a zone DuckDB cannot name
+// ('-04:30', SET TIME ZONE 10.5), read by pgdatetime.ParseZoneSetting
+// (one neither knows is taken as UTC); the regexp_* functions speak RE2, not PostgreSQL's
 // ARE (no lookahead, back references or \m \M word boundaries).
 //
 // sqltext is a lexer, not a parser: an operand is recognised by the shape

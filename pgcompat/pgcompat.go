@@ -102,8 +102,8 @@ var setup = []string{
 		ELSE list_transform(string_split(trim(trim(s), '{}'), ','), lambda e: trim(trim(e), '"')) END`,
 	// PostgreSQL's formatting functions, in Go (udf.go); to_timestamp of
 	// one number is DuckDB's (seconds since the epoch, as PostgreSQL's).
-	`CREATE OR REPLACE MACRO ` + schema + `.to_char(x, f) AS __vsql_to_char(x, f, current_setting('TimeZone'))`,
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_overlaps(s1, e1, s2, e2) AS __vsql_overlaps(s1, e1, s2, e2, current_setting('TimeZone'))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.to_char(x, f) AS __vsql_to_char(x, f, coalesce(getvariable('vsql_timezone'), current_setting('TimeZone')))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_overlaps(s1, e1, s2, e2) AS __vsql_overlaps(s1, e1, s2, e2, coalesce(getvariable('vsql_timezone'), current_setting('TimeZone')))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_to_timestamp(x) AS to_timestamp(x), (s, f) AS __vsql_to_timestamp(s, f)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.to_date(s, f) AS __vsql_to_date(s, f)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.to_number(s, f) AS __vsql_to_number(s, f)`,
@@ -234,6 +234,11 @@ var setup = []string{
 	// pg_typeof: PostgreSQL's type names (typefuncs.go)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_typeof(x) AS __vsql_pg_type_name(typeof(x))`,
 	// make_timestamptz(…, '+2') at a fixed offset (east seconds; datetime.go)
+	// x AT TIME ZONE 'MSK' / 'UTC+4:30' (datetime.go atTimeZone): the Go
+	// functions shift finite values; infinities stay (timezone('UTC', x)
+	// converts them between the two types)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_timezone_abbrev(z, x) AS CASE WHEN isfinite(x) THEN __vsql_timezone_abbrev(z, x) ELSE timezone('UTC', x) END`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_timezone_offset(z, x) AS CASE WHEN isfinite(x) THEN __vsql_timezone_offset(z, x) ELSE timezone('UTC', x) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_make_timestamptz(y, mo, d, h, mi, s, east) AS timezone('UTC', make_timestamp(y, mo, d, h, mi, s) - to_seconds(east))`,
 	// UPDATE t SET a[i] = v (assigned.go): PostgreSQL extends the array
 	// with NULLs; an empty or NULL array gets lower bound i, and i below 1
@@ -429,6 +434,8 @@ var rules = map[string]rule{
 	"zone":                     func(p *pass, i int) { timestamptzLiteral(p, i); atTimeZone(p, i) }, // timestamp with time zone; x AT TIME ZONE 'PST' (datetime.go)
 	"group":                    groupByKey,                                                          // GROUP BY a table's primary key (groupbykey.go)
 	"vsql_any_eq":              anyEqLiteralArray,                                                   // 33 = ANY ('{1,2}') as sqltext wrote it (likeany.go)
+	"date_trunc":               dateTruncZone,                                                       // date_trunc('day', x, 'VET') (datetime.go)
+	"pg_date_trunc":            dateTruncZone,                                                       // its macro
 	"make_timestamptz":         makeTimestamptzZone,                                                 // make_timestamptz(…, '+2') (datetime.go)
 	"explain":                  explainOptions,                                                      // EXPLAIN (COSTS OFF) … (explain.go)
 	"timezone":                 atTimeZone,                                                          // timezone('PST', x)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/vsql/vsql/internal/pgdatetime"
 	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
 )
@@ -131,6 +132,43 @@ var goFunctions = map[string][]scalar{
 				return formatDatetime(timeFields(inZone(t, a[2]), true), a[1].(string)), nil
 			}
 			return toCharNumber(a[0], a[1].(string))
+		}},
+	},
+	// x AT TIME ZONE 'MSK' (a dynamic abbreviation): (abbreviation, x)
+	"__vsql_timezone_abbrev": {
+		{in: []duckdb.Type{tText, tTS}, out: tTSTZ, run: func(a []driver.Value) (any, error) {
+			t := a[1].(time.Time)
+			if infiniteTime(t) {
+				return t, nil
+			}
+			east, _ := pgdatetime.AbbrevOffsetLocal(a[0].(string), t.Unix())
+			return t.Add(-time.Duration(east) * time.Second), nil
+		}},
+		{in: []duckdb.Type{tText, tTSTZ}, out: tTS, run: func(a []driver.Value) (any, error) {
+			t := a[1].(time.Time)
+			if infiniteTime(t) {
+				return t, nil
+			}
+			east, _ := pgdatetime.AbbrevOffsetAt(a[0].(string), t.Unix())
+			return t.UTC().Add(time.Duration(east) * time.Second), nil
+		}},
+	},
+	// x AT TIME ZONE 'UTC+4:30' (a fixed offset ICU cannot name): (seconds
+	// east, x)
+	"__vsql_timezone_offset": {
+		{in: []duckdb.Type{tInt, tTS}, out: tTSTZ, run: func(a []driver.Value) (any, error) {
+			t := a[1].(time.Time)
+			if infiniteTime(t) {
+				return t, nil
+			}
+			return t.Add(-time.Duration(a[0].(int64)) * time.Second), nil
+		}},
+		{in: []duckdb.Type{tInt, tTSTZ}, out: tTS, run: func(a []driver.Value) (any, error) {
+			t := a[1].(time.Time)
+			if infiniteTime(t) {
+				return t, nil
+			}
+			return t.UTC().Add(time.Duration(a[0].(int64)) * time.Second), nil
 		}},
 	},
 	"__vsql_to_timestamp": {
@@ -254,7 +292,10 @@ func decimalText(d duckdb.Decimal) string {
 
 var zones sync.Map // name → *time.Location
 
-// inZone is t in the session's time zone (UTC when it is unknown to Go).
+// inZone is t in the session's time zone: DuckDB's TimeZone, or the
+// TimeZone setting vsql keeps in the variable vsql_timezone for a zone
+// DuckDB cannot name ('-04:30', '<+10:30>-10:30'); UTC when it is unknown
+// to Go.
 func inZone(t time.Time, zone driver.Value) time.Time {
 	name, _ := zone.(string)
 	if l, ok := zones.Load(name); ok {
@@ -263,6 +304,9 @@ func inZone(t time.Time, zone driver.Value) time.Time {
 	l, err := time.LoadLocation(name)
 	if err != nil {
 		l = time.UTC
+		if zs, err := pgdatetime.ParseZoneSetting(name); err == nil {
+			l = zs.Location
+		}
 	}
 	zones.Store(name, l)
 	return t.In(l)

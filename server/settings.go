@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vsql/vsql/internal/pgdatetime"
 	"github.com/vsql/vsql/pgcatalog"
 	"github.com/vsql/vsql/pgcompat"
 	"github.com/vsql/vsql/pgwire"
@@ -71,67 +72,90 @@ func durationSetting(name string) func(string) (string, error) {
 	}
 }
 
+// timeZoneSetting reads SET TIME ZONE / SET TimeZone as PostgreSQL 15
+// does (pgdatetime.ParseZoneSetting; the INTERVAL form here) and returns
+// the value as SHOW answers it. A zone DuckDB cannot be told (duckZone)
+// is refused, 22023 with a hint.
 func timeZoneSetting(v string) (string, error) {
-	if strings.EqualFold(v, "utc") || strings.EqualFold(v, "gmt") || v == "Z" {
-		return "UTC", nil
+	zs, err := zoneSetting(v)
+	if err != nil {
+		return "", err
 	}
-	if zone, ok := offsetZone(v); ok {
-		return zone, nil
+	if _, _, ok := duckZone(zs); !ok {
+		return "", vsqlerr.New(vsqlerr.InvalidTimeZone, "time zone %q has a daylight-saving rule of its own, which vsql cannot give DuckDB", zs.Show).
+			WithHint("Use a zone of the tz database with the same rules (such as 'America/Denver' for 'MST7MDT'), or a fixed offset ('-07', 'UTC+7').")
 	}
-	if _, err := time.LoadLocation(v); err != nil {
-		return "", vsqlerr.New(vsqlerr.InvalidArgument, "invalid value for parameter \"TimeZone\": %q", v).
-			WithHint("Use an IANA time zone name such as 'Europe/Berlin' or 'UTC'.")
-	}
-	return v, nil
+	return zs.Show, nil
 }
 
-// offsetZone reads the fixed-offset forms of SET TIME ZONE as PostgreSQL
-// does, and names the zone as the tz database does (Etc/GMT-5 is five
-// hours east; only whole hours have such names):
-//
-//   - a number of hours (SET TIME ZONE -7, '5'): hours east of UTC, as
-//     is INTERVAL '+05:00' HOUR TO MINUTE, as Sequelize sends it;
-//   - a POSIX offset ('+02:00', '-13:00', 'UTC-2', 'GMT+3'): hours west
-//     of UTC, POSIX's sign ('-13:00' is thirteen hours east).
-func offsetZone(v string) (string, bool) {
+// zoneOffsetText writes seconds east as ±hh:mm[:ss].
+func zoneOffsetText(east int) string {
+	sign := "+"
+	if east < 0 {
+		sign, east = "-", -east
+	}
+	t := fmt.Sprintf("%s%02d:%02d", sign, east/3600, east/60%60)
+	if east%60 != 0 {
+		t += fmt.Sprintf(":%02d", east%60)
+	}
+	return t
+}
+
+// intervalZone reads the value of SET TIME ZONE INTERVAL '…' [HOUR [TO
+// MINUTE]] (its quotes removed): an offset in hours EAST ('+05:30').
+var intervalZone = regexp.MustCompile(`(?i)^INTERVAL\s+([+-]?)(\d{1,3})(?::(\d\d))?(?::(\d\d))?(\s+HOUR(?:\s+TO\s+(?:MINUTE|SECOND))?)?$`)
+
+// zoneSetting resolves a TimeZone setting (see timeZoneSetting).
+func zoneSetting(v string) (pgdatetime.ZoneSetting, error) {
 	s := strings.TrimSpace(v)
-	east := true
-	if u := strings.ToUpper(s); strings.HasPrefix(u, "INTERVAL") {
-		s = strings.TrimSpace(s[len("INTERVAL"):])
-		if i := strings.IndexAny(strings.ToUpper(s), " HM"); i > 0 && strings.Contains(strings.ToUpper(s[i:]), "HOUR") {
-			s = strings.TrimSpace(s[:i])
+	if strings.HasPrefix(strings.ToUpper(s), "INTERVAL") {
+		m := intervalZone.FindStringSubmatch(s)
+		if m == nil || (m[3] == "" && m[5] == "") {
+			return pgdatetime.ZoneSetting{}, vsqlerr.New(vsqlerr.InvalidTimeZone, "invalid value for parameter \"TimeZone\": %q", v).
+				WithHint("vsql reads an INTERVAL time zone written as hours and minutes: INTERVAL '+05:30' HOUR TO MINUTE.")
 		}
-		s = strings.Trim(s, "'")
-	} else if _, err := strconv.ParseFloat(s, 64); err != nil {
-		// not a number: a POSIX zone of an offset only, or named UTC/GMT
-		if len(s) > 3 && (strings.EqualFold(s[:3], "UTC") || strings.EqualFold(s[:3], "GMT")) && strings.ContainsAny(s[3:4], "+-0123456789") {
-			s = s[3:]
+		h, _ := strconv.Atoi(m[2])
+		mi, _ := strconv.Atoi(m[3])
+		sec, _ := strconv.Atoi(m[4])
+		east := h*3600 + mi*60 + sec
+		if m[1] == "-" {
+			east = -east
 		}
-		east = false
+		if east >= 7*24*3600 || east <= -7*24*3600 {
+			return pgdatetime.ZoneSetting{}, vsqlerr.New(vsqlerr.InvalidTimeZone, "invalid value for parameter \"TimeZone\": %q: UTC timezone offset is out of range.", v)
+		}
+		return pgdatetime.OffsetZone(east), nil
 	}
-	sign := 1
+	zs, err := pgdatetime.ParseZoneSetting(s)
+	if err != nil {
+		return zs, vsqlerr.New(vsqlerr.InvalidTimeZone, "%s", err.Error()).
+			WithHint("Use a zone name ('Europe/Berlin', 'UTC'), a number of hours east of UTC (SET TIME ZONE 5.5) or a POSIX offset ('-05:30' is five and a half hours east, as in PostgreSQL).")
+	}
+	return zs, nil
+}
+
+// duckZone is what DuckDB's TimeZone is set to for a session zone: a
+// name of the tz database, or the Etc/GMT zone of a fixed offset of whole
+// hours. DuckDB's ICU takes nothing else (no custom offsets like
+// 'GMT+04:30'): for another fixed offset DuckDB's zone is UTC. For a zone
+// not of the tz database viaVariable is true: the session's zone reaches
+// vsql's Go functions (to_char, OVERLAPS) through the DuckDB variable
+// vsql_timezone. ok is false for a POSIX rule of its own, which DuckDB
+// cannot follow.
+func duckZone(zs pgdatetime.ZoneSetting) (name string, viaVariable, ok bool) {
 	switch {
-	case strings.HasPrefix(s, "+"):
-		s = s[1:]
-	case strings.HasPrefix(s, "-"):
-		sign, s = -1, s[1:]
+	case zs.IANA:
+		return zs.Show, false, true
+	case zs.Fixed && zs.East == 0:
+		return "UTC", true, true
+	case zs.Fixed && zs.East%3600 == 0 && zs.East >= -12*3600 && zs.East <= 14*3600:
+		// POSIX's sign: Etc/GMT-5 is UTC+5; the variable keeps the zone's
+		// abbreviation ('-04:30' has none) for to_char's TZ
+		return fmt.Sprintf("Etc/GMT%+d", -zs.East/3600), true, true
+	case zs.Fixed:
+		return "UTC", true, true
 	}
-	if !east {
-		sign = -sign
-	}
-	hours, minutes, _ := strings.Cut(s, ":")
-	h, err := strconv.Atoi(hours)
-	if err != nil || h > 14 || (minutes != "" && minutes != "00") {
-		return "", false
-	}
-	switch h *= sign; {
-	case h == 0:
-		return "UTC", true
-	case h > 0:
-		return fmt.Sprintf("Etc/GMT-%d", h), true
-	default:
-		return fmt.Sprintf("Etc/GMT+%d", -h), true
-	}
+	return "", false, false
 }
 
 var settings = map[string]setting{
@@ -236,7 +260,7 @@ func isolation(v string) (string, error) {
 var (
 	setPattern   = regexp.MustCompile(`(?is)^\s*SET\s+(SESSION\s+|LOCAL\s+)?([a-z_][a-z0-9_.]*)\s*(?:=|\bTO\b)\s*(.*?)\s*$`)
 	setTimeZone  = regexp.MustCompile(`(?is)^\s*SET\s+(SESSION\s+|LOCAL\s+)?TIME\s+ZONE\s+(.*?)\s*$`)
-	resetPattern = regexp.MustCompile(`(?is)^\s*RESET\s+([a-z_][a-z0-9_.]*)\s*$`)
+	resetPattern = regexp.MustCompile(`(?is)^\s*RESET\s+([a-z_][a-z0-9_.]*|TIME\s+ZONE)\s*$`)
 	showPattern  = regexp.MustCompile(`(?is)^\s*SHOW\s+([a-z_][a-z0-9_.]*(?:\s+ISOLATION\s+LEVEL|\s+ZONE)?)\s*$`)
 	// The session's identity: RESET and the DEFAULT/NONE forms keep the
 	// login (which it always is); switching to another role is refused.
@@ -283,6 +307,9 @@ func (s *Session) prepareSetting(st sqltext.Statement) (pgwire.Statement, bool, 
 	switch st.Keyword(0) {
 	case "SET":
 		if m := setTimeZone.FindStringSubmatch(sql); m != nil {
+			if v := strings.ToUpper(m[2]); v == "LOCAL" || v == "DEFAULT" { // unquoted: the server's default
+				return s.setStatement("timezone", s.initialSetting("timezone"), isLocal(m[1]))
+			}
 			return s.setStatement("timezone", settingValue(m[2]), isLocal(m[1]))
 		}
 		if m := setSessionModes.FindStringSubmatch(sql); m != nil {
@@ -309,6 +336,9 @@ func (s *Session) prepareSetting(st sqltext.Statement) (pgwire.Statement, bool, 
 	case "RESET":
 		if m := resetPattern.FindStringSubmatch(sql); m != nil {
 			name := strings.ToLower(m[1])
+			if strings.Join(strings.Fields(name), " ") == "time zone" {
+				name = "timezone" // RESET TIME ZONE
+			}
 			if name == "all" {
 				return &settingStatement{apply: s.resetAll, tag: "RESET"}, true, nil
 			}
@@ -440,14 +470,40 @@ func (s *Session) settingValue(name string) string {
 
 func (s *Session) applySetting(name, value string) error {
 	if name == "timezone" {
-		loc, err := time.LoadLocation(value)
+		zs, err := zoneSetting(value)
 		if err != nil {
-			return vsqlerr.New(vsqlerr.InvalidArgument, "invalid time zone %q", value)
-		}
-		if _, err := s.conn.ExecContext(context.Background(), "SET TimeZone = "+sqltext.QuoteString(value), nil); err != nil {
 			return err
 		}
-		s.location = loc
+		duck, viaVariable, ok := duckZone(zs)
+		if !ok {
+			return vsqlerr.New(vsqlerr.InvalidTimeZone, "invalid time zone %q", value)
+		}
+		if _, err := s.conn.ExecContext(context.Background(), "SET TimeZone = "+sqltext.QuoteString(duck), nil); err != nil {
+			if !zs.Fixed {
+				return err
+			}
+			viaVariable, duck = true, "UTC" // a fixed zone of the tz database ICU lacks
+			if _, err := s.conn.ExecContext(context.Background(), "SET TimeZone = 'UTC'", nil); err != nil {
+				return err
+			}
+		}
+		if duck == "UTC" && zs.East != 0 {
+			s.notices = append(s.notices, &vsqlerr.Error{Severity: "WARNING", SQLState: "01000",
+				Message: fmt.Sprintf("DuckDB has no time zone of offset %s: what DuckDB computes in the session's zone (a cast of a timestamptz to date, timestamp or time; extract, date_part and date_trunc of a timestamptz) is computed in UTC", zoneOffsetText(zs.East)),
+				Hint:    "Timestamptz output and input, to_char and AT TIME ZONE follow the zone. A zone of the tz database (such as 'Asia/Kolkata') or a whole-hour offset is followed everywhere."})
+		}
+		variable := "RESET VARIABLE vsql_timezone"
+		if viaVariable {
+			variable = "SET VARIABLE vsql_timezone = " + sqltext.QuoteString(zs.Show)
+		}
+		if _, err := s.conn.ExecContext(context.Background(), variable, nil); err != nil {
+			return err
+		}
+		s.location = zs.Location
+		if zs.IANA && zs.Show == "UTC" {
+			s.location = time.UTC
+		}
+		value = zs.Show
 		pgcompat.SessionZone(s.zone, value) // the casts from text count sessions off UTC
 		s.zone = value
 	}

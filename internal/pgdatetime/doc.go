@@ -60,8 +60,15 @@
 // as year 0. Errors are *Error, with Reason, PostgreSQL's Msg and
 // SQLSTATE(). LoadLocation resolves a zone name as PostgreSQL's TimeZone
 // setting does, for callers that need the session zone as a
-// *time.Location; AtZone resolves the zone of AT TIME ZONE (an abbreviation
-// first, as a fixed offset, then a name) for the SQL rewriter. ParseISO (iso.go) reads the plain ISO 8601 forms bulk
+// *time.Location; ParseZoneSetting reads a value of the TimeZone setting
+// as SET TIME ZONE takes it (a number of hours east, '10.5'; a POSIX
+// offset west, '-04:30'; a name; a POSIX specification) with the value
+// SHOW answers ('<+10:30>-10:30'), and OffsetZone names a fixed offset
+// as PostgreSQL does; AtZone resolves the zone of AT TIME ZONE (an
+// abbreviation first, as a fixed offset, then a name) for the SQL
+// rewriter; DynamicAbbrev, AbbrevOffsetAt and AbbrevOffsetLocal give a
+// dynamic abbreviation's offset at an instant or for a wall-clock time
+// (timestamptz and timestamp AT TIME ZONE 'MSK'). ParseISO (iso.go) reads the plain ISO 8601 forms bulk
 // data comes in (YYYY-MM-DD, YYYY-MM-DD HH:MM:SS[.ffffff], HH:MM:SS)
 // without allocating, as Parse reads them, and declines anything else;
 // vsqld's casts from text try it first. JulianDay, DateOfJulian, DaysIn

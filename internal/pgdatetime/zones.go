@@ -712,13 +712,22 @@ func determineAbbrevOffset(tm *pgtm, abbr, zone string) int {
 	if !ok {
 		return zoneTz
 	}
-	instant := t + int64(zoneTz)
+	if west, found := abbrevOffsetAt(loc, abbr, t+int64(zoneTz)); found {
+		return west
+	}
+	return zoneTz
+}
+
+// abbrevOffsetAt is PostgreSQL's DetermineTimeZoneAbbrevOffsetInternal:
+// the offset (seconds west) abbr had in loc at or before instant, else
+// the first time after; found is false when loc never used it.
+func abbrevOffsetAt(loc *time.Location, abbr string, instant int64) (west int, found bool) {
 	up := strings.ToUpper(abbr)
 	cur := time.Unix(instant, 0).In(loc)
 	for n := 0; n < 2000; n++ {
 		name, off := cur.Zone()
 		if strings.ToUpper(name) == up {
-			return -off
+			return -off, true
 		}
 		start, _ := cur.ZoneBounds()
 		if start.IsZero() {
@@ -735,10 +744,55 @@ func determineAbbrevOffset(tm *pgtm, abbr, zone string) int {
 		cur = end
 		name, off := cur.Zone()
 		if strings.ToUpper(name) == up {
-			return -off
+			return -off, true
 		}
 	}
-	return zoneTz
+	return 0, false
+}
+
+// DynamicAbbrev reports whether s is a dynamic abbreviation of
+// PostgreSQL's Default set (case-insensitively: "MSK", "VET"), whose
+// offset is the one it had in zone at the instant in question.
+func DynamicAbbrev(s string) (zone string, ok bool) {
+	a, found := abbrevs[strings.ToLower(s)]
+	if !found || a.zone == "" || abbrevZone(a.zone) == nil {
+		return "", false
+	}
+	return a.zone, true
+}
+
+// AbbrevOffsetAt is the offset, in seconds east, the dynamic abbreviation
+// abbr had at the instant unix (seconds since the epoch), as PostgreSQL's
+// DetermineTimeZoneAbbrevOffsetTS for timestamptz AT TIME ZONE 'MSK': its
+// meaning at or before then, else the first after, else the zone's
+// offset then. ok is false when abbr is not a dynamic abbreviation.
+func AbbrevOffsetAt(abbr string, unix int64) (east int, ok bool) {
+	zone, ok := DynamicAbbrev(abbr)
+	if !ok {
+		return 0, false
+	}
+	loc := abbrevZone(zone)
+	if west, found := abbrevOffsetAt(loc, abbr, unix); found {
+		return -west, true
+	}
+	return offsetAt(loc, unix), true
+}
+
+// AbbrevOffsetLocal is the offset, in seconds east, the dynamic
+// abbreviation abbr has for the wall-clock time local (seconds since
+// 1970-01-01 00:00), as PostgreSQL's DetermineTimeZoneAbbrevOffset for
+// timestamp AT TIME ZONE 'MSK' and make_timestamptz(…, 'MSK'): the wall
+// clock is placed in the abbreviation's zone, then the abbreviation's
+// meaning at that instant is taken. ok is false when abbr is not a
+// dynamic abbreviation.
+func AbbrevOffsetLocal(abbr string, local int64) (east int, ok bool) {
+	zone, ok := DynamicAbbrev(abbr)
+	if !ok {
+		return 0, false
+	}
+	t := time.Unix(local, 0).UTC()
+	tm := pgtm{year: t.Year(), mon: int(t.Month()), mday: t.Day(), hour: t.Hour(), min: t.Minute(), sec: t.Second()}
+	return -determineAbbrevOffset(&tm, abbr, zone), true
 }
 
 // AtZone resolves the zone argument of PostgreSQL's AT TIME ZONE and
