@@ -487,9 +487,11 @@ var catalogSQL = []string{
 		TRY_CAST(s AS BIGINT))`,
 	`CREATE OR REPLACE MACRO {P}.to_regclass(s) AS {P}.regclass_oid(s)`,
 	// pg_get_viewdef of an oid or of a name ('v', 'public.v', as
-	// PostgreSQL's text argument)
-	`CREATE OR REPLACE MACRO {P}.pg_get_viewdef(v) AS (SELECT {P}.vsql_viewdef(sql) FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND view_oid = {P}.regclass_oid(v)),
-		(v, pretty) AS (SELECT {P}.vsql_viewdef(sql) FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND view_oid = {P}.regclass_oid(v))`,
+	// PostgreSQL's text argument: a name of no relation is 42P01)
+	`CREATE OR REPLACE MACRO {P}.vsql_viewdef_of(v) AS CASE WHEN typeof(v) = 'VARCHAR' AND {P}.regclass_oid(v) IS NULL
+			THEN error('[vsql:undefined_table] relation "' || CAST(v AS VARCHAR) || '" does not exist')
+		ELSE (SELECT {P}.vsql_viewdef(sql) FROM duckdb_views() WHERE database_name IN (` + cd + `, 'temp') AND view_oid = {P}.regclass_oid(v)) END`,
+	`CREATE OR REPLACE MACRO {P}.pg_get_viewdef(v) AS {P}.vsql_viewdef_of(v), (v, pretty) AS {P}.vsql_viewdef_of(v)`,
 	`CREATE OR REPLACE MACRO {P}.pg_partition_ancestors(r) AS {P}.regclass_oid(r)`,
 	// also a table: FROM pg_partition_ancestors(x) WITH ORDINALITY AS a(relid, depth)
 	// (DuckDB's table macros take no ordinality column; this one has it)

@@ -167,7 +167,10 @@ func TestPostgresCatalogs(t *testing.T) {
 	wantRows(t, conn, `SELECT count(*) FROM public.orders o JOIN "public"."big_orders" b ON b.id = o.id`, [][]string{{"0"}})
 	// pg_get_viewdef of an oid, a regclass and a name (PostgreSQL's text argument)
 	wantRows(t, conn, `SELECT pg_get_viewdef('big_orders') = pg_get_viewdef('big_orders'::regclass::oid),
-		pg_get_viewdef('public.big_orders', true) LIKE '%amount > 100%', pg_get_viewdef('no_such_view') IS NULL`, [][]string{{"true", "true", "true"}})
+		pg_get_viewdef('public.big_orders', true) LIKE '%amount > 100%', pg_get_viewdef(123456789) IS NULL`, [][]string{{"true", "true", "true"}})
+	if _, err := conn.Exec(ctx, "SELECT pg_get_viewdef('no_such_view')"); err == nil || !strings.Contains(err.Error(), "42P01") {
+		t.Errorf("pg_get_viewdef of no relation: %v, want 42P01", err)
+	}
 	wantRows(t, conn, `SELECT count(*) FROM "postgres".public.orders`, [][]string{{"0"}})
 	// another database's tables are not this session's
 	wantRows(t, conn, `SELECT count(*) FROM pg_class WHERE relname = 'elsewhere'`, [][]string{{"0"}})
