@@ -1286,6 +1286,14 @@ func contains(p *pass, op, op2 int, reversed bool) {
 			fn = ".pg_array_contained("
 		}
 	}
+	// a bare parameter is typed as text: pg_contains reads its operands
+	// several times, and DuckDB cannot rebind a prepared statement whose
+	// untyped parameter appears more than once (its result lost columns)
+	for _, k := range []int{op - 1, op2 + 1} {
+		if p.kind(k) == sqltext.Param && !p.isOp(k+1, ":") && !p.isOp(k-1, ":") {
+			p.replace(p.toks[k].Start, p.toks[k].End, "CAST("+p.text(k)+" AS VARCHAR)")
+		}
+	}
 	p.binary(op, op2, fn, false)
 }
 

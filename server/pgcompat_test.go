@@ -289,6 +289,9 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: `SELECT '{"a":1}'::jsonb ?| array['b','a'], '{"a":1}'::jsonb ?| array['b'], '{"a":1}'::jsonb ?& array['a', NULL], '{"a":1,"b":2}'::jsonb ?& array['a','c']`},
 		{sql: `SELECT id FROM jt WHERE doc ? 'tags' ORDER BY id`},
 		{sql: `SELECT id FROM jt WHERE doc ? $1 ORDER BY id`, params: []string{"a"}},
+		// an untyped parameter of @> (node-postgres, TypeORM's query builder)
+		{sql: `SELECT id, doc FROM jt WHERE doc @> $1 ORDER BY id`, params: []string{`{"k":"v"}`}},
+		{sql: `SELECT id FROM jt WHERE $1 <@ doc ORDER BY id`, params: []string{`{"k":"v"}`}},
 		{sql: `SELECT doc -> 'tags' ? 'y', doc #> '{tags,1}', doc #>> '{tags,-1}', doc #> ARRAY['tags','0'], doc #>> array['a'] FROM jt WHERE id = 1`},
 		{sql: `SELECT '{"a":{"b":[1,"x"]}}'::jsonb #> '{a,b,1}', '{"a":{"b":null}}'::jsonb #>> '{a,b}', '{"a":1}'::jsonb #> '{}', '{"a":1}'::jsonb #> '{b,c}', '[[1,2]]'::jsonb #> '{0,1}', '{"0":"k"}'::jsonb #>> '{0}'`},
 		{sql: `SELECT id FROM jt WHERE doc #>> $1 = 'y' ORDER BY id`, params: []string{"{tags,1}"}},
