@@ -67,10 +67,12 @@ func extractMacros(schema string) []string {
 		// timestamp counted as PostgreSQL counts them (no year 0: the
 		// year before 1 is -1, and its decade 0). DuckDB's year is
 		// astronomical (0 for 1 BC), except of a timestamptz (ICU's), which
-		// counts years BC up in era 0.
-		"CREATE OR REPLACE MACRO " + schema + ".pg_astro_year(x) AS CASE WHEN date_part('era', x) = 0 AND year(x) > 0 THEN 1 - year(x) ELSE year(x) END",
+		// counts years BC up. Only values before year 1 take the slow
+		// path: DuckDB's date_part('era') costs ~190 ns a row, a
+		// test of the epoch (seconds before 0001-01-01 UTC) next to nothing.
+		"CREATE OR REPLACE MACRO " + schema + ".pg_astro_year(x) AS CASE WHEN typeof(x) = 'TIMESTAMP WITH TIME ZONE' THEN 1 - year(x) ELSE year(x) END",
 		"CREATE OR REPLACE MACRO " + schema + ".pg_bc_year(f, x) AS CASE " +
-			"WHEN typeof(x) NOT IN ('DATE', 'TIMESTAMP', 'TIMESTAMP WITH TIME ZONE', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS') OR date_part('era', x) = 1 THEN date_part(f, x) " +
+			"WHEN typeof(x) NOT IN ('DATE', 'TIMESTAMP', 'TIMESTAMP WITH TIME ZONE', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS') OR epoch(x) >= -62135596800 THEN date_part(f, x) " +
 			"WHEN lower(f) = 'isoyear' THEN CASE WHEN date_part(f, x) <= 0 THEN date_part(f, x) - 1 ELSE date_part(f, x) END " +
 			"WHEN lower(f) IN (" + decadeFields + ") THEN -((8 - (" + schema + ".pg_astro_year(x) - 1)) // 10) " +
 			"WHEN lower(f) IN ('y', 'year', 'years', 'yr', 'yrs') THEN " + schema + ".pg_astro_year(x) - 1 " +

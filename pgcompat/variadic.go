@@ -2,7 +2,6 @@ package pgcompat
 
 import (
 	"database/sql/driver"
-	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -136,27 +135,14 @@ func variadicJSON(a []driver.Value) (any, error) {
 }
 
 // appendElementText appends the text PostgreSQL's output function writes
-// for an element of type typ (DuckDB's typeof).
+// for an element of type typ (DuckDB's typeof): appendPGText's, with
+// decimals and times, which the driver's values do not print so.
 func appendElementText(b []byte, v any, typ string) []byte {
 	switch x := v.(type) {
-	case bool:
-		if x {
-			return append(b, 't')
-		}
-		return append(b, 'f')
-	case float64:
-		return AppendFloat(b, x, 64)
-	case float32:
-		return AppendFloat(b, float64(x), 32)
 	case duckdb.Decimal:
 		return append(b, decimalText(x)...)
 	case *big.Int:
 		return append(b, x.String()...)
-	case string:
-		if typ == "JSON" {
-			return AppendJSONBText(b, []byte(x))
-		}
-		return append(b, x...)
 	case time.Time:
 		switch typ {
 		case "DATE":
@@ -168,7 +154,7 @@ func appendElementText(b []byte, v any, typ string) []byte {
 		}
 		return x.AppendFormat(b, "2006-01-02 15:04:05.999999")
 	}
-	return fmt.Append(b, v)
+	return appendPGText(b, v, typ, "")
 }
 
 // appendElementJSON appends an element as to_json writes it: numbers and
