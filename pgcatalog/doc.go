@@ -41,7 +41,11 @@
 // the caller's query_start from pg_stat_activity.
 //
 // pg_cursors is a view over the server's engine function CursorsFunction
-// (the calling session's SQL cursors, found by its token).
+// (the calling session's SQL cursors, found by its token), and
+// pg_prepared_statements over PreparedFunction (its statements of SQL
+// PREPARE). TypeDisplay, TypeCategory and ArrayText give the server
+// format_type's names of type OIDs, their categories and PostgreSQL's
+// array text.
 //
 // pg_stat_activity is a view over the server's engine function
 // ActivityFunction, and pg_cancel_backend, pg_terminate_backend and

@@ -28,6 +28,9 @@ const (
 	// CursorsFunction(token) is pg_cursors' rows: the caller's own open
 	// SQL cursors.
 	CursorsFunction = "__vsql_cursors"
+	// PreparedFunction(token) is pg_prepared_statements' rows: the
+	// caller's statements of SQL PREPARE.
+	PreparedFunction = "__vsql_prepared_statements"
 	// ClockFunction() is the wall clock's time (clock_timestamp()).
 	ClockFunction  = "__vsql_clock_timestamp"
 	SignalFunction = "__vsql_signal_backend"
@@ -92,6 +95,7 @@ var rolesSQL = []string{
 	// Sessions: what each runs, and signals to them (server/activity.go).
 	`CREATE OR REPLACE VIEW {P}.pg_stat_activity AS SELECT * FROM ` + ActivityFunction + `(coalesce(CAST(getvariable('{SESSVAR}') AS VARCHAR), ''))`,
 	`CREATE OR REPLACE VIEW {P}.pg_cursors AS SELECT * FROM ` + CursorsFunction + `(coalesce(CAST(getvariable('{SESSVAR}') AS VARCHAR), ''))`,
+	`CREATE OR REPLACE VIEW {P}.pg_prepared_statements AS SELECT * FROM ` + PreparedFunction + `(coalesce(CAST(getvariable('{SESSVAR}') AS VARCHAR), ''))`,
 	`CREATE OR REPLACE MACRO {P}.pg_backend_pid() AS CAST(split_part(CAST(getvariable('{SESSVAR}') AS VARCHAR), ':', 1) AS INTEGER)`,
 	// clock_timestamp(): the time now; statement_timestamp(): when the
 	// session's current query message arrived (pg_stat_activity's

@@ -108,3 +108,55 @@ func udtMap() string {
 	}
 	return "MAP {" + strings.Join(m, ", ") + "}"
 }
+
+// TypeDisplay is format_type's name of a type OID (array types with [],
+// "integer[]"); the OID in digits for a type vsql does not name.
+func TypeDisplay(oid uint32) string {
+	for _, t := range types {
+		switch oid {
+		case uint32(t.oid):
+			return t.display
+		case uint32(t.array):
+			if t.array != 0 {
+				return t.display + "[]"
+			}
+		}
+	}
+	return fmt.Sprint(oid)
+}
+
+// TypeCategory is a type OID's typcategory (A for an array type); "" for
+// a type vsql does not name.
+func TypeCategory(oid uint32) string {
+	for _, t := range types {
+		switch {
+		case oid == uint32(t.oid):
+			return t.category
+		case t.array != 0 && oid == uint32(t.array):
+			return "A"
+		}
+	}
+	return ""
+}
+
+// ArrayText is PostgreSQL's text of a one-dimensional array of the
+// strings: {a,"b c"}, an element quoted when it is empty, NULL or holds a
+// space, a comma, a brace, a quote or a backslash.
+func ArrayText(elems []string) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, e := range elems {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if e == "" || strings.EqualFold(e, "null") || strings.ContainsAny(e, " \t\n,{}\"\\") {
+			b.WriteByte('"')
+			b.WriteString(strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(e))
+			b.WriteByte('"')
+			continue
+		}
+		b.WriteString(e)
+	}
+	b.WriteByte('}')
+	return b.String()
+}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
 )
 
@@ -64,4 +65,31 @@ func parseFloatText(text string, bits int) (float64, error) {
 		}
 	}
 	return f, nil
+}
+
+// floatType is the rule of float as a type name: PostgreSQL's float
+// without a precision is double precision, DuckDB's FLOAT is real
+// (x::float, CAST(x AS float), a column declared float, float[]). float(p)
+// is left to DuckDB, which reads the precision as PostgreSQL does (real up
+// to 24 binary digits, double precision above).
+func floatType(p *pass, i int) {
+	if p.isOp(i-1, ".") || p.isOp(i+1, ".") || p.kind(i+1) == sqltext.Open {
+		return
+	}
+	end := i
+	for p.isOp(end+1, "[") && p.isOp(end+2, "]") {
+		end += 2
+	}
+	switch {
+	case p.isOp(i-1, ":") && p.isOp(i-2, ":") && p.adjacent(i-2):
+	case p.isWord(i-1, "as") && p.kind(end+1) == sqltext.Close:
+		open := p.matchBackward(end + 1)
+		if open < 1 || !p.isWord(open-1, "cast") && !p.isWord(open-1, "try_cast") {
+			return
+		}
+	case p.columnType(i):
+	default:
+		return
+	}
+	p.replace(p.toks[i].Start, p.toks[i].End, "DOUBLE")
 }

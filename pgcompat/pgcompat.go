@@ -418,7 +418,8 @@ var rules = map[string]rule{
 	"regconfig":                tsTypeName,
 	"length":                   tsLength,
 	"name":                     nameType,
-	"bit":                      bitType, // bit(n), bit varying(n), varbit (bitstring.go)
+	"bit":                      bitType,   // bit(n), bit varying(n), varbit (bitstring.go)
+	"float":                    floatType, // float is float8 (floatin.go)
 	"varbit":                   bitType,
 	"b":                        bitLiteral, // B'0101', X'1F'
 	"x":                        bitLiteral,

@@ -494,7 +494,21 @@ func (d *deallocateStatement) Execute(context.Context, []any) (Rows, error) {
 			d.c.dropStatement(n)
 		}
 	}
+	d.c.deallocateSessionStatements()
 	return doneRows("DEALLOCATE ALL"), nil
+}
+
+// SQLStatements is implemented by a session that keeps statements of SQL
+// PREPARE (server): DEALLOCATE ALL, which the connection answers, drops
+// those too.
+type SQLStatements interface {
+	DeallocateAll()
+}
+
+func (c *Conn) deallocateSessionStatements() {
+	if s, ok := c.sess.(SQLStatements); ok {
+		s.DeallocateAll()
+	}
 }
 
 // doneRows is the result of a statement without rows: its tag.
@@ -514,6 +528,7 @@ func (c *Conn) deallocate(st sqltext.Statement) (tag string, ok bool, err error)
 		for n := range c.stmts {
 			c.dropStatement(n)
 		}
+		c.deallocateSessionStatements()
 		return "DEALLOCATE ALL", true, nil
 	}
 	if _, known := c.stmts[name]; !known || name == "" {

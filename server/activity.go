@@ -311,6 +311,9 @@ func (s *Server) registerActivity(conn *sql.Conn) error {
 	if err := s.registerSessionTable(conn, pgcatalog.CursorsFunction, "pg_cursors", cursorColumns, (*Session).cursorRows); err != nil {
 		return err
 	}
+	if err := s.registerSessionTable(conn, pgcatalog.PreparedFunction, "pg_prepared_statements", preparedColumns, (*Session).preparedRows); err != nil {
+		return err
+	}
 	bigint, _ := duckdb.NewTypeInfo(duckdb.TYPE_BIGINT)
 	boolean, _ := duckdb.NewTypeInfo(duckdb.TYPE_BOOLEAN)
 	err := duckdb.RegisterScalarUDF(conn, pgcatalog.SignalFunction, &signalUDF{srv: s, in: []duckdb.TypeInfo{bigint, strType, boolean}, out: boolean})

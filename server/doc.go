@@ -109,7 +109,11 @@
 //     operand's type when that is an integer literal or an integer or
 //     floating-point column of a table the statement names, or the type
 //     the client declared (numeric as DECIMAL(38, 10)); the statement is
-//     prepared again with the parameter cast to it.
+//     prepared again with the parameter cast to it. A statement that
+//     returns rows and still has a parameter without a type (SELECT $1,
+//     $2) is prepared once more with it cast to its declared type or to
+//     text (castUnresolved), as PostgreSQL resolves it: otherwise DuckDB
+//     describes one placeholder column until the parameters are bound.
 //   - selfref.go runs a multi-row INSERT … VALUES into a table with a
 //     foreign key to itself one row at a time (splitStatement), so that
 //     rows may reference earlier rows of the same statement.
@@ -446,6 +450,14 @@
 // their transaction block ends (setTx, endTransactionCursors), unless
 // WITH HOLD (a WITH HOLD cursor declared in a block that rolls back
 // closes too), and with the session and DISCARD ALL.
+//
+// SQL-level prepared statements (PREPARE, EXECUTE, DEALLOCATE, CREATE
+// TABLE AS EXECUTE; sqlprepare.go) are the session's too, kept as text:
+// PREPARE prepares the statement once to check it and learn its
+// parameters' types; EXECUTE evaluates the arguments in one query, each
+// cast to its parameter's type and then to text, and runs the statement
+// with them as parameters; pg_prepared_statements reads them through
+// pgcatalog.PreparedFunction as pg_cursors does.
 //
 // Heavy vsql_* calls (merges, previews, diffs, snapshots, restores) run on
 // the session's goroutine, not in DuckDB's table-function callback

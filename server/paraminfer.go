@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/duckdb/duckdb-go/v2"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/vsql/vsql/sqltext"
@@ -134,4 +135,50 @@ func (s *Session) operandType(ctx context.Context, t tokenText, i int, tables []
 	// one DECIMAL type would fix the scale of the result, where
 	// PostgreSQL's numeric keeps the value's own.
 	return 0
+}
+
+// selectedParamCasts are the DuckDB types of declared parameter types
+// beyond paramCasts, for castUnresolved.
+var selectedParamCasts = map[uint32]string{pgtype.BoolOID: "BOOLEAN", pgtype.DateOID: "DATE", pgtype.TimestampOID: "TIMESTAMP",
+	pgtype.TimestamptzOID: "TIMESTAMPTZ", pgtype.UUIDOID: "UUID", pgtype.ByteaOID: "BLOB", pgtype.IntervalOID: "INTERVAL",
+	pgtype.TimeOID: "TIME", pgtype.JSONOID: "JSON", pgtype.JSONBOID: "JSON",
+	pgtype.Int2ArrayOID: "SMALLINT[]", pgtype.Int4ArrayOID: "INTEGER[]", pgtype.Int8ArrayOID: "BIGINT[]", pgtype.TextArrayOID: "VARCHAR[]",
+	pgtype.VarcharArrayOID: "VARCHAR[]", pgtype.Float4ArrayOID: "FLOAT[]", pgtype.Float8ArrayOID: "DOUBLE[]", pgtype.BoolArrayOID: "BOOLEAN[]",
+	pgtype.NumericArrayOID: "DECIMAL(38, 10)[]", pgtype.DateArrayOID: "DATE[]", pgtype.UUIDArrayOID: "UUID[]"}
+
+// castUnresolved is the statement with each parameter DuckDB still leaves
+// without a type cast to its declared type, or to text (VARCHAR) when
+// none is declared or vsql has no cast for it: as PostgreSQL resolves a
+// parameter it cannot infer (SELECT $1, $2 answers two text columns).
+// Left untyped, such a statement's result columns are unknown until the
+// parameters are bound: DuckDB describes one placeholder column, and a
+// result of two would not fit the RowDescription sent before the Bind.
+// ok is false when every parameter has a type.
+func castUnresolved(st sqltext.Statement, stmt interface {
+	ParamType(int) (duckdb.Type, error)
+}, params []uint32, declared []uint32) (sqltext.Statement, bool) {
+	var edits []sqltext.Edit
+	for _, t := range st.Tokens() {
+		if t.Kind != sqltext.Param {
+			continue
+		}
+		n, err := strconv.Atoi(st.SQL[t.Start+1 : t.End])
+		if err != nil || n < 1 || n > len(params) {
+			continue
+		}
+		if typ, _ := stmt.ParamType(n); typ != duckdb.TYPE_INVALID {
+			continue
+		}
+		cast, oid := "VARCHAR", uint32(pgtype.TextOID)
+		if n <= len(declared) && declared[n-1] != 0 {
+			if c, ok := paramCasts[declared[n-1]]; ok {
+				cast, oid = c, declared[n-1]
+			} else if c, ok := selectedParamCasts[declared[n-1]]; ok {
+				cast, oid = c, declared[n-1]
+			}
+		}
+		params[n-1] = oid
+		edits = append(edits, sqltext.Edit{Start: t.Start, End: t.End, Text: "CAST(" + st.SQL[t.Start:t.End] + " AS " + cast + ")"})
+	}
+	return st.Edit(edits), len(edits) > 0
 }

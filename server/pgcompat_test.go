@@ -128,6 +128,12 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "SELECT 7/2, -7/2, 7 % 2, -7 % 2, 7 % -2, 9/3*2"},
 		{sql: "SELECT x/2, x % 3, (x+1)/(x-5) FROM (VALUES (7), (8)) v(x) ORDER BY x"},
 		{sql: "SELECT 7::float8/2, 7.5::float8 / 2"},
+		// float without a precision is double precision; float(p) real up to 24
+		{sql: "SELECT 0.1::float * 3, CAST(1 AS float) / 3, pg_typeof(1::float)::text, pg_typeof(ARRAY[1]::float[])::text, pg_typeof(1::float(24))::text, pg_typeof(1::float(25))::text"},
+		{sql: "CREATE TABLE float_cols (a float, b float[], c float(10))"},
+		{sql: "INSERT INTO float_cols VALUES (0.1, ARRAY[0.1], 0.1)"},
+		{sql: "SELECT a * 3, b, c, pg_typeof(a)::text, pg_typeof(c)::text FROM float_cols"},
+		{sql: "DROP TABLE float_cols"},
 		// an aggregate's argument is read only for the rows its FILTER keeps
 		{sql: "SELECT sum(1/ten) FILTER (WHERE ten > 0)::int8, array_agg(10 % ten ORDER BY ten) FILTER (WHERE ten <> 0), count(*) FILTER (WHERE ten > 0) FROM (VALUES (0), (1), (2), (NULL)) v(ten)"},
 		{sql: "SELECT ten, (sum(100/ten) FILTER (WHERE ten > 0) OVER (ORDER BY ten))::int8 FROM (VALUES (0), (1), (2)) v(ten) ORDER BY ten"},

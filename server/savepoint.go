@@ -86,6 +86,8 @@ func statementEffects(st sqltext.Statement) (logged bool, why string) {
 	switch {
 	case first == "SHOW" || first == "EXPLAIN" && st.Keyword(1) != "ANALYZE":
 		return false, ""
+	case first == "PREPARE" || first == "DEALLOCATE":
+		return false, "" // the session's, kept by ROLLBACK as in PostgreSQL
 	case kind == sqltext.KindQuery && !volatile && first != "CALL" && first != "PRAGMA" && !strings.Contains(strings.ToLower(st.SQL), "into"):
 		return false, "" // a plain query changes nothing (SELECT … INTO creates a table)
 	case volatile:
@@ -124,6 +126,16 @@ func (s *Session) Executed(st sqltext.Statement, paramOIDs []uint32, args []any)
 		return
 	}
 	logged, why := statementEffects(st)
+	if st.Keyword(0) == "EXECUTE" {
+		// what it runs again is the prepared statement (sqlprepare.go)
+		if name, ok := statementName(st, 1); ok && s.prepared[name] != nil {
+			logged, why = statementEffects(sqltext.Parse(s.prepared[name].body))
+			logged = true // (its arguments may call a function too)
+			if why == "" && volatileCall.MatchString(st.SQL) {
+				why = "a function whose value changes from call to call (nextval, random, now, a vsql_* function, …)"
+			}
+		}
+	}
 	if !logged {
 		return
 	}

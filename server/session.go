@@ -44,6 +44,8 @@ type Session struct {
 	notices []*vsqlerr.Error
 	// cursors are the open SQL cursors (cursor.go), by name.
 	cursors map[string]*sqlCursor
+	// prepared are the statements of SQL PREPARE (sqlprepare.go)
+	prepared map[string]*sqlPrepared
 	// offThread runs the statement's heavy vsql_* calls on the session's
 	// goroutine rather than in DuckDB's callback (sqlfuncs.OffThread).
 	offThread sqlfuncs.OffThread
@@ -365,6 +367,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if stmt, ok, err := s.prepareCursorStatement(ctx, st, paramOIDs); ok || err != nil {
 		return stmt, s.failed(err)
 	}
+	if stmt, ok, err := s.prepareSQLPrepared(ctx, st); ok || err != nil {
+		return stmt, s.failed(err)
+	}
 	if stmt, ok, err := s.prepareSetting(st); ok || err != nil {
 		return stmt, s.failed(err)
 	}
@@ -643,6 +648,14 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 		}
 	}
 	stype, _ := stmt.StatementType()
+	if unresolved != nil && (st.ReturnsRows() || returnsRows(stype)) {
+		if typed, ok := castUnresolved(st, stmt, ds.params, paramOIDs); ok {
+			if again, err := s.prepareRaw(ctx, typed.SQL); err == nil {
+				_ = stmt.Close()
+				stmt, ds.stmt, ds.st, st = again, again, typed, typed
+			}
+		}
+	}
 	if st.ReturnsRows() || returnsRows(stype) {
 		ncol, _ := stmt.ColumnCount()
 		ds.cols = make([]pgwire.Column, ncol)

@@ -140,7 +140,7 @@ func init() {
 		pg_tables pg_views pg_matviews pg_indexes pg_collation pg_enum pg_tablespace pg_policy
 		pg_statistic_ext pg_publication pg_publication_rel pg_publication_namespace pg_trigger
 		pg_inherits pg_depend pg_rewrite pg_foreign_table pg_partitioned_table pg_extension
-		pg_auth_members pg_cast pg_settings pg_range pg_sequence pg_sequences pg_statio_all_tables pg_stat_all_tables pg_stat_activity pg_cursors`) {
+		pg_auth_members pg_cast pg_settings pg_range pg_sequence pg_sequences pg_statio_all_tables pg_stat_all_tables pg_stat_activity pg_cursors pg_prepared_statements`) {
 		PGRelations[n] = true
 	}
 	for _, n := range strings.Fields(`pg_get_userbyid pg_get_function_result pg_get_function_arguments
