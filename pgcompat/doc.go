@@ -49,7 +49,10 @@
 // constants (unicodestrings.go), reads FETCH FIRST n ROWS WITH TIES as a QUALIFY on
 // rank() (fetchties.go), evaluates an aggregate's argument only for the
 // rows its FILTER keeps (aggfilter.go, through pass.deferred, which runs
-// after every token's rule), reads interval qualifiers (INTERVAL '1 2' DAY TO HOUR,
+// after every token's rule), writes row comparisons ((a, b) < (c, d),
+// (a, b) NOT IN (SELECT …)) out element by element with PostgreSQL's
+// NULL rules (rowcompare.go, deferred too), reads float as double
+// precision (floatin.go), reads interval qualifiers (INTERVAL '1 2' DAY TO HOUR,
 // intervalfields.go), writes a jsonb column's subscripted
 // assignment (SET j['a'][0] = v) as pg_jsonb_assign (jsonbAssign in
 // jsonfuncs.go) and an array element's (SET a[2] = v) as

@@ -401,7 +401,9 @@ var rules = map[string]rule{
 	"pow":                      powerCall,
 	"@":                        containsLeft, // a @> b
 	"<":                        lessRule,     // q <-> q (tsearch.go); a <@ b; enum < 'label' (enumorder.go)
-	">":                        enumCompare,
+	">":                        greaterRule,  // (a, b) > (c, d) (rowcompare.go); enum > 'label'
+	"=":                        equalsRule,   // (a, b) = (c, d) (rowcompare.go)
+	"in":                       rowIn,        // (a, b) NOT IN (SELECT …) (rowcompare.go)
 	"between":                  enumBetween,
 	"nextval":                  sequenceArg, // nextval('public.s'::regclass) (sequences.go)
 	"currval":                  sequenceArg,
@@ -457,7 +459,7 @@ var rules = map[string]rule{
 	"substring":                substringFrom,  // substring(s FROM n FOR m), substring(s FROM 'regex')
 	"pg_substring":             substringFrom,  // (the same, sent to the macro by sqltext)
 	"&":                        ampersandRule,  // q && q (tsearch.go), i && '{1,2}'
-	"!":                        tsqueryNot,     // !!q (tsearch.go)
+	"!":                        bangRule,       // !!q (tsearch.go), (a, b) != (c, d)
 	"|":                        pipeOp,         // '…'::jsonb || '…', |/ x, ||/ x
 	"-":                        minusRule,      // '…'::jsonb - 'key', x - '1'
 	"+":                        numericOperand,

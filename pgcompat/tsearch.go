@@ -172,6 +172,9 @@ func tsOperator(p *pass, i int, op string) bool {
 
 // lessRule: q1 <-> q2 of tsqueries, else a <@ b and enum < 'label'.
 func lessRule(p *pass, i int) {
+	if rowRule(p, i) {
+		return // (a, b) < (c, d) (rowcompare.go)
+	}
 	if !tsqueryPhrase(p, i) {
 		enumCompareLess(p, i)
 	}

@@ -122,6 +122,8 @@ func postgresColumnName(duck string) string {
 		return "array_fill" // pgcompat's comprehension for array_fill
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_tsvector_length("):
 		return "length" // length(tsvector)
+	case strings.HasPrefix(duck, "CASE ") && strings.HasSuffix(duck, " END"):
+		return "case" // FigureColname's name of a CASE expression
 	}
 	if m := tsCast.FindStringSubmatch(duck); m != nil {
 		if literal.MatchString(m[3]) {
