@@ -51,7 +51,9 @@
 // rows its FILTER keeps (aggfilter.go, through pass.deferred, which runs
 // after every token's rule), writes row comparisons ((a, b) < (c, d),
 // (a, b) NOT IN (SELECT …)) out element by element with PostgreSQL's
-// NULL rules (rowcompare.go, deferred too), reads float as double
+// NULL rules (rowcompare.go, deferred too), gives an empty select list
+// (SELECT FROM t) the placeholder column NoColumn, which the server
+// describes as none (rowcompare.go), reads float as double
 // precision (floatin.go), reads interval qualifiers (INTERVAL '1 2' DAY TO HOUR,
 // intervalfields.go), writes a jsonb column's subscripted
 // assignment (SET j['a'][0] = v) as pg_jsonb_assign (jsonbAssign in

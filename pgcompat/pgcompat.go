@@ -399,11 +399,12 @@ var rules = map[string]rule{
 	"percent_rank":             hypothetical,
 	"cume_dist":                hypothetical,
 	"pow":                      powerCall,
-	"@":                        containsLeft, // a @> b
-	"<":                        lessRule,     // q <-> q (tsearch.go); a <@ b; enum < 'label' (enumorder.go)
-	">":                        greaterRule,  // (a, b) > (c, d) (rowcompare.go); enum > 'label'
-	"=":                        equalsRule,   // (a, b) = (c, d) (rowcompare.go)
-	"in":                       rowIn,        // (a, b) NOT IN (SELECT …) (rowcompare.go)
+	"@":                        containsLeft,    // a @> b
+	"<":                        lessRule,        // q <-> q (tsearch.go); a <@ b; enum < 'label' (enumorder.go)
+	">":                        greaterRule,     // (a, b) > (c, d) (rowcompare.go); enum > 'label'
+	"=":                        equalsRule,      // (a, b) = (c, d) (rowcompare.go)
+	"in":                       rowIn,           // (a, b) NOT IN (SELECT …) (rowcompare.go)
+	"select":                   emptySelectList, // SELECT FROM t (rowcompare.go)
 	"between":                  enumBetween,
 	"nextval":                  sequenceArg, // nextval('public.s'::regclass) (sequences.go)
 	"currval":                  sequenceArg,

@@ -288,3 +288,31 @@ func bangRule(p *pass, i int) {
 		tsqueryNot(p, i)
 	}
 }
+
+// NoColumn names the column vsql gives a select list PostgreSQL leaves
+// empty (SELECT FROM t, SELECT; and the sides of SELECT UNION SELECT):
+// DuckDB has no result of zero columns, so the rule of select writes
+// NULL AS __vsql_no_column there, and the server describes a result whose
+// every column is named so as one of no columns (each row with no value),
+// as PostgreSQL's. Not in CREATE (a view or table would keep the column).
+const NoColumn = "__vsql_no_column"
+
+// emptySelectEnd are the tokens that may follow SELECT when its list is
+// empty.
+var emptySelectEnd = map[string]bool{"from": true, "where": true, "group": true, "having": true, "order": true,
+	"limit": true, "offset": true, "union": true, "intersect": true, "except": true, "window": true}
+
+// emptySelectList is the rule of select (token i).
+func emptySelectList(p *pass, i int) {
+	if p.isWord(0, "create") || p.isOp(i-1, ".") {
+		return
+	}
+	next := i + 1
+	switch {
+	case next >= len(p.toks), p.kind(next) == sqltext.Semi, p.kind(next) == sqltext.Close:
+	case p.kind(next) == sqltext.Word && emptySelectEnd[strings.ToLower(p.text(next))]:
+	default:
+		return
+	}
+	p.insert(p.toks[i].End, " NULL AS "+NoColumn)
+}

@@ -141,6 +141,11 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "UPDATE rowcmp SET (a, b) = (10, 'ten') WHERE (id, a) = (5, 3)"},
 		{sql: "SELECT * FROM rowcmp WHERE id = 5"},
 		{sql: "DROP TABLE rowcmp"},
+		// an empty select list: rows of no columns
+		{sql: "SELECT"},
+		{sql: "SELECT FROM generate_series(1, 5) UNION SELECT FROM generate_series(1, 3)"},
+		{sql: "SELECT FROM generate_series(1, 5) EXCEPT ALL SELECT FROM generate_series(1, 3)"},
+		{sql: "SELECT exists(SELECT FROM generate_series(1, 3) WHERE false), (SELECT count(*) FROM (SELECT FROM generate_series(1, 4)) s)"},
 		// float without a precision is double precision; float(p) real up to 24
 		{sql: "SELECT 0.1::float * 3, CAST(1 AS float) / 3, pg_typeof(1::float)::text, pg_typeof(ARRAY[1]::float[])::text, pg_typeof(1::float(24))::text, pg_typeof(1::float(25))::text"},
 		{sql: "CREATE TABLE float_cols (a float, b float[], c float(10))"},

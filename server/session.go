@@ -680,6 +680,10 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 			ds.cols[i] = pgwire.ColumnOf(name, info)
 			ds.chunky = ds.chunky && pgwire.ChunkColumn(types[i], &ds.cols[i])
 		}
+		if noColumns(ds.cols) {
+			// SELECT FROM t: PostgreSQL's result of no columns
+			ds.cols, ds.chunky = []pgwire.Column{}, false
+		}
 		if writes {
 			ds.chunky = ds.chunky && unreadable
 			ds.materialize = ds.chunky
@@ -722,6 +726,17 @@ func (s *Session) gatedExec(ctx context.Context, query string) error {
 func (s *Session) exec(ctx context.Context, query string) error {
 	_, err := s.conn.ExecContext(ctx, query, []driver.NamedValue{})
 	return err
+}
+
+// noColumns reports whether every column is pgcompat.NoColumn, the
+// placeholder of an empty select list.
+func noColumns(cols []pgwire.Column) bool {
+	for _, c := range cols {
+		if c.Name != pgcompat.NoColumn {
+			return false
+		}
+	}
+	return len(cols) > 0
 }
 
 // sameColumnType reports whether a column of the session's database

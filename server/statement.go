@@ -261,7 +261,7 @@ func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool
 		release()
 		return nil, s.failed(err)
 	}
-	r := &duckRows{sess: s, st: d.st, rows: rows, ctx: ctx, done: func() { done(); release() }, buf: make([]driver.Value, len(d.cols))}
+	r := &duckRows{sess: s, st: d.st, rows: rows, ctx: ctx, done: func() { done(); release() }, buf: make([]driver.Value, len(rows.Columns()))}
 	if s.location != nil && s.location != time.UTC {
 		r.zoned = make([]bool, len(d.cols))
 		for i, c := range d.cols {
