@@ -3,9 +3,12 @@ package pgcompat
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/vsql/vsql/vsqlerr"
 )
 
 // intervalLiteral reads PostgreSQL's interval input (IntervalStyle
@@ -14,22 +17,41 @@ import (
 // ('+02:00'), year-month ('1-2'), '@ … ago', fractional units and ISO
 // 8601 ('P1Y2M3DT4H5M6.7S'). False for anything else, which is left to
 // DuckDB.
-func intervalLiteral(s string) (string, bool) {
+//
+// The fields are computed exactly (a fraction of a unit rounded to the
+// microsecond, half to even, as PostgreSQL's rint); a field beyond its
+// range (months and days are 32-bit, microseconds 64-bit) is PostgreSQL's
+// 22015. expr is set instead of text when the microseconds are too many
+// for DuckDB to read back from text (near 2^63): then the literal is an
+// expression.
+func intervalLiteral(s string) (text, expr string, ok bool, err error) {
 	var iv ivAcc
 	v := strings.TrimSpace(s)
 	if plainInterval(v) {
-		return "", false // '3 days', '1 hour 30 minutes', '04:05:06': DuckDB reads them alike
+		return "", "", false, nil // '3 days', '1 hour 30 minutes', '04:05:06': DuckDB reads them alike
 	}
-	var ok bool
 	if strings.HasPrefix(v, "P") || strings.HasPrefix(v, "p") {
 		ok = iv.iso(v[1:])
 	} else {
 		ok = iv.verbose(v)
 	}
-	if !ok || abs64(iv.micros) > 1<<53 || abs64(iv.months) > 1<<31 || abs64(iv.days) > 1<<31 {
-		return "", false // beyond what float64 arithmetic here keeps exact
+	if !ok {
+		return "", "", false, nil
 	}
-	return fmt.Sprintf("%d months %d days %d microseconds", iv.months, iv.days, iv.micros), true
+	if iv.bad || iv.days > math.MaxInt32 || iv.days < math.MinInt32 {
+		return "", "", false, vsqlerr.New(vsqlerr.IntervalFieldOverflow, "interval field value out of range: %q", s)
+	}
+	if iv.months > math.MaxInt32 || iv.months < math.MinInt32 {
+		return "", "", false, vsqlerr.New(vsqlerr.DatetimeFieldOverflow, "interval out of range")
+	}
+	if iv.micros > 1<<53 || iv.micros < -(1<<53) {
+		us := fmt.Sprintf("CAST(%d AS BIGINT)", iv.micros)
+		if iv.micros == math.MinInt64 {
+			us = "(CAST(-9223372036854775807 AS BIGINT) - 1)" // (DuckDB reads -9223372036854775808 as a HUGEINT)
+		}
+		return "", fmt.Sprintf("(CAST('%d months %d days' AS INTERVAL) + to_microseconds(%s))", iv.months, iv.days, us), true, nil
+	}
+	return fmt.Sprintf("%d months %d days %d microseconds", iv.months, iv.days, iv.micros), "", true, nil
 }
 
 // plainInterval reports whether v is unsigned whole numbers each with a
@@ -44,7 +66,7 @@ func plainInterval(v string) bool {
 	}
 	for i := 0; i < len(f); i += 2 {
 		var iv ivAcc
-		if strings.Trim(f[i], "0123456789") != "" || !iv.add(1, strings.ToLower(f[i+1])) {
+		if strings.Trim(f[i], "0123456789") != "" || len(f[i]) > 9 || !iv.add("1", strings.ToLower(f[i+1])) {
 			return false
 		}
 	}
@@ -60,51 +82,144 @@ func abs64(n int64) int64 {
 
 type ivAcc struct {
 	months, days, micros int64
+	bad                  bool // a field went beyond 64 bits
 }
 
 const usPerDay = 86400e6
 
-// add adds n (possibly fractional) of unit, carrying fractions down as
-// PostgreSQL does (a fraction of a year to whole months, of a month to
-// 30-day days and then time, of a day to time).
-func (iv *ivAcc) add(n float64, unit string) bool {
-	switch unit {
-	case "millennium", "millennia", "millenniums":
-		iv.months += int64(math.Round(n * 12000))
-	case "century", "centuries":
-		iv.months += int64(math.Round(n * 1200))
-	case "decade", "decades":
-		iv.months += int64(math.Round(n * 120))
-	case "y", "yr", "yrs", "year", "years":
-		iv.months += int64(math.Round(n * 12))
-	case "mon", "mons", "month", "months":
-		whole := math.Trunc(n)
-		iv.months += int64(whole)
-		iv.addDays((n - whole) * 30)
-	case "w", "week", "weeks":
-		iv.addDays(n * 7)
-	case "d", "day", "days":
-		iv.addDays(n)
-	case "h", "hr", "hrs", "hour", "hours":
-		iv.micros += int64(math.Round(n * 3600e6))
-	case "m", "min", "mins", "minute", "minutes":
-		iv.micros += int64(math.Round(n * 60e6))
-	case "s", "sec", "secs", "second", "seconds":
-		iv.micros += int64(math.Round(n * 1e6))
-	case "ms", "msec", "msecs", "millisecond", "milliseconds":
-		iv.micros += int64(math.Round(n * 1e3))
-	case "us", "usec", "usecs", "microsecond", "microseconds":
-		iv.micros += int64(math.Round(n))
-	default:
+// unitFactors are the microseconds (or, for the units of years, months)
+// in one of each unit.
+var unitFactors = map[string]int64{
+	"millennium": 12000, "millennia": 12000, "millenniums": 12000, "century": 1200, "centuries": 1200,
+	"decade": 120, "decades": 120, "y": 12, "yr": 12, "yrs": 12, "year": 12, "years": 12,
+	"h": 3600e6, "hr": 3600e6, "hrs": 3600e6, "hour": 3600e6, "hours": 3600e6,
+	"m": 60e6, "min": 60e6, "mins": 60e6, "minute": 60e6, "minutes": 60e6,
+	"s": 1e6, "sec": 1e6, "secs": 1e6, "second": 1e6, "seconds": 1e6,
+	"ms": 1e3, "msec": 1e3, "msecs": 1e3, "millisecond": 1e3, "milliseconds": 1e3,
+	"us": 1, "usec": 1, "usecs": 1, "microsecond": 1, "microseconds": 1,
+}
+
+// add adds n (a decimal number's text, possibly fractional) of unit,
+// carrying fractions down as PostgreSQL's DecodeInterval does: the whole
+// number exactly (a field beyond 64 bits is marked bad), its fraction as
+// a double, rounded half to even where it lands (a fraction of a year to
+// whole months, of a month to 30-day days and then time, of a day to
+// time); '1.5 microseconds' is 1 and '0.0000015 seconds' 1, as there.
+func (iv *ivAcc) add(n string, unit string) bool {
+	whole, frac, ok := splitNumber(n)
+	if !ok {
 		return false
+	}
+	switch unit {
+	case "mon", "mons", "month", "months":
+		iv.addTo(&iv.months, whole)
+		iv.addFractDays(frac * 30)
+	case "w", "week", "weeks":
+		iv.addTo(&iv.days, new(big.Int).Mul(whole, big.NewInt(7)))
+		iv.addFractDays(frac * 7)
+	case "d", "day", "days":
+		iv.addTo(&iv.days, whole)
+		iv.addTo(&iv.micros, big.NewInt(fractMicros(frac*usPerDay)))
+	default:
+		f, ok := unitFactors[unit]
+		if !ok {
+			return false
+		}
+		field := &iv.micros
+		if monthUnits[unit] {
+			field = &iv.months
+		}
+		iv.addTo(field, new(big.Int).Mul(whole, big.NewInt(f)))
+		if monthUnits[unit] {
+			iv.addTo(field, big.NewInt(int64(math.RoundToEven(frac*float64(f)))))
+		} else {
+			iv.addTo(field, big.NewInt(fractMicros(frac*float64(f))))
+		}
 	}
 	return true
 }
 
-func (iv *ivAcc) addDays(d float64) {
+// splitNumber reads a decimal number's text as its whole part (exact) and
+// its fraction (a double, with the number's sign).
+func splitNumber(n string) (*big.Int, float64, bool) {
+	t := strings.TrimPrefix(n, "+")
+	neg := strings.HasPrefix(t, "-")
+	t = strings.TrimPrefix(t, "-")
+	w, f, _ := strings.Cut(t, ".")
+	if w == "" && f == "" || strings.Trim(w, "0123456789") != "" || strings.Trim(f, "0123456789") != "" {
+		return nil, 0, false
+	}
+	whole := new(big.Int)
+	if w != "" {
+		whole.SetString(w, 10)
+	}
+	frac := 0.0
+	if f != "" {
+		frac, _ = strconv.ParseFloat("0."+f, 64)
+	}
+	if neg {
+		whole.Neg(whole)
+		frac = -frac
+	}
+	return whole, frac, true
+}
+
+// monthUnits are the units unitFactors counts in months.
+var monthUnits = map[string]bool{"millennium": true, "millennia": true, "millenniums": true, "century": true, "centuries": true,
+	"decade": true, "decades": true, "y": true, "yr": true, "yrs": true, "year": true, "years": true}
+
+// addFractDays adds a fraction of days (a double): whole days to days,
+// the rest as time, as PostgreSQL's AdjustFractDays.
+func (iv *ivAcc) addFractDays(d float64) {
 	whole := math.Trunc(d)
-	iv.days += int64(whole)
-	iv.micros += int64(math.Round((d - whole) * usPerDay))
+	iv.addTo(&iv.days, big.NewInt(int64(whole)))
+	iv.addTo(&iv.micros, big.NewInt(fractMicros((d-whole)*usPerDay)))
+}
+
+// fractMicros is a fraction's microseconds as PostgreSQL's
+// AdjustFractMicroseconds counts them: the whole ones, then what is left
+// rounded by rint, so that half a microsecond rounds toward zero.
+func fractMicros(x float64) int64 {
+	whole := math.Trunc(x)
+	return int64(whole) + int64(math.RoundToEven(x-whole))
+}
+
+// addDays adds d days (a day count before a time, '1 2:03:04').
+func (iv *ivAcc) addDays(d *big.Rat) {
+	whole := truncRat(d)
+	iv.addTo(&iv.days, whole)
+	frac, _ := new(big.Rat).Sub(d, new(big.Rat).SetInt(whole)).Float64()
+	iv.addTo(&iv.micros, big.NewInt(fractMicros(frac*usPerDay)))
+}
+
+// addTo adds v to the field f, marking the accumulator bad when the sum
+// leaves 64 bits.
+func (iv *ivAcc) addTo(f *int64, v *big.Int) {
+	sum := new(big.Int).Add(big.NewInt(*f), v)
+	if !sum.IsInt64() {
+		iv.bad = true
+		return
+	}
+	*f = sum.Int64()
+}
+
+// truncRat is r's integer part (toward zero).
+func truncRat(r *big.Rat) *big.Int {
+	return new(big.Int).Quo(r.Num(), r.Denom())
+}
+
+// roundHalfEven is r rounded to an integer, half to even.
+func roundHalfEven(r *big.Rat) *big.Int {
+	q, m := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
+	twice := new(big.Int).Lsh(new(big.Int).Abs(m), 1)
+	if c := twice.Cmp(r.Denom()); c > 0 || c == 0 && q.Bit(0) == 1 {
+		if r.Sign() < 0 {
+			q.Sub(q, big.NewInt(1))
+		} else {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	return q
 }
 
 // clock adds [+-]h:mm[:ss[.f]].
@@ -120,18 +235,21 @@ func (iv *ivAcc) clock(t string) bool {
 	if len(parts) < 2 || len(parts) > 3 {
 		return false
 	}
-	var total float64
+	total := new(big.Rat)
 	for k, p := range parts {
 		if p == "" || strings.Trim(p, "0123456789.") != "" || k < len(parts)-1 && strings.Contains(p, ".") {
 			return false
 		}
-		f, err := strconv.ParseFloat(p, 64)
-		if err != nil {
+		f, ok := new(big.Rat).SetString(p)
+		if !ok {
 			return false
 		}
-		total += f * []float64{3600e6, 60e6, 1e6}[k]
+		total.Add(total, f.Mul(f, new(big.Rat).SetInt64([]int64{3600e6, 60e6, 1e6}[k])))
 	}
-	iv.micros += int64(math.Round(sign * total))
+	if sign < 0 {
+		total.Neg(total)
+	}
+	iv.addTo(&iv.micros, roundHalfEven(total))
 	return true
 }
 
@@ -188,26 +306,29 @@ func (iv *ivAcc) verbose(v string) bool {
 				return false
 			}
 		default:
-			n, err := strconv.ParseFloat(t, 64)
-			if err != nil || strings.ContainsAny(t, "eEinfINF") {
+			n, ok := new(big.Rat).SetString(strings.TrimPrefix(t, "+"))
+			if !ok || strings.ContainsAny(t, "eEinfINF/") {
 				return false
 			}
 			switch {
 			case i+1 < len(toks) && !isNumberStart(toks[i+1]):
-				if !iv.add(n, toks[i+1]) {
+				if !iv.add(t, toks[i+1]) {
 					return false
 				}
 				i++
 			case i+1 < len(toks) && isClock(toks[i+1]):
 				iv.addDays(n) // '1 2:03:04': a day count before a time
 			case i+1 == len(toks):
-				iv.micros += int64(math.Round(n * 1e6)) // a lone number: seconds
+				iv.add(t, "seconds") // a lone number: seconds
 			default:
 				return false
 			}
 		}
 	}
 	if ago {
+		if iv.micros == math.MinInt64 || iv.days == math.MinInt64 || iv.months == math.MinInt64 {
+			iv.bad = true
+		}
 		iv.months, iv.days, iv.micros = -iv.months, -iv.days, -iv.micros
 	}
 	return true
@@ -261,10 +382,10 @@ func (iv *ivAcc) designators(s, units string, timePart bool) bool {
 		if j <= 0 {
 			return false
 		}
-		n, err := strconv.ParseFloat(s[:j], 64)
-		if err != nil || strings.ContainsAny(s[:j], "eE") {
+		if _, ok := new(big.Rat).SetString(strings.TrimPrefix(s[:j], "+")); !ok || strings.ContainsAny(s[:j], "eE/") {
 			return false
 		}
+		n := s[:j]
 		unit := map[byte]string{'Y': "years", 'W': "weeks", 'D': "days", 'H': "hours", 'S': "seconds"}[s[j]]
 		if s[j] == 'M' {
 			unit = "months"

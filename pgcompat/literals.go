@@ -142,8 +142,14 @@ func (p *pass) readLiteral(lit int, to literalType, start, end int) {
 			p.literalExpr(lit, start, end, "error("+sqlString(vsqlerr.New(vsqlerr.InvalidDatetimeInput, "invalid input syntax for type interval: %q", val).Error())+")")
 			return
 		}
-		if iv, ok := intervalLiteral(val); ok {
-			p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+iv+"'")
+		text, expr, ok, err := intervalLiteral(val)
+		switch {
+		case err != nil:
+			p.literalExpr(lit, start, end, "error("+sqlString(err.Error())+")")
+		case expr != "":
+			p.literalExpr(lit, start, end, expr)
+		case ok:
+			p.replace(p.toks[lit].Start, p.toks[lit].End, "'"+text+"'")
 		}
 	case litDate:
 		p.datetimeLiteral(lit, start, end, val, pgdatetime.Date)

@@ -445,10 +445,10 @@ func appendInterval(buf []byte, iv duckdb.Interval) []byte {
 		if len(buf) > start {
 			buf = append(buf, ' ')
 		}
-		us := iv.Micros
-		if us < 0 {
+		us := uint64(iv.Micros)
+		if iv.Micros < 0 {
 			buf = append(buf, '-')
-			us = -us
+			us = -us // (two's complement: the magnitude, -2^63 too)
 		} else if before && us > 0 {
 			buf = append(buf, '+')
 		}
@@ -456,7 +456,7 @@ func appendInterval(buf []byte, iv duckdb.Interval) []byte {
 		if h < 10 {
 			buf = append(buf, '0')
 		}
-		buf = strconv.AppendInt(buf, h, 10)
+		buf = strconv.AppendUint(buf, h, 10)
 		buf = append(buf, ':')
 		buf = two(buf, int(us/60e6%60))
 		buf = append(buf, ':')

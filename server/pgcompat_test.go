@@ -141,6 +141,16 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "UPDATE rowcmp SET (a, b) = (10, 'ten') WHERE (id, a) = (5, 3)"},
 		{sql: "SELECT * FROM rowcmp WHERE id = 5"},
 		{sql: "DROP TABLE rowcmp"},
+		// interval input at the edges of its fields: exact, PostgreSQL's rounding and errors
+		{sql: "SELECT interval '2562047788.01521550194 hours', interval '-2562047788.01521550222 hours', interval '9223372036854775.807 milliseconds', interval '-9223372036854775808 microseconds', interval 'PT2562047788H54.775807S'"},
+		{sql: "SELECT interval '0.0000005 seconds', interval '0.0000015 seconds', interval '1.5 microseconds', interval '2.5 microseconds', interval '1.5 months', interval '1.33 years', interval '-1.25 days'"},
+		{sql: "SELECT interval '9223372036854775808 microseconds'"},
+		{sql: "SELECT interval '0.01 months 9223372036854775807 microseconds'"},
+		{sql: "SELECT interval '2147483648 days'"},
+		{sql: "SELECT interval '2147483647 months 1 year'"},
+		{sql: "SET IntervalStyle TO postgres_verbose"},
+		{sql: "SELECT interval '-2147483648 months -2147483648 days -9223372036854775808 us'"},
+		{sql: "RESET IntervalStyle"},
 		// an empty select list: rows of no columns
 		{sql: "SELECT"},
 		{sql: "SELECT FROM generate_series(1, 5) UNION SELECT FROM generate_series(1, 3)"},

@@ -141,9 +141,11 @@ const (
 	SequenceOutOfBounds Code = "sequence_out_of_bounds"
 	// Text read as a date, timestamp or time (PostgreSQL's input).
 	InvalidDatetimeInput Code = "invalid_datetime_input"
-	InvalidTimeZone      Code = "invalid_time_zone"
-	DatetimeNeedsSession Code = "datetime_needs_session"
-	ZoneDisplacement     Code = "invalid_time_zone_displacement"
+	// IntervalFieldOverflow: an interval's input beyond what a field holds.
+	IntervalFieldOverflow Code = "interval_field_overflow"
+	InvalidTimeZone       Code = "invalid_time_zone"
+	DatetimeNeedsSession  Code = "datetime_needs_session"
+	ZoneDisplacement      Code = "invalid_time_zone_displacement"
 
 	// COPY FROM STDIN / TO STDOUT.
 	CopySyntax       Code = "copy_syntax_error"
@@ -279,6 +281,7 @@ var codes = map[Code]codeInfo{
 	InvalidRowCount:         {"2201W", "FETCH FIRST n ROWS WITH TIES needs a count that is not NULL and not negative."},
 	DatatypeMismatch:        {"42804", "VARIADIC passes an array's elements as the arguments: write VARIADIC ARRAY[…] (or an array column), or the values as separate arguments."},
 	ArrayDimensions:         {"2202E", "A PostgreSQL array is rectangular: give every sub-list of a list of lists the same length (and no NULL sub-list), or request the column in text format."},
+	IntervalFieldOverflow:   {"22015", "An interval holds at most 2^31-1 months and days and 2^63-1 microseconds (about 292,271 years of time): split the value, or keep it in another type."},
 	InvalidDatetimeInput:    {"22007", "Write dates and times as PostgreSQL reads them: ISO 8601 (1999-01-08 04:05:06), or a form of PostgreSQL's manual, section 8.5.1 ('January 8, 1999', '1/8/1999' month first); see docs/sql.md."},
 	CardinalityViolation:    {"21000", "Ensure that no rows proposed for insertion within the same command have duplicate constrained values: merge the duplicates, or upsert them in separate statements."},
 	InvalidPower:            {"2201F", "PostgreSQL has no value for 0 raised to a negative power or a negative number raised to a non-integer one: check the operands (cast the base to a float type and use abs() if a real result is meant)."},
