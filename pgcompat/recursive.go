@@ -1273,7 +1273,7 @@ func (p *pass) searchCycleParts(it *withItem) (searchCycleParts, error) {
 		return sp, vsqlerr.New(vsqlerr.FeatureNotSupported, "with a SEARCH or CYCLE clause, the left side of the UNION must be a SELECT")
 	}
 	if !tree.r.leaf || !p.simpleLeaf(tree.r) {
-		return sp, vsqlerr.New(vsqlerr.FeatureNotSupported, "with a SEARCH or CYCLE clause, the right side of the UNION must be a SELECT")
+		return sp, vsqlerr.New(vsqlerr.SyntaxError, "with a SEARCH or CYCLE clause, the right side of the UNION must be a SELECT")
 	}
 	sp.la, sp.lb = tree.l.a, tree.l.b
 	sp.ra, sp.rb = p.stripParens(tree.r.a, tree.r.b)
