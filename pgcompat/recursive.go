@@ -69,7 +69,7 @@ type cycleClause struct {
 // withQueries is the rule of WITH: the checks and rewrites above.
 func withQueries(p *pass, i int) {
 	storageParameters(p, i)
-	if p.err != nil || p.isWord(i-1, "start") { // (START TRANSACTION … is no query)
+	if p.err != nil {
 		return
 	}
 	recursive := p.isWord(i+1, "recursive")
