@@ -117,6 +117,15 @@ func TestRecursiveQueryChecks(t *testing.T) {
 		"WITH x(n) AS (SELECT 1, 2) SELECT * FROM x",
 		"WITH x(n, m) AS (SELECT * FROM wr_y, wr_y AS z WHERE wr_y.a = 1 AND z.a = 2) SELECT * FROM x",
 		"WITH RECURSIVE t(n) AS (VALUES (1) UNION ALL SELECT n+1 FROM t WHERE n < 100) SELECT sum(n) FROM t",
+		// data-modifying queries naming a later one run after it
+		"CREATE TABLE wr_m (a int)",
+		"INSERT INTO wr_m VALUES (1), (2), (3)",
+		"WITH RECURSIVE t AS (INSERT INTO wr_m SELECT a + 100 FROM t2 WHERE a > 11 RETURNING *), t2 AS (UPDATE wr_m SET a = a + 10 RETURNING *) SELECT * FROM t ORDER BY a",
+		"SELECT * FROM wr_m ORDER BY a",
+		"WITH RECURSIVE t1 AS (INSERT INTO wr_y SELECT * FROM t2 RETURNING *), t2 AS (DELETE FROM wr_m WHERE a > 100 RETURNING *) SELECT count(*) FROM t1",
+		"SELECT * FROM wr_m ORDER BY a",
+		"SELECT * FROM wr_y ORDER BY a",
+		"DROP TABLE wr_m",
 	}
 	compareSteps(t, pg, vs, answered)
 }
