@@ -22,6 +22,7 @@ import (
 //     aggregate function in the SELECT that reads the recursive
 //     reference (42P19); ORDER BY, OFFSET, LIMIT or FOR UPDATE on the
 //     recursive query (0A000);
+//   - WITH RECURSIVE before MERGE (42601);
 //   - items that name items after them (PostgreSQL orders a WITH
 //     RECURSIVE list by its references; DuckDB reads it in order): the
 //     list is written again in PostgreSQL's order;
@@ -84,6 +85,9 @@ func withQueries(p *pass, i int) {
 	var err error
 	if recursive {
 		err = p.checkRecursiveList(items)
+		if p.isWord(main, "merge") {
+			err = vsqlerr.New(vsqlerr.SyntaxError, "WITH RECURSIVE is not supported for MERGE statement")
+		}
 	}
 	for k := range items {
 		if err != nil {
@@ -103,7 +107,6 @@ func withQueries(p *pass, i int) {
 	if recursive {
 		p.reorderWithList(items) // (after searchCycle's edits, which it copies)
 	}
-	_ = main
 }
 
 // fail records the statement's error (the first one wins).

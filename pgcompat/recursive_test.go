@@ -48,6 +48,7 @@ func TestWithChecks(t *testing.T) {
 		{"WITH RECURSIVE a(b) AS (SELECT 1 UNION ALL SELECT b+1 FROM a WHERE b < 3) CYCLE b SET c TO true DEFAULT 0 USING p SELECT * FROM a", vsqlerr.CycleMarkType},
 		{"WITH RECURSIVE a(b) AS (SELECT 1 UNION ALL SELECT b+1 FROM a WHERE b < 3) CYCLE b SET c TO 'Y' DEFAULT 'N' USING p SELECT * FROM a", ""},
 		{"WITH a(b) AS (SELECT 1) SEARCH DEPTH FIRST BY b SET s SELECT * FROM a", vsqlerr.SyntaxError},
+		{"WITH RECURSIVE c AS (SELECT 1 a) MERGE INTO m USING c ON m.k = c.a WHEN MATCHED THEN DELETE", vsqlerr.SyntaxError},
 	}
 	for _, c := range cases {
 		_, _, err := rewriteChecked(sqltext.Parse(c.sql), Session{})

@@ -88,6 +88,7 @@ func TestRecursiveQueryChecks(t *testing.T) {
 		"WITH RECURSIVE foo(i) AS (values (1) UNION ALL (SELECT i+1 FROM foo WHERE i < 10 EXCEPT SELECT i+1 FROM foo WHERE i < 5)) SELECT * FROM foo",
 		"WITH RECURSIVE foo(i) AS (values (1) UNION ALL (SELECT i+1 FROM foo WHERE i < 10 INTERSECT SELECT i+1 FROM foo WHERE i < 5)) SELECT * FROM foo",
 		"WITH RECURSIVE foo(i) AS (values (1) UNION ALL (SELECT i+1 FROM foo WHERE i < 10 INTERSECT ALL SELECT i+1 FROM wr_y WHERE a < 5)) SELECT * FROM foo",
+		"WITH RECURSIVE c AS (SELECT 1 AS a) MERGE INTO wr_y USING c ON wr_y.a = c.a WHEN MATCHED THEN DELETE",
 	}
 	for _, sql := range refused {
 		want, got := askMessage(t, pg, sql), vsqlMessage(askMessage(t, vs, sql))
