@@ -355,6 +355,7 @@ func (p *pass) checkWellFormed(it *withItem) error {
 			continue
 		}
 		switch {
+		case !isClauseWord(p, k):
 		case p.isWord(k, "order"):
 			clause[0] = true
 		case p.isWord(k, "offset"):
@@ -535,7 +536,8 @@ func (p *pass) setTree(a, b int) (n *setNode, tail int, ok bool) {
 			k = p.matchForward(k)
 			continue
 		}
-		if p.isWord(k, "order") || p.isWord(k, "limit") || p.isWord(k, "offset") || p.isWord(k, "fetch") || p.isWord(k, "for") {
+		if (p.isWord(k, "order") || p.isWord(k, "limit") || p.isWord(k, "offset") || p.isWord(k, "fetch") || p.isWord(k, "for")) &&
+			isClauseWord(p, k) {
 			tail = k
 			break
 		}
@@ -721,7 +723,7 @@ func (w *recWalker) leaf(a, b int, ctx recContext) {
 				}
 				continue
 			}
-			if from < 0 && p.isWord(k, "from") {
+			if from < 0 && p.isFromWord(k) {
 				from = k
 				continue
 			}
@@ -744,9 +746,10 @@ func (w *recWalker) leaf(a, b int, ctx recContext) {
 	}
 }
 
-// isClauseWord reports a word that ends a FROM clause.
+// isClauseWord reports a word that ends a FROM clause (not a column
+// label: t.offset, x AS limit).
 func isClauseWord(p *pass, k int) bool {
-	if p.kind(k) != sqltext.Word {
+	if p.kind(k) != sqltext.Word || p.isOp(k-1, ".") || p.isWord(k-1, "as") {
 		return false
 	}
 	switch strings.ToLower(p.text(k)) {
@@ -1052,8 +1055,15 @@ func (p *pass) queryColumns(a, b int) (int, bool) {
 	}
 	items := p.selectItems(a, b)
 	for _, it := range items {
-		if p.isOp(it[1]-1, "*") {
-			return 0, false
+		for k := it[0]; k < it[1]; k++ {
+			if p.kind(k) == sqltext.Open {
+				k = p.matchForward(k)
+				continue
+			}
+			// a * that expands to columns (t.*, * EXCLUDE (…)), DuckDB's COLUMNS(…)
+			if p.isOp(k, "*") && (k == it[0] || p.isOp(k-1, ".")) || p.isWord(k, "columns") && p.kind(k+1) == sqltext.Open {
+				return 0, false
+			}
 		}
 	}
 	return len(items), items != nil || p.isWord(a+1, "from")
@@ -1081,7 +1091,7 @@ func (p *pass) selectItems(a, b int) [][2]int {
 			}
 			continue
 		}
-		if p.isWord(j, "from") || isClauseWord(p, j) {
+		if p.isFromWord(j) || isClauseWord(p, j) {
 			end = j
 			break
 		}
@@ -1220,7 +1230,7 @@ func (p *pass) referenceAlias(a, b int, name string) (alias string, from int, ok
 			continue
 		}
 		if from < 0 {
-			if p.isWord(k, "from") {
+			if p.isFromWord(k) {
 				from = k
 			}
 			continue
@@ -1403,4 +1413,10 @@ func (p *pass) searchCycle(items []withItem, k int) {
 		// the clauses themselves
 		p.replace(p.toks[it.clauseFrom].Start, p.toks[it.end-1].End, "")
 	})
+}
+
+// isFromWord reports the FROM of a SELECT at token k (not a column label:
+// t.from, x AS from).
+func (p *pass) isFromWord(k int) bool {
+	return p.isWord(k, "from") && !p.isOp(k-1, ".") && !p.isWord(k-1, "as")
 }
