@@ -40,7 +40,6 @@ type withItem struct {
 	name       string   // as PostgreSQL folds it
 	nameTok    int      // its token
 	cols       []string // the column list, folded (nil: none)
-	colToks    []int    // the column names' tokens
 	colsClose  int      // the ) of the column list (-1: none)
 	open       int      // the ( of the query
 	close      int      // its )
@@ -59,12 +58,10 @@ type searchClause struct {
 
 // cycleClause is CYCLE cols SET mark [TO v DEFAULT d] USING path.
 type cycleClause struct {
-	cols        []string
-	mark, path  string
-	to, def     [2]int // token ranges of the values ({0, 0}: none)
-	hasToDef    bool
-	markTok     int
-	toKind, dfK string
+	cols       []string
+	mark, path string
+	to, def    [2]int // token ranges of the values
+	hasToDef   bool   // TO v DEFAULT d given
 }
 
 // withQueries is the rule of WITH: the checks and rewrites above.
@@ -83,8 +80,10 @@ func withQueries(p *pass, i int) {
 		return
 	}
 	var err error
+	var deps [][]bool
 	if recursive {
-		err = p.checkRecursiveList(items)
+		deps = p.withDeps(items)
+		err = p.checkRecursiveList(items, deps)
 		if p.isWord(main, "merge") {
 			err = vsqlerr.New(vsqlerr.SyntaxError, "WITH RECURSIVE is not supported for MERGE statement")
 		}
@@ -105,7 +104,7 @@ func withQueries(p *pass, i int) {
 		}
 	}
 	if recursive {
-		p.reorderWithList(items) // (after searchCycle's edits, which it copies)
+		p.reorderWithList(items, deps) // (after searchCycle's edits, which it copies)
 	}
 }
 
@@ -136,7 +135,6 @@ func (p *pass) withList(j int) (items []withItem, main int, ok bool) {
 					return nil, 0, false
 				}
 				it.cols = append(it.cols, sqltext.UnquoteIdent(p.text(k)))
-				it.colToks = append(it.colToks, k)
 				k++
 				if k < close && !p.isOp(k, ",") {
 					return nil, 0, false
@@ -189,7 +187,7 @@ func (p *pass) withList(j int) (items []withItem, main int, ok bool) {
 			if c.cols, j, ok = p.nameList(j + 1); !ok || !p.isWord(j, "set") || !p.isName(j+1) {
 				return nil, 0, false
 			}
-			c.mark, c.markTok = sqltext.UnquoteIdent(p.text(j+1)), j+1
+			c.mark = sqltext.UnquoteIdent(p.text(j + 1))
 			j += 2
 			if p.isWord(j, "to") {
 				var to, def int
@@ -259,10 +257,9 @@ func invalidRecursion(format string, args ...any) error {
 // quoted is a name in double quotes as PostgreSQL's messages write it.
 func quoted(name string) string { return `"` + name + `"` }
 
-// checkRecursiveList is PostgreSQL's makeDependencyGraph and
-// checkWellFormedRecursion over a WITH RECURSIVE list.
-func (p *pass) checkRecursiveList(items []withItem) error {
-	// the references between items: deps[k][m], item k reads item m
+// withDeps are the references between the items of a WITH RECURSIVE
+// list: deps[k][m] when item k reads item m (its own name included).
+func (p *pass) withDeps(items []withItem) [][]bool {
 	deps := make([][]bool, len(items))
 	for k := range items {
 		deps[k] = make([]bool, len(items))
@@ -272,6 +269,12 @@ func (p *pass) checkRecursiveList(items []withItem) error {
 			deps[k][m] = w.refs > 0
 		}
 	}
+	return deps
+}
+
+// checkRecursiveList is PostgreSQL's makeDependencyGraph and
+// checkWellFormedRecursion over a WITH RECURSIVE list.
+func (p *pass) checkRecursiveList(items []withItem, deps [][]bool) error {
 	// an order where each item follows the items it reads (its own
 	// reference aside): none when two items read each other
 	if _, ok := withOrder(deps); !ok {
@@ -1171,19 +1174,11 @@ func (p *pass) itemColumns(it *withItem) ([]string, bool) {
 
 // reorderWithList writes a WITH RECURSIVE list again in PostgreSQL's
 // order when an item reads one after it (DuckDB reads the list in order).
-func (p *pass) reorderWithList(items []withItem) {
-	if len(items) < 2 {
-		return
-	}
-	deps := make([][]bool, len(items))
+func (p *pass) reorderWithList(items []withItem, deps [][]bool) {
 	forward := false
 	for k := range items {
-		deps[k] = make([]bool, len(items))
-		for m := range items {
-			w := recWalker{p: p, target: items[m].name, collect: true}
-			w.query(items[k].open+1, items[k].close, recOK)
-			deps[k][m] = w.refs > 0
-			forward = forward || m > k && deps[k][m]
+		for m := k + 1; m < len(items); m++ {
+			forward = forward || deps[k][m]
 		}
 	}
 	if !forward {
