@@ -16,7 +16,8 @@ type CTE struct {
 // (body), … main — ok only when at least one body is a data-modifying
 // statement (PostgreSQL's WITH i AS (INSERT … RETURNING …) SELECT …,
 // which DuckDB refuses: "A CTE needs a SELECT"). main is the statement
-// after the WITH list.
+// after the WITH list. The queries of a WITH RECURSIVE list come in
+// PostgreSQL's order, each after those it reads (referenceOrder).
 func ModifyingWith(st Statement) (recursive bool, ctes []CTE, main string, ok bool) {
 	toks, sql := st.Tokens(), st.SQL
 	word := func(i int, w string) bool {
