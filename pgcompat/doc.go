@@ -90,7 +90,14 @@
 // (SELECT x, y …) as one scalar subquery per column, before Translate.
 // CreateTableLike and WithLikeColumns (createlike.go) read CREATE TABLE
 // t (LIKE s …) and write its element out as the source's columns, which
-// the server reads from DuckDB's catalog. Each step reads the tokens the step before left:
+// the server reads from DuckDB's catalog. The rule of WITH (recursive.go)
+// checks a WITH list as PostgreSQL's parser does (a column list longer
+// than its query, mutual recursion, a malformed recursive query) and
+// returns PostgreSQL's error in Translation.Err, which the server sends
+// instead of running the statement; it writes a WITH RECURSIVE list in
+// PostgreSQL's order when an item names a later one, and rewrites SEARCH
+// and CYCLE clauses into the recursive query PostgreSQL's rewriter makes
+// of them. Each step reads the tokens the step before left:
 // Statement.Edit moves the tokens an edit does not touch and lexes only
 // the text the edit wrote, together with the tokens it cut or touches, so
 // the client's text is lexed once from Split to DuckDB's prepare

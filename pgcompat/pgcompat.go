@@ -433,7 +433,7 @@ var rules = map[string]rule{
 	"numeric":                  wideDecimal,
 	"varchar":                  varcharCast, // x::varchar(n) cuts (charlength.go)
 	"character":                varcharCast,
-	"with":                     storageParameters,
+	"with":                     withQueries, // storage parameters; WITH [RECURSIVE] lists (recursive.go)
 	"decimal":                  wideDecimal,
 	"zone":                     func(p *pass, i int) { timestamptzLiteral(p, i); atTimeZone(p, i) }, // timestamp with time zone; x AT TIME ZONE 'PST' (datetime.go)
 	"group":                    groupByKey,                                                          // GROUP BY a table's primary key (groupbykey.go)
@@ -523,9 +523,17 @@ func Rewrite(sql string) (out string, changed bool) {
 // rewrite is Rewrite of a statement (on its tokens) in a session with the
 // settings sess.
 func rewrite(st sqltext.Statement, sess Session) (out sqltext.Statement, changed bool) {
+	out, changed, _ = rewriteChecked(st, sess)
+	return out, changed
+}
+
+// rewriteChecked is rewrite that also returns the error a rule found in
+// the statement (one PostgreSQL raises before running anything, such as a
+// malformed recursive query: recursive.go).
+func rewriteChecked(st sqltext.Statement, sess Session) (out sqltext.Statement, changed bool, err error) {
 	sql := st.SQL
 	if !strings.ContainsAny(sql, triggerBytes) || st.Unterminated() {
-		return st, false
+		return st, false, nil
 	}
 	p := pass{src: sql, toks: st.Tokens(), sess: sess}
 	if len(p.toks) > 0 && p.kind(0) == sqltext.Word {
@@ -557,10 +565,13 @@ func rewrite(st sqltext.Statement, sess Session) (out sqltext.Statement, changed
 	for _, f := range p.deferred {
 		f()
 	}
-	if len(p.edits) == 0 {
-		return st, false
+	if p.err != nil {
+		return st, false, p.err
 	}
-	return st.Edit(p.apply()), true
+	if len(p.edits) == 0 {
+		return st, false, nil
+	}
+	return st.Edit(p.apply()), true, nil
 }
 
 // lower lower-cases an ASCII word into buf.
@@ -596,6 +607,9 @@ type pass struct {
 	// deferred run after every token's rule, for a rule that copies text
 	// after its token, which later rules may still rewrite
 	deferred []func()
+	// err is the statement's error a rule found (PostgreSQL raises it
+	// before running anything): the statement is not run
+	err error
 }
 
 func (p *pass) replace(start, end int, text string) {

@@ -222,7 +222,10 @@ func FuzzRewrite(f *testing.F) {
 		"create function f(a int) returns int as 'select a' language sql", "drop function f(", "explain (costs off",
 		"select interval '1 2' day to second(", "select interval(2) '1'", "select 3 = all ('{1}'", "x at time zone 'PST",
 		"make_timestamptz(1,2,3,4,5,6,'+2')", "insert into t values ('{1}'", "update t set j['a'] = '1' where",
-		"update t set a[1] =", "select * from t group by id,", "select * from t join u on group by"} {
+		"update t set a[1] =", "select * from t group by id,", "select * from t join u on group by",
+		"with recursive x(n) as (select 1 union all select n+1 from x) search depth first by n set s select * from x",
+		"with recursive a as (select 1 as b union all select * from a) cycle b set c to 'Y' default 'N' using p select * from a",
+		"with recursive x as (select * from y), y as (select 1) select * from x", "with x(a, b) as (select 1"} {
 		f.Add(s)
 	}
 	// a session whose tables all have these columns, so that the rules

@@ -84,6 +84,9 @@ func createSQLFunction(p *pass, i int) {
 			body = stringValue(p.text(k + 1))
 			k += 2
 		case w == "return":
+			if k+1 >= end {
+				return // (RETURN without an expression: PostgreSQL's syntax error)
+			}
 			body, isReturn = p.src[p.toks[k+1].Start:p.toks[end-1].End], true
 			k = end
 		case w == "strict":

@@ -43,6 +43,10 @@ type Translation struct {
 	// vsql provides (the rewrite of sqltext.RewritePostgres changed it),
 	// so the session must publish its settings and login first.
 	Catalogs bool
+	// Err is an error PostgreSQL raises for the statement before running
+	// it, which vsql found reading it (a malformed recursive query): the
+	// statement must not run.
+	Err error
 }
 
 // Translate is the whole text layer between a PostgreSQL client's
@@ -65,8 +69,8 @@ func TranslateIn(st sqltext.Statement, callsVsql bool, sess Session) Translation
 		st = sqltext.QuoteNamedArguments(st)
 	}
 	st, catalogs := sqltext.RewritePostgresIn(st)
-	st, _ = rewrite(st, sess)
-	return Translation{Statement: st, Catalogs: catalogs}
+	st, _, err := rewriteChecked(st, sess)
+	return Translation{Statement: st, Catalogs: catalogs, Err: err}
 }
 
 // NumericWarnings reads the column types of a CREATE TABLE or ALTER TABLE

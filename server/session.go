@@ -449,6 +449,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	sess := pgcompat.Session{Order: s.dateOrder, Location: s.location, EnumColumns: s.enumColumnsFunc(ctx),
 		TableColumns: s.tableColumnsFunc(ctx), Domains: s.domainsFunc(ctx)}
 	tr := pgcompat.TranslateIn(st, scan.CallsVsql, sess)
+	if tr.Err != nil {
+		return nil, s.failed(tr.Err)
+	}
 	st = tr.Statement
 	switch st.Keyword(0) {
 	case "INSERT", "UPDATE", "DELETE":

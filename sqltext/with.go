@@ -16,7 +16,8 @@ type CTE struct {
 // (body), … main — ok only when at least one body is a data-modifying
 // statement (PostgreSQL's WITH i AS (INSERT … RETURNING …) SELECT …,
 // which DuckDB refuses: "A CTE needs a SELECT"). main is the statement
-// after the WITH list.
+// after the WITH list. The queries of a WITH RECURSIVE list come in
+// PostgreSQL's order, each after those it reads (referenceOrder).
 func ModifyingWith(st Statement) (recursive bool, ctes []CTE, main string, ok bool) {
 	toks, sql := st.Tokens(), st.SQL
 	word := func(i int, w string) bool {
@@ -46,12 +47,15 @@ func ModifyingWith(st Statement) (recursive bool, ctes []CTE, main string, ok bo
 		return -1
 	}
 	modifying := false
+	var names []string  // each query's name, folded
+	var bodies [][2]int // its body's tokens
 	for {
 		// name [(columns)] AS [[NOT] MATERIALIZED] (body)
 		if i >= len(toks) || (toks[i].Kind != Word && toks[i].Kind != Quoted) {
 			return false, nil, "", false
 		}
 		headStart := toks[i].Start
+		names = append(names, UnquoteIdent(sql[toks[i].Start:toks[i].End]))
 		i++
 		if i < len(toks) && toks[i].Kind == Open {
 			if i = closing(i); i < 0 {
@@ -80,6 +84,7 @@ func ModifyingWith(st Statement) (recursive bool, ctes []CTE, main string, ok bo
 			return false, nil, "", false
 		}
 		c.Body = sql[toks[i+1].Start:toks[end-1].End]
+		bodies = append(bodies, [2]int{i + 1, end})
 		if word(i+1, "insert") || word(i+1, "update") || word(i+1, "delete") || word(i+1, "merge") {
 			c.Modifying, modifying = true, true
 			depth := 0
@@ -106,7 +111,73 @@ func ModifyingWith(st Statement) (recursive bool, ctes []CTE, main string, ok bo
 	if !modifying || i >= len(toks) {
 		return false, nil, "", false
 	}
+	if recursive {
+		ctes = referenceOrder(toks, sql, ctes, names, bodies)
+	}
 	return recursive, ctes, strings.TrimRight(sql[toks[i].Start:], "; \t\r\n"), true
+}
+
+// referenceOrder puts the queries of a WITH RECURSIVE list in PostgreSQL's
+// order when one names a query after it (WITH RECURSIVE t AS (INSERT …
+// SELECT … FROM t2 …), t2 AS (…)): each after the queries it reads (a
+// name after FROM, JOIN, USING or a comma). The list stays as written
+// without such a reference, or when two queries read each other.
+func referenceOrder(toks []Token, sql string, ctes []CTE, names []string, bodies [][2]int) []CTE {
+	n := len(ctes)
+	deps := make([][]bool, n)
+	forward := false
+	for k := range ctes {
+		deps[k] = make([]bool, n)
+		for j := bodies[k][0]; j < bodies[k][1]; j++ {
+			t := toks[j]
+			if t.Kind != Word && t.Kind != Quoted || j == 0 {
+				continue
+			}
+			prev := toks[j-1]
+			p := strings.ToLower(sql[prev.Start:prev.End])
+			if p != "from" && p != "join" && p != "using" && p != "," {
+				continue
+			}
+			if j+1 < len(toks) && (toks[j+1].Kind == Open || toks[j+1].Kind == Op && sql[toks[j+1].Start:toks[j+1].End] == ".") {
+				continue
+			}
+			name := UnquoteIdent(sql[t.Start:t.End])
+			for m := range names {
+				if m != k && names[m] == name {
+					deps[k][m] = true
+					forward = forward || m > k
+				}
+			}
+		}
+	}
+	if !forward {
+		return ctes
+	}
+	placed := make([]bool, n)
+	out := make([]CTE, 0, n)
+	for len(out) < n {
+		found := -1
+		for k := 0; k < n && found < 0; k++ {
+			if placed[k] {
+				continue
+			}
+			ready := true
+			for m := 0; m < n; m++ {
+				if deps[k][m] && !placed[m] {
+					ready = false
+				}
+			}
+			if ready {
+				found = k
+			}
+		}
+		if found < 0 {
+			return ctes
+		}
+		placed[found] = true
+		out = append(out, ctes[found])
+	}
+	return out
 }
 
 // ReturningShape returns a query with the columns and types of a

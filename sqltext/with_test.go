@@ -2,6 +2,7 @@ package sqltext
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -38,6 +39,33 @@ func TestReturningShape(t *testing.T) {
 		got, ok := ReturningShape(c.in)
 		if got != c.want || ok != (c.want != "") {
 			t.Errorf("ReturningShape(%q) = %q %v, want %q", c.in, got, ok, c.want)
+		}
+	}
+}
+
+// TestModifyingWithOrder: a data-modifying WITH RECURSIVE list whose
+// query reads a later one comes in PostgreSQL's order; without such a
+// reference, or without RECURSIVE, as written.
+func TestModifyingWithOrder(t *testing.T) {
+	for _, c := range []struct {
+		sql  string
+		want []string
+	}{
+		{"WITH RECURSIVE t AS (INSERT INTO y SELECT a FROM t2 RETURNING *), t2 AS (UPDATE y SET a = 1 RETURNING *) SELECT * FROM t", []string{"t2", "t"}},
+		{"WITH RECURSIVE a AS (SELECT * FROM c), b AS (DELETE FROM y RETURNING *), c AS (SELECT * FROM b) SELECT * FROM a", []string{"b", "c", "a"}},
+		{"WITH t AS (INSERT INTO y SELECT a FROM t2 RETURNING *), t2 AS (UPDATE y SET a = 1 RETURNING *) SELECT * FROM t", []string{"t", "t2"}},
+		{"WITH RECURSIVE t AS (DELETE FROM y RETURNING *), t2 AS (SELECT * FROM t) SELECT * FROM t2", []string{"t", "t2"}},
+	} {
+		_, ctes, _, ok := ModifyingWith(Parse(c.sql))
+		if !ok {
+			t.Fatalf("%s: not read", c.sql)
+		}
+		var got []string
+		for _, cte := range ctes {
+			got = append(got, cte.Head)
+		}
+		if strings.Join(got, ",") != strings.Join(c.want, ",") {
+			t.Errorf("%s: order %v, want %v", c.sql, got, c.want)
 		}
 	}
 }

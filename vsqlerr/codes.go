@@ -158,6 +158,15 @@ const (
 	Internal Code = "internal_error"
 )
 
+// Recursive queries (WITH RECURSIVE) PostgreSQL refuses before running
+// them, and their SEARCH and CYCLE clauses (pgcompat/recursive.go).
+const (
+	InvalidRecursion       Code = "invalid_recursion"
+	InvalidColumnReference Code = "invalid_column_reference"
+	DuplicateColumn        Code = "duplicate_column"
+	CycleMarkType          Code = "cycle_mark_type"
+)
+
 type codeInfo struct {
 	SQLState string
 	Hint     string
@@ -288,6 +297,10 @@ var codes = map[Code]codeInfo{
 	SequenceParameter:       {"22023", "A sequence's MINVALUE must be below its MAXVALUE, its START and RESTART values between them, its INCREMENT not zero, and its bounds within its type (AS smallint, integer, bigint): see docs/sql.md, What ORMs and tools send."},
 	InvalidTimeZone:         {"22023", "Name the zone as the IANA database does (Europe/Paris), by an abbreviation PostgreSQL knows (PST, CET) or as an offset (+02:00)."},
 	ZoneDisplacement:        {"22009", "A numeric UTC offset must lie within ±15:59:59."},
+	InvalidRecursion:        {"42P19", "A recursive query is non-recursive-term UNION [ALL] recursive-term, and its recursive term reads the query once, in its own FROM clause (not in a subquery, the nullable side of an outer join, INTERSECT ALL or EXCEPT), without aggregates: docs/sql.md, Recursive queries."},
+	InvalidColumnReference:  {"42P10", "Name at most as many columns in the WITH query's column list as its query has."},
+	DuplicateColumn:         {"42701", "Name each column once in the SEARCH or CYCLE clause."},
+	CycleMarkType:           {"42804", "Give a CYCLE clause's TO and DEFAULT values of one type (true and false, or two strings such as 'Y' and 'N')."},
 	DatetimeNeedsSession:    {"0A000", "Write the value as a typed literal (date '…', '…'::timestamp), which is read in the session's DateStyle and TimeZone, in ISO 8601 (1999-01-08), or as now() / current_date."},
 
 	CopySyntax:       {"42601", "Write COPY table [(columns)] FROM STDIN or COPY table|(query) TO STDOUT, then [WITH] (option value, …); see docs/sql.md, COPY."},
