@@ -15,7 +15,8 @@ import (
 // PostgreSQL semantics), $n names the nth parameter, the result is the
 // first row's value as PostgreSQL's is, cast to the declared type, and a
 // STRICT function gives NULL when an argument is NULL. RETURN expr (the
-// SQL-standard body) becomes the expression. DROP FUNCTION f(int)
+// SQL-standard body) becomes the expression, and so does a LANGUAGE
+// plpgsql body that only returns one (BEGIN RETURN expr; END). DROP FUNCTION f(int)
 // becomes DROP MACRO f. Functions DuckDB cannot express are left to it
 // (it refuses them): other languages, SETOF and TABLE results, void,
 // OUT parameters, defaults, bodies of several statements or that modify
@@ -53,6 +54,7 @@ func createSQLFunction(p *pass, i int) {
 		retType, body string
 		isReturn      bool
 		strict, isSQL bool
+		isPLpgSQL     bool
 	)
 	for k := close + 1; k < end; {
 		switch w := strings.ToLower(p.text(k)); {
@@ -76,6 +78,7 @@ func createSQLFunction(p *pass, i int) {
 			k = tEnd + 1
 		case w == "language":
 			isSQL = p.isWord(k+1, "sql")
+			isPLpgSQL = p.isWord(k+1, "plpgsql")
 			k += 2
 		case w == "as":
 			if p.kind(k+1) != sqltext.String || p.isOp(k+2, ",") {
@@ -109,6 +112,14 @@ func createSQLFunction(p *pass, i int) {
 			return // SET, TRANSFORM, WINDOW, SUPPORT, BEGIN ATOMIC, …
 		}
 	}
+	if isPLpgSQL && !isReturn {
+		// BEGIN RETURN expr; END: the expression, as in LANGUAGE sql
+		expr, ok := plpgsqlReturn(body)
+		if !ok {
+			return
+		}
+		body, isReturn, isSQL = expr, true, true
+	}
 	if !isSQL || body == "" || retType == "" {
 		return
 	}
@@ -133,6 +144,30 @@ func createSQLFunction(p *pass, i int) {
 	p.edits = p.edits[:0]
 	p.replace(p.toks[0].Start, p.toks[end-1].End, head+name+"("+strings.Join(params, ", ")+") AS "+expr)
 	p.whole = true
+}
+
+// plpgsqlReturn reads a PL/pgSQL body that only returns an expression,
+// BEGIN RETURN expr; END (any case, a final semicolon or not): the
+// expression's text.
+func plpgsqlReturn(body string) (string, bool) {
+	toks := sqltext.Tokens(body)
+	word := func(k int, w string) bool {
+		return k >= 0 && k < len(toks) && toks[k].Kind == sqltext.Word && strings.EqualFold(body[toks[k].Start:toks[k].End], w)
+	}
+	n := len(toks)
+	if n > 0 && toks[n-1].Kind == sqltext.Semi {
+		n--
+	}
+	// BEGIN RETURN … ; END
+	if n < 5 || !word(0, "begin") || !word(1, "return") || !word(n-1, "end") || toks[n-2].Kind != sqltext.Semi {
+		return "", false
+	}
+	for k := 2; k < n-2; k++ {
+		if toks[k].Kind == sqltext.Semi {
+			return "", false // more than one statement
+		}
+	}
+	return body[toks[2].Start:toks[n-3].End], true
 }
 
 // polymorphic are the result types a macro's expression keeps as they are.

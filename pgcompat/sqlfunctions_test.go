@@ -12,16 +12,18 @@ func TestSQLFunctions(t *testing.T) {
 		"DROP FUNCTION add1(int)":                   "DROP MACRO add1",
 		"DROP FUNCTION IF EXISTS s.f(int) CASCADE;": "DROP MACRO IF EXISTS s.f;",
 		// left to DuckDB
-		"CREATE FUNCTION v() RETURNS void AS 'select 1' LANGUAGE sql":                             "CREATE FUNCTION v() RETURNS void AS 'select 1' LANGUAGE sql",
-		"CREATE FUNCTION r() RETURNS SETOF int AS 'values (1)' LANGUAGE sql":                      "CREATE FUNCTION r() RETURNS SETOF int AS 'values (1)' LANGUAGE sql",
-		"CREATE FUNCTION p() RETURNS int AS 'begin return 1; end' LANGUAGE plpgsql":               "CREATE FUNCTION p() RETURNS int AS 'begin return 1; end' LANGUAGE plpgsql",
-		"CREATE FUNCTION two() RETURNS int AS 'select 1; select 2' LANGUAGE sql":                  "CREATE FUNCTION two() RETURNS int AS 'select 1; select 2' LANGUAGE sql",
-		"CREATE FUNCTION ins(int) RETURNS int AS 'insert into t values ($1)' LANGUAGE sql":        "CREATE FUNCTION ins(int) RETURNS int AS 'insert into t values ($1)' LANGUAGE sql",
-		"CREATE FUNCTION d(a int DEFAULT 1) RETURNS int AS 'select a' LANGUAGE sql":               "CREATE FUNCTION d(a int DEFAULT 1) RETURNS int AS 'select a' LANGUAGE sql",
-		"CREATE FUNCTION o(OUT a int) RETURNS int AS 'select 1' LANGUAGE sql":                     "CREATE FUNCTION o(OUT a int) RETURNS int AS 'select 1' LANGUAGE sql",
-		"CREATE FUNCTION c(int) RETURNS int AS 'lib', 'sym' LANGUAGE c":                           "CREATE FUNCTION c(int) RETURNS int AS 'lib', 'sym' LANGUAGE c",
-		"DROP FUNCTION a(int), b(int)":                                                            "DROP FUNCTION a(int), b(int)",
-		"CREATE FUNCTION w(int) RETURNS int AS 'with d as (delete from t) select 1' LANGUAGE sql": "CREATE FUNCTION w(int) RETURNS int AS 'with d as (delete from t) select 1' LANGUAGE sql",
+		"CREATE FUNCTION v() RETURNS void AS 'select 1' LANGUAGE sql":                              "CREATE FUNCTION v() RETURNS void AS 'select 1' LANGUAGE sql",
+		"CREATE FUNCTION r() RETURNS SETOF int AS 'values (1)' LANGUAGE sql":                       "CREATE FUNCTION r() RETURNS SETOF int AS 'values (1)' LANGUAGE sql",
+		"CREATE FUNCTION p() RETURNS int AS 'begin return 1; end' LANGUAGE plpgsql":                "CREATE MACRO p() AS CAST((1) AS int)",
+		"CREATE FUNCTION p() RETURNS int AS 'begin perform 1; return 1; end' LANGUAGE plpgsql":     "CREATE FUNCTION p() RETURNS int AS 'begin perform 1; return 1; end' LANGUAGE plpgsql",
+		"CREATE FUNCTION p() RETURNS int AS 'declare x int; begin return 1; end' LANGUAGE plpgsql": "CREATE FUNCTION p() RETURNS int AS 'declare x int; begin return 1; end' LANGUAGE plpgsql",
+		"CREATE FUNCTION two() RETURNS int AS 'select 1; select 2' LANGUAGE sql":                   "CREATE FUNCTION two() RETURNS int AS 'select 1; select 2' LANGUAGE sql",
+		"CREATE FUNCTION ins(int) RETURNS int AS 'insert into t values ($1)' LANGUAGE sql":         "CREATE FUNCTION ins(int) RETURNS int AS 'insert into t values ($1)' LANGUAGE sql",
+		"CREATE FUNCTION d(a int DEFAULT 1) RETURNS int AS 'select a' LANGUAGE sql":                "CREATE FUNCTION d(a int DEFAULT 1) RETURNS int AS 'select a' LANGUAGE sql",
+		"CREATE FUNCTION o(OUT a int) RETURNS int AS 'select 1' LANGUAGE sql":                      "CREATE FUNCTION o(OUT a int) RETURNS int AS 'select 1' LANGUAGE sql",
+		"CREATE FUNCTION c(int) RETURNS int AS 'lib', 'sym' LANGUAGE c":                            "CREATE FUNCTION c(int) RETURNS int AS 'lib', 'sym' LANGUAGE c",
+		"DROP FUNCTION a(int), b(int)":                                                             "DROP FUNCTION a(int), b(int)",
+		"CREATE FUNCTION w(int) RETURNS int AS 'with d as (delete from t) select 1' LANGUAGE sql":  "CREATE FUNCTION w(int) RETURNS int AS 'with d as (delete from t) select 1' LANGUAGE sql",
 	})
 }
 

@@ -141,6 +141,12 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "UPDATE rowcmp SET (a, b) = (10, 'ten') WHERE (id, a) = (5, 3)"},
 		{sql: "SELECT * FROM rowcmp WHERE id = 5"},
 		{sql: "DROP TABLE rowcmp"},
+		// a PL/pgSQL function that only returns an expression is a macro
+		{sql: "CREATE FUNCTION return_int_input(int) RETURNS int AS $$ begin return $1; end; $$ LANGUAGE plpgsql STABLE"},
+		{sql: "CREATE OR REPLACE FUNCTION twice_of(x int) RETURNS int LANGUAGE plpgsql AS 'BEGIN RETURN x * 2; END'"},
+		{sql: "SELECT return_int_input(1) IN (10, 9, 2, 8, 3, 7, 4, 6, 5, 1), return_int_input(7) / 2, twice_of(21)"},
+		{sql: "DROP FUNCTION return_int_input(int)"},
+		{sql: "DROP FUNCTION twice_of(int)"},
 		// interval input at the edges of its fields: exact, PostgreSQL's rounding and errors
 		{sql: "SELECT interval '2562047788.01521550194 hours', interval '-2562047788.01521550222 hours', interval '9223372036854775.807 milliseconds', interval '-9223372036854775808 microseconds', interval 'PT2562047788H54.775807S'"},
 		{sql: "SELECT interval '0.0000005 seconds', interval '0.0000015 seconds', interval '1.5 microseconds', interval '2.5 microseconds', interval '1.5 months', interval '1.33 years', interval '-1.25 days'"},
