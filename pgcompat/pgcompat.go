@@ -444,8 +444,8 @@ var rules = map[string]rule{
 	"explain":                  explainOptions,                                                      // EXPLAIN (COSTS OFF) … (explain.go)
 	"timezone":                 atTimeZone,                                                          // timezone('PST', x)
 	"function":                 sqlFunction,                                                         // CREATE FUNCTION … LANGUAGE sql as a macro (sqlfunctions.go)
-	"unnest":                   multiUnnest,                                                         // unnest(a, b) in FROM
-	"generate_series":          func(p *pass, i int) { seriesStep(p, i); setReturning(p, i) },       // rows, not a list, in a select list; '12 hours' steps
+	"unnest":                   unnestRule,                                                          // unnest(a, b) in FROM
+	"generate_series":          generateSeries,                                                      // rows, not a list, in a select list; '12 hours' steps; 0A000 where PostgreSQL refuses it
 	":":                        func(p *pass, i int) { colonCast(p, i); domainColonCast(p, i) },     // '…'::bool, '{1,2}'::int[]; x::domain (domains.go)
 	"bool":                     typedLiteral,
 	"boolean":                  typedLiteral,

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
 )
 
 // multiUnnest: unnest(a, b, …) in FROM, PostgreSQL's zip of several
@@ -238,7 +239,12 @@ func (p *pass) inSelectList(i int) bool {
 			switch strings.ToLower(p.text(j)) {
 			case "select":
 				return true
-			case "from", "where", "group", "having", "order", "on", "values", "set", "returning", "join", "limit",
+			case "on":
+				if p.isWord(j-1, "distinct") {
+					continue // SELECT DISTINCT ON (…) list
+				}
+				return false
+			case "from", "where", "group", "having", "order", "values", "set", "returning", "join", "limit",
 				"offset", "using", "window", "qualify", "into", "table", "call":
 				return false
 			}
@@ -263,4 +269,96 @@ func seriesStep(p *pass, i int) {
 	}
 	p.insert(p.toks[lit].Start, "CAST(")
 	p.insert(p.toks[lit].End, " AS INTERVAL)")
+}
+
+// srfAggregates are the aggregate functions whose argument PostgreSQL
+// refuses to be a set-returning call.
+var srfAggregates = map[string]bool{"min": true, "max": true, "sum": true, "avg": true, "count": true, "array_agg": true,
+	"string_agg": true, "bool_and": true, "bool_or": true, "every": true, "json_agg": true, "jsonb_agg": true,
+	"stddev": true, "variance": true}
+
+// srfPlacement refuses a set-returning call (token i, generate_series or
+// unnest) where PostgreSQL's parser does (0A000): inside CASE or
+// COALESCE, an aggregate's or a window function's argument, UPDATE's SET,
+// RETURNING, LIMIT and OFFSET, a VALUES list other than an INSERT's one
+// row, and the arguments of a function in FROM. Elsewhere DuckDB answered
+// something else (CASE WHEN … THEN generate_series(1, 3) gave rows).
+func srfPlacement(p *pass, i int) bool {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
+		return false
+	}
+	hint := "You might be able to move the set-returning function into a LATERAL FROM item."
+	refuse := func(format string, args ...any) bool {
+		p.fail(vsqlerr.New(vsqlerr.FeatureNotSupported, format, args...).WithHint("%s", hint))
+		return true
+	}
+	// the enclosing parentheses, innermost first, and CASE at each depth
+	depth, caseDepth := 0, 0
+	for j := i - 1; j >= 0; j-- {
+		switch {
+		case p.kind(j) == sqltext.Close:
+			depth++
+		case p.kind(j) == sqltext.Open:
+			if depth > 0 {
+				depth--
+				continue
+			}
+			name := strings.ToLower(p.text(j - 1))
+			switch {
+			case p.kind(j-1) != sqltext.Word:
+			case name == "coalesce":
+				return refuse("set-returning functions are not allowed in COALESCE")
+			case srfAggregates[name]:
+				if closing := p.matchForward(j); closing > 0 && p.isWord(closing+1, "over") {
+					return refuse("window function calls cannot contain set-returning function calls")
+				}
+				return refuse("aggregate function calls cannot contain set-returning function calls")
+			case name == "values":
+				if !p.isWord(0, "insert") || p.isOp(p.matchForward(j)+1, ",") {
+					return refuse("set-returning functions are not allowed in VALUES")
+				}
+			case (p.isWord(j-2, "from") || p.isWord(j-2, "join") || p.isOp(j-2, ",") && p.fromItem(j-2)) && !p.isWord(j-1, "lateral"):
+				return refuse("set-returning functions must appear at top level of FROM")
+			}
+		case p.kind(j) == sqltext.Word && depth == 0:
+			switch strings.ToLower(p.text(j)) {
+			case "end":
+				caseDepth--
+			case "case":
+				if caseDepth++; caseDepth > 0 {
+					return refuse("set-returning functions are not allowed in CASE")
+				}
+			case "returning":
+				return refuse("set-returning functions are not allowed in RETURNING")
+			case "limit":
+				return refuse("set-returning functions are not allowed in LIMIT")
+			case "offset":
+				return refuse("set-returning functions are not allowed in OFFSET")
+			case "set":
+				if p.isWord(0, "update") {
+					return refuse("set-returning functions are not allowed in UPDATE")
+				}
+			case "select", "from", "where", "group", "having", "order", "window":
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// generateSeries is the rule of generate_series.
+func generateSeries(p *pass, i int) {
+	if srfPlacement(p, i) {
+		return
+	}
+	seriesStep(p, i)
+	setReturning(p, i)
+}
+
+// unnestRule is the rule of unnest.
+func unnestRule(p *pass, i int) {
+	if srfPlacement(p, i) {
+		return
+	}
+	multiUnnest(p, i)
 }

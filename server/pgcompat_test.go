@@ -141,6 +141,18 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "UPDATE rowcmp SET (a, b) = (10, 'ten') WHERE (id, a) = (5, 3)"},
 		{sql: "SELECT * FROM rowcmp WHERE id = 5"},
 		{sql: "DROP TABLE rowcmp"},
+		// set-returning functions where PostgreSQL refuses them; aliases of
+		// unnest and LATERAL generate_series in FROM; SELECT DISTINCT ON with one
+		{sql: "SELECT x, CASE WHEN x > 0 THEN generate_series(1, 3) ELSE 0 END FROM (VALUES (1), (2)) v(x)"},
+		{sql: "SELECT x, coalesce(generate_series(1, 3), 0) FROM (VALUES (1), (2)) v(x)"},
+		{sql: "SELECT min(generate_series(1, 3)) FROM (VALUES (1)) v(x)"},
+		{sql: "SELECT min(generate_series(1, 3)) OVER () FROM (VALUES (1)) v(x)"},
+		{sql: "VALUES (1, generate_series(1, 2))"},
+		{sql: "SELECT 1 LIMIT generate_series(1, 3)"},
+		{sql: "SELECT * FROM generate_series(1, generate_series(1, 3))"},
+		{sql: "SELECT x, sum(u)::int8 FROM (VALUES (1), (2)) v(x), unnest(ARRAY[x, 10]) u GROUP BY x ORDER BY x"},
+		{sql: "SELECT x, g::int4 AS g FROM (VALUES (1), (2)) v(x), LATERAL generate_series(1, x) g ORDER BY 1, 2", names: true},
+		{sql: "SELECT DISTINCT ON (a) a, b, generate_series(1, 3) g FROM (VALUES (3, 2), (3, 1), (1, 1), (1, 4)) AS t(a, b) ORDER BY a, b DESC, g"},
 		// a PL/pgSQL function that only returns an expression is a macro
 		{sql: "CREATE FUNCTION return_int_input(int) RETURNS int AS $$ begin return $1; end; $$ LANGUAGE plpgsql STABLE"},
 		{sql: "CREATE OR REPLACE FUNCTION twice_of(x int) RETURNS int LANGUAGE plpgsql AS 'BEGIN RETURN x * 2; END'"},

@@ -498,12 +498,16 @@ func RewritePostgresIn(st Statement) (out Statement, changed bool) {
 			continue
 		// generate_series(…) s: PostgreSQL names the column after the
 		// table alias; DuckDB needs it said, generate_series(…) s(s)
-		case t.kind == tokWord && t.word == "generate_series" && i+1 < n && toks[i+1].kind == tokOpen && match[i+1] > 0:
+		case t.kind == tokWord && (t.word == "generate_series" || t.word == "unnest" && oneArgument(toks, i+1, match[i+1])) &&
+			i+1 < n && toks[i+1].kind == tokOpen && match[i+1] > 0:
 			prev := i - 1
 			if dot(prev) && isName(prev-1) && toks[prev-1].word == "pg_catalog" {
 				prev -= 2
 			}
-			if !isWord(prev, "from") && !isWord(prev, "join") && !(isText(prev, ",") && !inSelectList(toks, prev)) {
+			if isWord(prev, "lateral") {
+				prev-- // , LATERAL generate_series(1, t.n) g
+			}
+			if !isWord(prev, "from") && !isWord(prev, "join") && !(isText(prev, ",") && inFromList(toks, prev)) {
 				continue
 			}
 			if a := aliasAfter(toks, match[i+1], n); a > 0 {
@@ -688,7 +692,7 @@ func aliasAfter(toks []rwTok, e, n int) int {
 var triggerWords = map[string]bool{}
 
 func fillTriggerWords() {
-	for _, w := range []string{"public", "pg_catalog", "information_schema", "operator", "collate", "any", "generate_series", "pg_temp", "pg_temp_1", "array_agg"} {
+	for _, w := range []string{"public", "pg_catalog", "information_schema", "operator", "collate", "any", "generate_series", "unnest", "pg_temp", "pg_temp_1", "array_agg"} {
 		triggerWords[w] = true
 	}
 	for _, set := range []map[string]bool{PGRelations, PGFunctions, regCasts, vectorColumns, scalarsUsedAsTables} {
@@ -895,6 +899,58 @@ func inSelectList(toks []rwTok, prev int) bool {
 			}
 			if clauseWords[t.word] || t.word == "on" || t.word == "by" {
 				return false
+			}
+		}
+	}
+	return false
+}
+
+// oneArgument reports whether the call's parentheses (open to closing)
+// hold one argument: unnest(a) s names its column s, unnest(a, b) s(x, y)
+// its columns.
+func oneArgument(toks []rwTok, open, closing int) bool {
+	if open+1 >= len(toks) || closing <= open+1 {
+		return false
+	}
+	depth := 0
+	for k := open + 1; k < closing; k++ {
+		switch {
+		case toks[k].kind == tokOpen, toks[k].kind == tokOther && toks[k].word == "[":
+			depth++
+		case toks[k].kind == tokClose, toks[k].kind == tokOther && toks[k].word == "]":
+			depth--
+		case depth == 0 && toks[k].kind == tokOther && toks[k].word == ",":
+			return false
+		}
+	}
+	return true
+}
+
+// inFromList reports whether the comma at prev separates FROM items:
+// going back at its depth, the first clause word is FROM (not SELECT,
+// ORDER BY, GROUP BY, …).
+func inFromList(toks []rwTok, prev int) bool {
+	depth := 0
+	for k := prev; k >= 0; k-- {
+		t := toks[k]
+		switch t.kind {
+		case tokClose:
+			depth++
+		case tokOpen:
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case tokWord:
+			if depth > 0 {
+				continue
+			}
+			switch t.word {
+			case "from":
+				return true
+			case "select", "where", "group", "order", "by", "having", "window", "limit", "offset", "returning",
+				"set", "values", "into", "qualify":
+				return false // (ON and USING of a join are in the FROM list)
 			}
 		}
 	}
