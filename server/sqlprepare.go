@@ -218,12 +218,23 @@ func (s *Session) prepareStatementText(ctx context.Context, st sqltext.Statement
 	}
 	// the statement: its errors now, and the types of the parameters not
 	// declared
+	var inferred []uint32
+	before := s.txStatus()
 	stmt, err := s.Prepare(ctx, sqltext.Parse(p.body), p.typeOIDs)
-	if err != nil {
+	switch {
+	case err != nil && vsqlerr.From(err).Code == vsqlerr.ReadOnlyTransaction:
+		// a write prepared in a READ ONLY transaction: refused when it
+		// runs, as PostgreSQL refuses it at EXECUTE (the check failed
+		// nothing)
+		if before == txOpen && s.txStatus() == txFailed {
+			s.setTx(txOpen)
+		}
+	case err != nil:
 		return nil, err
+	default:
+		inferred = stmt.ParamOIDs()
+		stmt.Close()
 	}
-	inferred := stmt.ParamOIDs()
-	stmt.Close()
 	oids := make([]uint32, max(len(p.declared), len(inferred), maxParam(p.body)))
 	for k := range oids {
 		switch {

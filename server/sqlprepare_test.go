@@ -67,6 +67,15 @@ func TestSQLPrepare(t *testing.T) {
 		"PREPARE q12 AS SELECT 12",
 		"DISCARD ALL",
 		"EXECUTE q12",
+		// a write prepared in a READ ONLY transaction is refused when it runs
+		"BEGIN READ ONLY",
+		"PREPARE w AS UPDATE sp SET b = 'x'",
+		"SELECT 1",
+		"EXECUTE w",
+		"ROLLBACK",
+		"EXECUTE w",
+		"SELECT count(*) FROM sp WHERE b = 'x'",
+		"DEALLOCATE w",
 		"DROP TABLE sp",
 	}
 	compareSteps(t, pg, vs, steps)
