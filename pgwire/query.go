@@ -75,11 +75,18 @@ func (c *Conn) runSimple(ctx context.Context, st sqltext.Statement) error {
 	}
 	defer rows.Close()
 	c.executed(st, nil, nil)
+	var formats []int16
+	if b, ok := stmt.(BinaryResults); ok && b.BinaryResults() && cols != nil {
+		formats = make([]int16, len(cols))
+		for i := range formats {
+			formats[i] = 1
+		}
+	}
 	if cols != nil {
-		c.sendRowDescription(cols, nil)
+		c.sendRowDescription(cols, formats)
 	}
 	var cursor *chunkCursor
-	n, _, err := c.sendRows(rows, &cursor, cols, nil, 0)
+	n, _, err := c.sendRows(rows, &cursor, cols, formats, 0)
 	if err != nil {
 		return err
 	}

@@ -67,6 +67,13 @@ type StreamingStatement interface {
 	ExecuteStreaming(ctx context.Context, args []any) (Rows, error)
 }
 
+// BinaryResults is implemented by statements whose rows go out in
+// binary format in the simple query protocol (FETCH from a cursor
+// declared BINARY); in the extended protocol Bind's formats decide.
+type BinaryResults interface {
+	BinaryResults() bool
+}
+
 // Rows is the result of one execution.
 type Rows interface {
 	// Next fills dst (one value per column) with the next row; it returns

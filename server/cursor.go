@@ -48,6 +48,17 @@ type sqlCursor struct {
 	// statement and created: pg_cursors' statement and creation_time
 	statement string
 	created   time.Time
+	binary    bool // DECLARE … BINARY: FETCH in the simple protocol sends binary values
+	// scrollable: pg_cursors' is_scrollable. PostgreSQL decides it for a
+	// cursor declared with neither SCROLL nor NO SCROLL from its plan: a
+	// scan of one table or of VALUES can run backward, a join, an
+	// aggregation or a SELECT without FROM cannot.
+	scrollable bool
+	// upd: the tables UPDATE or DELETE … WHERE CURRENT OF can reach; the
+	// rows hold their rowids after the cols values (currentof.go).
+	upd cursorUpdates
+	// moved: rowids whose row an UPDATE through the cursor moved.
+	moved map[any]bool
 }
 
 func (c *sqlCursor) close() {
@@ -60,7 +71,7 @@ func (c *sqlCursor) next() (bool, error) {
 	if c.done {
 		return false, nil
 	}
-	vals := make([]any, len(c.cols))
+	vals := make([]any, len(c.cols)+c.upd.hidden())
 	if !c.rows.Next(vals) {
 		c.done = true
 		return false, c.rows.Err()
@@ -138,8 +149,11 @@ type fetchOp struct {
 }
 
 // run moves the cursor as op says and returns the rows passed over (the
-// rows FETCH returns).
-func (c *sqlCursor) run(op fetchOp) ([][]any, error) {
+// rows FETCH returns; for MOVE, move is true).
+func (c *sqlCursor) run(op fetchOp, move bool) ([][]any, error) {
+	if c.keep == 0 && c.rereads(op, move) {
+		return nil, forwardOnly()
+	}
 	var out [][]any
 	switch op.kind {
 	case "forward":
@@ -197,7 +211,7 @@ func (c *sqlCursor) run(op fetchOp) ([][]any, error) {
 		}
 		if target < c.pos || target <= c.read {
 			// a position already passed: only a row the cursor holds
-			if _, ok := c.have(target); !ok && (target >= 1 || c.keep == 0) {
+			if _, ok := c.have(target); !ok && target >= 1 {
 				return nil, forwardOnly()
 			}
 		}
@@ -217,6 +231,32 @@ func (c *sqlCursor) run(op fetchOp) ([][]any, error) {
 		out = append(out, row)
 	}
 	return out, nil
+}
+
+// rereads reports whether op would take a NO SCROLL cursor back to a row
+// it has read, which PostgreSQL 15 refuses (DoPortalRunFetch): any
+// backward move, FETCH RELATIVE 0 on a row (MOVE RELATIVE 0 only counts
+// it), ABSOLUTE n at or before the current position or past the end, a
+// negative ABSOLUTE, and ABSOLUTE 0 once the cursor has moved.
+func (c *sqlCursor) rereads(op fetchOp, move bool) bool {
+	switch op.kind {
+	case "backward":
+		return true
+	case "relative":
+		if op.count == 0 {
+			return !move && c.pos >= 1 && c.pos <= c.read
+		}
+		return op.count < 0
+	case "absolute":
+		switch {
+		case op.count < 0:
+			return true
+		case op.count == 0:
+			return c.pos != 0
+		}
+		return op.count <= c.pos
+	}
+	return false
 }
 
 // cursorName reads the cursor name at token i: unquoted names fold to
@@ -251,6 +291,38 @@ func (s *Session) prepareCursorStatement(ctx context.Context, st sqltext.Stateme
 			return nil, true, err
 		}
 		return f, true, nil
+	case "EXPLAIN":
+		// EXPLAIN [ANALYZE] [(options)] DECLARE … FOR query explains the
+		// query; PostgreSQL opens no cursor either
+		toks, depth := st.Tokens(), 0
+		for i, t := range toks {
+			switch t.Kind {
+			case sqltext.Open:
+				depth++
+			case sqltext.Close:
+				depth--
+			case sqltext.Word:
+				w := strings.ToLower(st.SQL[t.Start:t.End])
+				if depth != 0 || i == 0 {
+					continue
+				}
+				if w != "declare" {
+					if w == "analyze" || w == "analyse" || w == "verbose" {
+						continue
+					}
+					return nil, false, nil
+				}
+				d, err := s.prepareDeclareParts(sqltext.Parse(st.SQL[t.Start:]))
+				if err != nil {
+					return nil, true, err
+				}
+				q := sqltext.Parse(st.SQL[:t.Start] + d.query.SQL)
+				q.Offset = st.Offset
+				stmt, err := s.Prepare(ctx, q, paramOIDs)
+				return stmt, true, err
+			}
+		}
+		return nil, false, nil
 	case "CLOSE":
 		toks := st.Tokens()
 		if len(toks) == 2 && toks[1].Kind == sqltext.Word && strings.EqualFold(st.SQL[toks[1].Start:toks[1].End], "all") {
@@ -278,11 +350,61 @@ type declareStatement struct {
 	params       []uint32
 	scroll, hold bool
 	noScroll     bool
+	binary       bool
 	first        pgwire.Statement // the query prepared with the DECLARE, for its first execution
 	text         string           // the DECLARE as the client wrote it (pg_cursors)
+	// upd: the tables WHERE CURRENT OF may reach; query reads their
+	// rowids after the client's columns when there are any (currentof.go).
+	upd cursorUpdates
 }
 
 func (s *Session) prepareDeclare(ctx context.Context, st sqltext.Statement, paramOIDs []uint32) (*declareStatement, error) {
+	d, err := s.prepareDeclareParts(st)
+	if err != nil {
+		return nil, err
+	}
+	d.paramOIDs = paramOIDs
+	d.upd = analyzeCursorQuery(d.query)
+	if d.upd.rowMarks {
+		if d.scroll {
+			e := vsqlerr.New(vsqlerr.FeatureNotSupported, "DECLARE SCROLL CURSOR ... FOR UPDATE is not supported")
+			e.Detail = "Scrollable cursors must be READ ONLY."
+			return nil, e
+		}
+		d.noScroll = true // PostgreSQL's FOR UPDATE cursors cannot scroll
+	}
+	if with := s.updatableTables(ctx, d.query, &d.upd); with != "" {
+		// the query with the rowids of the tables WHERE CURRENT OF may reach
+		q := sqltext.Parse(with)
+		q.Offset = d.query.Offset
+		wasOpen := s.txStatus() == txOpen
+		first, err := s.Prepare(ctx, q, paramOIDs)
+		if err == nil && len(first.Columns()) >= d.upd.hidden() {
+			d.query, d.first, d.params = q, first, first.ParamOIDs()
+			return d, nil
+		}
+		if first != nil {
+			first.Close()
+		}
+		// an aggregate or another query the rowid does not fit: read it
+		// without, and WHERE CURRENT OF will refuse it
+		if wasOpen && s.txStatus() == txFailed {
+			s.setTx(txOpen) // the failed attempt only prepared
+		}
+		d.upd.tables = nil
+		d.upd.simple = false
+	}
+	first, err := s.Prepare(ctx, d.query, paramOIDs)
+	if err != nil {
+		return nil, err
+	}
+	d.first, d.params = first, first.ParamOIDs()
+	return d, nil
+}
+
+// prepareDeclareParts reads DECLARE name [options] CURSOR [WITH[OUT]
+// HOLD] FOR query.
+func (s *Session) prepareDeclareParts(st sqltext.Statement) (*declareStatement, error) {
 	toks := st.Tokens()
 	word := func(i int) string {
 		if i < len(toks) && toks[i].Kind == sqltext.Word {
@@ -297,7 +419,7 @@ func (s *Session) prepareDeclare(ctx context.Context, st sqltext.Statement, para
 	if !ok {
 		return nil, cursorSyntax("DECLARE needs a cursor name")
 	}
-	d := &declareStatement{sess: s, name: name, paramOIDs: paramOIDs, text: strings.TrimSpace(st.SQL)}
+	d := &declareStatement{sess: s, name: name, text: strings.TrimSpace(st.SQL)}
 	i := 2
 	for ; word(i) != "cursor"; i++ {
 		switch word(i) {
@@ -311,8 +433,7 @@ func (s *Session) prepareDeclare(ctx context.Context, st sqltext.Statement, para
 			i++
 		case "insensitive", "asensitive":
 		case "binary":
-			return nil, vsqlerr.New(vsqlerr.FeatureNotSupported, "binary cursors are not supported").
-				WithHint("Declare the cursor without BINARY; a client that wants binary values asks for them in the extended protocol.")
+			d.binary = true
 		default:
 			return nil, cursorSyntax("DECLARE %s: expected CURSOR", name)
 		}
@@ -332,11 +453,6 @@ func (s *Session) prepareDeclare(ctx context.Context, st sqltext.Statement, para
 	if !d.query.ReturnsRows() {
 		return nil, cursorSyntax("DECLARE %s CURSOR FOR: the query must be a SELECT or VALUES", name)
 	}
-	first, err := s.Prepare(ctx, d.query, paramOIDs)
-	if err != nil {
-		return nil, err
-	}
-	d.first, d.params = first, first.ParamOIDs()
 	return d, nil
 }
 
@@ -380,18 +496,44 @@ func (d *declareStatement) Execute(ctx context.Context, args []any) (pgwire.Rows
 	case d.noScroll:
 		keep = 0
 	}
-	s.cursors[d.name] = &sqlCursor{cols: stmt.Columns(), stmt: stmt, rows: rows, keep: keep, hold: d.hold, inTx: s.InTransaction(),
-		statement: d.text, created: time.Now()}
+	cols := stmt.Columns()
+	cols = cols[:len(cols)-d.upd.hidden()]
+	s.cursors[d.name] = &sqlCursor{cols: cols, stmt: stmt, rows: rows, keep: keep, hold: d.hold, inTx: s.InTransaction(),
+		statement: s.declareText(d.text), created: time.Now(), binary: d.binary, upd: d.upd,
+		scrollable: keep < 0 || keep > 0 && (d.upd.simple || d.query.Keyword(0) == "VALUES")}
 	return &tagRows{tag: "DECLARE CURSOR"}, nil
 }
 
 // fetchStatement is FETCH or MOVE [direction] [FROM | IN] name.
 type fetchStatement struct {
-	sess *Session
-	name string
-	op   fetchOp
-	move bool
-	cols []pgwire.Column
+	sess   *Session
+	name   string
+	op     fetchOp
+	move   bool
+	cols   []pgwire.Column
+	binary bool
+}
+
+// BinaryResults implements pgwire.BinaryResults: a FETCH from a BINARY
+// cursor sends binary values in the simple query protocol (in the
+// extended one, Bind's result formats decide, as in PostgreSQL).
+func (f *fetchStatement) BinaryResults() bool { return f.binary }
+
+// declareText is pg_cursors' statement: the query string the DECLARE
+// came in as the client sent it (PostgreSQL's whole string, with its
+// semicolon), else the DECLARE alone.
+func (s *Session) declareText(own string) string {
+	a := s.activity
+	if a == nil {
+		return own
+	}
+	a.mu.Lock()
+	q := a.query
+	a.mu.Unlock()
+	if !strings.Contains(q, own) {
+		return own
+	}
+	return q
 }
 
 func (s *Session) prepareFetch(st sqltext.Statement) (*fetchStatement, error) {
@@ -421,7 +563,7 @@ func (s *Session) prepareFetch(st sqltext.Statement) (*fetchStatement, error) {
 		return nil, s.failed(vsqlerr.New(vsqlerr.CursorNotFound, "cursor %q does not exist", name))
 	}
 	if !f.move {
-		f.cols = c.cols
+		f.cols, f.binary = c.cols, c.binary
 	}
 	return f, nil
 }
@@ -507,12 +649,17 @@ func (f *fetchStatement) Execute(context.Context, []any) (pgwire.Rows, error) {
 	if !ok {
 		return nil, s.failed(vsqlerr.New(vsqlerr.CursorNotFound, "cursor %q does not exist", f.name))
 	}
-	rows, err := c.run(f.op)
+	rows, err := c.run(f.op, f.move)
 	if err != nil {
 		return nil, s.failed(err)
 	}
 	if f.move {
 		return &tagRows{tag: "MOVE " + strconv.Itoa(len(rows))}, nil
+	}
+	if h := c.upd.hidden(); h > 0 {
+		for i, row := range rows {
+			rows[i] = row[:len(row)-h] // the rowids stay the cursor's
+		}
 	}
 	return &heldRows{rows: rows, tag: func(n int64) string { return "FETCH " + strconv.FormatInt(n, 10) }}, nil
 }
@@ -570,15 +717,13 @@ func (s *Session) closeCursors(keepHeld bool) {
 var cursorColumns = []catalogColumn{{"name", duckdb.TYPE_VARCHAR}, {"statement", duckdb.TYPE_VARCHAR}, {"is_holdable", duckdb.TYPE_BOOLEAN},
 	{"is_binary", duckdb.TYPE_BOOLEAN}, {"is_scrollable", duckdb.TYPE_BOOLEAN}, {"creation_time", duckdb.TYPE_TIMESTAMP_TZ}}
 
-// cursorRows are pg_cursors' rows: the session's open SQL cursors. Only a
-// SCROLL cursor shows as scrollable (PostgreSQL's answer for one declared
-// with neither SCROLL nor NO SCROLL depends on its plan). Read on the
+// cursorRows are pg_cursors' rows: the session's open SQL cursors. Read on the
 // session's own query (the table function runs while the session waits
 // for it).
 func (s *Session) cursorRows() [][]any {
 	rows := make([][]any, 0, len(s.cursors))
 	for name, c := range s.cursors {
-		rows = append(rows, []any{name, c.statement, c.hold, false, c.keep < 0, c.created})
+		rows = append(rows, []any{name, c.statement, c.hold, c.binary, c.scrollable, c.created})
 	}
 	return rows
 }

@@ -449,7 +449,10 @@
 // cursor keeps what it read so that it can move back. Cursors close when
 // their transaction block ends (setTx, endTransactionCursors), unless
 // WITH HOLD (a WITH HOLD cursor declared in a block that rolls back
-// closes too), and with the session and DISCARD ALL.
+// closes too), and with the session and DISCARD ALL. UPDATE and DELETE …
+// WHERE CURRENT OF (currentof.go) write the row a cursor is on by its
+// DuckDB rowid, which DECLARE reads as hidden columns after the client's
+// when the query reads a table the cursor can update.
 //
 // SQL-level prepared statements (PREPARE, EXECUTE, DEALLOCATE, CREATE
 // TABLE AS EXECUTE; sqlprepare.go) are the session's too, kept as text:

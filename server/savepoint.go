@@ -96,6 +96,8 @@ func statementEffects(st sqltext.Statement) (logged bool, why string) {
 		return true, "COPY FROM"
 	case first == "DECLARE":
 		return true, "DECLARE of a cursor"
+	case (kind == sqltext.KindUpdate || kind == sqltext.KindDelete) && isCurrentOf(st):
+		return true, "UPDATE or DELETE … WHERE CURRENT OF a cursor"
 	case first == "MERGE":
 		return true, "MERGE"
 	case kind != sqltext.KindInsert && strings.Contains(strings.ToLower(st.SQL), "insert"):

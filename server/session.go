@@ -370,6 +370,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if stmt, ok, err := s.prepareSQLPrepared(ctx, st); ok || err != nil {
 		return stmt, s.failed(err)
 	}
+	if stmt, ok, err := s.prepareCurrentOf(ctx, st, paramOIDs); ok || err != nil {
+		return stmt, err // (the statement went through Prepare, or failed)
+	}
 	if stmt, ok, err := s.prepareSetting(st); ok || err != nil {
 		return stmt, s.failed(err)
 	}

@@ -109,6 +109,7 @@ const (
 	CursorOutsideBlock      Code = "cursor_outside_transaction"
 	CursorForwardOnly       Code = "cursor_forward_only"
 	CursorSyntax            Code = "cursor_syntax"
+	InvalidCursorState      Code = "invalid_cursor_state"
 	InvalidParameter        Code = "invalid_parameter"
 	SequenceParameter       Code = "invalid_sequence_parameter"
 	DivisionByZero          Code = "division_by_zero"
@@ -263,6 +264,7 @@ var codes = map[Code]codeInfo{
 	PartitionColumns:        {"42804", "A table attached as a partition must have exactly the parent's columns; add or drop columns to match first."},
 	EnumLabelExists:         {"42710", "Add the label with IF NOT EXISTS to skip it when it is there: ALTER TYPE t ADD VALUE IF NOT EXISTS '…'."},
 	CursorForwardOnly:       {"55000", "Declare the cursor with the SCROLL option to fetch backward or by absolute position."},
+	InvalidCursorState:      {"24000", "UPDATE or DELETE … WHERE CURRENT OF needs a cursor of this transaction block, positioned on a row (FETCH it first), whose query reads the table alone (no join, grouping, aggregate, DISTINCT or set operation) or names it in FOR UPDATE/FOR SHARE."},
 	CursorSyntax:            {"42601", "See docs/sql.md, Cursors: DECLARE name [SCROLL] CURSOR [WITH HOLD] FOR query; FETCH [direction] [FROM] name; MOVE; CLOSE name | ALL."},
 	InvalidParameter:        {"22P02", "Check the parameter value against the parameter's type."},
 	DivisionByZero:          {"22012", "A divisor (of / or %) was zero, which PostgreSQL refuses; guard it, e.g. x / NULLIF(y, 0)."},

@@ -54,7 +54,7 @@ var groupText = map[string]string{
 	gCascade:        "A table, view, column or sequence is missing on vsqld because the statement that made it failed earlier (often a type or a PostgreSQL-only clause in CREATE TABLE); these fall away with their cause.",
 	gSetting:        "SET, SHOW or RESET of a PostgreSQL setting vsqld does not know (DateStyle, extra_float_digits, enable_* planner switches, IntervalStyle, …).",
 	gPgDDL:          "DDL PostgreSQL has and DuckDB cannot express: PL/pgSQL or SQL functions with bodies, triggers, rules, domains, operators, aggregates, roles and grants, table inheritance, COMMENT ON.",
-	gUnsupportedCmd: "PostgreSQL commands with no DuckDB engine counterpart: EXPLAIN (plans differ by nature), PREPARE/EXECUTE options, LISTEN/NOTIFY, LOCK, VACUUM/ANALYZE/CLUSTER options; of cursors, which vsql provides (DECLARE, FETCH, MOVE, CLOSE), what remains: backward moves of more than 1,024 rows without SCROLL, FOR UPDATE, WHERE CURRENT OF.",
+	gUnsupportedCmd: "PostgreSQL commands with no DuckDB engine counterpart: EXPLAIN (plans differ by nature), PREPARE/EXECUTE options, LISTEN/NOTIFY, LOCK, VACUUM/ANALYZE/CLUSTER options; of cursors, which vsql provides (DECLARE, FETCH, MOVE, CLOSE, UPDATE/DELETE … WHERE CURRENT OF), what remains: backward moves of more than 1,024 rows without SCROLL, a FOR UPDATE cursor skipping the rows its block changed, WHERE CURRENT OF through a view.",
 	gNotImpl:        "DuckDB says the feature is not implemented.",
 	gBinder:         "DuckDB's binder refuses what PostgreSQL binds: ambiguous or unresolved names, GROUP BY rules, implicit casts between text and numbers PostgreSQL makes for unknown literals.",
 	gVsqlOnlyError:  "Other errors vsqld raises where PostgreSQL answers.",
