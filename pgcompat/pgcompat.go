@@ -406,6 +406,8 @@ var rules = map[string]rule{
 	"in":                       rowIn,           // (a, b) NOT IN (SELECT …) (rowcompare.go)
 	"select":                   emptySelectList, // SELECT FROM t (rowcompare.go)
 	"between":                  enumBetween,
+	"symmetric":                betweenSymmetric, // x BETWEEN SYMMETRIC a AND b (rowcompare.go)
+	"asymmetric":               betweenSymmetric,
 	"nextval":                  sequenceArg, // nextval('public.s'::regclass) (sequences.go)
 	"currval":                  sequenceArg,
 	"setval":                   sequenceArg,

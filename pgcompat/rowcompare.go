@@ -316,3 +316,73 @@ func emptySelectList(p *pass, i int) {
 	}
 	p.insert(p.toks[i].End, " NULL AS "+NoColumn)
 }
+
+// betweenEnd are the words that end BETWEEN's upper bound.
+var betweenEnd = map[string]bool{"and": true, "or": true, "then": true, "when": true, "else": true, "end": true,
+	"from": true, "where": true, "group": true, "order": true, "limit": true, "offset": true, "having": true,
+	"union": true, "intersect": true, "except": true, "window": true, "as": true, "is": true, "not": true,
+	"returning": true, "on": true, "using": true, "join": true}
+
+// betweenSymmetric is the rule of symmetric after BETWEEN (token i):
+// x [NOT] BETWEEN SYMMETRIC a AND b, true when x lies between a and b in
+// either order, becomes x [NOT] BETWEEN least(a, b) AND greatest(a, b)
+// (DuckDB's parser has no SYMMETRIC); ASYMMETRIC, the default, is
+// dropped.
+func betweenSymmetric(p *pass, i int) {
+	if !p.isWord(i-1, "between") {
+		return
+	}
+	if strings.EqualFold(p.text(i), "asymmetric") {
+		p.replace(p.toks[i].Start, p.toks[i].End, "")
+		return
+	}
+	and, depth := -1, 0
+	for j := i + 1; j < len(p.toks) && and < 0; j++ {
+		switch {
+		case p.kind(j) == sqltext.Open:
+			depth++
+		case p.kind(j) == sqltext.Close:
+			if depth--; depth < 0 {
+				return
+			}
+		case depth == 0 && p.isWord(j, "and"):
+			and = j
+		}
+	}
+	if and < 0 || and == i+1 {
+		return
+	}
+	last := -1
+	depth = 0
+	for j := and + 1; j < len(p.toks); j++ {
+		k := p.kind(j)
+		if depth == 0 && (k == sqltext.Semi || k == sqltext.Close || p.isOp(j, ",") || k == sqltext.Word && betweenEnd[strings.ToLower(p.text(j))]) {
+			break
+		}
+		if depth == 0 && j > and+1 && (k == sqltext.Word || k == sqltext.Quoted) {
+			switch p.kind(j - 1) {
+			case sqltext.Number, sqltext.String, sqltext.Close, sqltext.Word, sqltext.Quoted, sqltext.Param:
+				goto done // a name after an operand: the column's alias
+			}
+		}
+		switch k {
+		case sqltext.Open:
+			depth++
+		case sqltext.Close:
+			depth--
+		}
+		last = j
+	}
+done:
+	if last <= and {
+		return
+	}
+	p.deferred = append(p.deferred, func() {
+		lo, ok1 := p.editedSource(p.toks[i+1].Start, p.toks[and-1].End)
+		hi, ok2 := p.editedSource(p.toks[and+1].Start, p.toks[last].End)
+		if !ok1 || !ok2 {
+			return
+		}
+		p.replace(p.toks[i].Start, p.toks[last].End, "least("+lo+", "+hi+") AND greatest("+lo+", "+hi+")")
+	})
+}
