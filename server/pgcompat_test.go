@@ -141,6 +141,13 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "UPDATE rowcmp SET (a, b) = (10, 'ten') WHERE (id, a) = (5, 3)"},
 		{sql: "SELECT * FROM rowcmp WHERE id = 5"},
 		{sql: "DROP TABLE rowcmp"},
+		// extensions: plpgsql is there, no other
+		{sql: "CREATE EXTENSION IF NOT EXISTS plpgsql"},
+		{sql: "CREATE EXTENSION plpgsql"},
+		{sql: `CREATE EXTENSION IF NOT EXISTS "no_such_ext"`},
+		{sql: "DROP EXTENSION IF EXISTS no_such_ext, other_ext CASCADE"},
+		{sql: "DROP EXTENSION no_such_ext"},
+		{sql: "SELECT extname, extversion, extrelocatable FROM pg_extension", catalogTypes: true},
 		// BETWEEN SYMMETRIC: either order of the bounds
 		{sql: "SELECT 5 BETWEEN SYMMETRIC 10 AND 1 a, 5 NOT BETWEEN SYMMETRIC 10 AND 1 b, 5 BETWEEN ASYMMETRIC 10 AND 1 c, 0 BETWEEN SYMMETRIC 2 + 1 AND -1 * 2 d, x BETWEEN SYMMETRIC 3 AND 1 f FROM (VALUES (2), (4)) v(x) ORDER BY x", names: true},
 		// set-returning functions where PostgreSQL refuses them; aliases of

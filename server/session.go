@@ -358,6 +358,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 			return stmt, nil
 		}
 	}
+	if stmt, ok, err := s.prepareExtension(st); ok || err != nil {
+		return stmt, s.failed(err)
+	}
 	if kind, name, ifExists, ok := dropNeverCreated(st); ok {
 		return &dropNeverCreatedStatement{sess: s, kind: kind, name: name, ifExists: ifExists}, nil
 	}
