@@ -96,6 +96,9 @@ var typeColumnNames = map[string]string{"INTEGER": "int4", "BIGINT": "int8", "SM
 	"TIMESTAMP": "timestamp", "TIMESTAMP WITH TIME ZONE": "timestamptz", "TIME WITH TIME ZONE": "timetz",
 	"INTERVAL": "interval", "JSON": "jsonb", "UUID": "uuid", "BLOB": "bytea"}
 
+// paramText is a parameter castUnresolved cast to text.
+var paramText = regexp.MustCompile(`^TRY_CAST\(\$[0-9]+ AS VARCHAR\)$`)
+
 func postgresColumnName(duck string) string {
 	switch {
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_extract_"), strings.HasPrefix(duck, "main.date_part("):
@@ -122,6 +125,8 @@ func postgresColumnName(duck string) string {
 		return "array_fill" // pgcompat's comprehension for array_fill
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_tsvector_length("):
 		return "length" // length(tsvector)
+	case paramText.MatchString(duck):
+		return "?column?" // SELECT $1: the parameter castUnresolved typed as text
 	case strings.HasPrefix(duck, "CASE ") && strings.HasSuffix(duck, " END"):
 		return "case" // FigureColname's name of a CASE expression
 	}

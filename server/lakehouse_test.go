@@ -443,7 +443,7 @@ func TestLakehouseTypesAndSchemas(t *testing.T) {
 	addr := startServer(t, func(c *server.Config) { c.LakehouseInterval = 100 * time.Millisecond })
 	c := connectDB(t, addr, "postgres")
 	mustExec(t, c,
-		`CREATE TABLE kinds (id BIGINT PRIMARY KEY, t TINYINT, ut UTINYINT, u UINTEGER, ub UBIGINT, f FLOAT, d DOUBLE,
+		`CREATE TABLE kinds (id BIGINT PRIMARY KEY, t TINYINT, ut UTINYINT, u UINTEGER, ub UBIGINT, f REAL, d DOUBLE,
 			j JSON, e ENUM('x', 'y'), tm TIME, ts TIMESTAMP_S, tsz TIMESTAMPTZ, m MAP(VARCHAR, INTEGER), arr INTEGER[2],
 			l STRUCT(a TINYINT, "b c" VARCHAR)[], id2 UUID, b BOOLEAN, bl BLOB, dt DATE, dec DECIMAL(30, 4))`,
 		`INSERT INTO kinds VALUES

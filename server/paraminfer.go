@@ -178,7 +178,11 @@ func castUnresolved(st sqltext.Statement, stmt interface {
 			}
 		}
 		params[n-1] = oid
-		edits = append(edits, sqltext.Edit{Start: t.Start, End: t.End, Text: "CAST(" + st.SQL[t.Start:t.End] + " AS " + cast + ")"})
+		how := "CAST("
+		if cast == "VARCHAR" {
+			how = "TRY_CAST(" // (cannot fail; the column is ?column? as PostgreSQL names $1, colnames.go)
+		}
+		edits = append(edits, sqltext.Edit{Start: t.Start, End: t.End, Text: how + st.SQL[t.Start:t.End] + " AS " + cast + ")"})
 	}
 	return st.Edit(edits), len(edits) > 0
 }

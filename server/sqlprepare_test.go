@@ -99,7 +99,10 @@ func TestSelectOfUntypedParameters(t *testing.T) {
 				t.Fatalf("%s: %s: %v", name, q.sql, err)
 			}
 			if len(sd.Fields) != 2 {
-				t.Errorf("%s: %s %v: %d columns described, want 2", name, q.sql, q.oids, len(sd.Fields))
+				t.Fatalf("%s: %s %v: %d columns described, want 2", name, q.sql, q.oids, len(sd.Fields))
+			}
+			if q.oids == nil && q.sql == "SELECT $1, $2" && (sd.Fields[0].Name != "?column?" || sd.Fields[1].Name != "?column?") {
+				t.Errorf("%s: %s: columns named %q and %q, want ?column?", name, q.sql, sd.Fields[0].Name, sd.Fields[1].Name)
 			}
 			res := c.ExecPrepared(ctx, "", [][]byte{[]byte("7"), []byte("8")}, nil, nil).Read()
 			if res.Err != nil {
