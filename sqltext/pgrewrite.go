@@ -879,30 +879,34 @@ func nameSelectItems(toks []rwTok, provided map[int]providedCall, pre, post []st
 // inSelectList reports whether token prev (just before an item) is SELECT,
 // DISTINCT, ALL or a comma of a select list at the same depth.
 func inSelectList(toks []rwTok, prev int) bool {
+	k := clauseBack(toks, prev, func(w string) bool { return w == "select" || clauseWords[w] || w == "on" || w == "by" })
+	if k < 0 || toks[k].word != "select" {
+		return false
+	}
+	return k == prev || (k+1 == prev && (toks[prev].word == "distinct" || toks[prev].word == "all")) || toks[prev].word == ","
+}
+
+// clauseBack walks back from token prev at its parenthesis depth to the
+// first word stop accepts: its index, or -1 at an enclosing parenthesis or
+// the statement's start.
+func clauseBack(toks []rwTok, prev int, stop func(word string) bool) int {
 	depth := 0
 	for k := prev; k >= 0; k-- {
-		t := toks[k]
-		switch t.kind {
+		switch t := toks[k]; t.kind {
 		case tokClose:
 			depth++
 		case tokOpen:
 			if depth == 0 {
-				return false
+				return -1
 			}
 			depth--
 		case tokWord:
-			if depth > 0 {
-				continue
-			}
-			if t.word == "select" {
-				return k == prev || (k+1 == prev && (toks[prev].word == "distinct" || toks[prev].word == "all")) || toks[prev].word == ","
-			}
-			if clauseWords[t.word] || t.word == "on" || t.word == "by" {
-				return false
+			if depth == 0 && stop(t.word) {
+				return k
 			}
 		}
 	}
-	return false
+	return -1
 }
 
 // oneArgument reports whether the call's parentheses (open to closing)
@@ -928,34 +932,17 @@ func oneArgument(toks []rwTok, open, closing int) bool {
 
 // inFromList reports whether the comma at prev separates FROM items:
 // going back at its depth, the first clause word is FROM (not SELECT,
-// ORDER BY, GROUP BY, …).
+// ORDER BY, GROUP BY, …; ON and USING of a join are in the FROM list).
 func inFromList(toks []rwTok, prev int) bool {
-	depth := 0
-	for k := prev; k >= 0; k-- {
-		t := toks[k]
-		switch t.kind {
-		case tokClose:
-			depth++
-		case tokOpen:
-			if depth == 0 {
-				return false
-			}
-			depth--
-		case tokWord:
-			if depth > 0 {
-				continue
-			}
-			switch t.word {
-			case "from":
-				return true
-			case "select", "where", "group", "order", "by", "having", "window", "limit", "offset", "returning",
-				"set", "values", "into", "qualify":
-				return false // (ON and USING of a join are in the FROM list)
-			}
-		}
-	}
-	return false
+	k := clauseBack(toks, prev, func(w string) bool { return w == "from" || fromListEnds[w] })
+	return k >= 0 && toks[k].word == "from"
 }
+
+// fromListEnds are the clause words before which a comma is not in a FROM
+// list.
+var fromListEnds = map[string]bool{"select": true, "where": true, "group": true, "order": true, "by": true,
+	"having": true, "window": true, "limit": true, "offset": true, "returning": true, "set": true, "values": true,
+	"into": true, "qualify": true}
 
 // parenDepth is the parenthesis depth of token i.
 func parenDepth(toks []rwTok, i int) int {
