@@ -291,37 +291,9 @@ func (p *pass) checkRecursiveList(items []withItem, deps [][]bool) error {
 	return nil
 }
 
-// withOrder is PostgreSQL's topological order of a WITH RECURSIVE list:
-// repeatedly the first item whose references are all placed.
-func withOrder(deps [][]bool) ([]int, bool) {
-	n := len(deps)
-	placed := make([]bool, n)
-	var order []int
-	for len(order) < n {
-		found := -1
-		for k := 0; k < n && found < 0; k++ {
-			if placed[k] {
-				continue
-			}
-			ready := true
-			for m := 0; m < n; m++ {
-				if m != k && deps[k][m] && !placed[m] {
-					ready = false
-					break
-				}
-			}
-			if ready {
-				found = k
-			}
-		}
-		if found < 0 {
-			return nil, false
-		}
-		placed[found] = true
-		order = append(order, found)
-	}
-	return order, true
-}
+// withOrder is PostgreSQL's topological order of a WITH RECURSIVE list
+// (sqltext.DependencyOrder).
+func withOrder(deps [][]bool) ([]int, bool) { return sqltext.DependencyOrder(deps) }
 
 // checkWellFormed checks one recursive item as checkWellFormedRecursion
 // does.

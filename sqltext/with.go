@@ -153,31 +153,45 @@ func referenceOrder(toks []Token, sql string, ctes []CTE, names []string, bodies
 	if !forward {
 		return ctes
 	}
+	order, ok := DependencyOrder(deps)
+	if !ok {
+		return ctes
+	}
+	out := make([]CTE, n)
+	for k, from := range order {
+		out[k] = ctes[from]
+	}
+	return out
+}
+
+// DependencyOrder is PostgreSQL's order of a WITH RECURSIVE list: again and
+// again the first item all of whose references (deps[k][m]: item k reads
+// item m; an item's reference to itself does not count) are placed. ok is
+// false when items read each other.
+func DependencyOrder(deps [][]bool) (order []int, ok bool) {
+	n := len(deps)
 	placed := make([]bool, n)
-	out := make([]CTE, 0, n)
-	for len(out) < n {
+	for len(order) < n {
 		found := -1
 		for k := 0; k < n && found < 0; k++ {
 			if placed[k] {
 				continue
 			}
 			ready := true
-			for m := 0; m < n; m++ {
-				if deps[k][m] && !placed[m] {
-					ready = false
-				}
+			for m := 0; m < n && ready; m++ {
+				ready = m == k || !deps[k][m] || placed[m]
 			}
 			if ready {
 				found = k
 			}
 		}
 		if found < 0 {
-			return ctes
+			return nil, false
 		}
 		placed[found] = true
-		out = append(out, ctes[found])
+		order = append(order, found)
 	}
-	return out
+	return order, true
 }
 
 // ReturningShape returns a query with the columns and types of a
