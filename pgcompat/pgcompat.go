@@ -304,6 +304,8 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_timestamptz(d, t) AS CAST(CAST(d AS DATE) + t AS TIMESTAMPTZ)`,
 	// arrays (arrayfuncs.go)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_cardinality(a) AS CAST(__vsql_cardinality(a) AS INTEGER)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.array_dims(a) AS __vsql_array_dims(a)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.array_ndims(a) AS __vsql_array_ndims(a)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.width_bucket(x, t) AS CAST(__vsql_width_bucket(x, t) AS INTEGER),
 		(x, lo, hi, n) AS CASE
 		WHEN n <= 0 THEN error('[vsql:invalid_argument] count must be greater than zero')
@@ -356,12 +358,14 @@ func init() {
 	setup = append(setup, concatMacros(schema)...)
 	setup = append(setup, variadicMacros(schema)...)
 	setup = append(setup, extractMacros(schema)...)
+	setup = append(setup, arrayAssignMacros(schema)...)
+	setup = append(setup, arraySliceMacros(schema)...)
 	for _, f := range []string{"lpad", "rpad", "encode", "decode", "date_trunc", "sha256", "substr", "substring", "format", "to_hex", "split_part", "concat", "concat_ws"} {
 		sqltext.ProvideFunctionAs(f, "pg_"+f)
 	}
 	sqltext.ProvideFunctions("pg_typeof", "jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
-		"overlay", "date_bin", "jsonb_strip_nulls", "json_strip_nulls", "jsonb_delete", "array_remove", "array_replace", "array_positions",
+		"overlay", "date_bin", "jsonb_strip_nulls", "json_strip_nulls", "jsonb_delete", "array_remove", "array_replace", "array_positions", "array_dims", "array_ndims",
 		"make_interval", "unistr", "sha224", "sha384", "sha512",
 		"initcap", "get_byte", "set_byte", "jsonb_pretty", "every", "trim_array", "jsonb_path_exists", "jsonb_path_match", "pg_sleep")
 }
@@ -494,7 +498,8 @@ var rules = map[string]rule{
 	"array_agg":                distinctAgg,  // (DISTINCT col): PostgreSQL's sorted order (jsonagg.go)
 	"string_agg":               distinctAgg,
 	"*":                        starRule,
-	"array_fill":               arrayFill, // (arrayfuncs.go)
+	"array_fill":               arrayFill,      // (arrayfuncs.go)
+	"[":                        subscriptChain, // x[1:2][2] (arrayassign.go)
 	"json_populate_record":     recordCall,
 	"jsonb_populate_record":    recordCall,
 	"json_populate_recordset":  recordCall,
@@ -507,7 +512,7 @@ var rules = map[string]rule{
 
 // triggerBytes is a cheap first test: a statement containing none of these
 // bytes (case-insensitively) cannot match a rule.
-const triggerBytes = "/%@<>?#:&|-*aAbBsSjJzZnNtTdDuUgGwWrRxX"
+const triggerBytes = "/%@<>?#:&|-*[aAbBsSjJzZnNtTdDuUgGwWrRxX"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.
@@ -587,6 +592,11 @@ type pass struct {
 	whole bool
 	// enums: Session.EnumColumns's answer, asked once (enumorder.go)
 	enums map[string]string
+	// arrays: Session.ArrayColumns's answer, asked once, and the columns
+	// of the tables the statement reads (arraycompare.go)
+	arrays, fromColumns map[string]string
+	// tables: Session.TableColumns's answers, by name parts
+	tables map[string][]TableColumn
 	// domains: Session.Domains's answer, asked once (domains.go)
 	domains map[string]string
 	// deferred run after every token's rule, for a rule that copies text
@@ -1275,7 +1285,16 @@ func contains(p *pass, op, op2 int, reversed bool) {
 	}
 	// i @> '{32,17}': a literal that is no JSON but an array is array
 	// containment (elements compared as text)
-	if l, r := p.arrayNotJSON(op-1), p.arrayNotJSON(op2+1); l != "" || r != "" {
+	l, r := p.arrayNotJSON(op-1), p.arrayNotJSON(op2+1)
+	// i @> '{}' of an array column i (arraycompare.go)
+	if l == "" && r == "" && (p.sess.ArrayColumns != nil || p.sess.TableColumns != nil) {
+		if p.isEmptyArrayLiteral(op2+1) && p.literalEnds(op2+1) && p.columnBefore(op-1, p.arrayColumn) != "" {
+			r = "[]"
+		} else if p.isEmptyArrayLiteral(op-1) && p.literalStarts(op-1) && p.columnAfter(op2+1, p.arrayColumn) != "" {
+			l = "[]"
+		}
+	}
+	if l != "" || r != "" {
 		for k, list := range map[int]string{op - 1: l, op2 + 1: r} {
 			if list != "" {
 				p.replace(p.toks[k].Start, p.toks[k].End, list)
@@ -1579,10 +1598,24 @@ func arrayTypeName(p *pass, i int) {
 	}
 	if p.isOp(i-1, ":") && p.isOp(i-2, ":") || p.castTarget(i) || p.columnType(i) {
 		elem := strings.ToLower(p.text(i))[1:]
-		if elem == "jsonb" {
+		switch elem {
+		case "jsonb":
 			elem = "json"
+		case "name":
+			elem = "varchar"
 		}
 		p.replace(p.toks[i].Start, p.toks[i].End, elem+"[]")
+	}
+}
+
+// arrayTypeNames are the _type names arrayTypeName reads.
+var arrayTypeNames = map[string]bool{}
+
+func init() {
+	for name := range rules {
+		if strings.HasPrefix(name, "_") {
+			arrayTypeNames[name] = true
+		}
 	}
 }
 
@@ -1902,6 +1935,7 @@ var templateReaders = map[string]bool{"to_timestamp": true, "pg_to_timestamp": t
 func stringLiteral(p *pass, i int) {
 	escapeStringUnicode(p, i)
 	offsetLiteral(p, i)
+	arrayCompared(p, i)
 }
 
 func offsetLiteral(p *pass, i int) {

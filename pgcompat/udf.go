@@ -205,6 +205,8 @@ var goFunctions = map[string][]scalar{
 	"__vsql_jsonb_strip_nulls": {{in: []duckdb.Type{tText}, out: tText, run: jsonbStripNulls}},
 	"__vsql_cardinality":       {{in: []duckdb.Type{tAny}, out: tInt, run: cardinality}},
 	"__vsql_width_bucket":      {{in: []duckdb.Type{tAny, tAny}, out: tInt, run: widthBucketArray}},
+	"__vsql_array_dims":        {{in: []duckdb.Type{tAny}, out: tText, run: arrayDims}},
+	"__vsql_array_ndims":       {{in: []duckdb.Type{tAny}, out: tInt4, run: arrayNdims}},
 	"__vsql_json_object":       {{in: []duckdb.Type{tAny}, out: tText, run: jsonObject}, {in: []duckdb.Type{tAny, tAny}, out: tText, run: jsonObject}},
 	"__vsql_jsonb_assign":      {{in: []duckdb.Type{tText, tText, tText}, out: tText, run: jsonbAssign, nulls: true}},
 	"__vsql_json_populate":     {{in: []duckdb.Type{tText, tText, tText, tText}, out: tText, run: jsonPopulate}},
