@@ -365,6 +365,9 @@ func arrayAssignMacros(schema string) []string {
 // that is visibly one ((…)::int[], ARRAY[…]) are PostgreSQL's 54000. A
 // single slice x[l:h] is DuckDB's own.
 func subscriptChain(p *pass, i int) {
+	if arraySize(p, i) {
+		return
+	}
 	if p.kind(i-1) != sqltext.Word && p.kind(i-1) != sqltext.Quoted && p.kind(i-1) != sqltext.Close || p.isWord(i-1, "array") {
 		return
 	}
@@ -443,4 +446,46 @@ func arraySliceMacros(schema string) []string {
 		ELSE %s END`, schema, n, strings.Join(params, ", "), strings.Join(nulls, " OR "), strings.Join(empty, " OR "), body))
 	}
 	return out
+}
+
+// arraySize: int[4] and integer ARRAY[4] as a type (a column's, a cast's)
+// are int[] (token i is the "["): PostgreSQL ignores an array type's size,
+// where DuckDB's INTEGER[4] is a fixed-size ARRAY that refuses lists of
+// another length. False when token i is no such size.
+func arraySize(p *pass, i int) bool {
+	if p.kind(i+1) != sqltext.Number || !p.isOp(i+2, "]") {
+		return false
+	}
+	from := i
+	w := i - 1
+	if p.isWord(w, "array") {
+		from = w
+		w--
+	}
+	for p.isOp(w, "]") {
+		if w = p.matchBackward(w) - 1; w < 0 {
+			return false
+		}
+	}
+	if p.kind(w) == sqltext.Close {
+		if w = p.matchBackward(w) - 1; w < 0 {
+			return false
+		}
+	}
+	if p.kind(w) != sqltext.Word {
+		return false
+	}
+	for p.kind(w-1) == sqltext.Word && typeWords[strings.ToLower(p.text(w))] {
+		w--
+	}
+	switch {
+	case p.isOp(w-1, ":") && p.isOp(w-2, ":") && p.adjacent(w-2):
+	case p.isWord(w-1, "as") && from == i && p.castTarget(w):
+	case p.isWord(0, "create") && (p.kind(w-1) == sqltext.Word || p.kind(w-1) == sqltext.Quoted) &&
+		(p.kind(w-2) == sqltext.Open || p.isOp(w-2, ",")):
+	default:
+		return false
+	}
+	p.replace(p.toks[from].Start, p.toks[i+2].End, "[]")
+	return true
 }

@@ -70,6 +70,18 @@ func arrayNdims(a []driver.Value) (any, error) {
 	return int32(len(lens)), nil
 }
 
+// arrayLength is array_length(a, d) (and array_upper's, every lower
+// bound being 1): the length of dimension d, NULL for a dimension the
+// array does not have.
+func arrayLength(a []driver.Value) (any, error) {
+	lens, err := arrayShape(a[0])
+	d, ok := a[1].(int64)
+	if err != nil || !ok || d < 1 || d > int64(len(lens)) {
+		return nil, err
+	}
+	return int32(lens[d-1]), nil
+}
+
 // arrayShape is the length of each dimension of the list v (none for an
 // empty one).
 func arrayShape(v any) ([]int, error) {

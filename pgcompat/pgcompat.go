@@ -224,7 +224,8 @@ var setup = []string{
 	// arrays (DuckDB lists)
 	`CREATE OR REPLACE MACRO ` + schema + `.array_remove(a, x) AS list_filter(a, lambda e: e IS DISTINCT FROM x)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.array_replace(a, x, y) AS list_transform(a, lambda e: CASE WHEN e IS NOT DISTINCT FROM x THEN y ELSE e END)`,
-	`CREATE OR REPLACE MACRO ` + schema + `.array_positions(a, x) AS CAST(list_filter(range(1, len(a) + 1), lambda i: a[i] IS NOT DISTINCT FROM x) AS INTEGER[])`,
+	// (the lambdas do not read a, which may be a subquery: ARRAY(SELECT …))
+	`CREATE OR REPLACE MACRO ` + schema + `.array_positions(a, x) AS CAST(list_filter(list_transform(a, lambda e, i: CASE WHEN e IS NOT DISTINCT FROM x THEN i END), lambda i: i IS NOT NULL) AS INTEGER[])`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonb_concat(a, b) AS CAST(__vsql_jsonb_concat(CAST(a AS VARCHAR), CAST(b AS VARCHAR)) AS JSON)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonb_minus(a, b) AS CAST(__vsql_jsonb_minus(CAST(a AS VARCHAR), b) AS JSON)`,
 	// jsonb_delete(j, key | index | text[]): the function behind jsonb's - operator;
@@ -306,6 +307,14 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_cardinality(a) AS CAST(__vsql_cardinality(a) AS INTEGER)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.array_dims(a) AS __vsql_array_dims(a)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.array_ndims(a) AS __vsql_array_ndims(a)`,
+	// array_length(a, d): dimension 1 as DuckDB's len (NULL when empty),
+	// another through the Go function (DuckDB: not implemented)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_array_length(a) AS array_length(a),
+		(a, d) AS CASE WHEN d = 1 THEN CAST(nullif(len(a), 0) AS INTEGER) ELSE __vsql_array_length(a, d) END`,
+	// array_to_string(a, sep, null_string): NULLs written as null_string
+	// (left out when it is NULL); a NULL separator gives NULL
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_array_to_string(a, sep) AS CASE WHEN sep IS NOT NULL THEN array_to_string(a, sep) END,
+		(a, sep, n) AS CASE WHEN sep IS NOT NULL THEN array_to_string(list_transform(a, lambda e: coalesce(CAST(e AS VARCHAR), n)), sep) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.width_bucket(x, t) AS CAST(__vsql_width_bucket(x, t) AS INTEGER),
 		(x, lo, hi, n) AS CASE
 		WHEN n <= 0 THEN error('[vsql:invalid_argument] count must be greater than zero')
@@ -435,23 +444,23 @@ var rules = map[string]rule{
 	"character":                varcharCast,
 	"with":                     storageParameters,
 	"decimal":                  wideDecimal,
-	"zone":                     func(p *pass, i int) { timestamptzLiteral(p, i); atTimeZone(p, i) }, // timestamp with time zone; x AT TIME ZONE 'PST' (datetime.go)
-	"group":                    groupByKey,                                                          // GROUP BY a table's primary key (groupbykey.go)
-	"vsql_any_eq":              anyEqLiteralArray,                                                   // 33 = ANY ('{1,2}') as sqltext wrote it (likeany.go)
-	"date_trunc":               dateTruncZone,                                                       // date_trunc('day', x, 'VET') (datetime.go)
-	"pg_date_trunc":            dateTruncZone,                                                       // its macro
-	"make_timestamptz":         makeTimestamptzZone,                                                 // make_timestamptz(…, '+2') (datetime.go)
-	"explain":                  explainOptions,                                                      // EXPLAIN (COSTS OFF) … (explain.go)
-	"timezone":                 atTimeZone,                                                          // timezone('PST', x)
-	"function":                 sqlFunction,                                                         // CREATE FUNCTION … LANGUAGE sql as a macro (sqlfunctions.go)
-	"unnest":                   multiUnnest,                                                         // unnest(a, b) in FROM
-	"generate_series":          func(p *pass, i int) { seriesStep(p, i); setReturning(p, i) },       // rows, not a list, in a select list; '12 hours' steps
-	":":                        func(p *pass, i int) { colonCast(p, i); domainColonCast(p, i) },     // '…'::bool, '{1,2}'::int[]; x::domain (domains.go)
+	"zone":                     func(p *pass, i int) { timestamptzLiteral(p, i); atTimeZone(p, i) },                   // timestamp with time zone; x AT TIME ZONE 'PST' (datetime.go)
+	"group":                    groupByKey,                                                                            // GROUP BY a table's primary key (groupbykey.go)
+	"vsql_any_eq":              anyEqLiteralArray,                                                                     // 33 = ANY ('{1,2}') as sqltext wrote it (likeany.go)
+	"date_trunc":               dateTruncZone,                                                                         // date_trunc('day', x, 'VET') (datetime.go)
+	"pg_date_trunc":            dateTruncZone,                                                                         // its macro
+	"make_timestamptz":         makeTimestamptzZone,                                                                   // make_timestamptz(…, '+2') (datetime.go)
+	"explain":                  explainOptions,                                                                        // EXPLAIN (COSTS OFF) … (explain.go)
+	"timezone":                 atTimeZone,                                                                            // timezone('PST', x)
+	"function":                 sqlFunction,                                                                           // CREATE FUNCTION … LANGUAGE sql as a macro (sqlfunctions.go)
+	"unnest":                   multiUnnest,                                                                           // unnest(a, b) in FROM
+	"generate_series":          func(p *pass, i int) { seriesStep(p, i); setReturning(p, i) },                         // rows, not a list, in a select list; '12 hours' steps
+	":":                        func(p *pass, i int) { colonCast(p, i); domainColonCast(p, i); arrayCastDepth(p, i) }, // '…'::bool, '{1,2}'::int[]; x::domain (domains.go); ARRAY[[…]]::text[] (arrayconcat.go)
 	"bool":                     typedLiteral,
 	"boolean":                  typedLiteral,
 	"date":                     typedLiteral,
 	"interval":                 intervalLiteralTyped, // interval '1 2' day to hour (intervalfields.go)
-	"cast":                     func(p *pass, i int) { castCall(p, i); domainCastCall(p, i) },
+	"cast":                     func(p *pass, i int) { castCall(p, i); domainCastCall(p, i); castArrayDepth(p, i) },
 	"extract":                  extractSeconds, // EXTRACT(SECOND FROM x): the fraction (extract.go)
 	"date_part":                extractSeconds,
 	"similar":                  similarTo,      // x SIMILAR TO 'pattern' (extract.go)
@@ -500,6 +509,11 @@ var rules = map[string]rule{
 	"*":                        starRule,
 	"array_fill":               arrayFill,      // (arrayfuncs.go)
 	"[":                        subscriptChain, // x[1:2][2] (arrayassign.go)
+	"array_cat":                arrayCat,       // (arrayconcat.go)
+	"array":                    emptyArray,
+	"array_position":           multiDimSearch,
+	"array_positions":          multiDimSearch,
+	"array_remove":             multiDimSearch,
 	"json_populate_record":     recordCall,
 	"jsonb_populate_record":    recordCall,
 	"json_populate_recordset":  recordCall,
@@ -1405,7 +1419,9 @@ func concatOp(p *pass, i int) {
 	}
 	if p.jsonbOperand(i-1, i+2) {
 		p.binary(i, i+1, ".pg_jsonb_concat(", false)
+		return
 	}
+	arrayConcatChain(p, i) // (arrayconcat.go)
 }
 
 // pipeOp: PostgreSQL's prefix operators |/ (square root) and ||/ (cube
