@@ -127,7 +127,7 @@ func (p *pass) arrayAssignment(typ string, subs []arraySubscript, valueFrom, val
 		case n == dims && n <= maxArrayDims:
 			a.fn = fmt.Sprintf("%s.pg_array_set_elem%d(", schema, dims)
 		default:
-			return wrongSubscripts(subs, dims), true
+			return wrongSubscripts(subs, dims, elem), true
 		}
 		a.args, a.close = ", "+strings.Join(idx, ", ")+", CAST(", " AS "+elem+"))"
 		if valueFrom == valueTo && p.plainString(valueFrom) && !p.edited(p.toks[valueFrom].Start, p.toks[valueFrom].End) {
@@ -137,30 +137,33 @@ func (p *pass) arrayAssignment(typ string, subs []arraySubscript, valueFrom, val
 		}
 		return a, true
 	}
+	var a arrayAssign
 	if n > dims || dims > maxArrayDims {
-		return wrongSubscripts(subs, dims), true
+		a = wrongSubscripts(subs, dims, elem)
+		a.args, a.close = strings.TrimSuffix(a.args, "CAST("), ")" // the source as below
+	} else {
+		args := []string{fmt.Sprint(n)}
+		for k := 0; k < dims; k++ {
+			if k >= n {
+				args = append(args, "NULL", "NULL", "false", "false")
+				continue
+			}
+			s := subs[k]
+			lower, upper := s.lower, s.upper
+			if !s.slice {
+				lower = "1" // [k] among slices is [1:k]
+			}
+			lg, hg := lower != "", upper != ""
+			if !lg {
+				lower = "NULL"
+			}
+			if !hg {
+				upper = "NULL"
+			}
+			args = append(args, lower, upper, fmt.Sprint(lg), fmt.Sprint(hg))
+		}
+		a = arrayAssign{fn: fmt.Sprintf("%s.pg_array_set_slice%d(", schema, dims), args: ", " + strings.Join(args, ", ") + ", ", close: ")"}
 	}
-	args := []string{fmt.Sprint(n)}
-	for k := 0; k < dims; k++ {
-		if k >= n {
-			args = append(args, "NULL", "NULL", "false", "false")
-			continue
-		}
-		s := subs[k]
-		lower, upper := s.lower, s.upper
-		if !s.slice {
-			lower = "1" // [k] among slices is [1:k]
-		}
-		lg, hg := lower != "", upper != ""
-		if !lg {
-			lower = "NULL"
-		}
-		if !hg {
-			upper = "NULL"
-		}
-		args = append(args, lower, upper, fmt.Sprint(lg), fmt.Sprint(hg))
-	}
-	a := arrayAssign{fn: fmt.Sprintf("%s.pg_array_set_slice%d(", schema, dims), args: ", " + strings.Join(args, ", ") + ", ", close: ")"}
 	switch {
 	case valueFrom == valueTo && p.plainString(valueFrom):
 		// the source array's elements, in order, whatever its shape
@@ -217,8 +220,8 @@ func (p *pass) arrayConstructorDepth(from, to int) int {
 // wrongSubscripts is an assignment of more or fewer subscripts than the
 // column has dimensions (or more than PostgreSQL's six): the macro
 // pg_array_wrong_subscripts raises PostgreSQL's error (the value is
-// passed along unused).
-func wrongSubscripts(subs []arraySubscript, dims int) arrayAssign {
+// passed along, cast, unused).
+func wrongSubscripts(subs []arraySubscript, dims int, elem string) arrayAssign {
 	var nulls []string
 	for _, s := range subs {
 		for _, b := range []string{s.lower, s.upper} {
@@ -230,9 +233,14 @@ func wrongSubscripts(subs []arraySubscript, dims int) arrayAssign {
 	if len(nulls) == 0 {
 		nulls = []string{"false"}
 	}
+	// the value cast as PostgreSQL types it (an element, or an array for
+	// a slice), so that a value of another type fails as it does there
+	if anySlice(subs) {
+		elem += "[]"
+	}
 	return arrayAssign{fn: schema + ".pg_array_wrong_subscripts(",
-		args:  fmt.Sprintf(", %d, %d, %s, ", len(subs), dims, strings.Join(nulls, " OR ")),
-		close: ")"}
+		args:  fmt.Sprintf(", %d, %d, %s, CAST(", len(subs), dims, strings.Join(nulls, " OR ")),
+		close: " AS " + elem + "))"}
 }
 
 func anySlice(subs []arraySubscript) bool {

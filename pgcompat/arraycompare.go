@@ -24,11 +24,28 @@ func arrayCompared(p *pass, i int) {
 		return
 	}
 	typ := ""
+	visible := false // the other operand is visibly an array (arrayconcat.go)
 	// col op '{…}'
 	if first, op := p.comparisonBefore(i); op && p.literalEnds(i) {
-		typ = p.columnBefore(first-1, p.arrayColumn)
+		if typ = p.columnBefore(first-1, p.arrayColumn); typ == "" {
+			if start := p.operandStart(first - 1); start >= 0 {
+				kind, _ := p.concatOperand(start, first-1)
+				visible = kind == concatArray
+			}
+		}
 	} else if last, op := p.comparisonAfter(i); op && p.literalStarts(i) {
-		typ = p.columnAfter(last+1, p.arrayColumn)
+		if typ = p.columnAfter(last+1, p.arrayColumn); typ == "" {
+			if end := p.operandEnd(last + 1); end >= 0 {
+				kind, _ := p.concatOperand(last+1, end)
+				visible = kind == concatArray
+			}
+		}
+	}
+	if typ == "" && visible && !p.edited(p.toks[i].Start, p.toks[i].End) {
+		// array_remove(a, 'x') = '{}': DuckDB's list text, which DuckDB
+		// casts to the other side's list type
+		p.arrayLiteralOperand(i)
+		return
 	}
 	if typ == "" || p.edited(p.toks[i].Start, p.toks[i].End) {
 		return

@@ -24,7 +24,7 @@ func TestAssignedLiterals(t *testing.T) {
 		{"UPDATE ONLY t AS u SET b = 'of', a = (SELECT '{1}') RETURNING *", "UPDATE ONLY t AS u SET b = 'false', a = (SELECT '{1}') RETURNING *"},
 		// a jsonb column's subscripted assignment (a slice of one is left to DuckDB), an element of an array, a wrong number of subscripts
 		{"UPDATE t SET j['a'][n + 1] = '1', note = 'x' WHERE id = 2", "UPDATE t SET j = memory.__vsql_fn.pg_jsonb_assign(j, json_array('a', n + 1), '1'), note = 'x' WHERE id = 2"},
-		{"UPDATE t SET A[1] = 2, j[1:2] = '1', m[1] = 'x'", "UPDATE t SET A = memory.__vsql_fn.pg_array_assign(A, 1, CAST(2 AS INTEGER)), j[1:2] = '1', m = memory.__vsql_fn.pg_array_wrong_subscripts(m, 1, 2, (1) IS NULL, 'x')"},
+		{"UPDATE t SET A[1] = 2, j[1:2] = '1', m[1] = 'x'", "UPDATE t SET A = memory.__vsql_fn.pg_array_assign(A, 1, CAST(2 AS INTEGER)), j[1:2] = '1', m = memory.__vsql_fn.pg_array_wrong_subscripts(m, 1, 2, (1) IS NULL, CAST('x' AS VARCHAR))"},
 		{"UPDATE t SET m[i][2] = 'x'", "UPDATE t SET m = memory.__vsql_fn.pg_array_set_elem2(m, i, 2, CAST('x' AS VARCHAR))"},
 		// slices: a literal source read serially, bounds left out, [k] among slices, an expression flattened, nested assignments to one column
 		{"UPDATE t SET a[1:2] = '{{16},{25}}' WHERE id = 1", "UPDATE t SET a = memory.__vsql_fn.pg_array_set_slice1(a, 1, 1, 2, true, true, CAST(['16', '25'] AS INTEGER[])) WHERE id = 1"},

@@ -133,7 +133,13 @@ func (p *pass) readLiteral(lit int, to literalType, start, end int) {
 		list, depth, ok := arrayLiteralList(val)
 		if !ok {
 			if err := arrayInputError(val); err != nil {
-				p.literalExpr(lit, start, end, "error("+sqlString(err.Error())+")")
+				expr := "error(" + sqlString(err.Error()) + ")"
+				if depth := leadingBraces(val); depth > to.dims && start >= 0 && p.toks[start].Start > p.toks[lit].Start {
+					// '[0:1][0:1]={{1}}'::int[]: as deep as the literal, for
+					// what follows to bind (a subscript of each dimension)
+					p.insert(p.toks[end].End, strings.Repeat("[]", depth-to.dims))
+				}
+				p.literalExpr(lit, start, end, expr)
 			}
 			return
 		}
@@ -583,6 +589,25 @@ func pgArray(s string, elem func(e string, null bool) string) (list string, dept
 		}
 	}
 	return b.String(), depth, i == len(s)
+}
+
+// leadingBraces counts the { that open array input (after a dimension
+// prefix): its number of dimensions.
+func leadingBraces(s string) int {
+	if i := strings.IndexByte(s, '='); i >= 0 && strings.HasPrefix(strings.TrimSpace(s), "[") {
+		s = s[i+1:]
+	}
+	n := 0
+	for _, c := range s {
+		switch {
+		case c == '{':
+			n++
+		case isSpace(byte(c)):
+		default:
+			return n
+		}
+	}
+	return n
 }
 
 // arrayDimsPrefix reads the dimensions that may start PostgreSQL's array

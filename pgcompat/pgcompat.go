@@ -492,6 +492,7 @@ var rules = map[string]rule{
 	"_timestamptz":             arrayTypeName,
 	"_json":                    arrayTypeName,
 	"_jsonb":                   arrayTypeName,
+	"_name":                    arrayTypeName,
 	"row":                      anonymousRow,
 	"for":                      lockingClause, // SELECT … FOR UPDATE (locking.go)
 	"into":                     selectInto,    // SELECT … INTO t FROM … (selectinto.go)
