@@ -75,6 +75,9 @@ func (p *pass) castLiteral(lit, start, end int) {
 				to.dims++
 			}
 		}
+		if p.isWord(start, "interval") {
+			to.elem = litInterval // '{1 day, @ 2 hours}'::interval[]
+		}
 	case start == end && arrayTypeNames[strings.ToLower(p.text(start))]:
 		to = literalType{kind: litArray, dims: 1} // '{1,2}'::_int4 (arrayTypeName)
 	case start == end && p.isWord(start, "interval"):
@@ -106,6 +109,9 @@ func (p *pass) castLiteral(lit, start, end int) {
 type literalType struct {
 	kind literalKind
 	dims int
+	// elem: an array's element type, when its input is read here too
+	// (interval[])
+	elem literalKind
 }
 
 type literalKind int
@@ -131,6 +137,17 @@ func (p *pass) readLiteral(lit int, to literalType, start, end int) {
 	switch to.kind {
 	case litArray:
 		list, depth, ok := arrayLiteralList(val)
+		if ok && to.elem == litInterval {
+			list, depth, ok = pgArray(val, func(e string, null bool) string {
+				if null {
+					return "NULL"
+				}
+				if iv, ok := intervalLiteral(e); ok {
+					return "'" + iv + "'"
+				}
+				return sqlString(e)
+			})
+		}
 		if !ok {
 			if err := arrayInputError(val); err != nil {
 				expr := "error(" + sqlString(err.Error()) + ")"
