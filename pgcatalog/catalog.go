@@ -466,8 +466,10 @@ var catalogSQL = []string{
 		WHEN abs(b) < 10240 * 1024 * 1024 THEN CAST(round(b / 1048576.0) AS BIGINT) || ' MB'
 		WHEN abs(b) < 10240 * 1024 * 1024 * 1024 THEN CAST(round(b / 1073741824.0) AS BIGINT) || ' GB'
 		ELSE CAST(round(b / 1099511627776.0) AS BIGINT) || ' TB' END`,
-	`CREATE OR REPLACE MACRO {P}.array_upper(a, d) AS CASE WHEN d = 1 AND len(a) > 0 THEN len(a) END`,
-	`CREATE OR REPLACE MACRO {P}.array_lower(a, d) AS CASE WHEN d = 1 AND len(a) > 0 THEN 1 END`,
+	// (vsql's arrays start at 1; a dimension other than the first is the
+	// Go function's, arrayLength in package pgcompat)
+	`CREATE OR REPLACE MACRO {P}.array_upper(a, d) AS CASE WHEN d = 1 THEN CASE WHEN len(a) > 0 THEN CAST(len(a) AS INTEGER) END ELSE __vsql_array_length(a, d) END`,
+	`CREATE OR REPLACE MACRO {P}.array_lower(a, d) AS CAST(CASE WHEN d = 1 THEN CASE WHEN len(a) > 0 THEN 1 END WHEN __vsql_array_length(a, d) IS NOT NULL THEN 1 END AS INTEGER)`,
 	`CREATE OR REPLACE MACRO {P}.pg_relation_is_publishable(r) AS false`,
 	`CREATE OR REPLACE MACRO {P}.vsql_pg_array_text(l) AS '{' || array_to_string(list_transform(l, x -> CASE WHEN x IS NULL THEN 'NULL'
 		WHEN regexp_full_match(x, '[A-Za-z0-9_]+') AND lower(x) <> 'null' THEN x

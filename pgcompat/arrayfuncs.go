@@ -45,6 +45,60 @@ func cardinality(a []driver.Value) (any, error) {
 	return nil, invalidArgument("cardinality() takes an array")
 }
 
+// arrayDims is array_dims(a): the bounds of each dimension, [1:n1][1:n2]…
+// (vsql's arrays start at 1), from the first element at each depth (a
+// PostgreSQL array is rectangular); NULL for an empty array.
+func arrayDims(a []driver.Value) (any, error) {
+	lens, err := arrayShape(a[0])
+	if err != nil || len(lens) == 0 {
+		return nil, err
+	}
+	var b strings.Builder
+	for _, n := range lens {
+		fmt.Fprintf(&b, "[1:%d]", n)
+	}
+	return b.String(), nil
+}
+
+// arrayNdims is array_ndims(a): its number of dimensions, NULL for an
+// empty array.
+func arrayNdims(a []driver.Value) (any, error) {
+	lens, err := arrayShape(a[0])
+	if err != nil || len(lens) == 0 {
+		return nil, err
+	}
+	return int32(len(lens)), nil
+}
+
+// arrayLength is array_length(a, d) (and array_upper's, every lower
+// bound being 1): the length of dimension d, NULL for a dimension the
+// array does not have.
+func arrayLength(a []driver.Value) (any, error) {
+	lens, err := arrayShape(a[0])
+	d, ok := a[1].(int64)
+	if err != nil || !ok || d < 1 || d > int64(len(lens)) {
+		return nil, err
+	}
+	return int32(lens[d-1]), nil
+}
+
+// arrayShape is the length of each dimension of the list v (none for an
+// empty one).
+func arrayShape(v any) ([]int, error) {
+	if _, ok := v.([]any); !ok {
+		return nil, invalidArgument("the argument must be an array")
+	}
+	var lens []int
+	for {
+		list, ok := v.([]any)
+		if !ok || len(list) == 0 {
+			return lens, nil
+		}
+		lens = append(lens, len(list))
+		v = list[0]
+	}
+}
+
 // widthBucketArray is width_bucket(operand, thresholds): how many of the
 // thresholds are at or below operand (PostgreSQL's binary search; NaN
 // sorts above every number).

@@ -47,7 +47,10 @@ var assignedKinds = map[string]literalKind{"TIMESTAMP WITH TIME ZONE": litTimest
 	"DATE": litDate, "TIME": litTime, "TIMESTAMP": litTimestamp, "INTERVAL": litInterval, "BOOLEAN": litBool}
 
 // insertValues: token i is VALUES of INSERT INTO t [AS a] [(c, …)]
-// [OVERRIDING … VALUE] VALUES (…), ….
+// [OVERRIDING … VALUE] VALUES (…), …. A column of the list may be
+// subscripted (a[1:5], b[2]): its items become the assignment to a NULL
+// array (arrayassign.go), as PostgreSQL's, and the subscripts leave the
+// list.
 func insertValues(p *pass, i int) {
 	if p.sess.TableColumns == nil || !p.isWord(0, "insert") || !p.isWord(1, "into") {
 		return
@@ -61,16 +64,35 @@ func insertValues(p *pass, i int) {
 		j += 2
 	}
 	var names []string // the column list, nil for the table's order
+	subscripted := map[int][]arraySubscript{}
+	var subRanges [][2]int // the subscripts' text, to remove
 	if p.kind(j) == sqltext.Open {
 		end := p.matchForward(j)
 		if end < 0 {
 			return
 		}
+		seen := map[string]bool{}
 		for k := j + 1; k < end; k += 2 {
 			name, ok := p.identifier(k)
-			if !ok || !(p.isOp(k+1, ",") || k+1 == end) {
-				return // c[1], c.f: left to DuckDB
+			if !ok {
+				return
 			}
+			if p.isOp(k+1, "[") {
+				subs, after, ok := p.readSubscripts(k + 1)
+				if !ok {
+					return
+				}
+				subscripted[len(names)] = subs
+				subRanges = append(subRanges, [2]int{p.toks[k+1].Start, p.toks[after-1].End})
+				k = after - 1
+			}
+			if !(p.isOp(k+1, ",") || k+1 == end) {
+				return // c.f: left to DuckDB
+			}
+			if seen[strings.ToLower(name)] && len(subscripted) > 0 {
+				return // a[1], a[2]: PostgreSQL merges them
+			}
+			seen[strings.ToLower(name)] = true
 			names = append(names, name)
 		}
 		j = end + 1
@@ -81,26 +103,33 @@ func insertValues(p *pass, i int) {
 	if j != i {
 		return
 	}
-	// The string literals that are a whole item of a row: (row item, token).
+	// The string literals that are a whole item of a row: (row item,
+	// token); and the items of subscripted columns: (row item, first and
+	// last token).
 	type assigned struct{ item, tok int }
+	type item struct{ item, from, to int }
 	var found []assigned
+	var items []item
 	for open := i + 1; p.kind(open) == sqltext.Open; {
 		end := p.matchForward(open)
 		if end < 0 {
 			return
 		}
-		item := 0
-		for k := open + 1; k < end; k++ {
+		n, from := 0, open+1
+		for k := open + 1; k <= end; k++ {
 			switch {
-			case p.kind(k) == sqltext.Open:
-				k = p.matchForward(k)
-				if k < 0 {
+			case k == end || p.isOp(k, ","):
+				if _, ok := subscripted[n]; ok && k > from {
+					items = append(items, item{n, from, k - 1})
+				} else if k == from+1 && p.plainString(from) {
+					found = append(found, assigned{n, from})
+				}
+				n++
+				from = k + 1
+			case p.kind(k) == sqltext.Open || p.isOp(k, "["):
+				if k = p.matchForward(k); k < 0 {
 					return
 				}
-			case p.isOp(k, ","):
-				item++
-			case p.plainString(k) && (p.kind(k-1) == sqltext.Open || p.isOp(k-1, ",")) && (p.isOp(k+1, ",") || k+1 == end):
-				found = append(found, assigned{item, k})
 			}
 		}
 		if !p.isOp(end+1, ",") {
@@ -108,7 +137,7 @@ func insertValues(p *pass, i int) {
 		}
 		open = end + 2
 	}
-	if len(found) == 0 {
+	if len(found) == 0 && len(subscripted) == 0 {
 		return
 	}
 	types := p.columnTypes(2, nameEnd)
@@ -128,6 +157,38 @@ func insertValues(p *pass, i int) {
 			p.readLiteral(a.tok, to, -1, -1)
 		}
 	}
+	if len(subscripted) == 0 {
+		return
+	}
+	for k := range subscripted {
+		if _, _, ok := arrayColumnType(types.byName[strings.ToLower(names[k])]); !ok {
+			return // no array (a composite's field, a jsonb): left to DuckDB
+		}
+	}
+	p.deferred = append(p.deferred, func() {
+		var edits []edit
+		for _, it := range items {
+			typ := types.byName[strings.ToLower(names[it.item])]
+			a, ok := p.arrayAssignment(typ, subscripted[it.item], it.from, it.to)
+			if !ok {
+				return
+			}
+			value := a.value
+			if !a.replace {
+				if value, ok = p.editedSource(p.toks[it.from].Start, p.toks[it.to].End); !ok {
+					return
+				}
+			}
+			edits = append(edits, edit{start: p.toks[it.from].Start, end: p.toks[it.to].End,
+				text: a.fn + "CAST(NULL AS " + typ + ")" + a.args + value + a.close})
+		}
+		for _, e := range edits {
+			p.replace(e.start, e.end, e.text)
+		}
+		for _, r := range subRanges {
+			p.replace(r[0], r[1], "")
+		}
+	})
 }
 
 // updateSet: token i is SET of UPDATE [ONLY] t [[AS] a] SET c = '…', ….
@@ -136,25 +197,36 @@ func insertValues(p *pass, i int) {
 // and an element of a one-dimensional array, c[2] = v, as
 // c = pg_array_assign(c, 2, CAST(v AS element type)).
 func updateSet(p *pass, i int) {
-	if p.sess.TableColumns == nil || !p.isWord(0, "update") {
+	if p.sess.TableColumns == nil {
 		return
 	}
-	first := 1
-	if p.isWord(first, "only") {
-		first++
-	}
-	nameEnd := p.nameEnd(first)
-	if nameEnd < 0 {
-		return
-	}
-	j := nameEnd
-	if p.isWord(j, "as") {
-		j++
-	}
-	if j < i && (p.kind(j) == sqltext.Word || p.kind(j) == sqltext.Quoted) {
-		j++ // the alias
-	}
-	if j != i {
+	var first, nameEnd int
+	switch {
+	case p.isWord(0, "update"):
+		first = 1
+		if p.isWord(first, "only") {
+			first++
+		}
+		if nameEnd = p.nameEnd(first); nameEnd < 0 {
+			return
+		}
+		j := nameEnd
+		if p.isWord(j, "as") {
+			j++
+		}
+		if j < i && (p.kind(j) == sqltext.Word || p.kind(j) == sqltext.Quoted) {
+			j++ // the alias
+		}
+		if j != i {
+			return
+		}
+	case p.isWord(0, "insert") && p.isWord(1, "into") && p.isWord(i-1, "update") && p.isWord(i-2, "do"):
+		// INSERT INTO t … ON CONFLICT … DO UPDATE SET
+		first = 2
+		if nameEnd = p.nameEnd(first); nameEnd < 0 {
+			return
+		}
+	default:
 		return
 	}
 	type assigned struct {
@@ -201,21 +273,67 @@ func updateSet(p *pass, i int) {
 			p.readLiteral(a.tok, to, -1, -1)
 		}
 	}
+	var arrays []subscriptTarget
 	for _, t := range targets {
 		typ := types.byName[strings.ToLower(t.column)]
-		col := p.text(t.name)
-		subs := make([]string, len(t.subs))
-		for k, s := range t.subs {
-			subs[k] = p.src[p.toks[s[0]].Start:p.toks[s[1]].End]
-		}
-		switch elem, isList := strings.CutSuffix(typ, "[]"); {
-		case typ == "JSON":
+		if typ == "JSON" && t.subs != nil {
+			col := p.text(t.name)
+			subs := make([]string, len(t.subs))
+			for k, s := range t.subs {
+				subs[k] = p.src[p.toks[s[0]].Start:p.toks[s[1]].End]
+			}
 			p.replace(p.toks[t.name].Start, p.toks[t.eq+1].Start, col+" = "+schema+".pg_jsonb_assign("+col+", json_array("+strings.Join(subs, ", ")+"), ")
 			p.insert(p.toks[t.end-1].End, ")")
-		case isList && len(subs) == 1 && !strings.HasSuffix(elem, "]"):
-			// one element of a one-dimensional array, cast to its type
-			p.replace(p.toks[t.name].Start, p.toks[t.eq+1].Start, col+" = "+schema+".pg_array_assign("+col+", "+subs[0]+", CAST(")
-			p.insert(p.toks[t.end-1].End, " AS "+elem+"))")
+			continue
+		}
+		if _, _, ok := arrayColumnType(typ); ok {
+			t.typ = typ
+			arrays = append(arrays, t)
+		}
+	}
+	if len(arrays) > 0 {
+		p.deferred = append(p.deferred, func() { p.assignArrays(arrays) })
+	}
+}
+
+// assignArrays writes the assignments to subscripts of array columns
+// (arrayassign.go), once every rule has run: each column's first target
+// becomes col = its assignments nested in their order, the others are
+// removed.
+func (p *pass) assignArrays(targets []subscriptTarget) {
+	done := map[string]bool{}
+	for i, first := range targets {
+		key := strings.ToLower(first.column)
+		if done[key] {
+			continue
+		}
+		done[key] = true
+		col := p.text(first.name)
+		expr := col
+		var removed [][2]int
+		for _, t := range targets[i:] {
+			if strings.ToLower(t.column) != key {
+				continue
+			}
+			a, ok := p.arrayAssignment(t.typ, t.arr, t.eq+1, t.end-1)
+			if !ok {
+				return
+			}
+			value := a.value
+			if !a.replace {
+				var ok bool
+				if value, ok = p.editedSource(p.toks[t.eq+1].Start, p.toks[t.end-1].End); !ok {
+					return
+				}
+			}
+			expr = a.fn + expr + a.args + value + a.close
+			if t.name != first.name {
+				removed = append(removed, [2]int{p.toks[t.name-1].Start, p.toks[t.end-1].End})
+			}
+		}
+		p.replace(p.toks[first.name].Start, p.toks[first.end-1].End, col+" = "+expr)
+		for _, r := range removed {
+			p.replace(r[0], r[1], "")
 		}
 	}
 }
@@ -223,31 +341,29 @@ func updateSet(p *pass, i int) {
 // subscriptTarget is c[s1][s2]… = value in a SET list.
 type subscriptTarget struct {
 	column        string
-	name, eq, end int      // the column's token, the =, the value's end (exclusive)
-	subs          [][2]int // each subscript's first and last token
+	name, eq, end int              // the column's token, the =, the value's end (exclusive)
+	subs          [][2]int         // each subscript's first and last token (nil when one is a slice)
+	arr           []arraySubscript // the subscripts as an array's
+	typ           string           // the column's type, for an array
 }
 
 // subscriptedTarget reads c[s1][s2]… = value from token k (the column);
-// false for a slice (c[1:2]) or what is not such an assignment.
+// false for what is not such an assignment.
 func (p *pass) subscriptedTarget(k int) (t subscriptTarget, ok bool) {
 	name, ok := p.identifier(k)
 	if !ok {
 		return t, false
 	}
 	t.column, t.name = name, k
-	j := k + 1
-	for p.isOp(j, "[") {
-		close := p.matchForward(j)
-		if close < 0 || close == j+1 {
-			return t, false
+	arr, j, ok := p.readSubscripts(k + 1)
+	if !ok {
+		return t, false
+	}
+	t.arr = arr
+	if !anySlice(arr) {
+		for b := k + 1; b < j; b = p.matchForward(b) + 1 {
+			t.subs = append(t.subs, [2]int{b + 1, p.matchForward(b) - 1})
 		}
-		for m := j + 1; m < close; m++ {
-			if p.isOp(m, ":") && p.kind(m+1) != sqltext.Op && !p.isOp(m-1, ":") && !p.isOp(m+1, ":") {
-				return t, false // a slice
-			}
-		}
-		t.subs = append(t.subs, [2]int{j + 1, close - 1})
-		j = close + 1
 	}
 	if !p.isOp(j, "=") || p.adjacent(j) && p.kind(j+1) == sqltext.Op {
 		return t, false
@@ -308,7 +424,7 @@ type tableTypes struct {
 // columnTypes asks Session.TableColumns for the table named by tokens
 // start…end-1; nil when it knows none.
 func (p *pass) columnTypes(start, end int) *tableTypes {
-	cols := p.sess.TableColumns(p.nameParts(start, end))
+	cols := p.tableColumns(p.nameParts(start, end))
 	if len(cols) == 0 {
 		return nil
 	}
@@ -318,4 +434,19 @@ func (p *pass) columnTypes(start, end int) *tableTypes {
 		t.byName[strings.ToLower(c.Name)] = c.Type
 	}
 	return t
+}
+
+// tableColumns is Session.TableColumns, asked once per table in a
+// statement.
+func (p *pass) tableColumns(parts []string) []TableColumn {
+	key := strings.Join(parts, "\x00")
+	if cols, ok := p.tables[key]; ok {
+		return cols
+	}
+	if p.tables == nil {
+		p.tables = map[string][]TableColumn{}
+	}
+	cols := p.sess.TableColumns(parts)
+	p.tables[key] = cols
+	return cols
 }

@@ -20,14 +20,23 @@ func TestAssignedLiterals(t *testing.T) {
 		{"INSERT INTO t (m) VALUES ('{{a},{b}}')", "INSERT INTO t (m) VALUES ([['a'], ['b']])"},
 		// UPDATE … SET
 		{"UPDATE t SET a = '{3}', note = 'x', tz = 'now' WHERE a = '{1}'",
-			"UPDATE t SET a = ['3'], note = 'x', tz = (now()) WHERE a = '{1}'"},
+			"UPDATE t SET a = ['3'], note = 'x', tz = (now()) WHERE a = CAST(['1'] AS INTEGER[])"},
 		{"UPDATE ONLY t AS u SET b = 'of', a = (SELECT '{1}') RETURNING *", "UPDATE ONLY t AS u SET b = 'false', a = (SELECT '{1}') RETURNING *"},
-		// a jsonb column's subscripted assignment, an element of a one-dimensional array; slices and arrays of arrays are left to DuckDB
+		// a jsonb column's subscripted assignment (a slice of one is left to DuckDB), an element of an array, a wrong number of subscripts
 		{"UPDATE t SET j['a'][n + 1] = '1', note = 'x' WHERE id = 2", "UPDATE t SET j = memory.__vsql_fn.pg_jsonb_assign(j, json_array('a', n + 1), '1'), note = 'x' WHERE id = 2"},
-		{"UPDATE t SET A[1] = 2, j[1:2] = '1', m[1] = 'x'", "UPDATE t SET A = memory.__vsql_fn.pg_array_assign(A, 1, CAST(2 AS INTEGER)), j[1:2] = '1', m[1] = 'x'"},
-		// left alone: an expression, a text column, a subscripted column list, an unknown table
+		{"UPDATE t SET A[1] = 2, j[1:2] = '1', m[1] = 'x'", "UPDATE t SET A = memory.__vsql_fn.pg_array_assign(A, 1, CAST(2 AS INTEGER)), j[1:2] = '1', m = memory.__vsql_fn.pg_array_wrong_subscripts(m, 1, 2, (1) IS NULL, CAST('x' AS VARCHAR))"},
+		{"UPDATE t SET m[i][2] = 'x'", "UPDATE t SET m = memory.__vsql_fn.pg_array_set_elem2(m, i, 2, CAST('x' AS VARCHAR))"},
+		// slices: a literal source read serially, bounds left out, [k] among slices, an expression flattened, nested assignments to one column
+		{"UPDATE t SET a[1:2] = '{{16},{25}}' WHERE id = 1", "UPDATE t SET a = memory.__vsql_fn.pg_array_set_slice1(a, 1, 1, 2, true, true, CAST(['16', '25'] AS INTEGER[])) WHERE id = 1"},
+		{"UPDATE t SET m[2:][1] = ARRAY[['x']], note = 'n', m[:1] = NULL", "UPDATE t SET m = memory.__vsql_fn.pg_array_set_slice2(memory.__vsql_fn.pg_array_set_slice2(m, 2, 2, NULL, true, false, 1, 1, true, true, CAST(flatten(ARRAY[['x']]) AS VARCHAR[])), 1, NULL, 1, false, true, NULL, NULL, false, false, CAST(NULL AS VARCHAR[])), note = 'n'"},
+		// a column list's subscripts: the assignment to a NULL array, in every row
+		{"INSERT INTO t (id, a[1:2]) VALUES (1, '{1,2}'), (2, x)", "INSERT INTO t (id, a) VALUES (1, memory.__vsql_fn.pg_array_set_slice1(CAST(NULL AS INTEGER[]), 1, 1, 2, true, true, CAST(['1', '2'] AS INTEGER[]))), (2, memory.__vsql_fn.pg_array_set_slice1(CAST(NULL AS INTEGER[]), 1, 1, 2, true, true, CAST(x AS INTEGER[])))"},
+		{"INSERT INTO t (a[1]) VALUES ('{1}')", "INSERT INTO t (a) VALUES (memory.__vsql_fn.pg_array_assign(CAST(NULL AS INTEGER[]), 1, CAST('{1}' AS INTEGER)))"},
+		// ON CONFLICT … DO UPDATE SET
+		{"INSERT INTO t VALUES (1) ON CONFLICT (id) DO UPDATE SET a[2] = excluded.a[2]", "INSERT INTO t VALUES (1) ON CONFLICT (id) DO UPDATE SET a = memory.__vsql_fn.pg_array_assign(a, 2, CAST(excluded.a[2] AS INTEGER))"},
+		// left alone: an expression, a text column, an unknown table, a column listed twice with subscripts
 		{"INSERT INTO t VALUES (1, '{1}' || '{2}')", "INSERT INTO t VALUES (1, '{1}' || '{2}')"},
-		{"INSERT INTO t (a[1]) VALUES ('{1}')", "INSERT INTO t (a[1]) VALUES ('{1}')"},
+		{"INSERT INTO t (a[1], a[2]) VALUES (1, 2)", "INSERT INTO t (a[1], a[2]) VALUES (1, 2)"},
 		{"INSERT INTO other VALUES ('{1}')", "INSERT INTO other VALUES ('{1}')"},
 	}
 	for _, c := range cases {

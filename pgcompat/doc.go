@@ -57,8 +57,13 @@
 // precision (floatin.go), reads interval qualifiers (INTERVAL '1 2' DAY TO HOUR,
 // intervalfields.go), writes a jsonb column's subscripted
 // assignment (SET j['a'][0] = v) as pg_jsonb_assign (jsonbAssign in
-// jsonfuncs.go) and an array element's (SET a[2] = v) as
-// pg_array_assign, reads the zone literal of AT TIME ZONE,
+// jsonfuncs.go) and an array's elements and slices (SET a[2] = v,
+// a[1:2] = s, b[1][2:] = s, INSERT INTO t (a[1:2]) …) as pg_array_assign,
+// pg_array_set_elemN and pg_array_set_sliceN (arrayassign.go, which also
+// reads x[1:2][2] as a slice of each dimension), reads a '{…}' literal
+// compared with an array column as the column's type (arraycompare.go),
+// writes || and array_cat of an array and an element, or of arrays of n
+// and n-1 dimensions, as list_append and list_prepend (arrayconcat.go), reads the zone literal of AT TIME ZONE,
 // timezone(), make_timestamptz() and date_trunc() as PostgreSQL does
 // (atTimeZone, makeTimestamptzZone and dateTruncZone in datetime.go: a
 // zone ICU cannot express, a dynamic abbreviation such as MSK or a fixed
@@ -415,7 +420,10 @@
 //     input becomes a DuckDB list of string literals the cast converts
 //     element by element; a literal nested deeper than the type's []
 //     gets more [] (PostgreSQL's int[] has any number of dimensions).
-//     Dimension prefixes ('[1:2]={…}') are left as written. An untyped
+//     A dimension prefix ('[1:2]={…}') is read when its lower bounds are
+//     1; other bounds, which a list cannot have, and text PostgreSQL
+//     refuses (ragged or mixed nesting, '{{},{}}') become the error
+//     PostgreSQL's input would raise (or feature_not_supported). An untyped
 //     literal operand of && (i && '{32,17}') becomes DuckDB's list text
 //     ('[32, 17]'), which DuckDB casts to the other side's list type as
 //     PostgreSQL does the literal. With @> and <@, such a literal that is

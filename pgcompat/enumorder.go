@@ -45,14 +45,14 @@ func enumCompare(p *pass, i int) {
 	}
 	// column op 'literal'
 	if p.kind(op2+1) == sqltext.String && p.literalEnds(op2+1) {
-		if typ := p.enumColumnBefore(i - 1); typ != "" {
+		if typ := p.columnBefore(i-1, p.enumColumn); typ != "" {
 			p.insert(p.toks[op2+1].End, "::"+typ)
 		}
 		return
 	}
 	// 'literal' op column
 	if p.kind(i-1) == sqltext.String && p.literalStarts(i-1) {
-		if typ := p.enumColumnAfter(op2 + 1); typ != "" {
+		if typ := p.columnAfter(op2+1, p.enumColumn); typ != "" {
 			p.insert(p.toks[i-1].End, "::"+typ)
 		}
 	}
@@ -75,7 +75,7 @@ func enumBetween(p *pass, i int) {
 	if p.isWord(before, "not") {
 		before--
 	}
-	if typ := p.enumColumnBefore(before); typ != "" {
+	if typ := p.columnBefore(before, p.enumColumn); typ != "" {
 		p.insert(p.toks[lo].End, "::"+typ)
 		p.insert(p.toks[hi].End, "::"+typ)
 	}
@@ -110,9 +110,10 @@ func (p *pass) literalStarts(i int) bool {
 	return false
 }
 
-// enumColumnBefore returns the enum type of the column reference (name,
-// table.name, "Name") that ends at token i, "" when it is none.
-func (p *pass) enumColumnBefore(i int) string {
+// columnBefore returns the type column gives the column reference (name,
+// table.name, "Name") that ends at token i (enumColumn, arrayColumn), ""
+// when it is none.
+func (p *pass) columnBefore(i int, column func(int) string) string {
 	first := i
 	for p.isOp(first-1, ".") && (p.kind(first-2) == sqltext.Word || p.kind(first-2) == sqltext.Quoted) {
 		first -= 2
@@ -120,12 +121,11 @@ func (p *pass) enumColumnBefore(i int) string {
 	if !p.literalStarts(first) && !(p.kind(first-1) == sqltext.Word && notNames[strings.ToLower(p.text(first-1))]) {
 		return ""
 	}
-	return p.enumColumn(i)
+	return column(i)
 }
 
-// enumColumnAfter is enumColumnBefore for the reference that starts at
-// token i.
-func (p *pass) enumColumnAfter(i int) string {
+// columnAfter is columnBefore for the reference that starts at token i.
+func (p *pass) columnAfter(i int, column func(int) string) string {
 	last := i
 	for p.isOp(last+1, ".") && (p.kind(last+2) == sqltext.Word || p.kind(last+2) == sqltext.Quoted) {
 		last += 2
@@ -133,22 +133,14 @@ func (p *pass) enumColumnAfter(i int) string {
 	if !p.literalEnds(last) {
 		return ""
 	}
-	return p.enumColumn(last)
+	return column(last)
 }
 
 // enumColumn returns the enum type of the column named by token i, a word
 // or a quoted name, "" when no column of that name is of one enum type.
 func (p *pass) enumColumn(i int) string {
-	var name string
-	switch p.kind(i) {
-	case sqltext.Word:
-		name = p.text(i)
-		if notNames[strings.ToLower(name)] {
-			return ""
-		}
-	case sqltext.Quoted:
-		name = sqltext.UnquoteIdent(p.text(i))
-	default:
+	name, ok := p.identifier(i)
+	if !ok {
 		return ""
 	}
 	if p.enums == nil {

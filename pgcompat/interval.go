@@ -276,10 +276,8 @@ func (iv *ivAcc) yearMonth(t string) bool {
 
 // verbose reads '@ 1 year 2 mons -3 days +04:05:06 ago' and the like.
 func (iv *ivAcc) verbose(v string) bool {
-	toks := strings.Fields(strings.ToLower(v))
-	if len(toks) > 0 && toks[0] == "@" {
-		toks = toks[1:]
-	}
+	// @ is noise anywhere, as to PostgreSQL ('@ 1 hour @ 42 minutes')
+	toks := slices.DeleteFunc(strings.Fields(strings.ToLower(v)), func(t string) bool { return t == "@" })
 	// a sign stands for the field after it, spaces between ('1 month - 1 second')
 	for i := 0; i+1 < len(toks); i++ {
 		if toks[i] == "-" || toks[i] == "+" {

@@ -70,7 +70,8 @@ func anyLiteralArray(p *pass, i int) {
 	for p.kind(op-1) == sqltext.Op && p.adjacent(op-1) {
 		op-- // <=, >=, <>, !=
 	}
-	if p.kind(op-2) == sqltext.Op && !p.isOp(op-2, ",") && !p.isOp(op-2, "(") {
+	start := p.operandStart(op - 1)
+	if start < 0 || p.kind(start-1) == sqltext.Op && !p.isOp(start-1, ",") && !p.isOp(start-1, "(") {
 		return
 	}
 	typeLiteralArray(p, op-1, i+2)
@@ -79,20 +80,37 @@ func anyLiteralArray(p *pass, i int) {
 // anyEqLiteralArray is anyLiteralArray for x = ANY (…) as sqltext wrote
 // it: vsql_any_eq(33, ('{1,2,33}')) (token i is vsql_any_eq).
 func anyEqLiteralArray(p *pass, i int) {
-	if p.kind(i+1) == sqltext.Open && p.isOp(i+3, ",") && p.kind(i+4) == sqltext.Open && p.kind(i+6) == sqltext.Close {
-		typeLiteralArray(p, i+2, i+5)
+	if p.kind(i+1) != sqltext.Open {
+		return
+	}
+	close := p.matchForward(i + 1)
+	if close < 0 {
+		return
+	}
+	args := p.splitArgs(i+1, close)
+	if len(args) == 2 && args[0][0] <= args[0][1] && p.kind(args[1][0]) == sqltext.Open && args[1][1] == args[1][0]+2 {
+		typeLiteralArray(p, args[0][1], args[1][0]+1)
 	}
 }
 
-// typeLiteralArray types the array literal at token lit by the number
-// literal at token num (int[] or numeric[]).
+// typeLiteralArray types the array literal at token lit by the operand
+// that ends at token num: a number literal (int[] or numeric[]) or a cast
+// to a one-word type (null::int, x::text: an array of that type).
 func typeLiteralArray(p *pass, num, lit int) {
-	if p.kind(num) != sqltext.Number || !p.plainString(lit) {
+	if !p.plainString(lit) {
 		return
 	}
 	typ := "int[]"
-	if strings.ContainsAny(p.text(num), ".eE") {
-		typ = "numeric[]"
+	switch {
+	case p.kind(num) == sqltext.Number:
+		if strings.ContainsAny(p.text(num), ".eE") {
+			typ = "numeric[]"
+		}
+	case p.kind(num) == sqltext.Word && p.isOp(num-1, ":") && p.isOp(num-2, ":") && p.adjacent(num-2) &&
+		!jsonTypeWords[strings.ToLower(p.text(num))]:
+		typ = p.text(num) + "[]"
+	default:
+		return
 	}
 	p.readLiteral(lit, literalType{kind: litArray, dims: 1}, -1, -1)
 	p.insert(p.toks[lit].End, "::"+typ)
@@ -139,3 +157,6 @@ func regexAny(p *pass, i int) bool {
 	p.replace(p.toks[closing].Start, p.toks[closing].End, flags)
 	return true
 }
+
+// jsonTypeWords are casts whose array literal is left as written.
+var jsonTypeWords = map[string]bool{"json": true, "jsonb": true}

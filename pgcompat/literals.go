@@ -75,6 +75,11 @@ func (p *pass) castLiteral(lit, start, end int) {
 				to.dims++
 			}
 		}
+		if p.isWord(start, "interval") {
+			to.elem = litInterval // '{1 day, @ 2 hours}'::interval[]
+		}
+	case start == end && arrayTypeNames[strings.ToLower(p.text(start))]:
+		to = literalType{kind: litArray, dims: 1} // '{1,2}'::_int4 (arrayTypeName)
 	case start == end && p.isWord(start, "interval"):
 		if p.kind(lit+1) == sqltext.Word && !notNames[strings.ToLower(p.text(lit+1))] {
 			return // interval '999' second: the SQL standard's field syntax
@@ -104,6 +109,9 @@ func (p *pass) castLiteral(lit, start, end int) {
 type literalType struct {
 	kind literalKind
 	dims int
+	// elem: an array's element type, when its input is read here too
+	// (interval[])
+	elem literalKind
 }
 
 type literalKind int
@@ -129,7 +137,32 @@ func (p *pass) readLiteral(lit int, to literalType, start, end int) {
 	switch to.kind {
 	case litArray:
 		list, depth, ok := arrayLiteralList(val)
+		if ok && to.elem == litInterval {
+			list, depth, ok = pgArray(val, func(e string, null bool) string {
+				if null {
+					return "NULL"
+				}
+				switch iv, expr, ok, err := intervalLiteral(e); {
+				case err != nil:
+					return "error(" + sqlString(err.Error()) + ")"
+				case expr != "":
+					return expr
+				case ok:
+					return "'" + iv + "'"
+				}
+				return sqlString(e)
+			})
+		}
 		if !ok {
+			if err := arrayInputError(val); err != nil {
+				expr := "error(" + sqlString(err.Error()) + ")"
+				if depth := leadingBraces(val); depth > to.dims && start >= 0 && p.toks[start].Start > p.toks[lit].Start {
+					// '[0:1][0:1]={{1}}'::int[]: as deep as the literal, for
+					// what follows to bind (a subscript of each dimension)
+					p.insert(p.toks[end].End, strings.Repeat("[]", depth-to.dims))
+				}
+				p.literalExpr(lit, start, end, expr)
+			}
 			return
 		}
 		p.replace(p.toks[lit].Start, p.toks[lit].End, list)
@@ -354,13 +387,19 @@ func ArrayTextToList(s string) (string, error) {
 	bad := func() (string, error) {
 		return "", vsqlerr.New(vsqlerr.InvalidParameter, "malformed array literal: %q", s)
 	}
-	// An optional dimension prefix ([1:2]=) is dropped.
+	// A dimension prefix ([1:2]=) is dropped when its lower bounds are
+	// 1; vsql's arrays cannot have others.
 	if strings.HasPrefix(s, "[") {
-		i := strings.Index(s, "=")
-		if i < 0 {
+		rest, bounds, ok := arrayDimsPrefix(s)
+		if !ok {
 			return bad()
 		}
-		s = s[i+1:]
+		for _, bd := range bounds {
+			if bd[0] != 1 {
+				return "", arrayInputError(s)
+			}
+		}
+		s = rest
 	}
 	var out strings.Builder
 	depth, i := 0, 0
@@ -436,15 +475,31 @@ func ArrayTextToList(s string) (string, error) {
 }
 
 // pgArray parses PostgreSQL's array input, writing each element with
-// elem (null: an unquoted NULL); depth is how deeply it nests.
+// elem (null: an unquoted NULL); depth is how deeply it nests. A
+// dimension prefix ('[1:2][1:3]={…}') is read when every lower bound is
+// 1 and it matches the contents (vsql's arrays start at 1); false for
+// another, and for text PostgreSQL refuses (arrayInputError says why).
 func pgArray(s string, elem func(e string, null bool) string) (list string, depth int, ok bool) {
 	i, level := 0, 0
 	var b strings.Builder
+	// the length of each level's sub-arrays, and whether that level holds
+	// arrays (PostgreSQL's arrays are rectangular)
+	var lens []int
+	var nested []int // 0 unknown, 1 elements, 2 sub-arrays
 	var parse func() bool
 	skip := func() {
 		for i < len(s) && isSpace(s[i]) {
 			i++
 		}
+	}
+	kind := func(k int) bool { // the element just read at this level is of kind k
+		for len(nested) < level {
+			nested = append(nested, 0)
+		}
+		if nested[level-1] == 0 {
+			nested[level-1] = k
+		}
+		return nested[level-1] == k
 	}
 	parse = func() bool { // at '{'
 		i++
@@ -453,12 +508,13 @@ func pgArray(s string, elem func(e string, null bool) string) (list string, dept
 		defer func() { level-- }()
 		b.WriteByte('[')
 		skip()
+		n := 0
 		if i < len(s) && s[i] == '}' {
 			i++
 			b.WriteByte(']')
-			return true
+			return level == 1 // {} only as the whole array
 		}
-		for n := 0; ; n++ {
+		for ; ; n++ {
 			if n > 0 {
 				b.WriteString(", ")
 			}
@@ -467,10 +523,13 @@ func pgArray(s string, elem func(e string, null bool) string) (list string, dept
 			case i >= len(s):
 				return false
 			case s[i] == '{':
-				if !parse() {
+				if !kind(2) || !parse() {
 					return false
 				}
 			case s[i] == '"':
+				if !kind(1) {
+					return false
+				}
 				i++
 				var e strings.Builder
 				for i < len(s) && s[i] != '"' {
@@ -486,6 +545,9 @@ func pgArray(s string, elem func(e string, null bool) string) (list string, dept
 				i++
 				b.WriteString(elem(e.String(), false))
 			default:
+				if !kind(1) {
+					return false
+				}
 				var e strings.Builder
 				for i < len(s) && s[i] != ',' && s[i] != '}' {
 					if s[i] == '{' || s[i] == '"' {
@@ -510,7 +572,13 @@ func pgArray(s string, elem func(e string, null bool) string) (list string, dept
 			if s[i] == '}' {
 				i++
 				b.WriteByte(']')
-				return true
+				for len(lens) < level {
+					lens = append(lens, -1)
+				}
+				if lens[level-1] < 0 {
+					lens[level-1] = n + 1
+				}
+				return lens[level-1] == n+1
 			}
 			if s[i] != ',' {
 				return false
@@ -519,11 +587,105 @@ func pgArray(s string, elem func(e string, null bool) string) (list string, dept
 		}
 	}
 	skip()
+	var bounds [][2]int
+	if i < len(s) && s[i] == '[' {
+		rest, bs, ok := arrayDimsPrefix(s[i:])
+		if !ok {
+			return "", 0, false
+		}
+		for _, bd := range bs {
+			if bd[0] != 1 {
+				return "", 0, false
+			}
+		}
+		bounds = bs
+		i = len(s) - len(rest)
+		skip()
+	}
 	if i >= len(s) || s[i] != '{' || !parse() {
 		return "", 0, false
 	}
 	skip()
+	if bounds != nil {
+		if len(bounds) != len(lens) {
+			return "", 0, false
+		}
+		for k, bd := range bounds {
+			if bd[1] != lens[k] {
+				return "", 0, false
+			}
+		}
+	}
 	return b.String(), depth, i == len(s)
+}
+
+// leadingBraces counts the { that open array input (after a dimension
+// prefix): its number of dimensions.
+func leadingBraces(s string) int {
+	if i := strings.IndexByte(s, '='); i >= 0 && strings.HasPrefix(strings.TrimSpace(s), "[") {
+		s = s[i+1:]
+	}
+	n := 0
+	for _, c := range s {
+		switch {
+		case c == '{':
+			n++
+		case isSpace(byte(c)):
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// arrayDimsPrefix reads the dimensions that may start PostgreSQL's array
+// input, [l1:u1][l2:u2]…=, returning what follows the = and the bounds
+// ([u] is [1:u]).
+func arrayDimsPrefix(s string) (rest string, bounds [][2]int, ok bool) {
+	for {
+		s = strings.TrimLeft(s, " \t\r\n\f\v")
+		if !strings.HasPrefix(s, "[") {
+			break
+		}
+		end := strings.IndexByte(s, ']')
+		if end < 0 {
+			return "", nil, false
+		}
+		lo, hi, slice := strings.Cut(s[1:end], ":")
+		if !slice {
+			lo, hi = "1", lo
+		}
+		l, err1 := strconv.Atoi(strings.TrimSpace(lo))
+		u, err2 := strconv.Atoi(strings.TrimSpace(hi))
+		if err1 != nil || err2 != nil || u < l-1 {
+			return "", nil, false
+		}
+		bounds = append(bounds, [2]int{l, u - l + 1})
+		s = s[end+1:]
+	}
+	rest, ok = strings.CutPrefix(s, "=")
+	return rest, bounds, ok && len(bounds) > 0
+}
+
+// arrayInputError is PostgreSQL's error for array input that pgArray
+// refused, or vsql's for one that would not start at 1; nil for text
+// left to DuckDB's cast.
+func arrayInputError(s string) error {
+	t := strings.TrimLeft(s, " \t\r\n\f\v")
+	if strings.HasPrefix(t, "[") {
+		if _, bounds, ok := arrayDimsPrefix(t); ok {
+			for _, bd := range bounds {
+				if bd[0] != 1 {
+					return vsqlerr.New(vsqlerr.FeatureNotSupported, "array lower bound %d in %q: vsql arrays start at 1 (a DuckDB list), so arrays with other lower bounds are not supported", bd[0], s)
+				}
+			}
+		}
+		return vsqlerr.New(vsqlerr.InvalidTextValue, "malformed array literal: %q", s)
+	}
+	if strings.HasPrefix(t, "{") {
+		return vsqlerr.New(vsqlerr.InvalidTextValue, "malformed array literal: %q", s)
+	}
+	return nil
 }
 
 // arrayOperand: an untyped literal operand of && (array overlap,

@@ -224,7 +224,8 @@ var setup = []string{
 	// arrays (DuckDB lists)
 	`CREATE OR REPLACE MACRO ` + schema + `.array_remove(a, x) AS list_filter(a, lambda e: e IS DISTINCT FROM x)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.array_replace(a, x, y) AS list_transform(a, lambda e: CASE WHEN e IS NOT DISTINCT FROM x THEN y ELSE e END)`,
-	`CREATE OR REPLACE MACRO ` + schema + `.array_positions(a, x) AS CAST(list_filter(range(1, len(a) + 1), lambda i: a[i] IS NOT DISTINCT FROM x) AS INTEGER[])`,
+	// (the lambdas do not read a, which may be a subquery: ARRAY(SELECT …))
+	`CREATE OR REPLACE MACRO ` + schema + `.array_positions(a, x) AS CAST(list_filter(list_transform(a, lambda e, i: CASE WHEN e IS NOT DISTINCT FROM x THEN i END), lambda i: i IS NOT NULL) AS INTEGER[])`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonb_concat(a, b) AS CAST(__vsql_jsonb_concat(CAST(a AS VARCHAR), CAST(b AS VARCHAR)) AS JSON)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonb_minus(a, b) AS CAST(__vsql_jsonb_minus(CAST(a AS VARCHAR), b) AS JSON)`,
 	// jsonb_delete(j, key | index | text[]): the function behind jsonb's - operator;
@@ -304,6 +305,16 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_timestamptz(d, t) AS CAST(CAST(d AS DATE) + t AS TIMESTAMPTZ)`,
 	// arrays (arrayfuncs.go)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_cardinality(a) AS CAST(__vsql_cardinality(a) AS INTEGER)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.array_dims(a) AS __vsql_array_dims(a)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.array_ndims(a) AS __vsql_array_ndims(a)`,
+	// array_length(a, d): dimension 1 as DuckDB's len (NULL when empty),
+	// another through the Go function (DuckDB: not implemented)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_array_length(a) AS array_length(a),
+		(a, d) AS CASE WHEN d = 1 THEN CAST(nullif(len(a), 0) AS INTEGER) ELSE __vsql_array_length(a, d) END`,
+	// array_to_string(a, sep, null_string): NULLs written as null_string
+	// (left out when it is NULL); a NULL separator gives NULL
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_array_to_string(a, sep) AS CASE WHEN sep IS NOT NULL THEN array_to_string(a, sep) END,
+		(a, sep, n) AS CASE WHEN sep IS NOT NULL THEN array_to_string(list_transform(a, lambda e: coalesce(CAST(e AS VARCHAR), n)), sep) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.width_bucket(x, t) AS CAST(__vsql_width_bucket(x, t) AS INTEGER),
 		(x, lo, hi, n) AS CASE
 		WHEN n <= 0 THEN error('[vsql:invalid_argument] count must be greater than zero')
@@ -356,12 +367,14 @@ func init() {
 	setup = append(setup, concatMacros(schema)...)
 	setup = append(setup, variadicMacros(schema)...)
 	setup = append(setup, extractMacros(schema)...)
+	setup = append(setup, arrayAssignMacros(schema)...)
+	setup = append(setup, arraySliceMacros(schema)...)
 	for _, f := range []string{"lpad", "rpad", "encode", "decode", "date_trunc", "sha256", "substr", "substring", "format", "to_hex", "split_part", "concat", "concat_ws"} {
 		sqltext.ProvideFunctionAs(f, "pg_"+f)
 	}
 	sqltext.ProvideFunctions("pg_typeof", "jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
-		"overlay", "date_bin", "jsonb_strip_nulls", "json_strip_nulls", "jsonb_delete", "array_remove", "array_replace", "array_positions",
+		"overlay", "date_bin", "jsonb_strip_nulls", "json_strip_nulls", "jsonb_delete", "array_remove", "array_replace", "array_positions", "array_dims", "array_ndims",
 		"make_interval", "unistr", "sha224", "sha384", "sha512",
 		"initcap", "get_byte", "set_byte", "jsonb_pretty", "every", "trim_array", "jsonb_path_exists", "jsonb_path_match", "pg_sleep")
 }
@@ -437,23 +450,23 @@ var rules = map[string]rule{
 	"character":                varcharCast,
 	"with":                     withQueries, // storage parameters; WITH [RECURSIVE] lists (recursive.go)
 	"decimal":                  wideDecimal,
-	"zone":                     func(p *pass, i int) { timestamptzLiteral(p, i); atTimeZone(p, i) }, // timestamp with time zone; x AT TIME ZONE 'PST' (datetime.go)
-	"group":                    groupByKey,                                                          // GROUP BY a table's primary key (groupbykey.go)
-	"vsql_any_eq":              anyEqLiteralArray,                                                   // 33 = ANY ('{1,2}') as sqltext wrote it (likeany.go)
-	"date_trunc":               dateTruncZone,                                                       // date_trunc('day', x, 'VET') (datetime.go)
-	"pg_date_trunc":            dateTruncZone,                                                       // its macro
-	"make_timestamptz":         makeTimestamptzZone,                                                 // make_timestamptz(…, '+2') (datetime.go)
-	"explain":                  explainOptions,                                                      // EXPLAIN (COSTS OFF) … (explain.go)
-	"timezone":                 atTimeZone,                                                          // timezone('PST', x)
-	"function":                 sqlFunction,                                                         // CREATE FUNCTION … LANGUAGE sql as a macro (sqlfunctions.go)
-	"unnest":                   unnestRule,                                                          // unnest(a, b) in FROM
-	"generate_series":          generateSeries,                                                      // rows, not a list, in a select list; '12 hours' steps; 0A000 where PostgreSQL refuses it
-	":":                        func(p *pass, i int) { colonCast(p, i); domainColonCast(p, i) },     // '…'::bool, '{1,2}'::int[]; x::domain (domains.go)
+	"zone":                     func(p *pass, i int) { timestamptzLiteral(p, i); atTimeZone(p, i) },                   // timestamp with time zone; x AT TIME ZONE 'PST' (datetime.go)
+	"group":                    groupByKey,                                                                            // GROUP BY a table's primary key (groupbykey.go)
+	"vsql_any_eq":              anyEqLiteralArray,                                                                     // 33 = ANY ('{1,2}') as sqltext wrote it (likeany.go)
+	"date_trunc":               dateTruncZone,                                                                         // date_trunc('day', x, 'VET') (datetime.go)
+	"pg_date_trunc":            dateTruncZone,                                                                         // its macro
+	"make_timestamptz":         makeTimestamptzZone,                                                                   // make_timestamptz(…, '+2') (datetime.go)
+	"explain":                  explainOptions,                                                                        // EXPLAIN (COSTS OFF) … (explain.go)
+	"timezone":                 atTimeZone,                                                                            // timezone('PST', x)
+	"function":                 sqlFunction,                                                                           // CREATE FUNCTION … LANGUAGE sql as a macro (sqlfunctions.go)
+	"unnest":                   unnestRule,                                                                            // unnest(a, b) in FROM
+	"generate_series":          generateSeries,                                                                        // rows, not a list, in a select list; '12 hours' steps; 0A000 where PostgreSQL refuses it
+	":":                        func(p *pass, i int) { colonCast(p, i); domainColonCast(p, i); arrayCastDepth(p, i) }, // '…'::bool, '{1,2}'::int[]; x::domain (domains.go); ARRAY[[…]]::text[] (arrayconcat.go)
 	"bool":                     typedLiteral,
 	"boolean":                  typedLiteral,
 	"date":                     typedLiteral,
 	"interval":                 intervalLiteralTyped, // interval '1 2' day to hour (intervalfields.go)
-	"cast":                     func(p *pass, i int) { castCall(p, i); domainCastCall(p, i) },
+	"cast":                     func(p *pass, i int) { castCall(p, i); domainCastCall(p, i); castArrayDepth(p, i) },
 	"extract":                  extractSeconds, // EXTRACT(SECOND FROM x): the fraction (extract.go)
 	"date_part":                extractSeconds,
 	"similar":                  similarTo,      // x SIMILAR TO 'pattern' (extract.go)
@@ -485,6 +498,7 @@ var rules = map[string]rule{
 	"_timestamptz":             arrayTypeName,
 	"_json":                    arrayTypeName,
 	"_jsonb":                   arrayTypeName,
+	"_name":                    arrayTypeName,
 	"row":                      anonymousRow,
 	"for":                      lockingClause, // SELECT … FOR UPDATE (locking.go)
 	"into":                     selectInto,    // SELECT … INTO t FROM … (selectinto.go)
@@ -500,7 +514,13 @@ var rules = map[string]rule{
 	"array_agg":                distinctAgg,  // (DISTINCT col): PostgreSQL's sorted order (jsonagg.go)
 	"string_agg":               distinctAgg,
 	"*":                        starRule,
-	"array_fill":               arrayFill, // (arrayfuncs.go)
+	"array_fill":               arrayFill,      // (arrayfuncs.go)
+	"[":                        subscriptChain, // x[1:2][2] (arrayassign.go)
+	"array_cat":                arrayCat,       // (arrayconcat.go)
+	"array":                    emptyArray,
+	"array_position":           multiDimSearch,
+	"array_positions":          multiDimSearch,
+	"array_remove":             multiDimSearch,
 	"json_populate_record":     recordCall,
 	"jsonb_populate_record":    recordCall,
 	"json_populate_recordset":  recordCall,
@@ -513,7 +533,7 @@ var rules = map[string]rule{
 
 // triggerBytes is a cheap first test: a statement containing none of these
 // bytes (case-insensitively) cannot match a rule.
-const triggerBytes = "/%@<>?#:&|-*aAbBsSjJzZnNtTdDuUgGwWrRxX"
+const triggerBytes = "/%@<>?#:&|-*[aAbBsSjJzZnNtTdDuUgGwWrRxX"
 
 // Rewrite returns sql as DuckDB should run it for PostgreSQL's semantics;
 // changed is false when it is returned as it was.
@@ -604,6 +624,11 @@ type pass struct {
 	whole bool
 	// enums: Session.EnumColumns's answer, asked once (enumorder.go)
 	enums map[string]string
+	// arrays: Session.ArrayColumns's answer, asked once, and the columns
+	// of the tables the statement reads (arraycompare.go)
+	arrays, fromColumns map[string]string
+	// tables: Session.TableColumns's answers, by name parts
+	tables map[string][]TableColumn
 	// domains: Session.Domains's answer, asked once (domains.go)
 	domains map[string]string
 	// deferred run after every token's rule, for a rule that copies text
@@ -1295,7 +1320,16 @@ func contains(p *pass, op, op2 int, reversed bool) {
 	}
 	// i @> '{32,17}': a literal that is no JSON but an array is array
 	// containment (elements compared as text)
-	if l, r := p.arrayNotJSON(op-1), p.arrayNotJSON(op2+1); l != "" || r != "" {
+	l, r := p.arrayNotJSON(op-1), p.arrayNotJSON(op2+1)
+	// i @> '{}' of an array column i (arraycompare.go)
+	if l == "" && r == "" && (p.sess.ArrayColumns != nil || p.sess.TableColumns != nil) {
+		if p.isEmptyArrayLiteral(op2+1) && p.literalEnds(op2+1) && p.columnBefore(op-1, p.arrayColumn) != "" {
+			r = "[]"
+		} else if p.isEmptyArrayLiteral(op-1) && p.literalStarts(op-1) && p.columnAfter(op2+1, p.arrayColumn) != "" {
+			l = "[]"
+		}
+	}
+	if l != "" || r != "" {
 		for k, list := range map[int]string{op - 1: l, op2 + 1: r} {
 			if list != "" {
 				p.replace(p.toks[k].Start, p.toks[k].End, list)
@@ -1406,7 +1440,9 @@ func concatOp(p *pass, i int) {
 	}
 	if p.jsonbOperand(i-1, i+2) {
 		p.binary(i, i+1, ".pg_jsonb_concat(", false)
+		return
 	}
+	arrayConcatChain(p, i) // (arrayconcat.go)
 }
 
 // pipeOp: PostgreSQL's prefix operators |/ (square root) and ||/ (cube
@@ -1599,10 +1635,24 @@ func arrayTypeName(p *pass, i int) {
 	}
 	if p.isOp(i-1, ":") && p.isOp(i-2, ":") || p.castTarget(i) || p.columnType(i) {
 		elem := strings.ToLower(p.text(i))[1:]
-		if elem == "jsonb" {
+		switch elem {
+		case "jsonb":
 			elem = "json"
+		case "name":
+			elem = "varchar"
 		}
 		p.replace(p.toks[i].Start, p.toks[i].End, elem+"[]")
+	}
+}
+
+// arrayTypeNames are the _type names arrayTypeName reads.
+var arrayTypeNames = map[string]bool{}
+
+func init() {
+	for name := range rules {
+		if strings.HasPrefix(name, "_") {
+			arrayTypeNames[name] = true
+		}
 	}
 }
 
@@ -1922,6 +1972,7 @@ var templateReaders = map[string]bool{"to_timestamp": true, "pg_to_timestamp": t
 func stringLiteral(p *pass, i int) {
 	escapeStringUnicode(p, i)
 	offsetLiteral(p, i)
+	arrayCompared(p, i)
 }
 
 func offsetLiteral(p *pass, i int) {

@@ -300,7 +300,7 @@ func TestLiteralCasts(t *testing.T) {
 		`SELECT i && '{32,"a b",NULL}', i && '{}', i && '{"x\"y"}'`:                                                                                                                `SELECT i && '["32", "a b", NULL]', i && '[]', i && '["x\"y"]'`,
 		`SELECT a - b, '{}'::jsonb - 'k', x || y, '[1]'::jsonb || '[2]'`:                                                                                                           `SELECT a - b, memory.__vsql_fn.pg_jsonb_minus('{}'::JSON , 'k'), x || y, memory.__vsql_fn.pg_jsonb_concat('[1]'::JSON , '[2]')`,
 		`SELECT interval '-1 +02:03', 'P1Y2M'::interval, interval '1 month - 1 second'`:                                                                                            `SELECT interval '0 months -1 days 7380000000 microseconds', '14 months 0 days 0 microseconds'::interval, interval '1 months 0 days -1000000 microseconds'`,
-		`SELECT '[1:2]={1,2}'::int[], 'maybe'::bool, x::bool`:                                                                                                                      `SELECT '[1:2]={1,2}'::int[], 'maybe'::bool, x::bool`,
+		`SELECT '[1:2]={1,2}'::int[], 'maybe'::bool, x::bool`:                                                                                                                      `SELECT ['1', '2']::int[], 'maybe'::bool, x::bool`,
 	} {
 		if got, _ := Rewrite(in); got != want {
 			t.Errorf("Rewrite(%q)\n got %q\nwant %q", in, got, want)
@@ -314,7 +314,7 @@ func TestCompositeRewrite(t *testing.T) {
 		{"create type s.jp as (a text, n name, j jsonb, ia _int4, d numeric(50, 2))", "create type s.jp as STRUCT(a text, n VARCHAR, j JSON, ia int4[], d numeric(38, 2))"},
 		{"CREATE TYPE mood AS ENUM ('a', 'b')", "CREATE TYPE mood AS ENUM ('a', 'b')"},
 		{"CREATE TYPE e AS ()", "CREATE TYPE e AS ()"},
-		{"SELECT '{1}'::_int4", "SELECT '{1}'::int4[]"},
+		{"SELECT '{1}'::_int4", "SELECT ['1']::int4[]"},
 		{"SELECT _int4 FROM t", "SELECT _int4 FROM t"},
 		{"SELECT row(1, 'a'), (row(1, 2)).f2, row(1, 2) AS r FROM t", `SELECT struct_pack(f1 := 1, f2 := 'a') AS "row", (struct_pack(f1 := 1, f2 := 2)).f2, struct_pack(f1 := 1, f2 := 2) AS r FROM t`},
 		// a row comparison is written out element by element (rowcompare.go)

@@ -22,6 +22,11 @@ type Session struct {
 	// for a statement comparing a name with a string literal by order
 	// (enumorder.go).
 	EnumColumns func() map[string]string
+	// ArrayColumns, when set, is EnumColumns for the columns of an array
+	// (list) type, INTEGER[] or VARCHAR[][]. The rewrite calls it at most
+	// once, and only for a statement comparing a name with a string
+	// literal that holds PostgreSQL array input (arraycompare.go).
+	ArrayColumns func() map[string]string
 	// TableColumns, when set, returns the columns of the table that the
 	// name parts (table, schema.table or database.schema.table, unquoted)
 	// name, in the table's order; nil when there is none. The rewrite

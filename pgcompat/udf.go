@@ -205,6 +205,9 @@ var goFunctions = map[string][]scalar{
 	"__vsql_jsonb_strip_nulls": {{in: []duckdb.Type{tText}, out: tText, run: jsonbStripNulls}},
 	"__vsql_cardinality":       {{in: []duckdb.Type{tAny}, out: tInt, run: cardinality}},
 	"__vsql_width_bucket":      {{in: []duckdb.Type{tAny, tAny}, out: tInt, run: widthBucketArray}},
+	"__vsql_array_dims":        {{in: []duckdb.Type{tAny}, out: tText, run: arrayDims}},
+	"__vsql_array_ndims":       {{in: []duckdb.Type{tAny}, out: tInt4, run: arrayNdims}},
+	"__vsql_array_length":      {{in: []duckdb.Type{tAny, tInt}, out: tInt4, run: arrayLength}},
 	"__vsql_json_object":       {{in: []duckdb.Type{tAny}, out: tText, run: jsonObject}, {in: []duckdb.Type{tAny, tAny}, out: tText, run: jsonObject}},
 	"__vsql_jsonb_assign":      {{in: []duckdb.Type{tText, tText, tText}, out: tText, run: jsonbAssign, nulls: true}},
 	"__vsql_json_populate":     {{in: []duckdb.Type{tText, tText, tText, tText}, out: tText, run: jsonPopulate}},
@@ -320,7 +323,7 @@ func init() {
 		}
 	}
 	// names DuckDB has too: their macros are pg_… (see sqltext.ProvideFunctionAs)
-	for _, f := range []string{"json_object", "cardinality", "make_date", "json_array_length", "to_timestamp", "regexp_replace", "regexp_split_to_array", "regexp_split_to_table", "string_to_array", "regexp_matches"} {
+	for _, f := range []string{"json_object", "cardinality", "array_length", "array_to_string", "make_date", "json_array_length", "to_timestamp", "regexp_replace", "regexp_split_to_array", "regexp_split_to_table", "string_to_array", "regexp_matches"} {
 		sqltext.ProvideFunctionAs(f, "pg_"+f)
 	}
 	sqltext.ProvideFunctions("to_char", "to_date", "to_number",

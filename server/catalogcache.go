@@ -22,10 +22,11 @@ import (
 var catalogGeneration atomic.Int64
 
 // enumColumnsCache is a session's last answer and the generation it was
-// read at.
+// read at: the columns of enum types and those of array (list) types.
 type enumColumnsCache struct {
 	generation int64
 	columns    map[string]string
+	arrays     map[string]string
 }
 
 // catalogChanged records a statement that may change a catalog: other
@@ -52,31 +53,55 @@ func (s *Session) endTransactionCatalog() {
 // being prepared under ctx.
 func (s *Session) enumColumnsFunc(ctx context.Context) func() map[string]string {
 	return func() map[string]string {
-		gen := catalogGeneration.Load()
-		if c := s.enumColumns; c != nil && c.generation == gen {
+		if c := s.typedColumns(ctx); c != nil {
 			return c.columns
 		}
-		cols := map[string]string{}
-		// A name that columns of different types share (an enum in one
-		// table, text in another) is left out: the rewrite cannot know
-		// which one a statement means.
-		err := s.queryRows(ctx, `SELECT lower(column_name), min(data_type)
-			FROM duckdb_columns()
-			WHERE database_name IN (current_database(), 'temp') AND NOT internal
-				AND schema_name NOT IN ('pg_catalog', 'information_schema')
-			GROUP BY 1
-			HAVING count(DISTINCT data_type) = 1 AND min(data_type) LIKE 'ENUM(%'`,
-			func(row []any) {
-				name, _ := row[0].(string)
-				typ, _ := row[1].(string)
-				cols[name] = typ
-			})
-		if err != nil {
-			return nil // (a failed transaction: the statement fails anyway)
-		}
-		s.enumColumns = &enumColumnsCache{generation: gen, columns: cols}
-		return cols
+		return nil
 	}
+}
+
+// arrayColumnsFunc returns pgcompat.Session's ArrayColumns.
+func (s *Session) arrayColumnsFunc(ctx context.Context) func() map[string]string {
+	return func() map[string]string {
+		if c := s.typedColumns(ctx); c != nil {
+			return c.arrays
+		}
+		return nil
+	}
+}
+
+// typedColumns reads (or returns the session's last answer of) the
+// columns of enum and array types, by lower-cased name.
+func (s *Session) typedColumns(ctx context.Context) *enumColumnsCache {
+	gen := catalogGeneration.Load()
+	if c := s.enumColumns; c != nil && c.generation == gen {
+		return c
+	}
+	c := &enumColumnsCache{generation: gen, columns: map[string]string{}, arrays: map[string]string{}}
+	// A name that columns of different types share (an enum in one
+	// table, text in another) is left out: the rewrite cannot know
+	// which one a statement means.
+	err := s.queryRows(ctx, `SELECT lower(column_name), min(data_type)
+		FROM duckdb_columns()
+		WHERE database_name IN (current_database(), 'temp') AND NOT internal
+			AND schema_name NOT IN ('pg_catalog', 'information_schema')
+		GROUP BY 1
+		HAVING count(DISTINCT data_type) = 1 AND (min(data_type) LIKE 'ENUM(%' OR min(data_type) LIKE '%[]')`,
+		func(row []any) {
+			name, _ := row[0].(string)
+			typ, _ := row[1].(string)
+			if strings.HasPrefix(typ, "ENUM(") {
+				c.columns[name] = typ
+			}
+			if strings.HasSuffix(typ, "[]") {
+				c.arrays[name] = typ
+			}
+		})
+	if err != nil {
+		return nil // (a failed transaction: the statement fails anyway)
+	}
+	s.enumColumns = c
+	return c
 }
 
 // tableColumnsCache is a session's answers for tables, by the name parts

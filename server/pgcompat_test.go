@@ -595,6 +595,31 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "UPDATE arr_asg SET a[NULL] = 5 WHERE id = 3"},
 		{sql: "UPDATE arr_asg SET t[1] = NULL WHERE id = 3"},
 		{sql: "SELECT * FROM arr_asg ORDER BY id"},
+		// slices and multidimensional arrays (arrayassign.go): extension past the end, nested
+		// assignments to one column, [k] among slices, bounds left out, PostgreSQL's errors
+		{sql: "CREATE TABLE arr_sl (id int, a int2[], b int[][], c text[])"},
+		{sql: "INSERT INTO arr_sl (id, a[1:3], b[1:2][1:2], c) VALUES (1, '{1,2,3}', '{{1,2},{3,4}}', '{x}'), (2, NULL, NULL, NULL)"},
+		{sql: "UPDATE arr_sl SET a[2:3] = '{20,30}', a[5:6] = ARRAY[50,60], b[2][1:2] = '{{7,8}}', c[2:2] = '{\"y z\"}' WHERE id = 1"},
+		{sql: "UPDATE arr_sl SET b[1][2] = 9, a[:2] = '{8,9,10}' WHERE id = 1"},
+		{sql: "UPDATE arr_sl SET a[1:2] = '{1,2}', b[1:1][1:2] = ARRAY[5,6], c[1:2] = NULL WHERE id = 2"},
+		{sql: "SELECT id, a, b, c, array_dims(a), array_ndims(b), array_dims(b), array_dims(c) FROM arr_sl ORDER BY id"},
+		{sql: "SELECT a[2:], b[1:2][2], b[:1][:], b[2:][2:] FROM arr_sl ORDER BY id"},
+		{sql: "UPDATE arr_sl SET a[:] = '{1}' WHERE id = 1"},           // source array too small
+		{sql: "UPDATE arr_sl SET b[1:3][1] = '{1,2,3}' WHERE id = 1"},  // out of range (not extended)
+		{sql: "UPDATE arr_sl SET b[1] = 5 WHERE id = 1"},               // wrong number of subscripts
+		{sql: "UPDATE arr_sl SET a[2:NULL] = '{1}' WHERE id = 1"},      // 22004
+		{sql: "UPDATE arr_sl SET c[:2] = '{a,b}' WHERE id = 2"},        // an empty array's slice needs both bounds
+		{sql: "SELECT * FROM arr_sl WHERE c = '{}' OR a = '{1,2}' OR '{x,\"y z\"}' = c ORDER BY id"},
+		{sql: "SELECT id FROM arr_sl WHERE c @> '{}' AND a <@ '{1,2,8,9,10,50,60,30,NULL}' ORDER BY id"},
+		// || of arrays and elements, array_cat across dimensions, casts keep the dimensions
+		{sql: "SELECT ARRAY[1,2] || 3, 0 || ARRAY[1,2] || 3, ARRAY[[1,2],[3,4]] || ARRAY[5,6], ARRAY[5,6] || ARRAY[[1,2]], array_cat(ARRAY[1,2], ARRAY[[3,4],[5,6]])"},
+		{sql: "SELECT ARRAY[['a','bc'],['def','hijk']]::text[], CAST(ARRAY[[['a']]] AS text[])"},
+		{sql: "SELECT array_length(ARRAY[[1,2,3],[4,5,6]], 2), array_length(ARRAY[[1,2,3]], 3), array_upper(ARRAY[[1],[2]], 2), array_to_string(ARRAY[1,NULL,3], ',', '*')"},
+		{sql: "SELECT ('{{1,2,3},{4,5,6},{7,8,9}}'::int[])[1:2][2], '[1:2]={1,2}'::int[]"},
+		{sql: "SELECT ('{}'::int[])[1][2][3][4][5][6][7]"},
+		{sql: "SELECT array_position(ARRAY[[1,2],[3,4]], 3)"},
+		{sql: "SELECT array[]"},
+		{sql: "SELECT '{{1},{2,3}}'::int[]"},
 		// make_timestamptz's zone: a numeric offset counts hours east, an abbreviation is fixed
 		{sql: "SELECT make_timestamptz(1973, 07, 15, 08, 15, 55.33, '+2'), make_timestamptz(1973, 07, 15, 08, 15, 55.33, '-2:30'), make_timestamptz(2008, 7, 10, 10, 10, 10, 'EST'), make_timestamptz(2014, 12, 10, 10, 10, 10, 'europe/paris')", names: true},
 		// ALTER TYPE … ADD VALUE: the enum made again, its columns moved onto it
@@ -1645,5 +1670,44 @@ func TestAlterEnumTwins(t *testing.T) {
 	var labels string
 	if err := c.QueryRow(ctx, "SELECT array_to_string(enum_range(NULL::twin_a), ',')").Scan(&labels); err != nil || labels != "x,y" {
 		t.Errorf("twin_a after the refusal: %q %v", labels, err)
+	}
+}
+
+// TestArrayLowerBounds: what PostgreSQL answers with an array whose lower
+// bound is not 1 is refused clearly (0A000), never answered with the
+// bounds dropped: input with such bounds, as a literal or a parameter, and
+// an assignment below 1 or of an empty array from elsewhere than 1.
+func TestArrayLowerBounds(t *testing.T) {
+	ctx := context.Background()
+	c := connectPgx(t, startServer(t, nil))
+	for _, q := range []string{
+		"CREATE TABLE lb (a int[], b int[][])",
+		"INSERT INTO lb VALUES ('{1,2}', '{{1,2},{3,4}}'), (NULL, NULL)",
+	} {
+		if _, err := c.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for _, q := range []string{
+		"SELECT '[0:1]={1,2}'::int[]",
+		"INSERT INTO lb VALUES ('[2:3]={1,2}', NULL)",
+		"UPDATE lb SET a[0] = 1 WHERE a IS NOT NULL",
+		"UPDATE lb SET a[-1:1] = '{1,2,3}' WHERE a IS NOT NULL",
+		"UPDATE lb SET a[3] = 1 WHERE a IS NULL",
+		"UPDATE lb SET b[2:3][1:1] = '{1,2}' WHERE b IS NULL",
+		"INSERT INTO lb (a[2:3]) VALUES ('{1,2}')",
+	} {
+		_, err := c.Exec(ctx, q)
+		expectPgError(t, err, "0A000", "")
+	}
+	// a parameter in text format (pgx sends a string as text)
+	_, err := c.Exec(ctx, "INSERT INTO lb (a) VALUES ($1)", "[0:1]={1,2}")
+	expectPgError(t, err, "0A000", "lower bound")
+	var got string
+	if _, err := c.Exec(ctx, "INSERT INTO lb (a) VALUES ($1)", "[1:2]={7,8}"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.QueryRow(ctx, "SELECT array_to_string(a, ',') FROM lb WHERE a[1] = 7").Scan(&got); err != nil || got != "7,8" {
+		t.Errorf("[1:2]={7,8} as a parameter: %q, %v", got, err)
 	}
 }

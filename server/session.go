@@ -452,7 +452,7 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if scan.CallsVsql {
 		s.catalogChanged() // (a merge or checkout may change tables)
 	}
-	sess := pgcompat.Session{Order: s.dateOrder, Location: s.location, EnumColumns: s.enumColumnsFunc(ctx),
+	sess := pgcompat.Session{Order: s.dateOrder, Location: s.location, EnumColumns: s.enumColumnsFunc(ctx), ArrayColumns: s.arrayColumnsFunc(ctx),
 		TableColumns: s.tableColumnsFunc(ctx), Domains: s.domainsFunc(ctx)}
 	tr := pgcompat.TranslateIn(st, scan.CallsVsql, sess)
 	if tr.Err != nil {

@@ -127,6 +127,8 @@ const (
 	DatatypeMismatch        Code = "datatype_mismatch"
 	InvalidRowCount         Code = "invalid_row_count"
 	ArraySubscript          Code = "array_subscript_error"
+	ProgramLimit            Code = "program_limit_exceeded"
+	IndeterminateDatatype   Code = "indeterminate_datatype"
 	StringLengthMismatch    Code = "string_data_length_mismatch"
 	StringTooLong           Code = "string_data_right_truncation"
 	SubstringError          Code = "substring_error"
@@ -284,7 +286,9 @@ var codes = map[Code]codeInfo{
 	NullValueNotAllowed:     {"22004", "Pass a value that is not NULL, e.g. coalesce(x, …) (in format(): %L writes NULL, %s nothing)."},
 	ZeroLengthString:        {"2200F", "Leave the empty string out: a lexeme has at least one character."},
 	JSONPathBoolean:         {"22038", "jsonb_path_match needs a path that returns one boolean (a predicate such as $.a == 1); the @@ operator answers NULL instead."},
-	ArraySubscript:          {"2202E", "The index must lie within the value: a bytea of n bytes has bytes 0 to n-1 (bits 0 to 8n-1), a bit string of n bits bits 0 to n-1."},
+	ArraySubscript:          {"2202E", "The index must lie within the value: a bytea of n bytes has bytes 0 to n-1 (bits 0 to 8n-1), a bit string of n bits bits 0 to n-1, an array's elements are counted from 1 along each dimension (array_dims shows them), and a slice assigned takes as many elements from its source."},
+	IndeterminateDatatype:   {"42P18", "Cast the empty array to the type it should have: ARRAY[]::integer[]."},
+	ProgramLimit:            {"54000", "PostgreSQL's arrays have at most 6 dimensions and 134217727 elements: use fewer subscripts, or a slice whose upper bound is not below its lower bound."},
 	StringLengthMismatch:    {"22026", "A bit(n) value has exactly n bits: cast the value (x::bit(n) pads or cuts it on the right), and give &, | and # operands of one length."},
 	StringTooLong:           {"22001", "A bit varying(n) value has at most n bits: cast it (x::bit varying(n) cuts it on the right) or widen the type."},
 	SubstringError:          {"22011", "Give substring a length of 0 or more."},
