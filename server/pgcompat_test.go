@@ -604,11 +604,11 @@ func TestPostgresSemantics(t *testing.T) {
 		{sql: "UPDATE arr_sl SET a[1:2] = '{1,2}', b[1:1][1:2] = ARRAY[5,6], c[1:2] = NULL WHERE id = 2"},
 		{sql: "SELECT id, a, b, c, array_dims(a), array_ndims(b), array_dims(b), array_dims(c) FROM arr_sl ORDER BY id"},
 		{sql: "SELECT a[2:], b[1:2][2], b[:1][:], b[2:][2:] FROM arr_sl ORDER BY id"},
-		{sql: "UPDATE arr_sl SET a[:] = '{1}' WHERE id = 1"},           // source array too small
-		{sql: "UPDATE arr_sl SET b[1:3][1] = '{1,2,3}' WHERE id = 1"},  // out of range (not extended)
-		{sql: "UPDATE arr_sl SET b[1] = 5 WHERE id = 1"},               // wrong number of subscripts
-		{sql: "UPDATE arr_sl SET a[2:NULL] = '{1}' WHERE id = 1"},      // 22004
-		{sql: "UPDATE arr_sl SET c[:2] = '{a,b}' WHERE id = 2"},        // an empty array's slice needs both bounds
+		{sql: "UPDATE arr_sl SET a[:] = '{1}' WHERE id = 1"},          // source array too small
+		{sql: "UPDATE arr_sl SET b[1:3][1] = '{1,2,3}' WHERE id = 1"}, // out of range (not extended)
+		{sql: "UPDATE arr_sl SET b[1] = 5 WHERE id = 1"},              // wrong number of subscripts
+		{sql: "UPDATE arr_sl SET a[2:NULL] = '{1}' WHERE id = 1"},     // 22004
+		{sql: "UPDATE arr_sl SET c[:2] = '{a,b}' WHERE id = 2"},       // an empty array's slice needs both bounds
 		{sql: "SELECT * FROM arr_sl WHERE c = '{}' OR a = '{1,2}' OR '{x,\"y z\"}' = c ORDER BY id"},
 		{sql: "SELECT id FROM arr_sl WHERE c @> '{}' AND a <@ '{1,2,8,9,10,50,60,30,NULL}' ORDER BY id"},
 		// || of arrays and elements, array_cat across dimensions, casts keep the dimensions
