@@ -35,6 +35,7 @@ var types = []pgType{
 	{114, "json", "json", nil, -1, "U", 199},
 	{700, "float4", "real", []string{"FLOAT"}, 4, "N", 1021},
 	{701, "float8", "double precision", []string{"DOUBLE"}, 8, "N", 1022},
+	{790, "money", "money", []string{"money"}, 8, "N", 791}, // pgcompat's money, as pgwire reports it
 	{1042, "bpchar", "character", nil, -1, "S", 1014},
 	{1043, "varchar", "character varying", []string{"VARCHAR"}, -1, "S", 1015},
 	{1082, "date", "date", []string{"DATE"}, 4, "D", 1182},

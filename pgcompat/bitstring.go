@@ -256,9 +256,10 @@ func typeLength(n int64) error {
 	return nil
 }
 
-// bitFunc is one overload of a function of bit strings (its argument and
-// result types by name: BitType, VarbitType or a DuckDB type).
-type bitFunc struct {
+// engineFunc is one overload of a function of the engine's own types, bit
+// strings and money (its argument and result types by name: BitType,
+// VarbitType, MoneyType or a DuckDB type).
+type engineFunc struct {
 	in  []string
 	out string
 	run func(a []driver.Value) (any, error)
@@ -266,7 +267,7 @@ type bitFunc struct {
 	types map[string]duckdb.TypeInfo
 }
 
-func (f bitFunc) Config() duckdb.ScalarFuncConfig {
+func (f engineFunc) Config() duckdb.ScalarFuncConfig {
 	ins := make([]duckdb.TypeInfo, len(f.in))
 	for i, t := range f.in {
 		ins[i] = f.types[t]
@@ -274,13 +275,13 @@ func (f bitFunc) Config() duckdb.ScalarFuncConfig {
 	return duckdb.ScalarFuncConfig{InputTypeInfos: ins, ResultTypeInfo: f.types[f.out]}
 }
 
-func (f bitFunc) Executor() duckdb.ScalarFuncExecutor { return scalar{run: f.run}.Executor() }
+func (f engineFunc) Executor() duckdb.ScalarFuncExecutor { return scalar{run: f.run}.Executor() }
 
 // bitFunctions are the overloads of bit strings (and get_bit and set_bit
 // of bytea), by function name: those
 // of DuckDB's operators and functions (an overload added to DuckDB's set)
 // and vsql's __vsql_bit_… that the macros of the rewrite call.
-func bitFunctions() map[string][]bitFunc {
+func bitFunctions() map[string][]engineFunc {
 	str := func(v driver.Value) string { return v.(string) }
 	num := func(v driver.Value) int64 {
 		switch x := v.(type) {
@@ -291,8 +292,8 @@ func bitFunctions() map[string][]bitFunc {
 		}
 		return 0
 	}
-	op := func(name string, f func(x, y byte) byte) []bitFunc {
-		return []bitFunc{{in: []string{BitType, BitType}, out: BitType, run: func(a []driver.Value) (any, error) {
+	op := func(name string, f func(x, y byte) byte) []engineFunc {
+		return []engineFunc{{in: []string{BitType, BitType}, out: BitType, run: func(a []driver.Value) (any, error) {
 			return bitsOp(str(a[0]), str(a[1]), name, f)
 		}}}
 	}
@@ -302,14 +303,14 @@ func bitFunctions() map[string][]bitFunc {
 		txt  = "VARCHAR"
 		blob = "BLOB"
 	)
-	length := []bitFunc{{in: []string{BitType}, out: i32, run: func(a []driver.Value) (any, error) { return int32(len(str(a[0]))), nil }}}
+	length := []engineFunc{{in: []string{BitType}, out: i32, run: func(a []driver.Value) (any, error) { return int32(len(str(a[0]))), nil }}}
 	// sized are the overloads of a cast to a type of length n (bit string
 	// or text in), fit making the value of that length
-	sized := func(fit func(b string, n int64) string, out string) []bitFunc {
+	sized := func(fit func(b string, n int64) string, out string) []engineFunc {
 		read := []func(string) (string, error){func(b string) (string, error) { return b, nil }, parseBits}
-		fs := make([]bitFunc, 2)
+		fs := make([]engineFunc, 2)
 		for k, in := range []string{BitType, txt} {
-			fs[k] = bitFunc{in: []string{in, i64}, out: out, run: func(a []driver.Value) (any, error) {
+			fs[k] = engineFunc{in: []string{in, i64}, out: out, run: func(a []driver.Value) (any, error) {
 				n := num(a[1])
 				if err := typeLength(n); err != nil && n != -1 {
 					return nil, err
@@ -323,12 +324,12 @@ func bitFunctions() map[string][]bitFunc {
 		}
 		return fs
 	}
-	shift := func(sign int64) []bitFunc {
-		return []bitFunc{{in: []string{BitType, i64}, out: BitType, run: func(a []driver.Value) (any, error) {
+	shift := func(sign int64) []engineFunc {
+		return []engineFunc{{in: []string{BitType, i64}, out: BitType, run: func(a []driver.Value) (any, error) {
 			return shiftBits(str(a[0]), sign*num(a[1])), nil
 		}}}
 	}
-	return map[string][]bitFunc{
+	return map[string][]engineFunc{
 		"&":   op("AND", func(x, y byte) byte { return x & y }),
 		"|":   op("OR", func(x, y byte) byte { return x | y }),
 		"xor": op("XOR", func(x, y byte) byte { return x ^ y }),
@@ -395,7 +396,7 @@ func bitFunctions() map[string][]bitFunc {
 		}}},
 		// x::bit(n): an integer's last n bits, text read and a bit string
 		// padded or cut to n bits
-		"__vsql_bit_cast": append(sized(fitBits, BitType), bitFunc{in: []string{i64, i64}, out: BitType, run: func(a []driver.Value) (any, error) {
+		"__vsql_bit_cast": append(sized(fitBits, BitType), engineFunc{in: []string{i64, i64}, out: BitType, run: func(a []driver.Value) (any, error) {
 			if err := typeLength(num(a[1])); err != nil {
 				return nil, err
 			}
@@ -407,7 +408,7 @@ func bitFunctions() map[string][]bitFunc {
 				return b
 			}
 			return b[:min(int64(len(b)), n)]
-		}, VarbitType), bitFunc{in: []string{i64, i64}, out: VarbitType, run: func(a []driver.Value) (any, error) {
+		}, VarbitType), engineFunc{in: []string{i64, i64}, out: VarbitType, run: func(a []driver.Value) (any, error) {
 			return nil, vsqlerr.New(vsqlerr.CannotCoerce, "cannot cast type integer to bit varying")
 		}}),
 		"__vsql_bit_fits": {{in: []string{BitType, i64, "BOOLEAN"}, out: "BOOLEAN", run: func(a []driver.Value) (any, error) {
@@ -416,9 +417,9 @@ func bitFunctions() map[string][]bitFunc {
 	}
 }
 
-// registerBitFunctions registers the types of bit strings and their
-// functions on the engine.
-func registerBitFunctions(conn *sql.Conn) error {
+// registerEngineTypes registers the engine's own types (bit strings and
+// money) and their functions.
+func registerEngineTypes(conn *sql.Conn) error {
 	types := map[string]duckdb.TypeInfo{}
 	err := conn.Raw(func(dc any) error {
 		c, ok := dc.(*duckdb.Conn)
@@ -428,8 +429,11 @@ func registerBitFunctions(conn *sql.Conn) error {
 		if err := registerBitTypes(c); err != nil {
 			return err
 		}
+		if err := registerMoneyType(c); err != nil {
+			return err
+		}
 		// a TypeInfo that names a registered type comes from the engine
-		for _, t := range []string{BitType, VarbitType, "INTEGER", "BIGINT", "VARCHAR", "BOOLEAN", "BLOB"} {
+		for _, t := range []string{BitType, VarbitType, MoneyType, "SMALLINT", "INTEGER", "BIGINT", "FLOAT", "DOUBLE", "VARCHAR", "BOOLEAN", "BLOB"} {
 			st, err := c.PrepareContext(context.Background(), "SELECT CAST(NULL AS "+t+")")
 			if err != nil {
 				return err
@@ -446,14 +450,16 @@ func registerBitFunctions(conn *sql.Conn) error {
 	if err != nil {
 		return err
 	}
-	for name, set := range bitFunctions() {
-		fs := make([]duckdb.ScalarFunc, len(set))
-		for i, f := range set {
-			f.types = types
-			fs[i] = f
-		}
-		if err := duckdb.RegisterScalarUDFSet(conn, name, fs...); err != nil {
-			return fmt.Errorf("register %s of bit strings: %w", name, err)
+	for _, set := range []map[string][]engineFunc{bitFunctions(), moneyFunctions()} {
+		for name, overloads := range set {
+			fs := make([]duckdb.ScalarFunc, len(overloads))
+			for i, f := range overloads {
+				f.types = types
+				fs[i] = f
+			}
+			if err := duckdb.RegisterScalarUDFSet(conn, name, fs...); err != nil {
+				return fmt.Errorf("register %s of %s: %w", name, fs[0].(engineFunc).in[0], err)
+			}
 		}
 	}
 	return nil

@@ -263,6 +263,27 @@
 // length is not part of an engine type: the rules below write a cast to
 // one as a call and a column of one as the type and a CHECK.
 //
+// # Money (money.go)
+//
+// money is an integer type of the engine (duckstream.RegisterIntType):
+// DECIMAL(18,2) named money, whose int64 is the cents, pgwire's money
+// (OID 790). DuckDB compares, sorts, hashes and takes min and max of the
+// int64s; the alias keeps DuckDB's functions of DECIMAL from it, and a
+// DECIMAL rather than BIGINT base keeps integer literals from converting
+// to it (DuckDB's rule for integer literals ignores aliases). Its casts
+// (cash_in, cash_out, from integer, bigint and every DECIMAL, to every
+// DECIMAL, and PostgreSQL's refusals) are Go functions in DuckDB's cast
+// map; + - * / and cashlarger, cashsmaller, cash_words are Go overloads.
+// The rewrite's / is // (divide), so / and // both have money's
+// overloads; its numericOperand makes m + '1.5' m + 1.5, which DuckDB
+// refuses, so the server prepares such a statement again with the numbers
+// beside + and - quoted back one at a time (MoneyNumber). sum has no
+// overload to add (DuckDB refuses overloads of a built-in aggregate): a
+// statement DuckDB refuses for sum(money) is prepared again with pg_sum,
+// a macro whose overload on money sums the cents as DECIMAL(38,2) with
+// DuckDB's sum (MoneySum), and calls of sum a macro cannot take (DISTINCT,
+// ORDER BY, FILTER, OVER) one at a time as the cast of that sum.
+//
 // Caveats: to_number returns double precision (DuckDB's DECIMAL has one
 // scale per column, PostgreSQL's numeric one per value); to_char of a
 // timestamptz reads the session's TimeZone by name: DuckDB's, or the

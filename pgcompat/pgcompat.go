@@ -134,6 +134,12 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_bit_cast(x, n) AS __vsql_bit_cast(x, n)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_varbit_cast(x, n) AS __vsql_varbit_cast(x, n)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_xor(a, b) AS xor(a, b)`,
+	// sum over money (money.go, MoneySum): the cents summed as a
+	// DECIMAL(38,2), DuckDB's sum of anything else (a macro's typed
+	// parameter picks the overload)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_money_cents(x ` + MoneyType + `) AS CAST(x AS DECIMAL(38,2))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_sum(x ` + MoneyType + `) AS CAST(sum(` + schema + `.pg_money_cents(x)) AS ` + MoneyType + `),
+		(x) AS sum(x)`,
 	// substr and substring of text and bytea at PostgreSQL's positions:
 	// characters from max(n, 1) up to n + m (exclusive; DuckDB's
 	// substring counts a negative n from the end); a negative m is an

@@ -242,7 +242,7 @@ var goFunctions = map[string][]scalar{
 // RegisterFunctions installs the Go functions on the engine (they are
 // global to the DuckDB instance).
 func RegisterFunctions(conn *sql.Conn) error {
-	if err := registerBitFunctions(conn); err != nil {
+	if err := registerEngineTypes(conn); err != nil {
 		return err
 	}
 	for name, set := range goFunctions {

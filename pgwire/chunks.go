@@ -59,6 +59,7 @@ const (
 	kList   // nested.go
 	kArray  // nested.go
 	kStruct // nested.go
+	kMoney  // pgcompat's money: int64 cents
 )
 
 // chunkKinds maps the DuckDB types the chunk encoder handles to the OID
@@ -95,6 +96,9 @@ func chunkKind(c duckstream.Column, oid uint32) colKind {
 		// From the stored text: the row path gets JSON decoded by the
 		// driver, numbers as float64 and a JSON null as nil.
 		return kJSON
+	}
+	if c.Type == duckdb.TYPE_DECIMAL && c.Alias == pgcompat.MoneyType && oid == MoneyOID {
+		return kMoney
 	}
 	want := chunkKinds[c.Type]
 	if want.kind == 0 || want.oid != oid || c.Alias != "" {
@@ -181,6 +185,12 @@ func (e *colEncoder) appendValue(b []byte, v *duckstream.Vector, i int) []byte {
 		return e.appendInt(b, int64(duckstream.Uint32(v, i)), 8)
 	case kI64:
 		return e.appendInt(b, duckstream.Int64(v, i), 8)
+	case kMoney:
+		x := duckstream.Int64(v, i)
+		if e.binary {
+			return binary.BigEndian.AppendUint64(b, uint64(x)) // cash_send: the cents as int8
+		}
+		return pgcompat.AppendCash(b, x)
 	case kF32:
 		x := duckstream.Float32(v, i)
 		if e.binary {

@@ -61,6 +61,13 @@ func DecodeParam(oid uint32, format int16, raw []byte) (any, error) {
 			return nil, bad("bigint")
 		}
 		return int64(binary.BigEndian.Uint64(raw)), nil
+	case MoneyOID:
+		// cash_recv: the cents as int8; bound as their text, which the
+		// engine's cast to money reads back
+		if len(raw) != 8 {
+			return nil, bad("money")
+		}
+		return string(pgcompat.AppendCash(nil, int64(binary.BigEndian.Uint64(raw)))), nil
 	case pgtype.Float4OID:
 		if len(raw) != 4 {
 			return nil, bad("real")

@@ -27,7 +27,7 @@ var binaryOIDs = map[uint32]bool{
 	pgtype.DateOID: true, pgtype.TimeOID: true, pgtype.TimestampOID: true, pgtype.TimestamptzOID: true,
 	pgtype.IntervalOID: true, pgtype.UUIDOID: true, pgtype.TextOID: true, pgtype.VarcharOID: true,
 	pgtype.ByteaOID: true, pgtype.JSONOID: true, pgtype.JSONBOID: true,
-	pgtype.BitOID: true, pgtype.VarbitOID: true,
+	pgtype.BitOID: true, pgtype.VarbitOID: true, MoneyOID: true,
 }
 
 // CanEncodeBinary reports whether a column can be sent in binary format:
@@ -59,6 +59,10 @@ func AppendValue(buf []byte, oid uint32, format int16, v any) ([]byte, error) {
 			return append(buf, b...), nil
 		}
 		return appendText(buf, pgtype.TextOID, v), nil
+	case MoneyOID:
+		if i, ok := moneyCents(v); ok {
+			return binary.BigEndian.AppendUint64(buf, uint64(i)), nil // cash_send: the cents as int8
+		}
 	}
 	if elem := elemOIDs[oid]; elem != 0 {
 		xs, ok := v.([]any)
@@ -187,6 +191,9 @@ func appendText(buf []byte, oid uint32, v any) []byte {
 	if oid == pgtype.JSONOID || oid == pgtype.JSONBOID {
 		return pgcompat.AppendJSONB(buf, v)
 	}
+	if i, ok := moneyCents(v); ok && oid == MoneyOID {
+		return pgcompat.AppendCash(buf, i)
+	}
 	switch x := v.(type) {
 	case string:
 		return append(buf, x...)
@@ -228,6 +235,15 @@ func appendText(buf []byte, oid uint32, v any) []byte {
 		return append(buf, "NULL"...)
 	}
 	return appendDuckText(buf, v, false)
+}
+
+// moneyCents is the cents of a value of pgcompat's money (a DECIMAL(18,2)
+// as the driver reads it).
+func moneyCents(v any) (int64, bool) {
+	if d, ok := v.(duckdb.Decimal); ok && d.Scale == 2 && d.Value != nil && d.Value.IsInt64() {
+		return d.Value.Int64(), true
+	}
+	return 0, false
 }
 
 // appendFloat formats like PostgreSQL 12+ with extra_float_digits = 1

@@ -118,6 +118,9 @@ func textEncoder(c duckstream.Column) (colEncoder, bool) {
 	if c.Type == duckdb.TYPE_VARCHAR && c.Alias == "JSON" {
 		oid = pgtype.JSONBOID
 	}
+	if c.Type == duckdb.TYPE_DECIMAL && c.Alias == pgcompat.MoneyType {
+		oid = MoneyOID
+	}
 	if oid == 0 {
 		return colEncoder{}, false
 	}

@@ -69,6 +69,12 @@ var duckdbScalars = map[duckdb.Type]scalarType{
 
 var textType = scalarType{pgtype.TextOID, pgtype.TextArrayOID, -1}
 
+// PostgreSQL's money and money[] (pgtype has no constants for them).
+const (
+	MoneyOID      = 790
+	MoneyArrayOID = 791
+)
+
 func scalarOf(info duckdb.TypeInfo) scalarType {
 	if info == nil {
 		return textType
@@ -78,6 +84,9 @@ func scalarOf(info duckdb.TypeInfo) scalarType {
 		// DuckDB's JSON is both json and jsonb (pgcompat turns jsonb into
 		// JSON); it is reported as jsonb, the type ORMs create and decode.
 		return scalarType{pgtype.JSONBOID, pgtype.JSONBArrayOID, -1}
+	}
+	if t == duckdb.TYPE_DECIMAL && info.Alias() == pgcompat.MoneyType {
+		return scalarType{MoneyOID, MoneyArrayOID, 8} // pgcompat's money: DECIMAL(18,2), int64 cents
 	}
 	if t == duckdb.TYPE_VARCHAR {
 		switch info.Alias() {
@@ -104,7 +113,9 @@ func ColumnOf(name string, info duckdb.TypeInfo) Column {
 		case *duckdb.ArrayDetails:
 			return arrayColumn(name, d.Child)
 		case *duckdb.DecimalDetails:
-			col.TypeMod = int32(d.Width)<<16 | int32(d.Scale) + 4
+			if info.Alias() != pgcompat.MoneyType {
+				col.TypeMod = int32(d.Width)<<16 | int32(d.Scale) + 4
+			}
 		case *duckdb.StructDetails:
 			col.OID, col.Size = pgtype.TextOID, -1
 			col.Fields = make([]Field, len(d.Entries))
@@ -161,7 +172,7 @@ func ParamOID(t duckdb.Type, info duckdb.TypeInfo) uint32 {
 // elemOIDs maps array OIDs to their element OIDs.
 var elemOIDs = func() map[uint32]uint32 {
 	m := map[uint32]uint32{pgtype.JSONArrayOID: pgtype.JSONOID, pgtype.JSONBArrayOID: pgtype.JSONBOID, pgtype.VarcharArrayOID: pgtype.VarcharOID,
-		pgtype.BitArrayOID: pgtype.BitOID, pgtype.VarbitArrayOID: pgtype.VarbitOID}
+		pgtype.BitArrayOID: pgtype.BitOID, pgtype.VarbitArrayOID: pgtype.VarbitOID, MoneyArrayOID: MoneyOID}
 	for _, st := range duckdbScalars {
 		m[st.arrayOID] = st.oid
 	}

@@ -26,7 +26,10 @@ var (
 	// x::bit(n), x::bit varying(n): pgcompat's pg_bit_cast(x, n) and
 	// pg_varbit_cast(x, n); a literal cast to bit or varbit (B'…' and X'…'
 	// constants are the cast of the letter and digits)
-	bitCast     = regexp.MustCompile(`^` + regexp.QuoteMeta(sqltext.FunctionsSchema) + `\.pg_(bit|varbit)_cast\((.*), -?[0-9]+\)$`)
+	bitCast = regexp.MustCompile(`^` + regexp.QuoteMeta(sqltext.FunctionsSchema) + `\.pg_(bit|varbit)_cast\((.*), -?[0-9]+\)$`)
+	// sum over money (pgcompat.MoneySum): pg_sum(m), sum(DISTINCT m)
+	// OVER w as a cast of the sum of pg_money_cents
+	moneySum    = regexp.MustCompile(`^CAST\(sum\((DISTINCT |ALL )?` + regexp.QuoteMeta(sqltext.FunctionsSchema) + `\.pg_money_cents\(.* AS "?money"?\)$`)
 	bitConstant = regexp.MustCompile(`^CAST\('([^']*)' AS "(pg_bit|varbit)"\)$`)
 	// a cast to a domain, wrapped in the domain's check macro
 	// (pgcompat/domains.go): PostgreSQL names it after the cast operand,
@@ -89,12 +92,25 @@ func unquoteRef(ref string) string {
 	return last
 }
 
+// typeNamed reports whether duck is a cast named after its type, its
+// operand having no name of its own ('1'::text): PostgreSQL's
+// FigureColname gives that name the weakest strength, so a cast of it is
+// named after the outer type ('1'::text::int4 is "int4").
+func typeNamed(duck string) bool {
+	inner, _, ok := castParts(duck)
+	if !ok {
+		return false
+	}
+	name := postgresColumnName(inner)
+	return name == "?column?" || name == inner && !columnRef.MatchString(inner) || typeNamed(inner)
+}
+
 // typeColumnNames are PostgreSQL's names of DuckDB's types, for a literal
 // cast to one ('1'::int is "int4", '…'::timestamptz "timestamptz").
 var typeColumnNames = map[string]string{"INTEGER": "int4", "BIGINT": "int8", "SMALLINT": "int2", "BOOLEAN": "bool",
 	"DOUBLE": "float8", "FLOAT": "float4", "DECIMAL": "numeric", "VARCHAR": "varchar", "DATE": "date", "TIME": "time",
 	"TIMESTAMP": "timestamp", "TIMESTAMP WITH TIME ZONE": "timestamptz", "TIME WITH TIME ZONE": "timetz",
-	"INTERVAL": "interval", "JSON": "jsonb", "UUID": "uuid", "BLOB": "bytea"}
+	"INTERVAL": "interval", "JSON": "jsonb", "UUID": "uuid", "BLOB": "bytea", "money": "money"}
 
 // paramText is a parameter castUnresolved cast to text.
 var paramText = regexp.MustCompile(`^TRY_CAST\(\$[0-9]+ AS VARCHAR\)$`)
@@ -121,6 +137,8 @@ func postgresColumnName(duck string) string {
 		return "make_timestamptz"
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_typeof("):
 		return "pg_typeof"
+	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_sum("), moneySum.MatchString(duck):
+		return "sum" // sum over money (pgcompat.MoneySum), also OVER (…)
 	case strings.HasPrefix(duck, `main.list_apply("range"(`) && strings.Contains(duck, "(lambda __vsql_i: "):
 		return "array_fill" // pgcompat's comprehension for array_fill
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_tsvector_length("):
@@ -186,7 +204,7 @@ func postgresColumnName(duck string) string {
 		// PostgreSQL's FigureColname: a cast is named after its operand
 		// when that has a name (a column, a function, a cast of one),
 		// else after the type
-		if name := postgresColumnName(inner); name != "?column?" && (name != inner || columnRef.MatchString(inner)) {
+		if name := postgresColumnName(inner); name != "?column?" && (name != inner || columnRef.MatchString(inner)) && !typeNamed(inner) {
 			return unquoteRef(name)
 		}
 		base := strings.Trim(strings.TrimRight(typ, "[]"), `"`)

@@ -53,6 +53,12 @@ func TestPostgresColumnName(t *testing.T) {
 		"CAST(sum(x) AS BIGINT)":                  "sum",
 		`CAST(t."Mixed Case" AS DOUBLE[])`:        "Mixed Case",
 		"CAST((x || 'a, b AS c') AS VARCHAR)":     "varchar",
+		// a cast of a cast named after its type: the outer type's name
+		"CAST(CAST('1' AS VARCHAR) AS INTEGER)":              "int4",
+		"CAST(CAST(1 AS INTEGER) AS BIGINT)":                 "int8",
+		"CAST(CAST(1234567890 AS INTEGER) AS money)":         "money",
+		"CAST('1.5' AS money)":                               "money",
+		"CAST(CAST(CAST(1 AS INTEGER) AS money) AS VARCHAR)": "varchar",
 	} {
 		if got := postgresColumnName(duck); got != want {
 			t.Errorf("postgresColumnName(%q) = %q, want %q", duck, got, want)

@@ -624,6 +624,11 @@ func (s *Session) gatesOf(scan sqltext.Scan) []string {
 func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, paramOIDs []uint32) (*duckStatement, error) {
 	stmt, err := s.prepareRaw(ctx, st.SQL)
 	if err != nil {
+		if again, fixed, ok := s.prepareMoney(ctx, st, err); ok {
+			stmt, st, err = again, fixed, nil
+		}
+	}
+	if err != nil {
 		return nil, s.failed(err)
 	}
 	ds := &duckStatement{sess: s, st: st, stmt: stmt, heavy: sqlfuncs.MayCallHeavy(st.SQL)}
@@ -699,6 +704,52 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 		}
 	}
 	return ds, nil
+}
+
+// prepareMoney prepares again a statement DuckDB refused (err) for
+// money's sake (pgcompat/money.go): sum over money, which DuckDB's sum
+// has no overload of (the plain calls at once, then the others one at a
+// time, each kept unless it was no sum over money), and a number the
+// rewrite unquoted beside money in + or - (quoted again one at a time,
+// each kept when DuckDB's refusal moved on). ok is false when the
+// statement still fails: the caller reports err.
+func (s *Session) prepareMoney(ctx context.Context, st sqltext.Statement, err error) (*duckdb.Stmt, sqltext.Statement, bool) {
+	last := err
+	var stmt *duckdb.Stmt
+	for round := 0; round < 4 && last != nil; round++ {
+		before := last.Error()
+		switch {
+		case pgcompat.SumOverMoney(last):
+			summed, pending, _ := pgcompat.MoneySum(st, last)
+			if summed.SQL != st.SQL {
+				st = summed
+				stmt, last = s.prepareRaw(ctx, st.SQL)
+			}
+			for k := 0; last != nil && k < pending && pgcompat.SumOverMoney(last); {
+				try := pgcompat.MoneySumCall(st, k)
+				next, err := s.prepareRaw(ctx, try.SQL)
+				if pgcompat.NotMoney(err) {
+					k++
+					continue
+				}
+				st, stmt, last, pending = try, next, err, pending-1
+			}
+		case pgcompat.MoneyOperand(last):
+			for k, n := 0, pgcompat.MoneyNumbers(st); k < n && pgcompat.MoneyOperand(last); k++ {
+				try := pgcompat.MoneyNumber(st, k)
+				next, err := s.prepareRaw(ctx, try.SQL)
+				if err == nil || err.Error() != last.Error() && (pgcompat.MoneyOperand(err) || pgcompat.SumOverMoney(err)) {
+					st, stmt, last, n, k = try, next, err, n-1, k-1
+				}
+			}
+		default:
+			return nil, st, false
+		}
+		if last != nil && last.Error() == before {
+			return nil, st, false // no progress
+		}
+	}
+	return stmt, st, last == nil
 }
 
 func (s *Session) prepareRaw(ctx context.Context, query string) (*duckdb.Stmt, error) {

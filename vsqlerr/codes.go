@@ -117,6 +117,7 @@ const (
 	DatetimeFieldOverflow   Code = "datetime_field_overflow"
 	InvalidTextValue        Code = "invalid_text_representation"
 	NumericOutOfRange       Code = "numeric_value_out_of_range"
+	FloatingPointException  Code = "floating_point_exception"
 	TemplateSyntax          Code = "invalid_template"
 	InvalidRegex            Code = "invalid_regular_expression"
 	InvalidUnicodeEscape    Code = "invalid_unicode_escape"
@@ -277,6 +278,7 @@ var codes = map[Code]codeInfo{
 	InvalidRegex:            {"2201B", "The pattern is not a regular expression RE2 (the dialect of DuckDB's and vsql's regexp functions) accepts; lookahead and back references are not supported."},
 	TemplateSyntax:          {"42601", "The formatting template of to_char or to_number combines fields PostgreSQL refuses together (see PostgreSQL's template patterns for numeric formatting)."},
 	InvalidTextValue:        {"22P02", "The text cannot be read as a value of the type; check its spelling against PostgreSQL's input syntax for the type."},
+	FloatingPointException:  {"22P01", "An integer division overflowed (the most negative money divided by -1); PostgreSQL's process traps it as a floating-point exception."},
 	NumericOutOfRange:       {"22003", "The value is beyond the type's range (double precision: about 1e-308 to 1e308; real: about 1e-38 to 1e38)."},
 	InvalidParameterFormat:  {"08P01", "Send one format code, or one per parameter, each 0 (text) or 1 (binary)."},
 	UnsupportedResultFormat: {"0A000", "Request this column in text format (format code 0)."},

@@ -33,6 +33,7 @@ void duckdb_cast_function_set_row_error(duckdb_function_info info, const char *e
 duckdb_state duckdb_register_cast_function(duckdb_connection con, duckdb_cast_function cast_function);
 void duckdb_destroy_cast_function(duckdb_cast_function *cast_function);
 duckdb_logical_type duckdb_create_logical_type(int type);
+duckdb_logical_type duckdb_create_decimal_type(uint8_t width, uint8_t scale);
 void duckdb_logical_type_set_alias(duckdb_logical_type type, const char *alias);
 duckdb_state duckdb_register_logical_type(duckdb_connection con, duckdb_logical_type type, void *info);
 void duckdb_destroy_logical_type(duckdb_logical_type *type);
@@ -44,9 +45,15 @@ void duckdb_vector_assign_string_element_len(duckdb_vector vector, idx_t index, 
 extern bool vsqlCast(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output);
 
 // vsql_type is a type of the engine, named by alias when alias is not NULL
-// (a type vsql_register_alias registered).
+// (a type vsql_register_alias registered); a DECIMAL (19) is
+// DECIMAL(width, scale), where id packs 19 | width << 8 | scale << 16.
 static duckdb_logical_type vsql_type(int id, const char *alias) {
-	duckdb_logical_type t = duckdb_create_logical_type(id);
+	duckdb_logical_type t;
+	if ((id & 0xff) == 19) {
+		t = duckdb_create_decimal_type((id >> 8) & 0xff, (id >> 16) & 0xff);
+	} else {
+		t = duckdb_create_logical_type(id);
+	}
 	if (alias != NULL) {
 		duckdb_logical_type_set_alias(t, alias);
 	}
@@ -157,7 +164,21 @@ type registeredCast struct {
 	// fromFloat reads a DOUBLE (floatWidth 8) or FLOAT (4) source
 	fromFloat  FloatCast
 	floatWidth int
-	width      int
+	// fromInt reads an integer source of intWidth bytes (1, 2, 4, 8)
+	// into an integer target; intText the same into text (width -1)
+	fromInt  IntCast
+	intText  IntTextCast
+	intWidth int
+	// fromDecimal reads a DECIMAL source of decWidth bytes (2, 4, 8, 16)
+	// and scale into an integer target; toDecimal writes a DECIMAL
+	// target of width bytes (2, 4, 8, 16) and scale from an integer
+	// source of intWidth bytes
+	fromDecimal DecimalIntCast
+	toDecimal   IntDecimalCast
+	decWidth    int
+	digits      int // a DECIMAL target's width in digits
+	scale       int
+	width       int
 }
 
 // FloatCast converts a DOUBLE or FLOAT value (a FLOAT widened) to the
@@ -238,13 +259,18 @@ func cString(s string) *C.char {
 // function arguments can name it, and results of it report the alias
 // (duckdb.TypeInfo.Alias), as DuckDB's JSON does.
 func RegisterTextType(c driver.Conn, alias string) error {
+	return registerAlias(c, C.int(bindings.TypeVarchar), alias)
+}
+
+// registerAlias registers the type id under the name alias.
+func registerAlias(c driver.Conn, id C.int, alias string) error {
 	h, err := connHandle(c)
 	if err != nil {
 		return err
 	}
 	name := C.CString(alias)
 	defer C.free(unsafe.Pointer(name))
-	if st := C.vsql_register_alias(C.duckdb_connection(h.Ptr), C.int(bindings.TypeVarchar), name); st != 0 {
+	if st := C.vsql_register_alias(C.duckdb_connection(h.Ptr), id, name); st != 0 {
 		return fmt.Errorf("duckstream: DuckDB refused the type %s", alias)
 	}
 	return nil
@@ -296,8 +322,26 @@ func vsqlCast(info C.duckdb_function_info, count C.idx_t, input, output C.duckdb
 		}
 		var v int64
 		var b []byte
+		var hi int64 // a 128-bit DECIMAL target's high half
 		var err error
 		switch {
+		case rc.fromInt != nil:
+			v, err = rc.fromInt(readInt(in.Data, i, rc.intWidth))
+		case rc.intText != nil:
+			b, err = rc.intText(readInt(in.Data, i, rc.intWidth))
+		case rc.fromDecimal != nil:
+			var d Decimal
+			if rc.decWidth == 16 {
+				d.Lo, d.Hi = HugeInt(&in, i)
+			} else {
+				x := readInt(in.Data, i, rc.decWidth)
+				d.Lo, d.Hi = uint64(x), x>>63
+			}
+			v, err = rc.fromDecimal(d, rc.scale)
+		case rc.toDecimal != nil:
+			var d Decimal
+			d, err = rc.toDecimal(readInt(in.Data, i, rc.intWidth), rc.digits, rc.scale)
+			v, hi = int64(d.Lo), d.Hi
 		case rc.fromFloat != nil && rc.floatWidth == 4:
 			v, err = rc.fromFloat(float64(*(*float32)(unsafe.Add(in.Data, i*4))))
 		case rc.fromFloat != nil:
@@ -320,6 +364,8 @@ func vsqlCast(info C.duckdb_function_info, count C.idx_t, input, output C.duckdb
 			return false
 		}
 		switch rc.width {
+		case 1:
+			*(*int8)(unsafe.Add(out, i)) = int8(v)
 		case -1:
 			if len(b) == 0 {
 				b = []byte{0} // a valid pointer for the empty value (length 0)
@@ -331,9 +377,25 @@ func vsqlCast(info C.duckdb_function_info, count C.idx_t, input, output C.duckdb
 			*(*int16)(unsafe.Add(out, i*2)) = int16(v)
 		case 4:
 			*(*int32)(unsafe.Add(out, i*4)) = int32(v)
+		case 16:
+			*(*int64)(unsafe.Add(out, i*16)) = v
+			*(*int64)(unsafe.Add(out, i*16+8)) = hi
 		default:
 			*(*int64)(unsafe.Add(out, i*8)) = v
 		}
 	}
 	return C.bool(ok)
+}
+
+// readInt reads row i of a vector of signed integers of width bytes.
+func readInt(data unsafe.Pointer, i, width int) int64 {
+	switch width {
+	case 1:
+		return int64(*(*int8)(unsafe.Add(data, i)))
+	case 2:
+		return int64(*(*int16)(unsafe.Add(data, i*2)))
+	case 4:
+		return int64(*(*int32)(unsafe.Add(data, i*4)))
+	}
+	return *(*int64)(unsafe.Add(data, i*8))
 }
