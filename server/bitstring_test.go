@@ -230,21 +230,9 @@ func TestBitStrings(t *testing.T) {
 // TestBitStringsRestart: columns of bit strings, their lengths and their
 // order survive a restart (the types are registered again at start).
 func TestBitStringsRestart(t *testing.T) {
-	cfg := server.Config{DataDir: t.TempDir()}
-	addr, stop := runServer(t, cfg)
-	c := connectPgx(t, addr).PgConn()
-	for _, q := range []string{
+	c := afterRestart(t,
 		"CREATE TABLE bsr (b bit(4), v bit varying(3))",
-		"INSERT INTO bsr VALUES (B'0101', B'1'), (B'1000', B'011'), (B'0110', B'')",
-	} {
-		if _, err := execText(c, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	c.Close(context.Background())
-	stop()
-	addr, _ = runServer(t, cfg)
-	c = connectPgx(t, addr).PgConn()
+		"INSERT INTO bsr VALUES (B'0101', B'1'), (B'1000', B'011'), (B'0110', B'')")
 	res, err := execText(c, "SELECT b, v FROM bsr ORDER BY v")
 	if err != nil {
 		t.Fatal(err)
@@ -261,4 +249,22 @@ func TestBitStringsRestart(t *testing.T) {
 			t.Errorf("%s after a restart: %v, want %s", q, err, code)
 		}
 	}
+}
+
+// afterRestart runs setup on a vsqld of a fresh repository, stops it,
+// starts another on the same repository and returns a connection to it.
+func afterRestart(t *testing.T, setup ...string) *pgconn.PgConn {
+	t.Helper()
+	cfg := server.Config{DataDir: t.TempDir()}
+	addr, stop := runServer(t, cfg)
+	c := connectPgx(t, addr).PgConn()
+	for _, q := range setup {
+		if _, err := execText(c, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	c.Close(context.Background())
+	stop()
+	addr, _ = runServer(t, cfg)
+	return connectPgx(t, addr).PgConn()
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/vsql/vsql/internal/pgtest"
-	"github.com/vsql/vsql/server"
 )
 
 // TestMoney: PostgreSQL's money — input, output, arithmetic, order,
@@ -238,24 +237,12 @@ func TestMoney(t *testing.T) {
 // TestMoneyRestart: a money column and its order survive a restart (the
 // type is registered again at start).
 func TestMoneyRestart(t *testing.T) {
-	cfg := server.Config{DataDir: t.TempDir()}
-	addr, stop := runServer(t, cfg)
-	c := connectPgx(t, addr).PgConn()
-	for _, q := range []string{
+	c := afterRestart(t,
 		"CREATE TABLE mr (m money)",
 		"INSERT INTO mr VALUES ('1.50'), ('-3'), ('$1,000,000.01')",
 		// beyond DECIMAL(18,2)'s 18 digits, the whole int64 range, in
 		// a compressed segment
-		"CREATE TABLE mr_big AS SELECT (CASE WHEN i % 2 = 0 THEN '92233720368547758.07' ELSE '-92233720368547758.08' END)::money AS m FROM generate_series(1, 5000) g(i)",
-	} {
-		if _, err := execText(c, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	c.Close(context.Background())
-	stop()
-	addr, _ = runServer(t, cfg)
-	c = connectPgx(t, addr).PgConn()
+		"CREATE TABLE mr_big AS SELECT (CASE WHEN i % 2 = 0 THEN '92233720368547758.07' ELSE '-92233720368547758.08' END)::money AS m FROM generate_series(1, 5000) g(i)")
 	res, err := execText(c, "SELECT m, m + '1' FROM mr ORDER BY m")
 	if err != nil {
 		t.Fatal(err)

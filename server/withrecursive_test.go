@@ -46,22 +46,9 @@ func vsqlMessage(a answer) answer {
 func TestRecursiveQueryChecks(t *testing.T) {
 	pg := pgtest.Connect(t).PgConn()
 	vs := connectPgx(t, startServer(t, nil)).PgConn()
-	setup := []string{
+	setupBoth(t, pg, vs, []string{"DROP TABLE IF EXISTS wr_y"},
 		"CREATE TABLE wr_y (a int)",
-		"INSERT INTO wr_y SELECT generate_series(1, 10)",
-	}
-	for _, q := range setup {
-		for _, c := range []*pgconn.PgConn{pg, vs} {
-			if _, err := execText(c, q); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		}
-	}
-	t.Cleanup(func() {
-		for _, c := range []*pgconn.PgConn{pg, vs} {
-			_, _ = execText(c, "DROP TABLE IF EXISTS wr_y")
-		}
-	})
+		"INSERT INTO wr_y SELECT generate_series(1, 10)")
 	refused := []string{
 		"WITH x(n, b) AS (SELECT 1) SELECT * FROM x",
 		"WITH RECURSIVE x(n, b) AS (SELECT 1 UNION ALL SELECT n + 1, 2 FROM x WHERE n < 3) SELECT * FROM x",
@@ -137,23 +124,9 @@ func TestRecursiveQueryChecks(t *testing.T) {
 func TestSearchCycle(t *testing.T) {
 	pg := pgtest.Connect(t).PgConn()
 	vs := connectPgx(t, startServer(t, nil)).PgConn()
-	setup := []string{
+	setupBoth(t, pg, vs, []string{"DROP VIEW IF EXISTS wr_v", "DROP TABLE IF EXISTS wr_graph"},
 		"CREATE TABLE wr_graph (f int, t int, label text)",
-		"INSERT INTO wr_graph VALUES (1, 2, 'arc 1 -> 2'), (1, 3, 'arc 1 -> 3'), (2, 3, 'arc 2 -> 3'), (1, 4, 'arc 1 -> 4'), (4, 5, 'arc 4 -> 5'), (5, 1, 'arc 5 -> 1')",
-	}
-	for _, q := range setup {
-		for _, c := range []*pgconn.PgConn{pg, vs} {
-			if _, err := execText(c, q); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		}
-	}
-	t.Cleanup(func() {
-		for _, c := range []*pgconn.PgConn{pg, vs} {
-			_, _ = execText(c, "DROP VIEW IF EXISTS wr_v")
-			_, _ = execText(c, "DROP TABLE IF EXISTS wr_graph")
-		}
-	})
+		"INSERT INTO wr_graph VALUES (1, 2, 'arc 1 -> 2'), (1, 3, 'arc 1 -> 3'), (2, 3, 'arc 2 -> 3'), (1, 4, 'arc 1 -> 4'), (4, 5, 'arc 4 -> 5'), (5, 1, 'arc 5 -> 1')")
 	const body = `(SELECT * FROM wr_graph g UNION ALL SELECT g.* FROM wr_graph g, sg WHERE g.f = sg.t)`
 	steps := []string{
 		"WITH RECURSIVE sg(f, t, label) AS (SELECT * FROM wr_graph g WHERE f <> 5 UNION ALL SELECT g.* FROM wr_graph g, sg WHERE g.f = sg.t AND g.f <> 5) SEARCH DEPTH FIRST BY f, t SET seq SELECT * FROM sg ORDER BY seq",
@@ -200,4 +173,24 @@ func TestSearchCycle(t *testing.T) {
 			t.Errorf("%s\n  PostgreSQL: %v\n  vsqld:      %v", sql, want, got)
 		}
 	}
+}
+
+// setupBoth runs setup on PostgreSQL and on vsqld, and cleanup on both
+// when the test ends.
+func setupBoth(t *testing.T, pg, vs *pgconn.PgConn, cleanup []string, setup ...string) {
+	t.Helper()
+	for _, q := range setup {
+		for _, c := range []*pgconn.PgConn{pg, vs} {
+			if _, err := execText(c, q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+	}
+	t.Cleanup(func() {
+		for _, c := range []*pgconn.PgConn{pg, vs} {
+			for _, q := range cleanup {
+				_, _ = execText(c, q)
+			}
+		}
+	})
 }
