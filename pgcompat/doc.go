@@ -73,8 +73,12 @@
 // server tells it the domains through Session.Domains), types the array literal a number
 // is compared with by ANY or ALL (anyLiteralArray in likeany.go), names
 // types as PostgreSQL does in pg_typeof (pgTypeName), writes a
-// CREATE FUNCTION … LANGUAGE sql of one query as a macro and DROP
-// FUNCTION as DROP MACRO (sqlfunctions.go), reads
+// CREATE FUNCTION … LANGUAGE sql of one query (or LANGUAGE plpgsql whose
+// body only returns an expression) as a macro and DROP FUNCTION as DROP
+// MACRO (sqlfunctions.go), refuses set-returning calls where PostgreSQL's
+// parser does (srfPlacement in unnest.go), reads x BETWEEN SYMMETRIC a AND
+// b (rowcompare.go), reads interval input exactly at its fields' edges
+// (interval.go), reads
 // nextval('public.s'::regclass) and
 // pg_dump's CREATE SEQUENCE … AS integer CACHE 1 (sequences.go), writes a
 // literal key after -> or ->> that DuckDB would take for a path ('$oid',

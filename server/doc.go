@@ -120,6 +120,8 @@
 //   - dropnever.go answers DROP [IF EXISTS] of the object kinds a vsql
 //     database cannot hold (triggers, rules, operators, …): a
 //     NOTICE and the tag, or undefined_object without IF EXISTS.
+//   - extensions.go answers CREATE and DROP EXTENSION as a PostgreSQL
+//     with plpgsql alone installed (pg_extension lists it).
 //   - altertable.go runs the ALTER TABLE forms DuckDB refuses that
 //     migrations send (pgcompat.AlterTableConstraints reads them): ADD
 //     COLUMN with NOT NULL or UNIQUE, ADD CONSTRAINT … UNIQUE (a unique
