@@ -26,6 +26,12 @@ const Owner = "vsql"
 // current_setting.
 const SettingsVariable = "__vsql_settings"
 
+// SearchPathVariable is the DuckDB variable that holds a session's
+// effective search_path (the schemas of it that exist, by PostgreSQL's
+// names) once the session set search_path; current_schema(),
+// current_schemas() and pg_table_is_visible read it.
+const SearchPathVariable = "__vsql_search_path"
+
 // Exec runs one statement.
 type Exec func(ctx context.Context, query string) error
 
@@ -91,6 +97,7 @@ func Statements(opts Options) []string {
 		"{UDT}", udtMap(),
 		"{SETTINGS}", settingsMap,
 		"{SETVAR}", sqltext.QuoteString(SettingsVariable),
+		"{PATHVAR}", sqltext.QuoteString(SearchPathVariable),
 		"{OWNER}", sqltext.QuoteString(Owner),
 		"{USERVAR}", UserVariable,
 		"{ROLEVAR}", RoleVariable,
@@ -120,6 +127,9 @@ var catalogSQL = []string{
 	// and false (TypeORM compares them with what it would write)
 	`CREATE OR REPLACE MACRO {P}.vsql_default(d) AS CASE d WHEN 'CAST(''t'' AS BOOLEAN)' THEN 'true' WHEN 'CAST(''f'' AS BOOLEAN)' THEN 'false'
 		ELSE regexp_replace(d, '^nextval\(''(?:main\.)?([^'']+)''\)$', 'nextval(''\1''::regclass)') END`,
+	// the session's search_path, its schemas that exist (server's
+	// searchpath.go sets the variable once search_path is set)
+	`CREATE OR REPLACE MACRO {P}.vsql_search_path() AS coalesce(getvariable({PATHVAR}), ['public'])`,
 	`CREATE OR REPLACE MACRO {P}.vsql_nspname(db, s) AS CASE WHEN db = 'temp' THEN 'pg_temp_1' WHEN s = 'main' THEN 'public' ELSE s END`,
 
 	// --- types ---
@@ -407,7 +417,7 @@ var catalogSQL = []string{
 	`CREATE OR REPLACE MACRO {P}.pg_get_userbyid(r) AS CASE WHEN r IS NULL THEN NULL WHEN r = 10 THEN {OWNER} ELSE 'unknown (OID=' || r || ')' END`,
 	`CREATE OR REPLACE MACRO {P}.pg_encoding_to_char(e) AS CASE WHEN e = 6 THEN 'UTF8' WHEN e = 0 THEN 'SQL_ASCII' ELSE '' END`,
 	`CREATE OR REPLACE MACRO {P}.pg_char_to_encoding(e) AS CASE WHEN upper(e) IN ('UTF8', 'UTF-8', 'UNICODE') THEN 6 WHEN upper(e) = 'SQL_ASCII' THEN 0 ELSE -1 END`,
-	`CREATE OR REPLACE MACRO {P}.pg_table_is_visible(r) AS coalesce((SELECT vsql_n.nspname IN ('public', 'pg_catalog', 'pg_temp_1')
+	`CREATE OR REPLACE MACRO {P}.pg_table_is_visible(r) AS coalesce((SELECT vsql_n.nspname IN ('pg_catalog', 'pg_temp_1') OR list_contains({P}.vsql_search_path(), vsql_n.nspname)
 		FROM {P}.pg_class vsql_c JOIN {P}.pg_namespace vsql_n ON vsql_n.oid = vsql_c.relnamespace WHERE vsql_c.oid = r), false)`,
 	`CREATE OR REPLACE MACRO {P}.pg_type_is_visible(t) AS true`,
 	`CREATE OR REPLACE MACRO {P}.pg_function_is_visible(f) AS true`,
@@ -432,8 +442,9 @@ var catalogSQL = []string{
 		(o, cat) AS (SELECT vsql_d.description FROM {P}.pg_description vsql_d WHERE vsql_d.objoid = o AND vsql_d.objsubid = 0 LIMIT 1)`,
 	`CREATE OR REPLACE MACRO {P}.col_description(o, n) AS (SELECT vsql_d.description FROM {P}.pg_description vsql_d WHERE vsql_d.objoid = o AND vsql_d.objsubid = n LIMIT 1)`,
 	`CREATE OR REPLACE MACRO {P}.shobj_description(o, cat) AS CAST(NULL AS VARCHAR)`,
-	`CREATE OR REPLACE MACRO {P}.current_schema() AS 'public'`,
-	`CREATE OR REPLACE MACRO {P}.current_schemas(implicit) AS CASE WHEN implicit THEN ['pg_catalog', 'public'] ELSE ['public'] END`,
+	`CREATE OR REPLACE MACRO {P}.current_schema() AS {P}.vsql_search_path()[1]`,
+	`CREATE OR REPLACE MACRO {P}.current_schemas(implicit) AS CASE WHEN implicit AND NOT list_contains({P}.vsql_search_path(), 'pg_catalog')
+		THEN list_prepend('pg_catalog', {P}.vsql_search_path()) ELSE {P}.vsql_search_path() END`,
 	// the sequence a column's default draws from (serial columns, and
 	// pg_dump's nextval('public.s'::regclass) defaults), named as
 	// PostgreSQL names it: schema-qualified, public for main
@@ -482,9 +493,15 @@ var catalogSQL = []string{
 		'pg_namespace': 2615, 'pg_constraint': 2606, 'pg_index': 2610, 'pg_attrdef': 2604, 'pg_depend': 2608, 'pg_description': 2609,
 		'pg_rewrite': 2618, 'pg_trigger': 2620, 'pg_database': 1262, 'pg_am': 2601, 'pg_inherits': 2611, 'pg_roles': 1260}`,
 	`CREATE OR REPLACE MACRO {P}.vsql_system_oid(s) AS CAST({P}.vsql_system_oids()[CAST(s AS VARCHAR)] AS BIGINT)`,
+	// a relation's name: schema-qualified, or the first of the temporary
+	// schema and the session's search_path that has it
+	`CREATE OR REPLACE MACRO {P}.vsql_relname(s) AS regexp_replace(regexp_replace(CAST(s AS VARCHAR), '^("[^"]*"|[^".]*)\.', ''), '^"(.*)"$', '\1')`,
 	`CREATE OR REPLACE MACRO {P}.regclass_oid(s) AS coalesce(
-		(SELECT vsql_c.oid FROM {P}.pg_class vsql_c JOIN {P}.pg_namespace vsql_n ON vsql_n.oid = vsql_c.relnamespace
-			WHERE vsql_c.relname = {P}.vsql_unqualify(s) AND vsql_n.nspname = coalesce(nullif(regexp_extract(CAST(s AS VARCHAR), '^"?([^".]+)"?\.', 1), ''), 'public') LIMIT 1),
+		(SELECT vsql_c.oid FROM {P}.pg_class vsql_c JOIN {P}.pg_namespace vsql_n ON vsql_n.oid = vsql_c.relnamespace,
+				(SELECT nullif(regexp_extract(CAST(s AS VARCHAR), '^"?([^".]+)"?\.', 1), '') AS vsql_q)
+			WHERE vsql_c.relname = {P}.vsql_relname(s) AND CASE WHEN vsql_q IS NOT NULL THEN vsql_n.nspname = vsql_q
+				ELSE vsql_n.nspname = 'pg_temp_1' OR list_contains({P}.vsql_search_path(), vsql_n.nspname) END
+			ORDER BY CASE WHEN vsql_n.nspname = 'pg_temp_1' THEN 0 ELSE list_position({P}.vsql_search_path(), vsql_n.nspname) END LIMIT 1),
 		{P}.vsql_system_oid({P}.vsql_unqualify(s)),
 		TRY_CAST(s AS BIGINT))`,
 	`CREATE OR REPLACE MACRO {P}.to_regclass(s) AS {P}.regclass_oid(s)`,

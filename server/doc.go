@@ -319,7 +319,9 @@
 //     settings_planner.go; a session's DateStyle order and TimeZone also
 //     go to pgcompat.TranslateIn for typed date/time literals, and are
 //     counted by pgcompat.SessionDateOrder/SessionZone for the engine's
-//     session-less casts from text), RESET ALL, SET TRANSACTION / SESSION
+//     session-less casts from text; search_path's schemas that exist in
+//     the session's own database become DuckDB's search_path,
+//     searchpath.go), RESET ALL, SET TRANSACTION / SESSION
 //     CHARACTERISTICS, SET/RESET ROLE and SESSION AUTHORIZATION (vsql's
 //     own: back to the login is a no-op, another user is refused) and SET
 //     VARIABLE only; DuckDB's settings (all process-wide but schema and

@@ -90,10 +90,15 @@ type Session struct {
 	settingsStale bool
 	// loginPublished is true once the login's DuckDB variables are set.
 	loginPublished bool
-	reports        [][2]string      // ParameterStatus to send after the statement
-	location       *time.Location   // TimeZone for timestamptz output (nil = UTC)
-	zone           string           // the TimeZone setting applied ("" = the default, UTC)
-	dateOrder      pgdatetime.Order // DateStyle's order of day, month and year
+	// searchPathSet is true once the session set search_path;
+	// searchPathGeneration is the catalogGeneration at which its schemas
+	// were last given to DuckDB (searchpath.go).
+	searchPathSet        bool
+	searchPathGeneration int64
+	reports              [][2]string      // ParameterStatus to send after the statement
+	location             *time.Location   // TimeZone for timestamptz output (nil = UTC)
+	zone                 string           // the TimeZone setting applied ("" = the default, UTC)
+	dateOrder            pgdatetime.Order // DateStyle's order of day, month and year
 	// enumColumns is the last answer to pgcompat's EnumColumns;
 	// catalogChangedInTx: the open transaction block ran a statement that
 	// may change a catalog (catalogcache.go).
@@ -319,6 +324,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		return &savepointStatement{sess: s, st: st}, nil
 	case sqltext.KindCreateDatabase, sqltext.KindDropDatabase:
 		return s.prepareDatabaseStatement(st)
+	}
+	if err := s.applySearchPath(ctx); err != nil {
+		return nil, s.failed(err)
 	}
 	if actions, ok := sqltext.AlterActions(st); ok {
 		return &splitStatement{sess: s, actions: actions, tag: "ALTER TABLE"}, nil

@@ -259,6 +259,7 @@ func isolation(v string) (string, error) {
 
 var (
 	setPattern   = regexp.MustCompile(`(?is)^\s*SET\s+(SESSION\s+|LOCAL\s+)?([a-z_][a-z0-9_.]*)\s*(?:=|\bTO\b)\s*(.*?)\s*$`)
+	setSchema    = regexp.MustCompile(`(?is)^\s*SET\s+(SESSION\s+|LOCAL\s+)?SCHEMA\s+('(?:[^']|'')*')\s*$`)
 	setTimeZone  = regexp.MustCompile(`(?is)^\s*SET\s+(SESSION\s+|LOCAL\s+)?TIME\s+ZONE\s+(.*?)\s*$`)
 	resetPattern = regexp.MustCompile(`(?is)^\s*RESET\s+([a-z_][a-z0-9_.]*|TIME\s+ZONE)\s*$`)
 	showPattern  = regexp.MustCompile(`(?is)^\s*SHOW\s+([a-z_][a-z0-9_.]*(?:\s+ISOLATION\s+LEVEL|\s+ZONE)?)\s*$`)
@@ -330,8 +331,14 @@ func (s *Session) prepareSetting(st sqltext.Statement) (pgwire.Statement, bool, 
 					}
 					return s.setStatement(name, s.initialSetting(name), isLocal(m[1]))
 				}
+				if name == "search_path" { // names, quoted as written
+					return s.setStatement(name, searchPathValue(m[3]), isLocal(m[1]))
+				}
 				return s.setStatement(name, settingValue(m[3]), isLocal(m[1]))
 			}
+		}
+		if m := setSchema.FindStringSubmatch(sql); m != nil {
+			return s.setStatement("search_path", searchPathValue(m[2]), isLocal(m[1]))
 		}
 	case "RESET":
 		if m := resetPattern.FindStringSubmatch(sql); m != nil {
@@ -506,6 +513,10 @@ func (s *Session) applySetting(name, value string) error {
 		value = zs.Show
 		pgcompat.SessionZone(s.zone, value) // the casts from text count sessions off UTC
 		s.zone = value
+	}
+	if name == "search_path" {
+		value = searchPathValue(value)
+		s.searchPathChanged()
 	}
 	if name == "datestyle" {
 		value = mergeDateStyle(s.settingValue("datestyle"), value)
