@@ -425,6 +425,10 @@
 //     nothing to DuckDB's storage, are dropped when every one is known and
 //     its value one PostgreSQL accepts (else DuckDB refuses the clause).
 //
+//   - CREATE VIEW … WITH (security_barrier, security_invoker = b,
+//     check_option = local) (viewoptions.go): checked as PostgreSQL checks
+//     them (22023 for another name or value), then dropped.
+//
 //   - '… +00:00'::timestamptz, timestamptz '…', CAST('…' AS timestamp with
 //     time zone): the space before a numeric offset is removed (DuckDB
 //     reads "+00:00" after a space as a zone name). TimestampParam does the

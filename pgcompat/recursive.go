@@ -67,6 +67,7 @@ type cycleClause struct {
 // withQueries is the rule of WITH: the checks and rewrites above.
 func withQueries(p *pass, i int) {
 	storageParameters(p, i)
+	viewOptions(p, i)
 	if p.err != nil {
 		return
 	}
