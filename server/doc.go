@@ -122,6 +122,13 @@
 //     NOTICE and the tag, or undefined_object without IF EXISTS.
 //   - extensions.go answers CREATE and DROP EXTENSION as a PostgreSQL
 //     with plpgsql alone installed (pg_extension lists it).
+//   - viewddl.go: CREATE VIEW and CREATE TABLE … AS name their columns as
+//     PostgreSQL names its query's columns (a column list added after
+//     the name; DuckDB would name a cast "CAST(a AS BIGINT)"); a view
+//     that reads a temporary table becomes temporary; CREATE OR REPLACE
+//     VIEW may only add columns (invalid_table_definition, 42P16).
+//   - searchpath.go: search_path's schemas that exist become the
+//     session's DuckDB search_path (see SET/RESET below).
 //   - altertable.go runs the ALTER TABLE forms DuckDB refuses that
 //     migrations send (pgcompat.AlterTableConstraints reads them): ADD
 //     COLUMN with NOT NULL or UNIQUE, ADD CONSTRAINT … UNIQUE (a unique

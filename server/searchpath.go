@@ -120,17 +120,13 @@ func (s *Session) applySearchPath(ctx context.Context) error {
 		return nil
 	}
 	existing := map[string]bool{}
-	rows, err := s.conn.QueryContext(ctx, "SELECT schema_name FROM duckdb_schemas() WHERE database_name = current_database()", []driver.NamedValue{})
-	if err != nil {
-		return err
-	}
-	dest := make([]driver.Value, 1)
-	for rows.Next(dest) == nil {
-		if name, ok := dest[0].(string); ok {
+	if err := s.eachRow(ctx, "SELECT schema_name FROM duckdb_schemas() WHERE database_name = current_database()", func(row []driver.Value) {
+		if name, ok := row[0].(string); ok {
 			existing[name] = true
 		}
+	}); err != nil {
+		return err
 	}
-	rows.Close()
 	var duck, effective []string
 	for _, name := range searchPathNames(s.settingValue("search_path")) {
 		if name == "$user" {

@@ -599,6 +599,12 @@ func (s *Session) prepareDDLText(ctx context.Context, st sqltext.Statement, scan
 		// VARCHAR): a no-op here, where DuckDB would refuse an indexed one.
 		return &warningStatement{sess: s, tag: "ALTER TABLE"}, st, nil
 	}
+	// CREATE [OR REPLACE] VIEW: temporary when it reads temporary tables,
+	// and a replacement keeps the view's columns (viewddl.go)
+	var err error
+	if st, err = s.prepareViewDefinition(ctx, st); err != nil {
+		return nil, st, s.failed(err)
+	}
 	if seqs, rewritten, ok := sqltext.RewriteSerial(st.SQL); ok {
 		if err := s.checkAll(ctx, s.statementNeeds(scan, true)); err != nil {
 			return nil, st, s.failed(err)

@@ -89,7 +89,9 @@ const (
 	TableNotFound         Code = "undefined_table"
 	RangeBoundOrder       Code = "invalid_range_bound"
 	WrongObjectType       Code = "wrong_object_type"
-	ReadOnlyTransaction   Code = "read_only_transaction"
+	// Views (server/viewddl.go).
+	InvalidTableDefinition Code = "invalid_table_definition"
+	ReadOnlyTransaction    Code = "read_only_transaction"
 	// Domains (server/domain.go).
 	DomainCheck         Code = "domain_check_violation"
 	DomainNotNull       Code = "domain_not_null_violation"
@@ -257,6 +259,7 @@ var codes = map[Code]codeInfo{
 	PartitionConstraint:     {"23514", "A row written through a partition must satisfy that partition's bound: write it through the partitioned table, which routes it, or change the bound."},
 	PartitionOverlap:        {"42P17", "Bounds of sibling partitions may not overlap, a range must be non-empty, a table has one DEFAULT partition and only a partitioned table takes partitions: docs/sql.md (Partitioned tables) says how the bounds are read."},
 	InvalidPartitionBound:   {"42P16", "Use FOR VALUES IN (…) for a LIST partitioned table and FOR VALUES FROM (…) TO (…) for a RANGE one, with one value per key column."},
+	InvalidTableDefinition:  {"42P16", "A replacement view (CREATE OR REPLACE VIEW) keeps the columns of the view it replaces and may only add others after them; a view that reads a temporary table is temporary. DROP VIEW and CREATE VIEW to change the columns."},
 	WrongObjectType:         {"42809", "The statement does not apply to that kind of object; the message says which kind it needs."},
 	RangeBoundOrder:         {"42804", "In a range bound, the values after a MINVALUE must all be MINVALUE, and after a MAXVALUE all MAXVALUE: FROM (1, MINVALUE, MINVALUE)."},
 	TableNotFound:           {"42P01", "Check the table's name (schema public is main): \\dt in psql, or SELECT * FROM information_schema.tables, lists the tables."},
