@@ -425,6 +425,9 @@
 //     nothing to DuckDB's storage, are dropped when every one is known and
 //     its value one PostgreSQL accepts (else DuckDB refuses the clause).
 //
+//   - enum_range(a, b): DuckDB's enum_range_boundary, a bare NULL given
+//     the other argument's cast type (enumorder.go).
+//
 //   - CREATE VIEW … WITH (security_barrier, security_invoker = b,
 //     check_option = local) (viewoptions.go): checked as PostgreSQL checks
 //     them (22023 for another name or value), then dropped.

@@ -151,3 +151,29 @@ func (p *pass) enumColumn(i int) string {
 	}
 	return p.enums[strings.ToLower(name)]
 }
+
+// enumRange: enum_range(a, b), the labels of an enum from a to b (NULL:
+// from the first, to the last), is DuckDB's enum_range_boundary. A bare
+// NULL takes the other argument's type when that one is written as a
+// cast (NULL::rainbow, 'green'::rainbow), as PostgreSQL resolves it.
+func enumRange(p *pass, i int) {
+	closing, args := p.callArgs(i)
+	if closing < 0 || len(args) != 2 {
+		return
+	}
+	castType := func(a [2]int) string {
+		e := a[1]
+		if e-2 > a[0] && p.isOp(e-1, ":") && p.isOp(e-2, ":") && (p.kind(e) == sqltext.Word || p.kind(e) == sqltext.Quoted) {
+			return p.text(e)
+		}
+		return ""
+	}
+	p.replace(p.toks[i].Start, p.toks[i].End, "enum_range_boundary")
+	for k, a := range args {
+		if a[0] == a[1] && p.isWord(a[0], "null") {
+			if t := castType(args[1-k]); t != "" {
+				p.insert(p.toks[a[0]].End, "::"+t)
+			}
+		}
+	}
+}

@@ -425,6 +425,7 @@ var rules = map[string]rule{
 	"in":                       rowIn,           // (a, b) NOT IN (SELECT …) (rowcompare.go)
 	"select":                   emptySelectList, // SELECT FROM t (rowcompare.go)
 	"between":                  enumBetween,
+	"enum_range":               enumRange,        // enum_range(a, b) (enumorder.go)
 	"symmetric":                betweenSymmetric, // x BETWEEN SYMMETRIC a AND b (rowcompare.go)
 	"asymmetric":               betweenSymmetric,
 	"nextval":                  sequenceArg, // nextval('public.s'::regclass) (sequences.go)
