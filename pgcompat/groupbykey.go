@@ -121,7 +121,7 @@ func groupByKey(p *pass, i int) {
 	isGrouped := func(r fromTable, col string) bool {
 		col = strings.ToLower(col)
 		for _, g := range grouped {
-			if g[1] == col && (g[0] == strings.ToLower(r.qualifier) || g[0] == "" && owners[col] == 1) {
+			if g[1] == col && (g[0] == r.qualifierName() || g[0] == "" && owners[col] == 1) {
 				return true
 			}
 		}
@@ -172,6 +172,12 @@ func groupByEnds(p *pass, k int) bool {
 type fromTable struct {
 	qualifier string
 	columns   []TableColumn
+}
+
+// qualifierName is the qualifier as a name, lower-cased: without the
+// quotes of a quoted one ("djangoapp_customer", as Django writes it).
+func (r fromTable) qualifierName() string {
+	return strings.ToLower(sqltext.UnquoteIdent(r.qualifier))
 }
 
 // fromTables reads the tables of FROM items start…end-1 (names, with an

@@ -495,18 +495,7 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		}
 	}
 	ds, err := s.prepareDuckDB(sqlfuncs.WithCaller(ctx, s), st, paramOIDs)
-	if err != nil && strings.Contains(err.Error(), "must appear in the GROUP BY clause") {
-		// PostgreSQL's grouping by a primary key alone (see GroupByAll).
-		if rewritten, ok := sqltext.GroupByAll(st.SQL); ok {
-			offset := st.Offset
-			st = sqltext.Parse(rewritten)
-			st.Offset = offset
-			if s.txStatus() == txFailed {
-				s.setTx(txOpen) // the failed attempt only prepared
-			}
-			ds, err = s.prepareDuckDB(sqlfuncs.WithCaller(ctx, s), st, paramOIDs)
-		}
-	}
+
 	if n, ok := pgcompat.FewerValues(err); ok {
 		// INSERT INTO t VALUES (1): PostgreSQL fills the other columns
 		// with their defaults; DuckDB wants a column list for that.

@@ -148,8 +148,9 @@ func (s *Session) prepareViewDefinition(ctx context.Context, st sqltext.Statemen
 			offset := st.Offset
 			st = sqltext.Parse(st.SQL[:at] + "TEMP " + st.SQL[at:])
 			st.Offset = offset
-			h.temp = true
-			h.query++
+			if h, ok = readViewHeader(st); !ok {
+				return st, nil
+			}
 		}
 	}
 	if h.replace {

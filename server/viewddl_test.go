@@ -45,6 +45,8 @@ func TestViewDefinitions(t *testing.T) {
 		"SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = 'vd_tv' AND n.nspname LIKE 'pg_temp%'",
 		"CREATE VIEW public.vd_tv2 AS SELECT z FROM vd_tmp",
 		"CREATE VIEW vd_tv3 AS SELECT a FROM vd_t JOIN vd_tmp ON z = a",
+		"CREATE VIEW vd_tv4 AS SELECT z::bigint, count(*) FROM vd_tmp GROUP BY 1",
+		"SELECT z, count FROM vd_tv4",
 		"SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = 'vd_tv3' AND n.nspname LIKE 'pg_temp%'",
 	})
 }

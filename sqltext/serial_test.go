@@ -41,18 +41,6 @@ func TestIsAddForeignKey(t *testing.T) {
 	}
 }
 
-func TestGroupByAll(t *testing.T) {
-	in := `SELECT "c"."id", "c"."name", COUNT("i"."id") AS "n" FROM "c" LEFT OUTER JOIN "i" ON ("c"."id" = "i"."customer_id") GROUP BY "c"."id" ORDER BY "c"."name" ASC`
-	want := `SELECT "c"."id", "c"."name", COUNT("i"."id") AS "n" FROM "c" LEFT OUTER JOIN "i" ON ("c"."id" = "i"."customer_id") GROUP BY ALL ORDER BY "c"."name" ASC`
-	if got, ok := GroupByAll(in); !ok || got != want {
-		t.Errorf("GroupByAll = %s", got)
-	}
-	// grouping by something not selected changes the groups: left alone
-	if _, ok := GroupByAll(`SELECT count(*) FROM t GROUP BY kind`); ok {
-		t.Error("rewrote a GROUP BY of an unselected column")
-	}
-}
-
 func TestScalarFunctionInFrom(t *testing.T) {
 	got, _ := RewritePostgres("SELECT * FROM current_schema()")
 	if !strings.Contains(got, "(SELECT "+PGCatalogSchema+".current_schema() AS current_schema)") {
