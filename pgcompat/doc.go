@@ -425,6 +425,11 @@
 //     nothing to DuckDB's storage, are dropped when every one is known and
 //     its value one PostgreSQL accepts (else DuckDB refuses the clause).
 //
+//   - x + interval '1 month - 1 second', x - '…'::interval (intervalorder.go):
+//     a literal with a calendar and a time part, the right operand of + or
+//     -, becomes two intervals added in PostgreSQL's order (months and
+//     days, then time); DuckDB's timestamptz added the time first.
+//
 //   - enum_range(a, b): DuckDB's enum_range_boundary, a bare NULL given
 //     the other argument's cast type (enumorder.go).
 //

@@ -175,6 +175,9 @@ func (p *pass) readLiteral(lit int, to literalType, start, end int) {
 			p.literalExpr(lit, start, end, "error("+sqlString(vsqlerr.New(vsqlerr.InvalidDatetimeInput, "invalid input syntax for type interval: %q", val).Error())+")")
 			return
 		}
+		if first, last := min(lit, start), max(lit, end); start >= 0 && p.intervalAddOrder(first, last, val) {
+			return // x + interval '1 month - 1 second', in PostgreSQL's order (intervalorder.go)
+		}
 		text, expr, ok, err := intervalLiteral(val)
 		switch {
 		case err != nil:
