@@ -485,8 +485,12 @@ var rules = map[string]rule{
 	"|":                        pipeOp,         // '…'::jsonb || '…', |/ x, ||/ x
 	"-":                        minusRule,      // '…'::jsonb - 'key', x - '1'
 	"+":                        numericOperand,
-	"variadic":                 variadicCall,    // num_nulls(VARIADIC a)
-	"ties":                     fetchWithTies,   // FETCH FIRST n ROWS WITH TIES (fetchties.go)
+	"variadic":                 variadicCall,  // num_nulls(VARIADIC a)
+	"ties":                     fetchWithTies, // FETCH FIRST n ROWS WITH TIES (fetchties.go)
+	"preceding":                frameOffset,   // RANGE BETWEEN '1 day' PRECEDING … (windowframe.go)
+	"following":                frameOffset,
+	"groups":                   groupsFrame,     // GROUPS frame without ORDER BY: 42P20
+	"count":                    countCall,       // count(): 42809
 	"filter":                   aggregateFilter, // agg(x) FILTER (WHERE c): x read for c's rows only (aggfilter.go)
 	"u":                        unicodeString,   // U&'d\0061t' (unicodestrings.go)
 	"type":                     createType,      // CREATE TYPE t AS (…)

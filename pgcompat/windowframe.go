@@ -1,0 +1,118 @@
+package pgcompat
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
+)
+
+// frameOffset is the rule of preceding and following (token i): a window
+// frame's offset written as a string literal, RANGE BETWEEN '1 day'
+// PRECEDING AND '10 days' FOLLOWING. PostgreSQL reads the literal as the
+// offset type of the ORDER BY column, an interval for a date, time,
+// timestamp or interval; DuckDB leaves it a string and cannot choose
+// between its - and + of the column's type (42725). A literal that is not
+// a number (nor inf or NaN, which a float column reads) is read as
+// PostgreSQL's interval input (intervalLiteral) and cast to INTERVAL; a
+// number is written unquoted, which DuckDB casts to the column's type
+// ('1' PRECEDING of an integer column); inf and NaN are left to DuckDB.
+func frameOffset(p *pass, i int) {
+	lit := i - 1
+	if !p.plainString(lit) || p.edited(p.toks[lit].Start, p.toks[lit].End) {
+		return
+	}
+	if !p.isWord(lit-1, "between") && !p.isWord(lit-1, "and") && !p.isWord(lit-1, "range") &&
+		!p.isWord(lit-1, "rows") && !p.isWord(lit-1, "groups") {
+		return
+	}
+	val := p.stringText(lit)
+	if num := strings.TrimSpace(val); isNumberText(num) {
+		p.replace(p.toks[lit].Start, p.toks[lit].End, "("+num+")") // '1' of an integer column
+		return
+	}
+	if numericOffset(val) {
+		return
+	}
+	text, expr, ok, err := intervalLiteral(val)
+	switch {
+	case err != nil:
+		expr = "CAST(error(" + sqlString(err.Error()) + ") AS INTERVAL)"
+	case expr != "":
+	case ok:
+		expr = "CAST('" + text + "' AS INTERVAL)"
+	default:
+		expr = "CAST(" + p.text(lit) + " AS INTERVAL)"
+	}
+	p.replace(p.toks[lit].Start, p.toks[lit].End, expr)
+}
+
+// isNumberText reports whether v is a decimal number: digits with an
+// optional sign, point and exponent.
+func isNumberText(v string) bool {
+	if v == "" || strings.ContainsAny(v, "xXoObB_") {
+		return false
+	}
+	if _, err := strconv.ParseFloat(v, 64); err != nil {
+		return false
+	}
+	lv := strings.ToLower(strings.TrimLeft(v, "+-"))
+	return lv != "" && (lv[0] >= '0' && lv[0] <= '9' || lv[0] == '.')
+}
+
+// numericOffset reports whether a frame offset's text is a number, or
+// infinity or NaN, which a numeric or float ORDER BY column reads.
+func numericOffset(v string) bool {
+	v = strings.TrimSpace(v)
+	if _, err := strconv.ParseFloat(v, 64); err == nil {
+		return true
+	}
+	switch strings.ToLower(strings.TrimLeft(v, "+-")) {
+	case "inf", "infinity", "nan":
+		return true
+	}
+	return false
+}
+
+// groupsFrame is the rule of groups (token i): a window's GROUPS frame
+// needs the window to be ordered, as PostgreSQL's parser checks (42P20
+// GROUPS mode requires an ORDER BY clause); DuckDB would read the whole
+// partition as one peer group. A window that names another one (OVER (w
+// GROUPS …)) takes its ORDER BY from it and is left alone.
+func groupsFrame(p *pass, i int) {
+	switch {
+	case p.isWord(i+1, "between"), p.isWord(i+1, "unbounded"), p.isWord(i+1, "current"),
+		p.kind(i+1) == sqltext.Number && (p.isWord(i+2, "preceding") || p.isWord(i+2, "following")):
+	default:
+		return
+	}
+	open := p.enclosing(i)
+	if open < 0 || !(p.isWord(open-1, "over") || p.isWord(open-1, "as")) {
+		return
+	}
+	if first := open + 1; first < i && !p.isWord(first, "partition") && !p.isWord(first, "order") {
+		return // OVER (w GROUPS …): w's ORDER BY
+	}
+	for j := open + 1; j < i; j++ {
+		switch {
+		case p.kind(j) == sqltext.Open:
+			if j = p.matchForward(j); j < 0 {
+				return
+			}
+		case p.isWord(j, "order") && p.isWord(j+1, "by"):
+			return
+		}
+	}
+	p.fail(vsqlerr.New(vsqlerr.WindowingError, "GROUPS mode requires an ORDER BY clause"))
+}
+
+// countCall is the rule of count (token i): count() without an argument,
+// which DuckDB reads as count(*) and PostgreSQL refuses (42809).
+func countCall(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || p.kind(i+2) != sqltext.Close || p.isOp(i-1, ".") ||
+		p.isWord(i-1, "function") || p.isWord(i-1, "aggregate") {
+		return
+	}
+	p.fail(vsqlerr.New(vsqlerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function"))
+}

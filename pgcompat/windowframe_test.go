@@ -1,0 +1,45 @@
+package pgcompat
+
+import (
+	"testing"
+
+	"github.com/vsql/vsql/sqltext"
+)
+
+// TestWindowFrameRewrite: frame offsets written as strings, and the
+// statements refused before they run (windowframe.go, fetchties.go).
+func TestWindowFrameRewrite(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"SELECT min(i) OVER (ORDER BY i RANGE BETWEEN '1 day' PRECEDING AND '10 days' FOLLOWING) FROM t",
+			"SELECT min(i) OVER (ORDER BY i RANGE BETWEEN CAST('1 day' AS INTERVAL) PRECEDING AND CAST('10 days' AS INTERVAL) FOLLOWING) FROM t"},
+		{"SELECT sum(x) OVER (ORDER BY t RANGE '-1 day +2:00' PRECEDING) FROM t",
+			"SELECT sum(x) OVER (ORDER BY t RANGE CAST('0 months -1 days 7200000000 microseconds' AS INTERVAL) PRECEDING) FROM t"},
+		{"SELECT sum(x) OVER (ORDER BY n RANGE BETWEEN ' 1.5' PRECEDING AND 'inf' FOLLOWING) FROM t",
+			"SELECT sum(x) OVER (ORDER BY n RANGE BETWEEN (1.5) PRECEDING AND 'inf' FOLLOWING) FROM t"},
+		{"SELECT sum(x) OVER (ORDER BY n ROWS 2 PRECEDING), 'a' following FROM t",
+			"SELECT sum(x) OVER (ORDER BY n ROWS 2 PRECEDING), 'a' following FROM t"},
+	} {
+		if got, _ := Rewrite(c.in); got != c.want {
+			t.Errorf("%s\n got  %s\n want %s", c.in, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		sql  string
+		fail bool
+	}{
+		{"SELECT sum(x) OVER (PARTITION BY a GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM t", true},
+		{"SELECT sum(x) OVER (GROUPS UNBOUNDED PRECEDING) FROM t", true},
+		{"SELECT sum(x) OVER (PARTITION BY a ORDER BY b GROUPS 1 PRECEDING) FROM t", false},
+		{"SELECT sum(x) OVER (w GROUPS 1 PRECEDING) FROM t WINDOW w AS (ORDER BY b)", false},
+		{"SELECT groups FROM t", false},
+		{"SELECT count() FROM t", true},
+		{"SELECT count(*), s.count() FROM t", false},
+		{"CREATE VIEW v AS SELECT a FROM t ORDER BY a FETCH FIRST NULL ROWS WITH TIES", true},
+		{"CREATE VIEW v AS SELECT a FROM t ORDER BY a FETCH FIRST (NULL + 1) ROWS WITH TIES", false},
+	} {
+		_, _, err := rewriteChecked(sqltext.Parse(c.sql), Session{})
+		if (err != nil) != c.fail {
+			t.Errorf("%s: error %v, want an error: %v", c.sql, err, c.fail)
+		}
+	}
+}
