@@ -290,6 +290,10 @@
 // a macro whose overload on money sums the cents as DECIMAL(38,2) with
 // DuckDB's sum (MoneySum), and calls of sum a macro cannot take (DISTINCT,
 // ORDER BY, FILTER, OVER) one at a time as the cast of that sum.
+// sum over interval follows the same path (intervalsum.go): pg_sum's
+// INTERVAL overload sums the months, days and microseconds apart, and
+// IntervalSumCall writes a call with FILTER, ORDER BY or OVER as the
+// interval of three such sums.
 //
 // Caveats: to_number returns double precision (DuckDB's DECIMAL has one
 // scale per column, PostgreSQL's numeric one per value); to_char of a

@@ -138,7 +138,18 @@ var setup = []string{
 	// DECIMAL(38,2), DuckDB's sum of anything else (a macro's typed
 	// parameter picks the overload)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_money_cents(x ` + MoneyType + `) AS CAST(x AS DECIMAL(38,2))`,
+	// sum over interval (intervalsum.go): PostgreSQL adds the months,
+	// days and microseconds apart, so each field is summed on its own
+	// (DuckDB's datepart of an interval: hours are not taken modulo 24)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_interval_months(x INTERVAL) AS datepart('year', x) * 12 + datepart('month', x)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_interval_days(x INTERVAL) AS datepart('day', x)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_interval_micros(x INTERVAL) AS datepart('hour', x) * 3600000000 + datepart('minute', x) * 60000000 + datepart('microseconds', x)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_interval_of(m, d, us) AS CASE
+		WHEN m NOT BETWEEN -2147483648 AND 2147483647 OR d NOT BETWEEN -2147483648 AND 2147483647 OR us NOT BETWEEN -9223372036854775808 AND 9223372036854775807
+		THEN error('[vsql:datetime_field_overflow] interval out of range')
+		ELSE to_months(CAST(m AS INTEGER)) + to_days(CAST(d AS INTEGER)) + to_microseconds(CAST(us AS BIGINT)) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_sum(x ` + MoneyType + `) AS CAST(sum(` + schema + `.pg_money_cents(x)) AS ` + MoneyType + `),
+		(x INTERVAL) AS ` + schema + `.pg_interval_of(sum(` + schema + `.pg_interval_months(x)), sum(` + schema + `.pg_interval_days(x)), sum(` + schema + `.pg_interval_micros(x))),
 		(x) AS sum(x)`,
 	// substr and substring of text and bytea at PostgreSQL's positions:
 	// characters from max(n, 1) up to n + m (exclusive; DuckDB's

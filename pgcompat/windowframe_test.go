@@ -1,6 +1,7 @@
 package pgcompat
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/vsql/vsql/sqltext"
@@ -41,5 +42,29 @@ func TestWindowFrameRewrite(t *testing.T) {
 		if (err != nil) != c.fail {
 			t.Errorf("%s: error %v, want an error: %v", c.sql, err, c.fail)
 		}
+	}
+}
+
+// The server's retry of a sum over interval that a macro cannot take.
+func TestIntervalSumCall(t *testing.T) {
+	st := sqltext.Parse("SELECT sum(d), sum(DISTINCT d), sum(d) FILTER (WHERE g > 1) OVER w FROM t")
+	if !SumRefused(errors.New("Binder Error: No function matches the given name and argument types 'sum(INTERVAL)'.")) {
+		t.Error("SumRefused of sum(INTERVAL)")
+	}
+	if _, ok := IntervalSumCall(st, 0); ok {
+		t.Error("IntervalSumCall of sum(DISTINCT d)")
+	}
+	out, ok := IntervalSumCall(st, 1)
+	f := func(name string) string {
+		return "sum(" + schema + ".pg_interval_" + name + "(d)) FILTER (WHERE g > 1) OVER w"
+	}
+	want := "SELECT sum(d), sum(DISTINCT d), " + schema + ".pg_interval_of(" + f("months") + ", " + f("days") + ", " + f("micros") + ") FROM t"
+	if !ok || out.SQL != want {
+		t.Errorf("IntervalSumCall: %q, %t; want %q", out.SQL, ok, want)
+	}
+	// the call made is no longer a call to retry
+	p := pass{src: out.SQL, toks: out.Tokens()}
+	if n := len(sumCalls(&p)); n != 2 {
+		t.Errorf("%d calls of sum after IntervalSumCall, want 2", n)
 	}
 }
