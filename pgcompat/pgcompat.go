@@ -500,8 +500,10 @@ var rules = map[string]rule{
 	"ties":                     fetchWithTies, // FETCH FIRST n ROWS WITH TIES (fetchties.go)
 	"preceding":                frameOffset,   // RANGE BETWEEN '1 day' PRECEDING … (windowframe.go)
 	"following":                frameOffset,
-	"groups":                   groupsFrame,     // GROUPS frame without ORDER BY: 42P20
-	"count":                    countCall,       // count(): 42809
+	"groups":                   groupsFrame,    // GROUPS frame without ORDER BY: 42P20
+	"count":                    countCall,      // count(): 42809
+	"lag":                      lagLeadDefault, // lag(x, 1, 0.5): the common type of x and the default
+	"lead":                     lagLeadDefault,
 	"filter":                   aggregateFilter, // agg(x) FILTER (WHERE c): x read for c's rows only (aggfilter.go)
 	"u":                        unicodeString,   // U&'d\0061t' (unicodestrings.go)
 	"type":                     createType,      // CREATE TYPE t AS (…)

@@ -116,3 +116,34 @@ func countCall(p *pass, i int) {
 	}
 	p.fail(vsqlerr.New(vsqlerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function"))
 }
+
+// lagLeadDefault is the rule of lag and lead (token i): lag(x, n, d)
+// with a default d written as a number with a point or an exponent
+// (lead(ten * 2, 1, -1.4)). PostgreSQL's value and default share one type,
+// the common type of both (numeric of an integer x and 1.4); DuckDB casts
+// the default to x's type, so -1.4 became -1. The value becomes CASE WHEN
+// false THEN d ELSE x END, whose type is DuckDB's common type of the two
+// (DECIMAL of an integer x, DOUBLE of a double precision one).
+func lagLeadDefault(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
+		return
+	}
+	closing := p.matchForward(i + 1)
+	if closing < 0 {
+		return
+	}
+	items := p.splitTopLevel(i+2, closing-1)
+	if len(items) != 3 || items[1]-2 < items[0] {
+		return
+	}
+	k := items[2]
+	if p.isOp(k, "-") || p.isOp(k, "+") {
+		k++
+	}
+	if k != closing-1 || p.kind(k) != sqltext.Number || !strings.ContainsAny(p.text(k), ".eE") {
+		return
+	}
+	d := p.src[p.toks[items[2]].Start:p.toks[k].End]
+	p.open(p.toks[items[0]].Start, "CASE WHEN false THEN "+d+" ELSE ")
+	p.insert(p.toks[items[1]-2].End, " END")
+}

@@ -39,6 +39,10 @@ func TestWindowFrameOffsets(t *testing.T) {
 		"SELECT id, sum(id) OVER (ORDER BY id::numeric RANGE BETWEEN ' 1.5' PRECEDING AND '1e0' FOLLOWING) FROM wf_dt ORDER BY id",
 		"SELECT id, sum(id) OVER (ORDER BY id ROWS BETWEEN '1' PRECEDING AND CURRENT ROW) FROM wf_dt ORDER BY id",
 		"SELECT min(i) OVER (ORDER BY i RANGE BETWEEN '1 day' PRECEDING AND '10 days' FOLLOWING) FROM generate_series('2020-01-01'::timestamptz, '2020-01-31'::timestamptz, '1 day') i ORDER BY i",
+		// lag and lead with a default of a wider type: the common type
+		"SELECT id, (lead(id * 2, 1, -1.4) OVER (ORDER BY id))::float8, (lag(id, 2, 0.7) OVER (ORDER BY id))::float8, lag(id, 1, 0) OVER (ORDER BY id) FROM wf_dt ORDER BY id",
+		"SELECT id, lead(id::float8 / 4, 1, 1.5e0) OVER (ORDER BY id), pg_typeof(lag(id::float8, 1, 0.5) OVER (ORDER BY id)) FROM wf_dt ORDER BY id",
+		"SELECT sum(l) FROM (SELECT lag(id, 1, 0.25) OVER (ORDER BY id) AS l FROM wf_dt) s",
 		// GROUPS needs an ORDER BY: 42P20
 		"SELECT id, sum(id) OVER (PARTITION BY f_date GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM wf_dt",
 		"SELECT id, sum(id) OVER (GROUPS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM wf_dt",
