@@ -49,7 +49,8 @@
 // constants (unicodestrings.go), reads FETCH FIRST n ROWS WITH TIES as a QUALIFY on
 // rank() (fetchties.go), reads a window frame's offset written as a
 // string ('1 day' PRECEDING) as an interval or a number and refuses a
-// GROUPS frame without ORDER BY and count() as PostgreSQL's parser does,
+// GROUPS frame without ORDER BY and count() as PostgreSQL's parser does
+// and nth_value(x, n) of an n below 1 as its executor does,
 // and gives lag and lead with a default such as 1.5 the common type of
 // value and default (windowframe.go), evaluates an aggregate's argument only for the
 // rows its FILTER keeps (aggfilter.go, through pass.deferred, which runs

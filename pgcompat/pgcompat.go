@@ -138,6 +138,8 @@ var setup = []string{
 	// DECIMAL(38,2), DuckDB's sum of anything else (a macro's typed
 	// parameter picks the overload)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_money_cents(x ` + MoneyType + `) AS CAST(x AS DECIMAL(38,2))`,
+	// nth_value(x, n) with n <= 0 (windowframe.go)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_nth_arg(n) AS CASE WHEN n <= 0 THEN error('[vsql:invalid_argument_for_nth_value] argument of nth_value must be greater than zero') ELSE n END`,
 	// sum over interval (intervalsum.go): PostgreSQL adds the months,
 	// days and microseconds apart, so each field is summed on its own
 	// (DuckDB's datepart of an interval: hours are not taken modulo 24)
@@ -504,9 +506,10 @@ var rules = map[string]rule{
 	"count":                    countCall,      // count(): 42809
 	"lag":                      lagLeadDefault, // lag(x, 1, 0.5): the common type of x and the default
 	"lead":                     lagLeadDefault,
-	"filter":                   aggregateFilter, // agg(x) FILTER (WHERE c): x read for c's rows only (aggfilter.go)
-	"u":                        unicodeString,   // U&'d\0061t' (unicodestrings.go)
-	"type":                     createType,      // CREATE TYPE t AS (…)
+	"nth_value":                nthValueArgument, // nth_value(x, 0): 22016
+	"filter":                   aggregateFilter,  // agg(x) FILTER (WHERE c): x read for c's rows only (aggfilter.go)
+	"u":                        unicodeString,    // U&'d\0061t' (unicodestrings.go)
+	"type":                     createType,       // CREATE TYPE t AS (…)
 	"_int2":                    arrayTypeName,
 	"_int4":                    arrayTypeName,
 	"_int8":                    arrayTypeName,

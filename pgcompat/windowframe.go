@@ -147,3 +147,29 @@ func lagLeadDefault(p *pass, i int) {
 	p.open(p.toks[items[0]].Start, "CASE WHEN false THEN "+d+" ELSE ")
 	p.insert(p.toks[items[1]-2].End, " END")
 }
+
+// nthValueArgument is the rule of nth_value (token i): nth_value(x, n)
+// with an n of 0 or less is 22016 in PostgreSQL, for each row the window
+// function runs on, where DuckDB answers NULL. An n other than a positive
+// integer literal becomes pg_nth_arg(n), a macro of CASE WHEN n <= 0
+// THEN error(…) ELSE n END (a NULL n stays NULL, as in PostgreSQL).
+func nthValueArgument(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
+		return
+	}
+	closing := p.matchForward(i + 1)
+	if closing < 0 {
+		return
+	}
+	items := p.splitTopLevel(i+2, closing-1)
+	if len(items) != 2 || items[1] > closing-1 {
+		return
+	}
+	if k := items[1]; k == closing-1 && p.kind(k) == sqltext.Number {
+		if n, err := strconv.ParseInt(p.text(k), 10, 64); err == nil && n > 0 {
+			return // nth_value(x, 2)
+		}
+	}
+	p.open(p.toks[items[1]].Start, schema+".pg_nth_arg(")
+	p.insert(p.toks[closing-1].End, ")")
+}

@@ -43,6 +43,13 @@ func TestWindowFrameOffsets(t *testing.T) {
 		"SELECT id, (lead(id * 2, 1, -1.4) OVER (ORDER BY id))::float8, (lag(id, 2, 0.7) OVER (ORDER BY id))::float8, lag(id, 1, 0) OVER (ORDER BY id) FROM wf_dt ORDER BY id",
 		"SELECT id, lead(id::float8 / 4, 1, 1.5e0) OVER (ORDER BY id), pg_typeof(lag(id::float8, 1, 0.5) OVER (ORDER BY id)) FROM wf_dt ORDER BY id",
 		"SELECT sum(l) FROM (SELECT lag(id, 1, 0.25) OVER (ORDER BY id) AS l FROM wf_dt) s",
+		// nth_value(x, n) with n <= 0 is 22016 when it runs
+		"SELECT id, nth_value(id, 0) OVER (ORDER BY id) FROM wf_dt",
+		"SELECT id, nth_value(id, -1) OVER (ORDER BY id) FROM wf_dt",
+		"SELECT id, nth_value(id, 0) OVER (ORDER BY id) FROM wf_dt WHERE false",
+		"SELECT id, nth_value(id, NULL::int) OVER (ORDER BY id), nth_value(id, 3) OVER (ORDER BY id), nth_value(id, 10 / 4) OVER (ORDER BY id) FROM wf_dt ORDER BY id",
+		"SELECT x, nth_value(x, n) OVER (ORDER BY x) FROM (VALUES (1, 2), (2, 1), (3, 3)) t(x, n) ORDER BY x",
+		"SELECT x, nth_value(x, n) OVER (ORDER BY x) FROM (VALUES (1, 2), (2, 0)) t(x, n) ORDER BY x",
 		// GROUPS needs an ORDER BY: 42P20
 		"SELECT id, sum(id) OVER (PARTITION BY f_date GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM wf_dt",
 		"SELECT id, sum(id) OVER (GROUPS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM wf_dt",
