@@ -46,7 +46,8 @@
 // EXPLAIN's options DuckDB lacks
 // (explain.go), reads SUBSTRING(s SIMILAR p ESCAPE e) and SUBSTRING(s
 // FROM 'p' FOR 'e') (similarsubstr.go), reads Unicode escapes in U&'…', U&"…" and E'…'
-// constants (unicodestrings.go), reads FETCH FIRST n ROWS WITH TIES as a QUALIFY on
+// constants (unicodestrings.go), writes t.* inside row(…) as *COLUMNS(t.*) (rowStar in
+// records.go), reads FETCH FIRST n ROWS WITH TIES as a QUALIFY on
 // rank() (fetchties.go), reads a window frame's offset written as a
 // string ('1 day' PRECEDING) as an interval or a number and refuses a
 // GROUPS frame without ORDER BY and count() as PostgreSQL's parser does

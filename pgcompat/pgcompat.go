@@ -1177,7 +1177,7 @@ func numericOperand(p *pass, i int) {
 
 // minusRule and starRule: the rules of - and *, with numericOperand.
 func minusRule(p *pass, i int) { minusOp(p, i); numericOperand(p, i) }
-func starRule(p *pass, i int)  { recordStar(p, i); numericOperand(p, i) }
+func starRule(p *pass, i int)  { recordStar(p, i); rowStar(p, i); numericOperand(p, i) }
 
 // reservedBefore are words after which a - or + is unary.
 var reservedBefore = map[string]bool{"select": true, "where": true, "and": true, "or": true, "not": true, "then": true,
