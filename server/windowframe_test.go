@@ -55,6 +55,15 @@ func TestWindowFrameOffsets(t *testing.T) {
 		"SELECT id, sum(id) OVER (GROUPS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM wf_dt",
 		"SELECT id, sum(id) OVER (PARTITION BY f_date ORDER BY id GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM wf_dt ORDER BY id",
 		"SELECT id, sum(id) OVER (w GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM wf_dt WINDOW w AS (ORDER BY f_date) ORDER BY id",
+		// window functions where PostgreSQL allows none: 42P20 (42803
+		// inside an aggregate)
+		"SELECT 1 FROM wf_dt WHERE rank() OVER () > 1",
+		"SELECT 1 FROM wf_dt GROUP BY rank() OVER ()",
+		"SELECT 1 FROM wf_dt HAVING rank() OVER () > 1",
+		"UPDATE wf_dt SET id = rank() OVER ()",
+		"DELETE FROM wf_dt RETURNING rank() OVER ()",
+		"INSERT INTO wf_dt (id) VALUES (rank() OVER ())",
+		"SELECT sum(rank() OVER ()) FROM wf_dt",
 		// count() is 42809
 		"SELECT count() FROM wf_dt",
 		"SELECT count() OVER () FROM wf_dt",
