@@ -303,6 +303,9 @@ var setup = []string{
 	// strings, bytea and jsonb (strfuncs.go, jsonb.go)
 	`CREATE OR REPLACE MACRO ` + schema + `.initcap(s) AS __vsql_initcap(CAST(s AS VARCHAR))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.get_byte(b, n) AS __vsql_get_byte(CAST(b AS BLOB), n)`,
+	// btrim: DuckDB's trim, whose bytea overloads are Go functions
+	// (byteaFunctions in strfuncs.go)
+	`CREATE OR REPLACE MACRO ` + schema + `.btrim(s) AS trim(s), (s, c) AS trim(s, c)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.set_byte(b, n, v) AS __vsql_set_byte(CAST(b AS BLOB), n, v)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_pretty(j) AS __vsql_jsonb_pretty(CAST(j AS VARCHAR))`,
 	// x ~ 'pattern' with back references or lookaround (sqltext's rewrite
@@ -395,7 +398,7 @@ func init() {
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
 		"overlay", "date_bin", "jsonb_strip_nulls", "json_strip_nulls", "jsonb_delete", "array_remove", "array_replace", "array_positions", "array_dims", "array_ndims",
 		"make_interval", "unistr", "sha224", "sha384", "sha512",
-		"initcap", "get_byte", "set_byte", "jsonb_pretty", "every", "trim_array", "jsonb_path_exists", "jsonb_path_match", "pg_sleep")
+		"initcap", "get_byte", "set_byte", "btrim", "jsonb_pretty", "every", "trim_array", "jsonb_path_exists", "jsonb_path_match", "pg_sleep")
 }
 
 // Setup creates the macros rewritten statements call; exec runs one

@@ -2,13 +2,15 @@ package pgcompat
 
 import (
 	"database/sql/driver"
+	"math/bits"
 	"strings"
 	"unicode"
 
 	"github.com/vsql/vsql/vsqlerr"
 )
 
-// PostgreSQL's initcap, and get_byte and set_byte of bytea.
+// PostgreSQL's initcap, and get_byte, set_byte, btrim, ltrim, rtrim and
+// bit_count of bytea.
 
 // initcap upper-cases the first letter of every word and lower-cases the
 // rest, a word being a run of letters and digits (PostgreSQL's rule:
@@ -56,4 +58,41 @@ func setByte(a []driver.Value) (any, error) {
 	out := append([]byte(nil), b...)
 	out[n] = byte(argInt(a[2]))
 	return out, nil
+}
+
+// byteaFunctions are the bytea overloads of DuckDB's trim, ltrim and
+// rtrim (also TRIM([BOTH | LEADING | TRAILING] x FROM b), which DuckDB's
+// parser makes these calls, and btrim, a macro of trim): the bytes of b
+// with the longest runs of bytes found in the set removed from its start,
+// its end or both, as PostgreSQL's byteatrim.
+func byteaFunctions() map[string][]engineFunc {
+	trim := func(start, end bool) []engineFunc {
+		return []engineFunc{{in: []string{"BLOB", "BLOB"}, out: "BLOB", run: func(a []driver.Value) (any, error) {
+			b, _ := a[0].([]byte)
+			set, _ := a[1].([]byte)
+			var in [256]bool
+			for _, c := range set {
+				in[c] = true
+			}
+			i, j := 0, len(b)
+			for start && i < j && in[b[i]] {
+				i++
+			}
+			for end && j > i && in[b[j-1]] {
+				j--
+			}
+			return append([]byte{}, b[i:j]...), nil
+		}}}
+	}
+	return map[string][]engineFunc{"trim": trim(true, true), "ltrim": trim(true, false), "rtrim": trim(false, true)}
+}
+
+// byteaBitCount is bit_count(bytea): the number of bits set.
+func byteaBitCount(a []driver.Value) (any, error) {
+	b, _ := a[0].([]byte)
+	n := int64(0)
+	for _, c := range b {
+		n += int64(bits.OnesCount8(c))
+	}
+	return n, nil
 }

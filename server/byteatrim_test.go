@@ -1,0 +1,29 @@
+package server_test
+
+import (
+	"testing"
+
+	"github.com/vsql/vsql/internal/pgtest"
+)
+
+// TestByteaTrim: btrim (of text too), trim, ltrim, rtrim and bit_count of
+// bytea answer as on PostgreSQL 15 (pgcompat/strfuncs.go).
+func TestByteaTrim(t *testing.T) {
+	pg := pgtest.Connect(t).PgConn()
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	compareSteps(t, pg, vs, []string{
+		`SELECT trim(E'\\000'::bytea from E'\\000Tom\\000'::bytea)`,
+		`SELECT trim(leading E'\\000'::bytea from E'\\000Tom\\000'::bytea)`,
+		`SELECT trim(trailing E'\\000'::bytea from E'\\000Tom\\000'::bytea)`,
+		`SELECT btrim(E'\\000trim\\000'::bytea, E'\\000'::bytea)`,
+		`SELECT btrim(''::bytea, E'\\000'::bytea)`,
+		`SELECT btrim(E'\\000trim\\000'::bytea, ''::bytea)`,
+		`SELECT ltrim('\x0102030201'::bytea, '\x0201'::bytea), rtrim('\x0102030201'::bytea, '\x0201'::bytea), btrim('\x010101'::bytea, '\x01'::bytea)`,
+		`SELECT btrim(NULL::bytea, '\x01'::bytea), btrim('\x01'::bytea, NULL::bytea)`,
+		`SELECT btrim('  xx  '), btrim('xxaxx', 'x'), btrim('abcba', 'ab'), ltrim('xxaxx', 'x'), rtrim('xxaxx', 'x'), trim(both 'x' from 'xxaxx')`,
+		`SELECT bit_count('\x1234567890'::bytea), bit_count(''::bytea), bit_count(B'10101')`,
+		"CREATE TABLE bt (b bytea)",
+		`INSERT INTO bt VALUES ('\x00ab00'), ('\x0000'), (NULL)`,
+		`SELECT btrim(b, '\x00'::bytea), bit_count(b) FROM bt ORDER BY b`,
+	})
+}
