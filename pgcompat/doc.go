@@ -150,7 +150,8 @@
 // backtracking engine, regexp2, for the back references and lookaround RE2 refuses), paths into JSON,
 // json_object and jsonb_object of text arrays (jsonfuncs.go), cardinality
 // and width_bucket of arrays (arrayfuncs.go), initcap, get_byte and
-// set_byte (strfuncs.go), jsonb_pretty (jsonb.go), the jsonpath of @?,
+// set_byte (strfuncs.go, which also has the bytea overloads of trim,
+// ltrim, rtrim and bit_count, registered as the bit string ones are), jsonb_pretty (jsonb.go), the jsonpath of @?,
 // @@, jsonb_path_exists and jsonb_path_match (jsonpath.go: a parser and a
 // lax-mode evaluator of the part of jsonpath queries use) —
 // the macro calls a Go scalar function of the engine
