@@ -6,8 +6,8 @@ import (
 	"github.com/vsql/vsql/internal/pgtest"
 )
 
-// TestByteaTrim: btrim (of text too), trim, ltrim, rtrim and bit_count of
-// bytea answer as on PostgreSQL 15 (pgcompat/strfuncs.go).
+// TestByteaTrim: btrim (of text too), trim, ltrim, rtrim, bit_count and
+// LIKE of bytea answer as on PostgreSQL 15 (pgcompat/strfuncs.go).
 func TestByteaTrim(t *testing.T) {
 	pg := pgtest.Connect(t).PgConn()
 	vs := connectPgx(t, startServer(t, nil)).PgConn()
@@ -22,8 +22,14 @@ func TestByteaTrim(t *testing.T) {
 		`SELECT btrim(NULL::bytea, '\x01'::bytea), btrim('\x01'::bytea, NULL::bytea)`,
 		`SELECT btrim('  xx  '), btrim('xxaxx', 'x'), btrim('abcba', 'ab'), ltrim('xxaxx', 'x'), rtrim('xxaxx', 'x'), trim(both 'x' from 'xxaxx')`,
 		`SELECT bit_count('\x1234567890'::bytea), bit_count(''::bytea), bit_count(B'10101')`,
+		`SELECT 'abc'::bytea LIKE '_b_'::bytea, 'abc'::bytea NOT LIKE '_b_'::bytea, 'a_c'::bytea LIKE 'a$__'::bytea ESCAPE '$'::bytea, 'a_c'::bytea NOT LIKE 'a$__'::bytea ESCAPE '$'::bytea`,
+		`SELECT 'a%c'::bytea LIKE 'a\%c'::bytea, 'abc'::bytea LIKE 'a\%c'::bytea, 'abc'::bytea LIKE 'a_c'::bytea ESCAPE ''::bytea, '\x00ff01'::bytea LIKE '%\xff%'::bytea`,
+		`SELECT 'abc'::bytea LIKE 'a_c'::bytea ESCAPE 'ab'::bytea`,
+		`SELECT 'abc' LIKE 'a%', 'abc' NOT LIKE '_b_', 'a_c' LIKE 'a$__' ESCAPE '$'`,
 		"CREATE TABLE bt (b bytea)",
 		`INSERT INTO bt VALUES ('\x00ab00'), ('\x0000'), (NULL)`,
 		`SELECT btrim(b, '\x00'::bytea), bit_count(b) FROM bt ORDER BY b`,
+		`SELECT b FROM bt WHERE b LIKE '%1%'`,
+		`SELECT b FROM bt WHERE b LIKE '%\xab%'::bytea`,
 	})
 }
