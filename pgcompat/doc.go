@@ -52,8 +52,9 @@
 // string ('1 day' PRECEDING) as an interval or a number and refuses a
 // GROUPS frame without ORDER BY and count() as PostgreSQL's parser does
 // and nth_value(x, n) of an n below 1 as its executor does,
-// and gives lag and lead with a default such as 1.5 the common type of
-// value and default (windowframe.go), evaluates an aggregate's argument only for the
+// gives lag and lead with a default such as 1.5 the common type of
+// value and default, and reads percentile_cont's sort key as double
+// precision (windowframe.go), evaluates an aggregate's argument only for the
 // rows its FILTER keeps (aggfilter.go, through pass.deferred, which runs
 // after every token's rule), writes row comparisons ((a, b) < (c, d),
 // (a, b) NOT IN (SELECT …)) out element by element with PostgreSQL's

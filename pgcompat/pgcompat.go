@@ -510,6 +510,7 @@ var rules = map[string]rule{
 	"lag":                      lagLeadDefault, // lag(x, 1, 0.5): the common type of x and the default
 	"lead":                     lagLeadDefault,
 	"nth_value":                nthValueArgument, // nth_value(x, 0): 22016
+	"percentile_cont":          percentileCont,   // WITHIN GROUP (ORDER BY x): x as double precision
 	"filter":                   aggregateFilter,  // agg(x) FILTER (WHERE c): x read for c's rows only (aggfilter.go)
 	"u":                        unicodeString,    // U&'d\0061t' (unicodestrings.go)
 	"type":                     createType,       // CREATE TYPE t AS (…)

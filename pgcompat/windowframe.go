@@ -173,3 +173,45 @@ func nthValueArgument(p *pass, i int) {
 	p.open(p.toks[items[1]].Start, schema+".pg_nth_arg(")
 	p.insert(p.toks[closing-1].End, ")")
 }
+
+// percentileCont is the rule of percentile_cont (token i):
+// percentile_cont(f) WITHIN GROUP (ORDER BY x). PostgreSQL's takes x as
+// double precision (and answers double precision: 53.4485001564026 of a
+// real, 1.5 of a numeric); DuckDB's answers x's own type (a real's 53.4485,
+// a DECIMAL's 1.50). The sort key becomes CAST((x) AS DOUBLE). (An
+// interval, which PostgreSQL also interpolates, is refused by the cast, as
+// DuckDB refused it before; PostgreSQL refuses dates and timestamps.)
+func percentileCont(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
+		return
+	}
+	closing := p.matchForward(i + 1)
+	if closing < 0 || !p.isWord(closing+1, "within") || !p.isWord(closing+2, "group") || p.kind(closing+3) != sqltext.Open ||
+		!p.isWord(closing+4, "order") || !p.isWord(closing+5, "by") {
+		return
+	}
+	end := p.matchForward(closing + 3)
+	start := closing + 6
+	if end < 0 || start >= end {
+		return
+	}
+	last := start - 1
+	for j := start; j < end; j++ {
+		if p.kind(j) == sqltext.Open {
+			if j = p.matchForward(j); j < 0 {
+				return
+			}
+			last = j
+			continue
+		}
+		if p.isOp(j, ",") || p.isWord(j, "asc") || p.isWord(j, "desc") || p.isWord(j, "nulls") || p.isWord(j, "using") {
+			break
+		}
+		last = j
+	}
+	if last < start {
+		return
+	}
+	p.open(p.toks[start].Start, "CAST((")
+	p.insert(p.toks[last].End, ") AS DOUBLE)")
+}

@@ -21,6 +21,8 @@ func TestWindowFrameRewrite(t *testing.T) {
 			"SELECT lead(CASE WHEN false THEN -1.4 ELSE ten * 2 END, 1, -1.4) OVER w, lag(CASE WHEN false THEN 7e-1 ELSE f(a, b) END, 2, 7e-1) OVER w, lag(x, 1, 0) OVER w, t.lag(x, 1, 0.5) FROM t"},
 		{"SELECT nth_value(x, 2) OVER w, nth_value(x, 0) OVER w, nth_value(x, n - 1) OVER w FROM t",
 			"SELECT nth_value(x, 2) OVER w, nth_value(x, " + schema + ".pg_nth_arg(0)) OVER w, nth_value(x, " + schema + ".pg_nth_arg(n - 1)) OVER w FROM t"},
+		{"SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY b), percentile_cont(array[0.25, 0.5]) within group (order by f(a, b) desc nulls first), percentile_disc(0.5) WITHIN GROUP (ORDER BY b) FROM t",
+			"SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY CAST((b) AS DOUBLE)), percentile_cont(array[0.25, 0.5]) within group (order by CAST((f(a, b)) AS DOUBLE) desc nulls first), percentile_disc(0.5) WITHIN GROUP (ORDER BY b) FROM t"},
 		{"SELECT sum(x) OVER (ORDER BY n ROWS 2 PRECEDING), 'a' following FROM t",
 			"SELECT sum(x) OVER (ORDER BY n ROWS 2 PRECEDING), 'a' following FROM t"},
 	} {
