@@ -44,7 +44,8 @@
 // Session.TableColumns), appends to a GROUP BY of a table's primary key
 // the table's other columns the query names (groupbykey.go), drops
 // EXPLAIN's options DuckDB lacks
-// (explain.go), reads SUBSTRING(s SIMILAR p ESCAPE e) and SUBSTRING(s
+// (explain.go), reads GROUP BY ALL and GROUP BY DISTINCT (groupingsets.go:
+// DISTINCT expands the list into its grouping sets, once each), reads SUBSTRING(s SIMILAR p ESCAPE e) and SUBSTRING(s
 // FROM 'p' FOR 'e') (similarsubstr.go), reads Unicode escapes in U&'…', U&"…" and E'…'
 // constants (unicodestrings.go), writes t.* inside row(…) as *COLUMNS(t.*) (rowStar in
 // records.go), reads FETCH FIRST n ROWS WITH TIES as a QUALIFY on

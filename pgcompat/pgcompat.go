@@ -473,7 +473,7 @@ var rules = map[string]rule{
 	"with":                     withQueries, // storage parameters; WITH [RECURSIVE] lists (recursive.go)
 	"decimal":                  wideDecimal,
 	"zone":                     func(p *pass, i int) { timestamptzLiteral(p, i); atTimeZone(p, i) },                   // timestamp with time zone; x AT TIME ZONE 'PST' (datetime.go)
-	"group":                    groupByKey,                                                                            // GROUP BY a table's primary key (groupbykey.go)
+	"group":                    func(p *pass, i int) { groupByKey(p, i); groupByQuantifier(p, i) },                    // GROUP BY a table's primary key (groupbykey.go); GROUP BY ALL | DISTINCT (groupingsets.go)
 	"vsql_any_eq":              anyEqLiteralArray,                                                                     // 33 = ANY ('{1,2}') as sqltext wrote it (likeany.go)
 	"date_trunc":               dateTruncZone,                                                                         // date_trunc('day', x, 'VET') (datetime.go)
 	"pg_date_trunc":            dateTruncZone,                                                                         // its macro
