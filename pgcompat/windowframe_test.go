@@ -42,6 +42,8 @@ func TestWindowFrameRewrite(t *testing.T) {
 		{"SELECT count() FROM t", true},
 		{"SELECT count(*), s.count() FROM t", false},
 		{"CREATE VIEW v AS SELECT a FROM t ORDER BY a FETCH FIRST NULL ROWS WITH TIES", true},
+		{"SELECT 'abcdefg' SIMILAR TO '_bcd#%' ESCAPE '##'", true},
+		{"SELECT 'abcdefg' SIMILAR TO '_bcd#%' ESCAPE '#'", false},
 		{"CREATE VIEW v AS SELECT a FROM t ORDER BY a FETCH FIRST (NULL + 1) ROWS WITH TIES", false},
 	} {
 		_, _, err := rewriteChecked(sqltext.Parse(c.sql), Session{})

@@ -6,9 +6,10 @@ import (
 	"github.com/vsql/vsql/internal/pgtest"
 )
 
-// TestByteaTrim: btrim (of text too), trim, ltrim, rtrim, bit_count and
-// LIKE of bytea answer as on PostgreSQL 15 (pgcompat/strfuncs.go).
-func TestByteaTrim(t *testing.T) {
+// TestByteaFunctions: btrim (of text too), trim, ltrim, rtrim, bit_count
+// and LIKE of bytea, and SIMILAR TO's ESCAPE, answer as on PostgreSQL 15
+// (pgcompat/strfuncs.go, pgcompat/extract.go).
+func TestByteaFunctions(t *testing.T) {
 	pg := pgtest.Connect(t).PgConn()
 	vs := connectPgx(t, startServer(t, nil)).PgConn()
 	compareSteps(t, pg, vs, []string{
@@ -26,6 +27,8 @@ func TestByteaTrim(t *testing.T) {
 		`SELECT 'a%c'::bytea LIKE 'a\%c'::bytea, 'abc'::bytea LIKE 'a\%c'::bytea, 'abc'::bytea LIKE 'a_c'::bytea ESCAPE ''::bytea, '\x00ff01'::bytea LIKE '%\xff%'::bytea`,
 		`SELECT 'abc'::bytea LIKE 'a_c'::bytea ESCAPE 'ab'::bytea`,
 		`SELECT 'abc' LIKE 'a%', 'abc' NOT LIKE '_b_', 'a_c' LIKE 'a$__' ESCAPE '$'`,
+		`SELECT 'abcdefg' SIMILAR TO '_bcd#%' ESCAPE '##'`,
+		`SELECT 'abcdefg' SIMILAR TO '_bcd#%' ESCAPE '#', 'abcd%' SIMILAR TO '_bcd#%' ESCAPE '#'`,
 		"CREATE TABLE bt (b bytea)",
 		`INSERT INTO bt VALUES ('\x00ab00'), ('\x0000'), (NULL)`,
 		`SELECT btrim(b, '\x00'::bytea), bit_count(b) FROM bt ORDER BY b`,
