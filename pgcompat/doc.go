@@ -44,11 +44,13 @@
 // Session.TableColumns), appends to a GROUP BY of a table's primary key
 // the table's other columns the query names (groupbykey.go), drops
 // EXPLAIN's options DuckDB lacks
-// (explain.go), reads GROUP BY ALL and GROUP BY DISTINCT (groupingsets.go:
-// DISTINCT expands the list into its grouping sets, once each), reads SUBSTRING(s SIMILAR p ESCAPE e) and SUBSTRING(s
-// FROM 'p' FOR 'e') (similarsubstr.go), reads Unicode escapes in U&'…', U&"…" and E'…'
-// constants (unicodestrings.go), writes t.* inside row(…) as *COLUMNS(t.*) (rowStar in
-// records.go), reads FETCH FIRST n ROWS WITH TIES as a QUALIFY on
+// (explain.go), reads GROUP BY ALL and GROUP BY DISTINCT
+// (groupingsets.go: DISTINCT expands the list into its grouping sets,
+// once each), reads SUBSTRING(s SIMILAR p ESCAPE e) and SUBSTRING(s FROM
+// 'p' FOR 'e') (similarsubstr.go), reads Unicode escapes in U&'…', U&"…"
+// and E'…' constants (unicodestrings.go), writes t.* inside row(…) as
+// *COLUMNS(t.*) (rowStar in records.go), reads FETCH FIRST n ROWS WITH
+// TIES as a QUALIFY on
 // rank() (fetchties.go), reads a window frame's offset written as a
 // string ('1 day' PRECEDING) as an interval or a number and refuses a
 // GROUPS frame without ORDER BY and count() as PostgreSQL's parser does
