@@ -29,7 +29,8 @@
 // jsonb_agg and json(b)_object_agg into string_agg over each value's JSON
 // (jsonagg.go: DuckDB's json_group_* are macros without ORDER BY, DISTINCT
 // or FILTER; array_agg and string_agg of DISTINCT col get ORDER BY col,
-// PostgreSQL's order, and array_agg(e.enumlabel) the enum's order),
+// PostgreSQL's order, and array_agg(e.enumlabel) the enum's order;
+// string_agg's NULL delimiter is ''),
 // gives a query of information_schema.columns without ORDER BY
 // PostgreSQL's column order (columnsorder.go: Sequelize reads it so),
 // reads x LIKE ANY / ALL (array) and x ~ ANY / ALL (array) (likeany.go), keeps the fraction of

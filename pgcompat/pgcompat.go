@@ -540,9 +540,9 @@ var rules = map[string]rule{
 	"jsonb_agg":                jsonAgg,
 	"json_object_agg":          jsonAgg,
 	"jsonb_object_agg":         jsonAgg,
-	"columns":                  columnsOrder, // information_schema.columns in PostgreSQL's order (columnsorder.go)
-	"array_agg":                distinctAgg,  // (DISTINCT col): PostgreSQL's sorted order (jsonagg.go)
-	"string_agg":               distinctAgg,
+	"columns":                  columnsOrder,                                                             // information_schema.columns in PostgreSQL's order (columnsorder.go)
+	"array_agg":                distinctAgg,                                                              // (DISTINCT col): PostgreSQL's sorted order (jsonagg.go)
+	"string_agg":               func(p *pass, i int) { distinctAgg(p, i); stringAggNullDelimiter(p, i) }, // string_agg(x, NULL): no delimiter
 	"*":                        starRule,
 	"array_fill":               arrayFill,      // (arrayfuncs.go)
 	"[":                        subscriptChain, // x[1:2][2] (arrayassign.go)

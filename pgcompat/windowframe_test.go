@@ -23,6 +23,8 @@ func TestWindowFrameRewrite(t *testing.T) {
 			"SELECT nth_value(x, 2) OVER w, nth_value(x, " + schema + ".pg_nth_arg(0)) OVER w, nth_value(x, " + schema + ".pg_nth_arg(n - 1)) OVER w FROM t"},
 		{"SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY b), percentile_cont(array[0.25, 0.5]) within group (order by f(a, b) desc nulls first), percentile_disc(0.5) WITHIN GROUP (ORDER BY b) FROM t",
 			"SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY CAST((b) AS DOUBLE)), percentile_cont(array[0.25, 0.5]) within group (order by CAST((f(a, b)) AS DOUBLE) desc nulls first), percentile_disc(0.5) WITHIN GROUP (ORDER BY b) FROM t"},
+		{"SELECT string_agg(x, NULL), string_agg(x, NULL::text ORDER BY y), string_agg(x, CAST(NULL AS varchar)), string_agg(x, ','), string_agg(x, NULL || 'a') FROM t",
+			"SELECT string_agg(x, ''), string_agg(x, '' ORDER BY y), string_agg(x, ''), string_agg(x, ','), string_agg(x, NULL || 'a') FROM t"},
 		{"SELECT sum(x) OVER (ORDER BY n ROWS 2 PRECEDING), 'a' following FROM t",
 			"SELECT sum(x) OVER (ORDER BY n ROWS 2 PRECEDING), 'a' following FROM t"},
 	} {

@@ -7,8 +7,9 @@ import (
 )
 
 // TestByteaFunctions: btrim (of text too), trim, ltrim, rtrim, bit_count
-// and LIKE of bytea, and SIMILAR TO's ESCAPE, answer as on PostgreSQL 15
-// (pgcompat/strfuncs.go, pgcompat/extract.go).
+// and LIKE of bytea, SIMILAR TO's ESCAPE and string_agg's NULL delimiter
+// answer as on PostgreSQL 15 (pgcompat/strfuncs.go, pgcompat/extract.go,
+// pgcompat/jsonagg.go).
 func TestByteaFunctions(t *testing.T) {
 	pg := pgtest.Connect(t).PgConn()
 	vs := connectPgx(t, startServer(t, nil)).PgConn()
@@ -29,6 +30,8 @@ func TestByteaFunctions(t *testing.T) {
 		`SELECT 'abc' LIKE 'a%', 'abc' NOT LIKE '_b_', 'a_c' LIKE 'a$__' ESCAPE '$'`,
 		`SELECT 'abcdefg' SIMILAR TO '_bcd#%' ESCAPE '##'`,
 		`SELECT 'abcdefg' SIMILAR TO '_bcd#%' ESCAPE '#', 'abcd%' SIMILAR TO '_bcd#%' ESCAPE '#'`,
+		// string_agg's NULL delimiter is none
+		`SELECT string_agg(x, NULL), string_agg(x, NULL::text ORDER BY x DESC), string_agg(x, CAST(NULL AS varchar)), string_agg(x, ', ') FROM (VALUES ('a'), ('b'), (NULL)) t(x)`,
 		"CREATE TABLE bt (b bytea)",
 		`INSERT INTO bt VALUES ('\x00ab00'), ('\x0000'), (NULL)`,
 		`SELECT btrim(b, '\x00'::bytea), bit_count(b) FROM bt ORDER BY b`,
