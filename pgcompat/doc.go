@@ -30,7 +30,7 @@
 // (jsonagg.go: DuckDB's json_group_* are macros without ORDER BY, DISTINCT
 // or FILTER; array_agg and string_agg of DISTINCT col get ORDER BY col,
 // PostgreSQL's order, and array_agg(e.enumlabel) the enum's order;
-// string_agg's NULL delimiter is ''),
+// string_agg's NULL delimiter is the empty string),
 // gives a query of information_schema.columns without ORDER BY
 // PostgreSQL's column order (columnsorder.go: Sequelize reads it so),
 // reads x LIKE ANY / ALL (array) and x ~ ANY / ALL (array) (likeany.go), keeps the fraction of

@@ -143,7 +143,8 @@ func enumLabels(p *pass, i int) {
 // stringAggNullDelimiter is part of the rule of string_agg (token i):
 // string_agg(x, NULL), whose NULL delimiter PostgreSQL reads as none
 // (the values joined) where DuckDB answers NULL. A delimiter written NULL,
-// or NULL cast to a type (NULL::text, CAST(NULL AS text)), becomes ''.
+// or NULL cast to a type (NULL::text, CAST(NULL AS text)), becomes the
+// empty string.
 func stringAggNullDelimiter(p *pass, i int) {
 	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
 		return
