@@ -356,7 +356,7 @@ func bitFunctions() map[string][]engineFunc {
 		}}},
 		"bit_count": {{in: []string{BitType}, out: i64, run: func(a []driver.Value) (any, error) {
 			return int64(strings.Count(str(a[0]), "1")), nil
-		}}},
+		}}, {in: []string{"BLOB"}, out: i64, run: byteaBitCount}}, // bit_count(bytea) (strfuncs.go)
 		"position": {{in: []string{BitType, BitType}, out: i32, run: func(a []driver.Value) (any, error) {
 			return bitPosition(str(a[1]), str(a[0])), nil // DuckDB's position(b, sub)
 		}}},
@@ -450,7 +450,7 @@ func registerEngineTypes(conn *sql.Conn) error {
 	if err != nil {
 		return err
 	}
-	for _, set := range []map[string][]engineFunc{bitFunctions(), moneyFunctions()} {
+	for _, set := range []map[string][]engineFunc{bitFunctions(), moneyFunctions(), byteaFunctions()} {
 		for name, overloads := range set {
 			fs := make([]duckdb.ScalarFunc, len(overloads))
 			for i, f := range overloads {

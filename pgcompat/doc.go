@@ -29,7 +29,8 @@
 // jsonb_agg and json(b)_object_agg into string_agg over each value's JSON
 // (jsonagg.go: DuckDB's json_group_* are macros without ORDER BY, DISTINCT
 // or FILTER; array_agg and string_agg of DISTINCT col get ORDER BY col,
-// PostgreSQL's order, and array_agg(e.enumlabel) the enum's order),
+// PostgreSQL's order, and array_agg(e.enumlabel) the enum's order;
+// string_agg's NULL delimiter is the empty string),
 // gives a query of information_schema.columns without ORDER BY
 // PostgreSQL's column order (columnsorder.go: Sequelize reads it so),
 // reads x LIKE ANY / ALL (array) and x ~ ANY / ALL (array) (likeany.go), keeps the fraction of
@@ -44,10 +45,20 @@
 // Session.TableColumns), appends to a GROUP BY of a table's primary key
 // the table's other columns the query names (groupbykey.go), drops
 // EXPLAIN's options DuckDB lacks
-// (explain.go), reads SUBSTRING(s SIMILAR p ESCAPE e) and SUBSTRING(s
-// FROM 'p' FOR 'e') (similarsubstr.go), reads Unicode escapes in U&'…', U&"…" and E'…'
-// constants (unicodestrings.go), reads FETCH FIRST n ROWS WITH TIES as a QUALIFY on
-// rank() (fetchties.go), evaluates an aggregate's argument only for the
+// (explain.go), reads GROUP BY ALL and GROUP BY DISTINCT
+// (groupingsets.go: DISTINCT expands the list into its grouping sets,
+// once each), reads SUBSTRING(s SIMILAR p ESCAPE e) and SUBSTRING(s FROM
+// 'p' FOR 'e') (similarsubstr.go), reads Unicode escapes in U&'…', U&"…"
+// and E'…' constants (unicodestrings.go), writes t.* inside row(…) as
+// *COLUMNS(t.*) (rowStar in records.go), reads FETCH FIRST n ROWS WITH
+// TIES as a QUALIFY on
+// rank() (fetchties.go), reads a window frame's offset written as a
+// string ('1 day' PRECEDING) as an interval or a number and refuses a
+// GROUPS frame without ORDER BY and count() as PostgreSQL's parser does
+// and nth_value(x, n) of an n below 1 as its executor does,
+// gives lag and lead with a default such as 1.5 the common type of
+// value and default, and reads percentile_cont's sort key as double
+// precision (windowframe.go), evaluates an aggregate's argument only for the
 // rows its FILTER keeps (aggfilter.go, through pass.deferred, which runs
 // after every token's rule), writes row comparisons ((a, b) < (c, d),
 // (a, b) NOT IN (SELECT …)) out element by element with PostgreSQL's
@@ -144,7 +155,8 @@
 // backtracking engine, regexp2, for the back references and lookaround RE2 refuses), paths into JSON,
 // json_object and jsonb_object of text arrays (jsonfuncs.go), cardinality
 // and width_bucket of arrays (arrayfuncs.go), initcap, get_byte and
-// set_byte (strfuncs.go), jsonb_pretty (jsonb.go), the jsonpath of @?,
+// set_byte (strfuncs.go, which also has the bytea overloads of trim,
+// ltrim, rtrim and bit_count, registered as the bit string ones are), jsonb_pretty (jsonb.go), the jsonpath of @?,
 // @@, jsonb_path_exists and jsonb_path_match (jsonpath.go: a parser and a
 // lax-mode evaluator of the part of jsonpath queries use) —
 // the macro calls a Go scalar function of the engine
@@ -287,6 +299,10 @@
 // a macro whose overload on money sums the cents as DECIMAL(38,2) with
 // DuckDB's sum (MoneySum), and calls of sum a macro cannot take (DISTINCT,
 // ORDER BY, FILTER, OVER) one at a time as the cast of that sum.
+// sum over interval follows the same path (intervalsum.go): pg_sum's
+// INTERVAL overload sums the months, days and microseconds apart, and
+// IntervalSumCall writes a call with FILTER, ORDER BY or OVER as the
+// interval of three such sums.
 //
 // Caveats: to_number returns double precision (DuckDB's DECIMAL has one
 // scale per column, PostgreSQL's numeric one per value); to_char of a

@@ -2,8 +2,10 @@ package pgcompat
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
 )
 
 // EXTRACT(SECOND FROM x) and date_part('second', x) keep the fraction of
@@ -146,8 +148,12 @@ func similarTo(p *pass, i int) {
 	}
 	if p.isWord(i+3, "escape") {
 		e, ok := stringBody(p.text(i + 4))
+		if ok && p.kind(i+4) == sqltext.String && utf8.RuneCountInString(e) > 1 {
+			p.fail(vsqlerr.New(vsqlerr.InvalidEscapeSequence, "invalid escape string").WithHint("Escape string must be empty or one character."))
+			return
+		}
 		if !ok || p.kind(i+4) != sqltext.String || len(e) > 1 {
-			return // NULL, an expression or a longer string: DuckDB's error
+			return // NULL, an expression or a character of several bytes: DuckDB's error
 		}
 		escape, end = e, i+4
 	}

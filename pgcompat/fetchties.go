@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
 )
 
 // fetchWithTies is the rule of ties (token i): ORDER BY k FETCH {FIRST |
@@ -13,7 +14,8 @@ import (
 // before the ORDER BY: rank() OVER (ORDER BY k) <= n, with an offset
 // row_number() OVER (ORDER BY k) > m AND rank() OVER (ORDER BY k) <= m +
 // n (the rows tied with the (m+n)th rank at most m+n). As in PostgreSQL,
-// a count written NULL is 2201W, a negative one too, and a count that
+// a count written NULL is 2201W (before the statement runs, as
+// PostgreSQL's parser refuses it), a negative one too, and a count that
 // evaluates to NULL is no limit. Left to DuckDB's error: a
 // query of UNION, INTERSECT or EXCEPT at that level, SELECT DISTINCT
 // (QUALIFY comes before DISTINCT), and an ORDER BY of positions (ORDER BY
@@ -46,6 +48,12 @@ func fetchWithTies(p *pass, i int) {
 			return
 		}
 		count = c
+	}
+	if strings.EqualFold(count, "null") {
+		// refused before anything runs, as PostgreSQL's parser refuses
+		// it (CREATE VIEW too)
+		p.fail(vsqlerr.New(vsqlerr.InvalidRowCount, "row count cannot be null in FETCH FIRST ... WITH TIES clause"))
+		return
 	}
 	// the level of the query: from its opening parenthesis (or the
 	// statement's start) to the end of the clause
@@ -94,9 +102,6 @@ func fetchWithTies(p *pass, i int) {
 		if p.isWord(j, "skip") && p.isWord(j+1, "locked") {
 			cond = "rank()" + over + " <= CAST(error('[vsql:syntax_error] SKIP LOCKED and WITH TIES options cannot be used together') AS BIGINT)"
 		}
-	}
-	if strings.EqualFold(count, "null") {
-		cond = "rank()" + over + " <= CAST(error('[vsql:invalid_row_count] row count cannot be null in FETCH FIRST ... WITH TIES clause') AS BIGINT)"
 	}
 	if offset >= 0 {
 		last := offsetEnd

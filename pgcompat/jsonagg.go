@@ -139,3 +139,37 @@ func enumLabels(p *pass, i int) {
 	qualifier := p.src[p.toks[i+2].Start:p.toks[end-1].Start] // "e." or ""
 	p.insert(p.toks[closing].Start, " ORDER BY "+qualifier+"enumsortorder")
 }
+
+// stringAggNullDelimiter is part of the rule of string_agg (token i):
+// string_agg(x, NULL), whose NULL delimiter PostgreSQL reads as none
+// (the values joined) where DuckDB answers NULL. A delimiter written NULL,
+// or NULL cast to a type (NULL::text, CAST(NULL AS text)), becomes the
+// empty string.
+func stringAggNullDelimiter(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
+		return
+	}
+	closing := p.matchForward(i + 1)
+	if closing < 0 {
+		return
+	}
+	items := p.splitTopLevel(i+2, closing-1)
+	if len(items) != 2 {
+		return
+	}
+	d := items[1]
+	last := closing - 1
+	for k := d; k < closing; k++ {
+		if p.isWord(k, "order") && p.isWord(k+1, "by") {
+			last = k - 1
+			break
+		}
+	}
+	switch {
+	case p.isWord(d, "null") && (last == d || p.isOp(d+1, ":") && p.isOp(d+2, ":") && last == d+3 && p.kind(d+3) == sqltext.Word):
+	case p.isWord(d, "cast") && p.kind(d+1) == sqltext.Open && p.isWord(d+2, "null") && p.isWord(d+3, "as") && p.matchForward(d+1) == last:
+	default:
+		return
+	}
+	p.replace(p.toks[d].Start, p.toks[last].End, "''")
+}

@@ -597,8 +597,9 @@ func sumCalls(p *pass) []sumCall {
 				c.end += 2 // OVER w
 			}
 		}
-		if c.end < 0 || c.argEnd < c.arg || strings.HasPrefix(p.src[p.toks[c.arg].Start:], schema+".pg_money_cents(") {
-			continue // (one MoneySumCall made)
+		if c.end < 0 || c.argEnd < c.arg || strings.HasPrefix(p.src[p.toks[c.arg].Start:], schema+".pg_money_cents(") ||
+			strings.HasPrefix(p.src[p.toks[c.arg].Start:], schema+".pg_interval_") {
+			continue // (one MoneySumCall or IntervalSumCall made)
 		}
 		calls = append(calls, c)
 	}
@@ -607,9 +608,10 @@ func sumCalls(p *pass) []sumCall {
 
 // MoneySum is the statement with its plain calls of sum sent to pg_sum
 // (a macro whose overload on money is the sum of the cents as a
-// DECIMAL(38,2), cast back to money, and whose other overload is DuckDB's
-// sum): when DuckDB refused the statement because no sum takes money
-// (notMatched, its error). DuckDB adds no overload to its own sum (the C
+// DECIMAL(38,2), cast back to money, whose overload on interval sums its
+// fields (intervalsum.go), and whose other overload is DuckDB's sum):
+// when DuckDB refused the statement because no sum takes money or
+// interval (notMatched, its error). DuckDB adds no overload to its own sum (the C
 // API registers an aggregate function as an ALTER, which aggregates do
 // not support), and which sum has money under it is the engine's to
 // know, so the server prepares the statement as it is and, only after
@@ -617,7 +619,7 @@ func sumCalls(p *pass) []sumCall {
 // BY, FILTER or OVER (a macro takes none, and a window macro's body must
 // be a call) one at a time through MoneySumCall. pending counts those.
 func MoneySum(st sqltext.Statement, notMatched error) (out sqltext.Statement, pending int, ok bool) {
-	if !SumOverMoney(notMatched) {
+	if !SumRefused(notMatched) {
 		return st, 0, false
 	}
 	p := pass{src: st.SQL, toks: st.Tokens()}

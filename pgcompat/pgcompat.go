@@ -138,7 +138,20 @@ var setup = []string{
 	// DECIMAL(38,2), DuckDB's sum of anything else (a macro's typed
 	// parameter picks the overload)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_money_cents(x ` + MoneyType + `) AS CAST(x AS DECIMAL(38,2))`,
+	// nth_value(x, n) with n <= 0 (windowframe.go)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_nth_arg(n) AS CASE WHEN n <= 0 THEN error('[vsql:invalid_argument_for_nth_value] argument of nth_value must be greater than zero') ELSE n END`,
+	// sum over interval (intervalsum.go): PostgreSQL adds the months,
+	// days and microseconds apart, so each field is summed on its own
+	// (DuckDB's datepart of an interval: hours are not taken modulo 24)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_interval_months(x INTERVAL) AS datepart('year', x) * 12 + datepart('month', x)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_interval_days(x INTERVAL) AS datepart('day', x)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_interval_micros(x INTERVAL) AS datepart('hour', x) * 3600000000 + datepart('minute', x) * 60000000 + datepart('microseconds', x)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_interval_of(m, d, us) AS CASE
+		WHEN m NOT BETWEEN -2147483648 AND 2147483647 OR d NOT BETWEEN -2147483648 AND 2147483647 OR us NOT BETWEEN -9223372036854775808 AND 9223372036854775807
+		THEN error('[vsql:datetime_field_overflow] interval out of range')
+		ELSE to_months(CAST(m AS INTEGER)) + to_days(CAST(d AS INTEGER)) + to_microseconds(CAST(us AS BIGINT)) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_sum(x ` + MoneyType + `) AS CAST(sum(` + schema + `.pg_money_cents(x)) AS ` + MoneyType + `),
+		(x INTERVAL) AS ` + schema + `.pg_interval_of(sum(` + schema + `.pg_interval_months(x)), sum(` + schema + `.pg_interval_days(x)), sum(` + schema + `.pg_interval_micros(x))),
 		(x) AS sum(x)`,
 	// substr and substring of text and bytea at PostgreSQL's positions:
 	// characters from max(n, 1) up to n + m (exclusive; DuckDB's
@@ -290,6 +303,9 @@ var setup = []string{
 	// strings, bytea and jsonb (strfuncs.go, jsonb.go)
 	`CREATE OR REPLACE MACRO ` + schema + `.initcap(s) AS __vsql_initcap(CAST(s AS VARCHAR))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.get_byte(b, n) AS __vsql_get_byte(CAST(b AS BLOB), n)`,
+	// btrim: DuckDB's trim, whose bytea overloads are Go functions
+	// (byteaFunctions in strfuncs.go)
+	`CREATE OR REPLACE MACRO ` + schema + `.btrim(s) AS trim(s), (s, c) AS trim(s, c)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.set_byte(b, n, v) AS __vsql_set_byte(CAST(b AS BLOB), n, v)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_pretty(j) AS __vsql_jsonb_pretty(CAST(j AS VARCHAR))`,
 	// x ~ 'pattern' with back references or lookaround (sqltext's rewrite
@@ -382,7 +398,7 @@ func init() {
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
 		"overlay", "date_bin", "jsonb_strip_nulls", "json_strip_nulls", "jsonb_delete", "array_remove", "array_replace", "array_positions", "array_dims", "array_ndims",
 		"make_interval", "unistr", "sha224", "sha384", "sha512",
-		"initcap", "get_byte", "set_byte", "jsonb_pretty", "every", "trim_array", "jsonb_path_exists", "jsonb_path_match", "pg_sleep")
+		"initcap", "get_byte", "set_byte", "btrim", "jsonb_pretty", "every", "trim_array", "jsonb_path_exists", "jsonb_path_match", "pg_sleep")
 }
 
 // Setup creates the macros rewritten statements call; exec runs one
@@ -458,7 +474,7 @@ var rules = map[string]rule{
 	"with":                     withQueries, // storage parameters; WITH [RECURSIVE] lists (recursive.go)
 	"decimal":                  wideDecimal,
 	"zone":                     func(p *pass, i int) { timestamptzLiteral(p, i); atTimeZone(p, i) },                   // timestamp with time zone; x AT TIME ZONE 'PST' (datetime.go)
-	"group":                    groupByKey,                                                                            // GROUP BY a table's primary key (groupbykey.go)
+	"group":                    func(p *pass, i int) { groupByKey(p, i); groupByQuantifier(p, i) },                    // GROUP BY a table's primary key (groupbykey.go); GROUP BY ALL | DISTINCT (groupingsets.go)
 	"vsql_any_eq":              anyEqLiteralArray,                                                                     // 33 = ANY ('{1,2}') as sqltext wrote it (likeany.go)
 	"date_trunc":               dateTruncZone,                                                                         // date_trunc('day', x, 'VET') (datetime.go)
 	"pg_date_trunc":            dateTruncZone,                                                                         // its macro
@@ -486,11 +502,19 @@ var rules = map[string]rule{
 	"|":                        pipeOp,         // '…'::jsonb || '…', |/ x, ||/ x
 	"-":                        minusRule,      // '…'::jsonb - 'key', x - '1'
 	"+":                        numericOperand,
-	"variadic":                 variadicCall,    // num_nulls(VARIADIC a)
-	"ties":                     fetchWithTies,   // FETCH FIRST n ROWS WITH TIES (fetchties.go)
-	"filter":                   aggregateFilter, // agg(x) FILTER (WHERE c): x read for c's rows only (aggfilter.go)
-	"u":                        unicodeString,   // U&'d\0061t' (unicodestrings.go)
-	"type":                     createType,      // CREATE TYPE t AS (…)
+	"variadic":                 variadicCall,  // num_nulls(VARIADIC a)
+	"ties":                     fetchWithTies, // FETCH FIRST n ROWS WITH TIES (fetchties.go)
+	"preceding":                frameOffset,   // RANGE BETWEEN '1 day' PRECEDING … (windowframe.go)
+	"following":                frameOffset,
+	"groups":                   groupsFrame,    // GROUPS frame without ORDER BY: 42P20
+	"count":                    countCall,      // count(): 42809
+	"lag":                      lagLeadDefault, // lag(x, 1, 0.5): the common type of x and the default
+	"lead":                     lagLeadDefault,
+	"nth_value":                nthValueArgument, // nth_value(x, 0): 22016
+	"percentile_cont":          percentileCont,   // WITHIN GROUP (ORDER BY x): x as double precision
+	"filter":                   aggregateFilter,  // agg(x) FILTER (WHERE c): x read for c's rows only (aggfilter.go)
+	"u":                        unicodeString,    // U&'d\0061t' (unicodestrings.go)
+	"type":                     createType,       // CREATE TYPE t AS (…)
 	"_int2":                    arrayTypeName,
 	"_int4":                    arrayTypeName,
 	"_int8":                    arrayTypeName,
@@ -517,9 +541,9 @@ var rules = map[string]rule{
 	"jsonb_agg":                jsonAgg,
 	"json_object_agg":          jsonAgg,
 	"jsonb_object_agg":         jsonAgg,
-	"columns":                  columnsOrder, // information_schema.columns in PostgreSQL's order (columnsorder.go)
-	"array_agg":                distinctAgg,  // (DISTINCT col): PostgreSQL's sorted order (jsonagg.go)
-	"string_agg":               distinctAgg,
+	"columns":                  columnsOrder,                                                             // information_schema.columns in PostgreSQL's order (columnsorder.go)
+	"array_agg":                distinctAgg,                                                              // (DISTINCT col): PostgreSQL's sorted order (jsonagg.go)
+	"string_agg":               func(p *pass, i int) { distinctAgg(p, i); stringAggNullDelimiter(p, i) }, // string_agg(x, NULL): no delimiter
 	"*":                        starRule,
 	"array_fill":               arrayFill,      // (arrayfuncs.go)
 	"[":                        subscriptChain, // x[1:2][2] (arrayassign.go)
@@ -1158,7 +1182,7 @@ func numericOperand(p *pass, i int) {
 
 // minusRule and starRule: the rules of - and *, with numericOperand.
 func minusRule(p *pass, i int) { minusOp(p, i); numericOperand(p, i) }
-func starRule(p *pass, i int)  { recordStar(p, i); numericOperand(p, i) }
+func starRule(p *pass, i int)  { recordStar(p, i); rowStar(p, i); numericOperand(p, i) }
 
 // reservedBefore are words after which a - or + is unary.
 var reservedBefore = map[string]bool{"select": true, "where": true, "and": true, "or": true, "not": true, "then": true,

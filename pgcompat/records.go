@@ -518,6 +518,9 @@ func anonymousRow(p *pass, i int) {
 		return
 	}
 	for k, a := range p.splitArgs(i+1, closing) {
+		if p.isOp(a[1], "*") && p.isOp(a[1]-1, ".") {
+			continue // t.*: its columns, by their names (rowStar)
+		}
 		p.insert(p.toks[a[0]].Start, fmt.Sprintf("f%d := ", k+1))
 	}
 	p.replace(p.toks[i].Start, p.toks[i].End, "struct_pack")
@@ -542,4 +545,26 @@ func recordStar(p *pass, i int) {
 	}
 	p.replace(p.toks[open].Start, p.toks[open].End, "unnest(")
 	p.replace(p.toks[i-2].Start, p.toks[i].End, ")")
+}
+
+// rowStar: t.* as an argument of row(…) (row(v.a, s.*)), which
+// PostgreSQL expands into t's columns, is DuckDB's *COLUMNS(t.*): DuckDB
+// allows a star only as a whole expression.
+func rowStar(p *pass, i int) {
+	if !p.isOp(i-1, ".") || p.kind(i-2) != sqltext.Word && p.kind(i-2) != sqltext.Quoted || !p.adjacent(i-1) || !p.adjacent(i-2) {
+		return
+	}
+	first := i - 2
+	for first >= 2 && p.isOp(first-1, ".") && (p.kind(first-2) == sqltext.Word || p.kind(first-2) == sqltext.Quoted) {
+		first -= 2 // s.t.*
+	}
+	if !(p.isOp(first-1, ",") || p.kind(first-1) == sqltext.Open) || !(p.isOp(i+1, ",") || p.kind(i+1) == sqltext.Close) {
+		return
+	}
+	open := p.enclosing(i)
+	if open < 1 || !p.isWord(open-1, "row") || p.isOp(open-2, ".") {
+		return
+	}
+	p.open(p.toks[first].Start, "*COLUMNS(")
+	p.insert(p.toks[i].End, ")")
 }

@@ -2,13 +2,15 @@ package pgcompat
 
 import (
 	"database/sql/driver"
+	"math/bits"
 	"strings"
 	"unicode"
 
 	"github.com/vsql/vsql/vsqlerr"
 )
 
-// PostgreSQL's initcap, and get_byte and set_byte of bytea.
+// PostgreSQL's initcap, and get_byte, set_byte, btrim, ltrim, rtrim and
+// bit_count of bytea.
 
 // initcap upper-cases the first letter of every word and lower-cases the
 // rest, a word being a run of letters and digits (PostgreSQL's rule:
@@ -56,4 +58,98 @@ func setByte(a []driver.Value) (any, error) {
 	out := append([]byte(nil), b...)
 	out[n] = byte(argInt(a[2]))
 	return out, nil
+}
+
+// byteaFunctions are the bytea overloads of DuckDB's LIKE and NOT LIKE
+// (with and without ESCAPE; 22025 for an escape of more than one byte, as
+// in PostgreSQL) and of trim, ltrim and
+// rtrim (also TRIM([BOTH | LEADING | TRAILING] x FROM b), which DuckDB's
+// parser makes these calls, and btrim, a macro of trim): the bytes of b
+// with the longest runs of bytes found in the set removed from its start,
+// its end or both, as PostgreSQL's byteatrim.
+func byteaFunctions() map[string][]engineFunc {
+	trim := func(start, end bool) []engineFunc {
+		return []engineFunc{{in: []string{"BLOB", "BLOB"}, out: "BLOB", run: func(a []driver.Value) (any, error) {
+			b, _ := a[0].([]byte)
+			set, _ := a[1].([]byte)
+			var in [256]bool
+			for _, c := range set {
+				in[c] = true
+			}
+			i, j := 0, len(b)
+			for start && i < j && in[b[i]] {
+				i++
+			}
+			for end && j > i && in[b[j-1]] {
+				j--
+			}
+			return append([]byte{}, b[i:j]...), nil
+		}}}
+	}
+	like := func(negate, escape bool) []engineFunc {
+		in := []string{"BLOB", "BLOB"}
+		if escape {
+			in = append(in, "BLOB")
+		}
+		return []engineFunc{{in: in, out: "BOOLEAN", run: func(a []driver.Value) (any, error) {
+			s, _ := a[0].([]byte)
+			p, _ := a[1].([]byte)
+			esc := -1
+			if !escape {
+				esc = '\\'
+			} else if e, _ := a[2].([]byte); len(e) == 1 {
+				esc = int(e[0])
+			} else if len(e) > 1 {
+				return nil, vsqlerr.New(vsqlerr.InvalidEscapeSequence, "invalid escape string").WithHint("Escape string must be empty or one character.")
+			}
+			return likeBytes(s, p, esc) != negate, nil
+		}}}
+	}
+	return map[string][]engineFunc{"trim": trim(true, true), "ltrim": trim(true, false), "rtrim": trim(false, true),
+		// b LIKE p [ESCAPE e], NOT LIKE (DuckDB's functions of the operators)
+		"~~": like(false, false), "!~~": like(true, false), "like_escape": like(false, true), "not_like_escape": like(true, true)}
+}
+
+// likeBytes is PostgreSQL's LIKE of bytes: % matches any bytes, _ one
+// byte, the escape byte esc (-1: none) makes the byte after it a literal.
+// A % is matched by backtracking to the last one only (the greedy
+// wildcard match), which is exact for patterns of literals, _ and %.
+func likeBytes(s, p []byte, esc int) bool {
+	si, pi, starP, starS := 0, 0, -1, 0
+	for si < len(s) {
+		if pi < len(p) {
+			switch c := p[pi]; {
+			case esc >= 0 && int(c) == esc:
+				if pi+1 < len(p) && p[pi+1] == s[si] {
+					si, pi = si+1, pi+2
+					continue
+				}
+			case c == '%':
+				starP, starS, pi = pi, si, pi+1
+				continue
+			case c == '_' || c == s[si]:
+				si, pi = si+1, pi+1
+				continue
+			}
+		}
+		if starP < 0 {
+			return false
+		}
+		starS++
+		si, pi = starS, starP+1
+	}
+	for pi < len(p) && p[pi] == '%' {
+		pi++
+	}
+	return pi == len(p)
+}
+
+// byteaBitCount is bit_count(bytea): the number of bits set.
+func byteaBitCount(a []driver.Value) (any, error) {
+	b, _ := a[0].([]byte)
+	n := int64(0)
+	for _, c := range b {
+		n += int64(bits.OnesCount8(c))
+	}
+	return n, nil
 }

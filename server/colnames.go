@@ -137,8 +137,9 @@ func postgresColumnName(duck string) string {
 		return "make_timestamptz"
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_typeof("):
 		return "pg_typeof"
-	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_sum("), moneySum.MatchString(duck):
-		return "sum" // sum over money (pgcompat.MoneySum), also OVER (…)
+	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_sum("), moneySum.MatchString(duck),
+		strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_interval_of(sum("):
+		return "sum" // sum over money (pgcompat.MoneySum) or interval (pgcompat.IntervalSumCall), also OVER (…)
 	case strings.HasPrefix(duck, `main.list_apply("range"(`) && strings.Contains(duck, "(lambda __vsql_i: "):
 		return "array_fill" // pgcompat's comprehension for array_fill
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_tsvector_length("):

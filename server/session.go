@@ -710,8 +710,8 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 }
 
 // prepareMoney prepares again a statement DuckDB refused (err) for
-// money's sake (pgcompat/money.go): sum over money, which DuckDB's sum
-// has no overload of (the plain calls at once, then the others one at a
+// money's sake (pgcompat/money.go) or interval's: sum over money or
+// interval (pgcompat/intervalsum.go), which DuckDB's sum has no overload of (the plain calls at once, then the others one at a
 // time, each kept unless it was no sum over money), and a number the
 // rewrite unquoted beside money in + or - (quoted again one at a time,
 // each kept when DuckDB's refusal moved on). ok is false when the
@@ -722,18 +722,26 @@ func (s *Session) prepareMoney(ctx context.Context, st sqltext.Statement, err er
 	for round := 0; round < 4 && last != nil; round++ {
 		before := last.Error()
 		switch {
-		case pgcompat.SumOverMoney(last):
+		case pgcompat.SumRefused(last):
 			summed, pending, _ := pgcompat.MoneySum(st, last)
 			if summed.SQL != st.SQL {
 				st = summed
 				stmt, last = s.prepareRaw(ctx, st.SQL)
 			}
-			for k := 0; last != nil && k < pending && pgcompat.SumOverMoney(last); {
+			for k := 0; last != nil && k < pending && pgcompat.SumRefused(last); {
 				try := pgcompat.MoneySumCall(st, k)
 				next, err := s.prepareRaw(ctx, try.SQL)
 				if pgcompat.NotMoney(err) {
-					k++
-					continue
+					// not money: a sum over interval (intervalsum.go)?
+					var ok bool
+					if try, ok = pgcompat.IntervalSumCall(st, k); !ok {
+						k++
+						continue
+					}
+					if next, err = s.prepareRaw(ctx, try.SQL); pgcompat.NotInterval(err) {
+						k++
+						continue
+					}
 				}
 				st, stmt, last, pending = try, next, err, pending-1
 			}
@@ -741,7 +749,7 @@ func (s *Session) prepareMoney(ctx context.Context, st sqltext.Statement, err er
 			for k, n := 0, pgcompat.MoneyNumbers(st); k < n && pgcompat.MoneyOperand(last); k++ {
 				try := pgcompat.MoneyNumber(st, k)
 				next, err := s.prepareRaw(ctx, try.SQL)
-				if err == nil || err.Error() != last.Error() && (pgcompat.MoneyOperand(err) || pgcompat.SumOverMoney(err)) {
+				if err == nil || err.Error() != last.Error() && (pgcompat.MoneyOperand(err) || pgcompat.SumRefused(err)) {
 					st, stmt, last, n, k = try, next, err, n-1, k-1
 				}
 			}

@@ -129,6 +129,8 @@ const (
 	ArrayDimensions         Code = "array_dimensions_mismatch"
 	DatatypeMismatch        Code = "datatype_mismatch"
 	InvalidRowCount         Code = "invalid_row_count"
+	WindowingError          Code = "windowing_error"
+	NthValueArgument        Code = "invalid_argument_for_nth_value"
 	ArraySubscript          Code = "array_subscript_error"
 	ProgramLimit            Code = "program_limit_exceeded"
 	IndeterminateDatatype   Code = "indeterminate_datatype"
@@ -299,6 +301,8 @@ var codes = map[Code]codeInfo{
 	SubstringError:          {"22011", "Give substring a length of 0 or more."},
 	CannotCoerce:            {"42846", "PostgreSQL has no cast between these types: a bit string casts to and from integer and bigint (x::int, 5::bit(4)) and text (x::text, '0101'::bit(4)) only."},
 	InvalidRowCount:         {"2201W", "FETCH FIRST n ROWS WITH TIES needs a count that is not NULL and not negative."},
+	NthValueArgument:        {"22016", "nth_value(x, n) counts rows from 1: give an n of 1 or more."},
+	WindowingError:          {"42P20", "A window with a GROUPS frame needs an ORDER BY: add one to the window (OVER (PARTITION BY a ORDER BY b GROUPS …))."},
 	DatatypeMismatch:        {"42804", "VARIADIC passes an array's elements as the arguments: write VARIADIC ARRAY[…] (or an array column), or the values as separate arguments."},
 	ArrayDimensions:         {"2202E", "A PostgreSQL array is rectangular: give every sub-list of a list of lists the same length (and no NULL sub-list), or request the column in text format."},
 	IntervalFieldOverflow:   {"22015", "An interval holds at most 2^31-1 months and days and 2^63-1 microseconds (about 292,271 years of time): split the value, or keep it in another type."},

@@ -77,10 +77,17 @@ var messageStates = []struct {
 	{duckdb.ErrorTypeConstraint, "CHECK constraint", "23514"},                           // check_violation
 	{duckdb.ErrorTypeConstraint, "foreign key", "23503"},                                // foreign_key_violation
 	{duckdb.ErrorTypeBinder, "values were supplied", "42601"},                           // INSERT has more expressions than target columns
-	{duckdb.ErrorTypeBinder, "does not exist", "42883"},                                 // e.g. no function matches
-	{duckdb.ErrorTypeBinder, "No function matches", "42883"},                            // undefined_function
-	{duckdb.ErrorTypeBinder, "Referenced column", "42703"},                              // undefined_column
-	{duckdb.ErrorTypeBinder, "must appear in the GROUP BY", "42803"},                    // grouping_error
+	// a window function where PostgreSQL allows none (WHERE, GROUP BY,
+	// HAVING, UPDATE's SET, VALUES, RETURNING): windowing_error; inside an
+	// aggregate's argument: grouping_error
+	{duckdb.ErrorTypeBinder, "cannot contain window functions", "42P20"},
+	{duckdb.ErrorTypeBinder, "window functions are not allowed", "42P20"},
+	{duckdb.ErrorTypeBinder, "aggregate function calls cannot contain window function calls", "42803"},
+	{duckdb.ErrorTypeNotImplemented, "ExpressionBinder::BindExpression: WINDOW", "42P20"},
+	{duckdb.ErrorTypeBinder, "does not exist", "42883"},              // e.g. no function matches
+	{duckdb.ErrorTypeBinder, "No function matches", "42883"},         // undefined_function
+	{duckdb.ErrorTypeBinder, "Referenced column", "42703"},           // undefined_column
+	{duckdb.ErrorTypeBinder, "must appear in the GROUP BY", "42803"}, // grouping_error
 	{duckdb.ErrorTypeBinder, "Cannot compare", "42883"},
 	{duckdb.ErrorTypeBinder, "Could not choose a best candidate", "42725"}, // ambiguous_function
 	{duckdb.ErrorTypeBinder, "ambiguous", "42702"},                         // ambiguous_column
