@@ -432,8 +432,11 @@ func registerEngineTypes(conn *sql.Conn) error {
 		if err := registerMoneyType(c); err != nil {
 			return err
 		}
+		if err := registerJSONType(c); err != nil {
+			return err
+		}
 		// a TypeInfo that names a registered type comes from the engine
-		for _, t := range []string{BitType, VarbitType, MoneyType, "SMALLINT", "INTEGER", "BIGINT", "FLOAT", "DOUBLE", "VARCHAR", "BOOLEAN", "BLOB"} {
+		for _, t := range []string{BitType, VarbitType, MoneyType, JSONType, "JSON", "VARCHAR[]", "SMALLINT", "INTEGER", "BIGINT", "FLOAT", "DOUBLE", "VARCHAR", "BOOLEAN", "BLOB"} {
 			st, err := c.PrepareContext(context.Background(), "SELECT CAST(NULL AS "+t+")")
 			if err != nil {
 				return err
@@ -450,7 +453,7 @@ func registerEngineTypes(conn *sql.Conn) error {
 	if err != nil {
 		return err
 	}
-	for _, set := range []map[string][]engineFunc{bitFunctions(), moneyFunctions()} {
+	for _, set := range []map[string][]engineFunc{bitFunctions(), moneyFunctions(), jsonFunctions()} {
 		for name, overloads := range set {
 			fs := make([]duckdb.ScalarFunc, len(overloads))
 			for i, f := range overloads {

@@ -91,11 +91,10 @@ var setup = []string{
 		ELSE list_has_all(` + schema + `.pg_json_strings(CAST(j AS JSON)), CAST(ks AS VARCHAR[])) END`,
 	// jsonb's paths, #> and #>>: each element a key of an object or an
 	// index of an array (negative from the end); a NULL element gives NULL.
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_path(j, p) AS CASE WHEN CAST(p AS VARCHAR[]) IS NULL OR list_contains(list_transform(CAST(p AS VARCHAR[]), lambda e: e IS NULL), true) THEN NULL
-		ELSE list_reduce(list_transform(CAST(p AS VARCHAR[]), lambda e: to_json(e)), lambda acc, e: CASE
-			WHEN json_type(acc) = 'ARRAY' AND regexp_full_match(e->>'$', '-?[0-9]{1,9}') THEN json_extract(acc, CASE WHEN (e->>'$') LIKE '-%' THEN '$[#' ELSE '$[' END || (e->>'$') || ']')
-			WHEN json_type(acc) = 'OBJECT' THEN json_extract(acc, '/' || replace(replace(e->>'$', '~', '~0'), '/', '~1')) END, CAST(j AS JSON)) END`,
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_path_text(j, p) AS json_extract_string(` + schema + `.pg_path(j, p), '$')`,
+	// (jsontext.go: Go functions of json, jsonb and text, the element's
+	// text as the value holds it, json's as written)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_path(j, p) AS __vsql_path(j, CAST(j AS VARCHAR), CAST(p AS VARCHAR[]))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_path_text(j, p) AS __vsql_path_text(j, CAST(j AS VARCHAR), CAST(p AS VARCHAR[]))`,
 	// A text[] literal of a path ('{a,b}', '{"a b",c}'): elements split at
 	// commas, double quotes removed.
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_text_array(s) AS CASE WHEN trim(s) = '{}' THEN []::VARCHAR[]
@@ -437,6 +436,7 @@ var rules = map[string]rule{
 	"by":                       reservedWord,
 	"show":                     reservedWord,
 	"jsonb":                    jsonbType,
+	"json":                     jsonType,   // (jsontext.go)
 	"tsvector":                 tsTypeName, // (tsearch.go)
 	"tsquery":                  tsTypeName,
 	"regconfig":                tsTypeName,

@@ -110,7 +110,7 @@ func typeNamed(duck string) bool {
 var typeColumnNames = map[string]string{"INTEGER": "int4", "BIGINT": "int8", "SMALLINT": "int2", "BOOLEAN": "bool",
 	"DOUBLE": "float8", "FLOAT": "float4", "DECIMAL": "numeric", "VARCHAR": "varchar", "DATE": "date", "TIME": "time",
 	"TIMESTAMP": "timestamp", "TIMESTAMP WITH TIME ZONE": "timestamptz", "TIME WITH TIME ZONE": "timetz",
-	"INTERVAL": "interval", "JSON": "jsonb", "UUID": "uuid", "BLOB": "bytea", "money": "money"}
+	"INTERVAL": "interval", "JSON": "jsonb", "UUID": "uuid", "BLOB": "bytea", "money": "money", "pg_json": "json"}
 
 // paramText is a parameter castUnresolved cast to text.
 var paramText = regexp.MustCompile(`^TRY_CAST\(\$[0-9]+ AS VARCHAR\)$`)
