@@ -265,6 +265,10 @@ type engineFunc struct {
 	run func(a []driver.Value) (any, error)
 	// types are the engine's types by name (from typeInfos)
 	types map[string]duckdb.TypeInfo
+	// nulls: the function sees NULL arguments (otherwise NULL in, NULL
+	// out), as duckdb-go hands them out (a JSON null of a JSON argument is
+	// nil too)
+	nulls bool
 }
 
 func (f engineFunc) Config() duckdb.ScalarFuncConfig {
@@ -272,7 +276,7 @@ func (f engineFunc) Config() duckdb.ScalarFuncConfig {
 	for i, t := range f.in {
 		ins[i] = f.types[t]
 	}
-	return duckdb.ScalarFuncConfig{InputTypeInfos: ins, ResultTypeInfo: f.types[f.out]}
+	return duckdb.ScalarFuncConfig{InputTypeInfos: ins, ResultTypeInfo: f.types[f.out], SpecialNullHandling: f.nulls}
 }
 
 func (f engineFunc) Executor() duckdb.ScalarFuncExecutor { return scalar{run: f.run}.Executor() }
@@ -436,7 +440,7 @@ func registerEngineTypes(conn *sql.Conn) error {
 			return err
 		}
 		// a TypeInfo that names a registered type comes from the engine
-		for _, t := range []string{BitType, VarbitType, MoneyType, JSONType, "JSON", "VARCHAR[]", "SMALLINT", "INTEGER", "BIGINT", "FLOAT", "DOUBLE", "VARCHAR", "BOOLEAN", "BLOB"} {
+		for _, t := range []string{BitType, VarbitType, MoneyType, JSONType, JSONType + "[]", "JSON", "VARCHAR[]", "SMALLINT", "INTEGER", "BIGINT", "FLOAT", "DOUBLE", "VARCHAR", "BOOLEAN", "BLOB"} {
 			st, err := c.PrepareContext(context.Background(), "SELECT CAST(NULL AS "+t+")")
 			if err != nil {
 				return err

@@ -6,9 +6,11 @@ import "github.com/vsql/vsql/sqltext"
 // json(b)_each(_text) and json(b)_object_keys, as table macros (in FROM,
 // LATERAL included) and, for those returning one column, also as scalar
 // macros of the same name that unnest (in a select list, as PostgreSQL
-// runs a set-returning function there). json and jsonb are one type here,
-// so each pair shares its body. A NULL argument gives no rows; the wrong
-// kind of JSON raises PostgreSQL's error (22023).
+// runs a set-returning function there). The json ones give the elements
+// and members as written (Go functions of jsontext.go: json keeps its
+// text, duplicate keys included), the jsonb ones DuckDB's. A NULL
+// argument gives no rows; the wrong kind of JSON raises PostgreSQL's
+// error (22023).
 func init() {
 	j := "CAST(j AS JSON)"
 	kind := "json_type(" + j + ")"
@@ -34,6 +36,19 @@ func init() {
 		text := "CASE json_type(value) WHEN 'VARCHAR' THEN json_extract_string(value, '$') WHEN 'NULL' THEN NULL ELSE CAST(value AS VARCHAR) END"
 		arrayElements, arrayElementsText, objectKeys := prefix+"_array_elements", prefix+"_array_elements_text", prefix+"_object_keys"
 		each, eachText := prefix+"_each", prefix+"_each_text"
+		var eachBody, eachTextBody string
+		if prefix == "json" {
+			// json: the elements and members as written (jsontext.go)
+			t := "CAST(j AS VARCHAR)"
+			elements = "__vsql_json_elements(" + t + ")"
+			elementsText = "__vsql_json_elements_text(" + t + ")"
+			keys = "__vsql_json_keys(" + t + ", 'json_object_keys')"
+			eachBody = "SELECT unnest(__vsql_json_keys(" + t + ", 'json_each')) AS key, unnest(__vsql_json_values(" + t + ", 'json_each')) AS value"
+			eachTextBody = "SELECT unnest(__vsql_json_keys(" + t + ", 'json_each_text')) AS key, unnest(__vsql_json_values_text(" + t + ", 'json_each_text')) AS value"
+		} else {
+			eachBody = "SELECT key, value FROM json_each(" + object + ")"
+			eachTextBody = "SELECT key, " + text + " AS value FROM json_each(" + object + ")"
+		}
 		// DuckDB has a json_each of its own (other columns); the macro is
 		// pg_json_each, so that its body reaches DuckDB's.
 		eachMacro := each
@@ -47,8 +62,8 @@ func init() {
 			"CREATE OR REPLACE MACRO "+schema+"."+arrayElementsText+"(j) AS unnest("+elementsText+")",
 			"CREATE OR REPLACE MACRO "+schema+"."+objectKeys+"(j) AS TABLE SELECT unnest("+keys+") AS "+objectKeys,
 			"CREATE OR REPLACE MACRO "+schema+"."+objectKeys+"(j) AS unnest("+keys+")",
-			"CREATE OR REPLACE MACRO "+schema+"."+eachMacro+"(j) AS TABLE SELECT key, value FROM json_each("+object+")",
-			"CREATE OR REPLACE MACRO "+schema+"."+eachText+"(j) AS TABLE SELECT key, "+text+" AS value FROM json_each("+object+")",
+			"CREATE OR REPLACE MACRO "+schema+"."+eachMacro+"(j) AS TABLE "+eachBody,
+			"CREATE OR REPLACE MACRO "+schema+"."+eachText+"(j) AS TABLE "+eachTextBody,
 		)
 		// In a select list, the scalar macros; in FROM, the table macros.
 		sqltext.ProvideFunctions(arrayElements, arrayElementsText, objectKeys)

@@ -112,15 +112,35 @@ func hex4(b []byte) int {
 
 // jsonType is the rule of json (token i): the type is JSONType where the
 // word is visibly a type (after ::, before a string literal, as CAST's
-// target and as a column's type), as nameType decides for name.
+// target and as the type of a table's column), as nameType decides for
+// name. The fields of composite types and of the column lists of
+// json_to_record and its kin stay DuckDB's JSON, which the record
+// functions (records.go) fill with the member's JSON.
 func jsonType(p *pass, i int) {
 	if p.isOp(i-1, ".") || p.kind(i+1) == sqltext.Open || p.isOp(i+1, ".") {
 		return
 	}
 	if p.isOp(i-1, ":") && p.isOp(i-2, ":") || p.kind(i+1) == sqltext.String && !p.isWord(i-1, "as") ||
-		p.castTarget(i) || p.columnType(i) {
+		p.castTarget(i) || p.columnType(i) && p.tableStatement() {
 		p.replace(p.toks[i].Start, p.toks[i].End, JSONType)
 	}
+}
+
+// tableStatement reports whether the statement is CREATE … TABLE or
+// ALTER TABLE (TABLE before any parenthesis).
+func (p *pass) tableStatement() bool {
+	if !p.isWord(0, "create") && !p.isWord(0, "alter") {
+		return false
+	}
+	for j := 1; j < len(p.toks) && j < 6; j++ {
+		if p.isWord(j, "table") {
+			return true
+		}
+		if p.kind(j) != sqltext.Word {
+			return false
+		}
+	}
+	return false
 }
 
 // jsonSpan returns the text of the JSON value starting at s[i] (after
@@ -206,6 +226,37 @@ func jsonField(s, key string) (string, bool) {
 		if k == key {
 			found, ok = s[vs:ve], true
 		}
+		i = skipJSONSpace(s, ve)
+		if i < len(s) && s[i] == ',' {
+			i++
+		}
+	}
+}
+
+// jsonMembers returns the keys and the values' text of the object s, in
+// order and duplicates included, ok false when s is no object.
+func jsonMembers(s string) (keys, values []string, ok bool) {
+	i := skipJSONSpace(s, 0)
+	if i >= len(s) || s[i] != '{' {
+		return nil, nil, false
+	}
+	i++
+	for {
+		i = skipJSONSpace(s, i)
+		if i >= len(s) || s[i] == '}' {
+			return keys, values, true
+		}
+		ks, ke := jsonSpan(s, i)
+		var k string
+		if json.Unmarshal([]byte(s[ks:ke]), &k) != nil {
+			return nil, nil, false
+		}
+		i = skipJSONSpace(s, ke)
+		if i >= len(s) || s[i] != ':' {
+			return nil, nil, false
+		}
+		vs, ve := jsonSpan(s, i+1)
+		keys, values = append(keys, k), append(values, s[vs:ve])
 		i = skipJSONSpace(s, ve)
 		if i < len(s) && s[i] == ',' {
 			i++
@@ -333,6 +384,9 @@ func jsonFunctions() map[string][]engineFunc {
 		return jsonIndex(str(a[0]), n)
 	}
 	path := func(a []driver.Value) (string, bool) {
+		if a[1] == nil || a[2] == nil {
+			return "", false
+		}
 		var p []string
 		if x, ok := a[2].([]any); ok {
 			for _, e := range x {
@@ -379,10 +433,67 @@ func jsonFunctions() map[string][]engineFunc {
 				return nil, nil
 			}
 		}
-		paths = append(paths, engineFunc{in: []string{t.in, txt, list}, out: t.out, run: run})
-		pathTexts = append(pathTexts, engineFunc{in: []string{t.in, txt, list}, out: txt, run: asText(path)})
+		paths = append(paths, engineFunc{in: []string{t.in, txt, list}, out: t.out, run: run, nulls: true})
+		pathTexts = append(pathTexts, engineFunc{in: []string{t.in, txt, list}, out: txt, run: asText(path), nulls: true})
 	}
+	elements := func(f func(string) any) func(a []driver.Value) (any, error) {
+		return func(a []driver.Value) (any, error) {
+			s := str(a[0])
+			els, ok := jsonElements(s)
+			if !ok {
+				what := "a scalar"
+				if i := skipJSONSpace(s, 0); i < len(s) && s[i] == '{' {
+					what = "an object"
+				}
+				return nil, invalidArgument("cannot extract elements from %s", what)
+			}
+			out := make([]any, len(els))
+			for k, e := range els {
+				out[k] = f(e)
+			}
+			return out, nil
+		}
+	}
+	members := func(f func(k, v string) any) func(a []driver.Value) (any, error) {
+		return func(a []driver.Value) (any, error) {
+			s := str(a[0])
+			keys, values, ok := jsonMembers(s)
+			if !ok {
+				what := "a scalar"
+				if i := skipJSONSpace(s, 0); i < len(s) && s[i] == '[' {
+					what = "an array"
+				}
+				if name := str(a[1]); name == "json_object_keys" {
+					return nil, invalidArgument("cannot call %s on %s", name, what)
+				}
+				if what == "an array" {
+					return nil, invalidArgument("cannot deconstruct an array as an object")
+				}
+				return nil, invalidArgument("cannot deconstruct a scalar")
+			}
+			out := make([]any, len(keys))
+			for k := range keys {
+				out[k] = f(keys[k], values[k])
+			}
+			return out, nil
+		}
+	}
+	raw := func(v string) any { return v }
 	return map[string][]engineFunc{
+		// json_array_elements(_text), json_each(_text), json_object_keys
+		// (jsonsrf.go): the elements and members as written
+		"__vsql_json_elements":      {{in: []string{txt}, out: JSONType + "[]", run: elements(raw)}},
+		"__vsql_json_elements_text": {{in: []string{txt}, out: list, run: elements(jsonAsText)}},
+		"__vsql_json_keys":          {{in: []string{txt, txt}, out: list, run: members(func(k, _ string) any { return k })}},
+		"__vsql_json_values":        {{in: []string{txt, txt}, out: JSONType + "[]", run: members(func(_, v string) any { return v })}},
+		"__vsql_json_values_text":   {{in: []string{txt, txt}, out: list, run: members(func(_, v string) any { return jsonAsText(v) })}},
+		"__vsql_pgjson": {{in: []string{txt, "BOOLEAN"}, out: JSONType, run: func(a []driver.Value) (any, error) {
+			pretty, _ := a[1].(bool)
+			return builtJSON(str(a[0]), pretty), nil
+		}}},
+		"__vsql_jsonb_text": {{in: []string{txt}, out: txt, run: func(a []driver.Value) (any, error) {
+			return string(AppendJSONBText(nil, []byte(str(a[0])))), nil
+		}}},
 		"json_extract": {{in: []string{JSONType, txt}, out: JSONType, run: asJSON(field)},
 			{in: []string{JSONType, i32}, out: JSONType, run: asJSON(index)},
 			{in: []string{JSONType, i64}, out: JSONType, run: asJSON(index)}},
@@ -391,4 +502,163 @@ func jsonFunctions() map[string][]engineFunc {
 		"__vsql_path":         paths,
 		"__vsql_path_text":    pathTexts,
 	}
+}
+
+func init() {
+	setup = append(setup,
+		// a value's JSON text, as json_build_object and its kin put it
+		// in a json: json as written, jsonb in jsonb's form, SQL NULL as
+		// null, anything else to_json's
+		`CREATE OR REPLACE MACRO `+schema+`.pg_json_text(v) AS CASE WHEN v IS NULL THEN 'null'
+			WHEN typeof(v) = '`+JSONType+`' THEN CAST(v AS VARCHAR)
+			WHEN typeof(v) = 'JSON' THEN __vsql_jsonb_text(CAST(v AS VARCHAR))
+			ELSE CAST(to_json(v) AS VARCHAR) END`,
+		// the same in a jsonb (printed in jsonb's form)
+		`CREATE OR REPLACE MACRO `+schema+`.pg_jsonb_text(v) AS CASE WHEN v IS NULL THEN 'null'
+			WHEN typeof(v) IN ('`+JSONType+`', 'JSON') THEN CAST(v AS VARCHAR)
+			ELSE CAST(to_json(v) AS VARCHAR) END`,
+		// a key of json(b)_build_object: a scalar's text
+		`CREATE OR REPLACE MACRO `+schema+`.pg_json_build_key(k) AS CASE WHEN k IS NULL THEN error('[vsql:null_value_not_allowed] argument cannot be null')
+			WHEN typeof(k) LIKE '%]' OR typeof(k) IN ('JSON', '`+JSONType+`') OR typeof(k) LIKE 'STRUCT%' OR typeof(k) LIKE 'MAP%'
+			THEN error('[vsql:invalid_argument] key value must be scalar, not array, composite, or json')
+			ELSE `+schema+`.pg_json_key(k) END`,
+		// to_json(x), row_to_json(x [, pretty]), array_to_json(x [, pretty])
+		`CREATE OR REPLACE MACRO `+schema+`.pg_to_json(v) AS CASE WHEN v IS NULL THEN NULL ELSE __vsql_pgjson(`+schema+`.pg_json_text(v), false) END,
+			(v, pretty) AS CASE WHEN v IS NULL THEN NULL ELSE __vsql_pgjson(`+schema+`.pg_json_text(v), pretty) END`,
+	)
+}
+
+// jsonBuild is the rule of json_build_object and json_build_array (json,
+// PostgreSQL's spacing: {"a" : 1, "b" : [1,2]}), of json_object and
+// json_array (jsonb_build_object and jsonb_build_array, as sqltext names
+// them: jsonb), and of to_json, row_to_json and array_to_json (json):
+// each builds the text of the value from its arguments' JSON text
+// (pg_json_text), so that a json argument keeps its text:
+//
+//	json_build_object(k, v, …) → __vsql_pgjson('{' || pg_json_key(k) || ' : ' || pg_json_text(v) || … || '}', false)
+//
+// A call with VARIADIC is variadicCall's.
+func jsonBuild(p *pass, i int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
+		return
+	}
+	closing := p.matchForward(i + 1)
+	if closing < 0 {
+		return
+	}
+	name := strings.ToLower(p.text(i))
+	var commas []int
+	depth := 0
+	for j := i + 2; j < closing; j++ {
+		switch {
+		case p.kind(j) == sqltext.Open, p.isOp(j, "["):
+			depth++
+		case p.kind(j) == sqltext.Close, p.isOp(j, "]"):
+			depth--
+		case depth == 0 && p.isOp(j, ","):
+			commas = append(commas, j)
+		case depth == 0 && p.isWord(j, "variadic"):
+			return
+		}
+	}
+	empty := closing == i+2
+	switch name {
+	case "to_json", "row_to_json", "array_to_json":
+		if empty || len(commas) > 1 || name == "to_json" && len(commas) > 0 {
+			return
+		}
+		p.replace(p.toks[i].Start, p.toks[i].End, schema+".pg_to_json")
+		return
+	}
+	object := strings.HasSuffix(name, "_object")
+	jsonb := name == "json_object" || name == "json_array"
+	open, closeText, colon, comma := "'{'", "'}'", "' : '", "', '"
+	if !object {
+		open, closeText = "'['", "']'"
+	}
+	if jsonb {
+		colon = "':'"
+	}
+	head, tail := "__vsql_pgjson(", ", false)"
+	if jsonb {
+		head, tail = "CAST(", " AS JSON)"
+	}
+	if empty {
+		p.replace(p.toks[i].Start, p.toks[closing].End, head+open[:2]+closeText[1:]+tail)
+		return
+	}
+	if object && len(commas)%2 == 0 {
+		p.replace(p.toks[i].Start, p.toks[i+1].End,
+			"concat_ws('', error('[vsql:invalid_argument] argument list must have even number of elements'), ")
+		return
+	}
+	value := schema + ".pg_json_text("
+	if jsonb {
+		value = schema + ".pg_jsonb_text("
+	}
+	key := schema + ".pg_json_build_key("
+	first := value
+	if object {
+		first = key
+	}
+	p.replace(p.toks[i].Start, p.toks[i+1].End, head+open+" || "+first)
+	for k, c := range commas {
+		next := value
+		sep := comma
+		if object {
+			if k%2 == 0 {
+				sep = colon
+			} else {
+				next = key
+			}
+		}
+		p.replace(p.toks[c].Start, p.toks[c].End, ") || "+sep+" || "+next)
+	}
+	p.replace(p.toks[closing].Start, p.toks[closing].End, ") || "+closeText+tail)
+}
+
+// builtJSON is the json text of a value DuckDB's to_json wrote: a float's
+// NaN, Infinity and -Infinity (which to_json writes bare) as strings, as
+// PostgreSQL's to_json writes them; pretty puts each member or element of
+// the top level on a line of its own, as row_to_json(x, true) and
+// array_to_json(x, true) do.
+func builtJSON(s string, pretty bool) string {
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"':
+			end := stringEnd(s, i)
+			b.WriteString(s[i:end])
+			i = end - 1
+			continue
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		case c == ',' && depth == 1 && pretty:
+			b.WriteString(",\n ")
+			continue
+		case c == 'N' || c == 'I' || c == '-' && i+1 < len(s) && s[i+1] == 'I':
+			if w := nonFinite(s[i:]); w != "" {
+				b.WriteString(`"` + w + `"`)
+				i += len(w) - 1
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// nonFinite is the float word s begins with (NaN, Infinity, -Infinity),
+// "" if none.
+func nonFinite(s string) string {
+	for _, w := range []string{"NaN", "Infinity", "-Infinity"} {
+		if strings.HasPrefix(s, w) {
+			return w
+		}
+	}
+	return ""
 }

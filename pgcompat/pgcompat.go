@@ -436,7 +436,14 @@ var rules = map[string]rule{
 	"by":                       reservedWord,
 	"show":                     reservedWord,
 	"jsonb":                    jsonbType,
-	"json":                     jsonType,   // (jsontext.go)
+	"json":                     jsonType, // (jsontext.go)
+	"json_build_object":        jsonBuild,
+	"json_build_array":         jsonBuild,
+	"json_object":              jsonBuild, // jsonb_build_object, as sqltext names it
+	"json_array":               jsonBuild,
+	"to_json":                  jsonBuild,
+	"row_to_json":              jsonBuild,
+	"array_to_json":            jsonBuild,
 	"tsvector":                 tsTypeName, // (tsearch.go)
 	"tsquery":                  tsTypeName,
 	"regconfig":                tsTypeName,
