@@ -377,7 +377,7 @@ const (
 	fieldScalar fieldKind = iota
 	fieldJSON
 	fieldList
-	fieldOther // a struct, map or union: the JSON value as it is
+	fieldOther  // a struct, map or union: the JSON value as it is
 	fieldPGJSON // json (JSONType): the JSON value's text, as a string
 )
 
