@@ -14,7 +14,7 @@ import (
 // takes all three and OVER (…):
 //
 //	json_agg(x ORDER BY y) FILTER (WHERE c)
-//	→ __vsql_pgjson('[' || string_agg(pg_json_text(x), ', ' ORDER BY y) FILTER (WHERE c) || ']', false)
+//	→ __vsql_pgjson('[' || regexp_replace(string_agg(pg_json_agg_text(x), ', ' ORDER BY y) FILTER (WHERE c), '^\\n ', '') || ']', false, 'json_agg')
 //
 // No rows give NULL, as in PostgreSQL; a NULL value is JSON null; a NULL
 // key is 22023 (pg_json_key). The edits only insert around x, k and v,
@@ -86,7 +86,7 @@ func jsonAgg(p *pass, i int) {
 	// ([1, 2], { "a" : 1, "b" : 2 }); the jsonb ones jsonb
 	jsonb := strings.HasPrefix(strings.ToLower(p.text(i)), "jsonb")
 	open, close, colon, sep := "'['", "']'", "' : '", "', '"
-	head, tail := "__vsql_pgjson(", ", false)"
+	head, tail := "__vsql_pgjson(", ", false, '"+strings.ToLower(p.text(i))+"')"
 	value := schema + ".pg_json_text("
 	if jsonb {
 		colon, sep, head, tail, value = "':'", "','", "CAST(", " AS JSON)", schema+".pg_jsonb_text("
@@ -98,8 +98,13 @@ func jsonAgg(p *pass, i int) {
 		}
 		p.replace(p.toks[i].Start, p.toks[first].Start, head+open+" || string_agg("+distinct+schema+".pg_json_key(")
 		p.replace(p.toks[comma].Start, p.toks[comma+1].Start, ") || "+colon+" || "+value)
-	} else {
+	} else if jsonb {
 		p.replace(p.toks[i].Start, p.toks[first].Start, head+open+" || string_agg("+distinct+value)
+	} else {
+		// json_agg starts each array or composite after the first on a
+		// line of its own (", \n "), as PostgreSQL's does
+		p.replace(p.toks[i].Start, p.toks[first].Start, head+open+" || regexp_replace(string_agg("+distinct+schema+".pg_json_agg_text(")
+		p.insert(p.toks[last].End, ", '^\\n ', '')")
 	}
 	p.insert(p.toks[end-1].End, "), "+sep)
 	p.insert(p.toks[last].End, " || "+close+tail)

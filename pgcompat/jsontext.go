@@ -304,12 +304,16 @@ func jsonIndex(s string, n int64) (string, bool) {
 }
 
 // jsonAsText is the text ->> gives of a json value's text: a string
-// unquoted, null as NULL, anything else as written.
+// unquoted, null as NULL, anything else as written. A string holding
+// \u0000 has no text (PostgreSQL's 22P05; see jsonText).
 func jsonAsText(v string) any {
 	switch {
 	case v == "null":
 		return nil
 	case strings.HasPrefix(v, `"`):
+		if strings.Contains(v, `\u0000`) {
+			return errNulEscape
+		}
 		var s string
 		if json.Unmarshal([]byte(v), &s) != nil {
 			return v
@@ -346,6 +350,11 @@ func jsonPathText(s string, path []string) (string, bool) {
 	return cur, true
 }
 
+// errNulEscape is PostgreSQL's error for the text of a JSON string that
+// holds \u0000, which text cannot.
+var errNulEscape = vsqlerr.New(vsqlerr.UntranslatableCharacter, "unsupported Unicode escape sequence").
+	WithHint("\\u0000 cannot be converted to text.")
+
 // jsonKeyPath is the path a key of -> or ->> names in DuckDB's
 // json_extract: '$' the whole value, '/a/b' a JSON pointer (pgcompat's
 // jsonKey writes a key that begins with $ or / as one), anything else the
@@ -371,6 +380,14 @@ func jsonKeyPath(key string) []string {
 // the element's text as the value holds it (pgwire prints jsonb's in
 // jsonb's form).
 func jsonFunctions() map[string][]engineFunc {
+	// jsonText is jsonAsText's value, or its error
+	jsonText := func(v string) (any, error) {
+		t := jsonAsText(v)
+		if err, ok := t.(error); ok {
+			return nil, err
+		}
+		return t, nil
+	}
 	str := func(v driver.Value) string { s, _ := v.(string); return s }
 	field := func(a []driver.Value) (string, bool) { return jsonPathText(str(a[0]), jsonKeyPath(str(a[1]))) }
 	index := func(a []driver.Value) (string, bool) {
@@ -410,7 +427,7 @@ func jsonFunctions() map[string][]engineFunc {
 	asText := func(f func([]driver.Value) (string, bool)) func([]driver.Value) (any, error) {
 		return func(a []driver.Value) (any, error) {
 			if v, ok := f(a); ok {
-				return jsonAsText(v), nil
+				return jsonText(v)
 			}
 			return nil, nil
 		}
@@ -449,7 +466,11 @@ func jsonFunctions() map[string][]engineFunc {
 			}
 			out := make([]any, len(els))
 			for k, e := range els {
-				out[k] = f(e)
+				if out[k] = f(e); out[k] != nil {
+					if err, ok := out[k].(error); ok {
+						return nil, err
+					}
+				}
 			}
 			return out, nil
 		}
@@ -473,7 +494,11 @@ func jsonFunctions() map[string][]engineFunc {
 			}
 			out := make([]any, len(keys))
 			for k := range keys {
-				out[k] = f(keys[k], values[k])
+				if out[k] = f(keys[k], values[k]); out[k] != nil {
+					if err, ok := out[k].(error); ok {
+						return nil, err
+					}
+				}
 			}
 			return out, nil
 		}
@@ -487,9 +512,14 @@ func jsonFunctions() map[string][]engineFunc {
 		"__vsql_json_keys":          {{in: []string{txt, txt}, out: list, run: members(func(k, _ string) any { return k })}},
 		"__vsql_json_values":        {{in: []string{txt, txt}, out: JSONType + "[]", run: members(func(_, v string) any { return v })}},
 		"__vsql_json_values_text":   {{in: []string{txt, txt}, out: list, run: members(func(_, v string) any { return jsonAsText(v) })}},
-		"__vsql_pgjson": {{in: []string{txt, "BOOLEAN"}, out: JSONType, run: func(a []driver.Value) (any, error) {
+		// (the third argument, the PostgreSQL function's name, is for the
+		// result column's: server/colnames.go)
+		"__vsql_pgjson": {{in: []string{txt, "BOOLEAN", txt}, out: JSONType, run: func(a []driver.Value) (any, error) {
 			pretty, _ := a[1].(bool)
 			return builtJSON(str(a[0]), pretty), nil
+		}}},
+		"__vsql_json_strip_nulls": {{in: []string{txt}, out: txt, run: func(a []driver.Value) (any, error) {
+			return string(stripNullsText(nil, str(a[0]))), nil
 		}}},
 		"__vsql_jsonb_text": {{in: []string{txt}, out: txt, run: func(a []driver.Value) (any, error) {
 			return string(AppendJSONBText(nil, []byte(str(a[0])))), nil
@@ -513,6 +543,10 @@ func init() {
 			WHEN typeof(v) = '`+JSONType+`' THEN CAST(v AS VARCHAR)
 			WHEN typeof(v) = 'JSON' THEN __vsql_jsonb_text(CAST(v AS VARCHAR))
 			ELSE CAST(to_json(v) AS VARCHAR) END`,
+		// an element of json_agg: an array or a composite on a line of
+		// its own (the first one's line break is taken out)
+		`CREATE OR REPLACE MACRO `+schema+`.pg_json_agg_text(v) AS CASE WHEN v IS NOT NULL AND (typeof(v) LIKE '%]' OR typeof(v) LIKE 'STRUCT%')
+			THEN chr(10) || ' ' || `+schema+`.pg_json_text(v) ELSE `+schema+`.pg_json_text(v) END`,
 		// the same in a jsonb (printed in jsonb's form)
 		`CREATE OR REPLACE MACRO `+schema+`.pg_jsonb_text(v) AS CASE WHEN v IS NULL THEN 'null'
 			WHEN typeof(v) IN ('`+JSONType+`', 'JSON') THEN CAST(v AS VARCHAR)
@@ -522,9 +556,9 @@ func init() {
 			WHEN typeof(k) LIKE '%]' OR typeof(k) IN ('JSON', '`+JSONType+`') OR typeof(k) LIKE 'STRUCT%' OR typeof(k) LIKE 'MAP%'
 			THEN error('[vsql:invalid_argument] key value must be scalar, not array, composite, or json')
 			ELSE `+schema+`.pg_json_key(k) END`,
-		// to_json(x), row_to_json(x [, pretty]), array_to_json(x [, pretty])
-		`CREATE OR REPLACE MACRO `+schema+`.pg_to_json(v) AS CASE WHEN v IS NULL THEN NULL ELSE __vsql_pgjson(`+schema+`.pg_json_text(v), false) END,
-			(v, pretty) AS CASE WHEN v IS NULL THEN NULL ELSE __vsql_pgjson(`+schema+`.pg_json_text(v), pretty) END`,
+		// to_json(x), row_to_json(x [, pretty]), array_to_json(x [, pretty]):
+		// NULL stays NULL
+		`CREATE OR REPLACE MACRO `+schema+`.pg_json_nullable_text(v) AS CASE WHEN v IS NULL THEN NULL ELSE `+schema+`.pg_json_text(v) END`,
 	)
 }
 
@@ -535,7 +569,7 @@ func init() {
 // each builds the text of the value from its arguments' JSON text
 // (pg_json_text), so that a json argument keeps its text:
 //
-//	json_build_object(k, v, …) → __vsql_pgjson('{' || pg_json_key(k) || ' : ' || pg_json_text(v) || … || '}', false)
+//	json_build_object(k, v, …) → __vsql_pgjson('{' || pg_json_build_key(k) || ' : ' || pg_json_text(v) || … || '}', false, 'json_build_object')
 //
 // A call with VARIADIC is variadicCall's.
 func jsonBuild(p *pass, i int) {
@@ -567,7 +601,23 @@ func jsonBuild(p *pass, i int) {
 		if empty || len(commas) > 1 || name == "to_json" && len(commas) > 0 {
 			return
 		}
-		p.replace(p.toks[i].Start, p.toks[i].End, schema+".pg_to_json")
+		p.replace(p.toks[i].Start, p.toks[i+1].End, "__vsql_pgjson("+schema+".pg_json_nullable_text(")
+		if len(commas) == 0 {
+			p.replace(p.toks[closing].Start, p.toks[closing].End, "), false, '"+name+"')")
+		} else {
+			p.replace(p.toks[commas[0]].Start, p.toks[commas[0]].End, "), ")
+			p.replace(p.toks[closing].Start, p.toks[closing].End, ", '"+name+"')")
+		}
+		// an anonymous row(…): PostgreSQL names its fields f1, f2, …
+		r := i + 2
+		if p.isWord(r, "row") && p.kind(r+1) == sqltext.Open && p.matchForward(r+1) > r+2 {
+			if end := p.matchForward(r + 1); len(commas) == 0 && end == closing-1 || len(commas) > 0 && end == commas[0]-1 {
+				p.replace(p.toks[r].Start, p.toks[r].End, "struct_pack")
+				for k, a := range p.splitArgs(r+1, end) {
+					p.insert(p.toks[a[0]].Start, "f"+strconv.Itoa(k+1)+" := ")
+				}
+			}
+		}
 		return
 	}
 	object := strings.HasSuffix(name, "_object")
@@ -579,7 +629,7 @@ func jsonBuild(p *pass, i int) {
 	if jsonb {
 		colon = "':'"
 	}
-	head, tail := "__vsql_pgjson(", ", false)"
+	head, tail := "__vsql_pgjson(", ", false, '"+name+"')"
 	if jsonb {
 		head, tail = "CAST(", " AS JSON)"
 	}
@@ -661,4 +711,44 @@ func nonFinite(s string) string {
 		}
 	}
 	return ""
+}
+
+// stripNullsText is json_strip_nulls of the json text s: the members
+// whose value is null left out, at every depth, the rest compact (no
+// space between tokens), keys and scalars as written, as PostgreSQL
+// writes it.
+func stripNullsText(b []byte, s string) []byte {
+	i := skipJSONSpace(s, 0)
+	if i >= len(s) {
+		return b
+	}
+	switch s[i] {
+	case '{':
+		keys, values, _ := jsonMembers(s)
+		b = append(b, '{')
+		n := 0
+		for k := range keys {
+			if values[k] == "null" {
+				continue
+			}
+			if n > 0 {
+				b = append(b, ',')
+			}
+			n++
+			b = append(appendJSONString(b, keys[k]), ':')
+			b = stripNullsText(b, values[k])
+		}
+		return append(b, '}')
+	case '[':
+		els, _ := jsonElements(s)
+		b = append(b, '[')
+		for k, e := range els {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = stripNullsText(b, e)
+		}
+		return append(b, ']')
+	}
+	return append(b, strings.TrimSpace(s)...)
 }

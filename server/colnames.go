@@ -147,6 +147,12 @@ func postgresColumnName(duck string) string {
 		return "?column?" // SELECT $1: the parameter castUnresolved typed as text
 	case strings.HasPrefix(duck, "CASE ") && strings.HasSuffix(duck, " END"):
 		return "case" // FigureColname's name of a CASE expression
+	case strings.HasPrefix(duck, "__vsql_pgjson(") && strings.HasSuffix(duck, "')"):
+		// json_build_object, json_agg, to_json and their kin
+		// (pgcompat/jsontext.go): the name is the last argument
+		if k := strings.LastIndex(duck, ", '"); k > 0 {
+			return duck[k+3 : len(duck)-2]
+		}
 	}
 	if m := tsCast.FindStringSubmatch(duck); m != nil {
 		if literal.MatchString(m[3]) {
