@@ -440,7 +440,7 @@ func registerEngineTypes(conn *sql.Conn) error {
 			return err
 		}
 		// a TypeInfo that names a registered type comes from the engine
-		for _, t := range []string{BitType, VarbitType, MoneyType, JSONType, JSONType + "[]", "JSON", "VARCHAR[]", "SMALLINT", "INTEGER", "BIGINT", "FLOAT", "DOUBLE", "VARCHAR", "BOOLEAN", "BLOB"} {
+		for _, t := range []string{BitType, VarbitType, MoneyType, JSONType, JSONType + "[]", jsonPairs, jsonbPairs, textPairs, "JSON", "VARCHAR[]", "SMALLINT", "INTEGER", "BIGINT", "FLOAT", "DOUBLE", "VARCHAR", "BOOLEAN", "BLOB"} {
 			st, err := c.PrepareContext(context.Background(), "SELECT CAST(NULL AS "+t+")")
 			if err != nil {
 				return err

@@ -29,6 +29,13 @@ import (
 // JSONType is the engine's name of PostgreSQL's json.
 const JSONType = "pg_json"
 
+// The types of json(b)_each(_text)'s records in a select list.
+const (
+	jsonPairs  = "STRUCT(key VARCHAR, value " + JSONType + ")[]"
+	jsonbPairs = "STRUCT(key VARCHAR, value JSON)[]"
+	textPairs  = "STRUCT(key VARCHAR, value VARCHAR)[]"
+)
+
 // registerJSONType registers json and its casts: from text (checked, kept
 // as written) and from jsonb (jsonb's text, as PostgreSQL's cast prints
 // it).
@@ -311,7 +318,7 @@ func jsonAsText(v string) any {
 	case v == "null":
 		return nil
 	case strings.HasPrefix(v, `"`):
-		if strings.Contains(v, `\u0000`) {
+		if hasNulEscape(v) {
 			return errNulEscape
 		}
 		var s string
@@ -450,8 +457,22 @@ func jsonFunctions() map[string][]engineFunc {
 				return nil, nil
 			}
 		}
+		textRun := asText(path)
+		if t.out == "JSON" {
+			// jsonb's #>>: an object or array in jsonb's form
+			textRun = func(a []driver.Value) (any, error) {
+				v, ok := path(a)
+				if !ok {
+					return nil, nil
+				}
+				if v != "" && (v[0] == '{' || v[0] == '[') {
+					return string(AppendJSONBText(nil, []byte(v))), nil
+				}
+				return jsonText(v)
+			}
+		}
 		paths = append(paths, engineFunc{in: []string{t.in, txt, list}, out: t.out, run: run, nulls: true})
-		pathTexts = append(pathTexts, engineFunc{in: []string{t.in, txt, list}, out: txt, run: asText(path), nulls: true})
+		pathTexts = append(pathTexts, engineFunc{in: []string{t.in, txt, list}, out: txt, run: textRun, nulls: true})
 	}
 	elements := func(f func(string) any) func(a []driver.Value) (any, error) {
 		return func(a []driver.Value) (any, error) {
@@ -484,8 +505,12 @@ func jsonFunctions() map[string][]engineFunc {
 				if i := skipJSONSpace(s, 0); i < len(s) && s[i] == '[' {
 					what = "an array"
 				}
-				if name := str(a[1]); name == "json_object_keys" {
+				name := str(a[1])
+				switch {
+				case strings.HasSuffix(name, "_object_keys"):
 					return nil, invalidArgument("cannot call %s on %s", name, what)
+				case strings.HasPrefix(name, "jsonb"):
+					return nil, invalidArgument("cannot call %s on a non-object", name)
 				}
 				if what == "an array" {
 					return nil, invalidArgument("cannot deconstruct an array as an object")
@@ -504,6 +529,17 @@ func jsonFunctions() map[string][]engineFunc {
 		}
 	}
 	raw := func(v string) any { return v }
+	// pairs: json(b)_each(_text) in a select list, one record a member
+	pairs := func(value func(string) any) func(a []driver.Value) (any, error) {
+		f := members(func(k, v string) any {
+			x := value(v)
+			if err, ok := x.(error); ok {
+				return err
+			}
+			return map[string]any{"key": k, "value": x}
+		})
+		return f
+	}
 	return map[string][]engineFunc{
 		// json_array_elements(_text), json_each(_text), json_object_keys
 		// (jsonsrf.go): the elements and members as written
@@ -511,6 +547,9 @@ func jsonFunctions() map[string][]engineFunc {
 		"__vsql_json_elements_text": {{in: []string{txt}, out: list, run: elements(jsonAsText)}},
 		"__vsql_json_keys":          {{in: []string{txt, txt}, out: list, run: members(func(k, _ string) any { return k })}},
 		"__vsql_json_values":        {{in: []string{txt, txt}, out: JSONType + "[]", run: members(func(_, v string) any { return v })}},
+		"__vsql_json_pairs":         {{in: []string{txt, txt}, out: jsonPairs, run: pairs(raw)}},
+		"__vsql_jsonb_pairs":        {{in: []string{txt, txt}, out: jsonbPairs, run: pairs(func(v string) any { return json.RawMessage(v) })}},
+		"__vsql_json_pairs_text":    {{in: []string{txt, txt}, out: textPairs, run: pairs(jsonAsText)}},
 		"__vsql_json_values_text":   {{in: []string{txt, txt}, out: list, run: members(func(_, v string) any { return jsonAsText(v) })}},
 		// (the third argument, the PostgreSQL function's name, is for the
 		// result column's: server/colnames.go)
@@ -751,4 +790,19 @@ func stripNullsText(b []byte, s string) []byte {
 		return append(b, ']')
 	}
 	return append(b, strings.TrimSpace(s)...)
+}
+
+// hasNulEscape reports whether the JSON string s holds the escape
+// \u0000 (not an escaped backslash followed by u0000).
+func hasNulEscape(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		if s[i+1] == 'u' && strings.HasPrefix(s[i+2:], "0000") {
+			return true
+		}
+		i++
+	}
+	return false
 }
