@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 
 	"github.com/vsql/vsql/internal/duckstream"
 	"github.com/vsql/vsql/sqltext"
@@ -63,8 +62,8 @@ func registerJSONType(c driver.Conn) error {
 }
 
 // checkJSONText reports whether text is JSON as PostgreSQL's json input
-// reads it (RFC 8259, and a \u escape of a high surrogate followed by one
-// of a low surrogate), with PostgreSQL's error (22P02) if not.
+// reads it (RFC 8259; a \u escape of a lone surrogate is taken, as
+// PostgreSQL's json takes it), with PostgreSQL's error (22P02) if not.
 func checkJSONText(text []byte) error {
 	if !json.Valid(text) {
 		detail := "The input string ended unexpectedly."
@@ -76,45 +75,7 @@ func checkJSONText(text []byte) error {
 		}
 		return vsqlerr.New(vsqlerr.InvalidTextValue, "invalid input syntax for type json").WithHint("%s", detail)
 	}
-	// surrogates: json.Valid takes any \uXXXX
-	for i := 0; i+1 < len(text); i++ {
-		if text[i] != '"' {
-			continue
-		}
-		for i++; i < len(text) && text[i] != '"'; i++ {
-			if text[i] != '\\' {
-				continue
-			}
-			i++
-			if text[i] != 'u' {
-				continue
-			}
-			r := hex4(text[i+1 : i+5])
-			i += 4
-			switch {
-			case utf16.IsSurrogate(rune(r)) && r < 0xdc00:
-				if i+6 < len(text) && text[i+1] == '\\' && text[i+2] == 'u' {
-					if lo := hex4(text[i+3 : i+7]); lo >= 0xdc00 && lo <= 0xdfff {
-						i += 6
-						continue
-					}
-				}
-				return vsqlerr.New(vsqlerr.InvalidTextValue, "invalid input syntax for type json").
-					WithHint("Unicode high surrogate must not follow a high surrogate.")
-			case r >= 0xdc00 && r <= 0xdfff:
-				return vsqlerr.New(vsqlerr.InvalidTextValue, "invalid input syntax for type json").
-					WithHint("Unicode low surrogate must follow a high surrogate.")
-			}
-		}
-	}
 	return nil
-}
-
-// hex4 is the value of four hexadecimal digits (json.Valid has checked
-// them).
-func hex4(b []byte) int {
-	n, _ := strconv.ParseUint(string(b), 16, 32)
-	return int(n)
 }
 
 // jsonType is the rule of json (token i): the type is JSONType where the
@@ -202,42 +163,6 @@ func skipJSONSpace(s string, i int) int {
 		i++
 	}
 	return i
-}
-
-// jsonField returns the text of the member key of the object s (the last
-// of duplicate keys, PostgreSQL's operative one), ok false when s is no
-// object or has no such key.
-func jsonField(s, key string) (string, bool) {
-	i := skipJSONSpace(s, 0)
-	if i >= len(s) || s[i] != '{' {
-		return "", false
-	}
-	i++
-	var found string
-	ok := false
-	for {
-		i = skipJSONSpace(s, i)
-		if i >= len(s) || s[i] == '}' {
-			return found, ok
-		}
-		ks, ke := jsonSpan(s, i)
-		var k string
-		if json.Unmarshal([]byte(s[ks:ke]), &k) != nil {
-			return "", false
-		}
-		i = skipJSONSpace(s, ke)
-		if i >= len(s) || s[i] != ':' {
-			return "", false
-		}
-		vs, ve := jsonSpan(s, i+1)
-		if k == key {
-			found, ok = s[vs:ve], true
-		}
-		i = skipJSONSpace(s, ve)
-		if i < len(s) && s[i] == ',' {
-			i++
-		}
-	}
 }
 
 // jsonMembers returns the keys and the values' text of the object s, in
@@ -331,30 +256,43 @@ func jsonAsText(v string) any {
 }
 
 // jsonPathText follows the path (keys of objects, indexes of arrays) from
-// the json text s, ok false when it leads nowhere.
+// the json text s, ok false when it leads nowhere. Of duplicate keys,
+// every member is followed and the last that reaches the end of the path
+// answers, as PostgreSQL's walk of json's text does.
 func jsonPathText(s string, path []string) (string, bool) {
 	cur := strings.TrimSpace(s)
-	for _, e := range path {
-		i := skipJSONSpace(cur, 0)
-		if i >= len(cur) {
+	if len(path) == 0 {
+		return cur, true
+	}
+	i := skipJSONSpace(cur, 0)
+	if i >= len(cur) {
+		return "", false
+	}
+	switch cur[i] {
+	case '{':
+		keys, values, _ := jsonMembers(cur)
+		var found string
+		ok := false
+		for k := range keys {
+			if keys[k] == path[0] {
+				if v, reached := jsonPathText(values[k], path[1:]); reached {
+					found, ok = v, true
+				}
+			}
+		}
+		return found, ok
+	case '[':
+		n, err := strconv.ParseInt(path[0], 10, 64)
+		if err != nil {
 			return "", false
 		}
-		var ok bool
-		switch cur[i] {
-		case '{':
-			cur, ok = jsonField(cur, e)
-		case '[':
-			n, err := strconv.ParseInt(e, 10, 64)
-			if err != nil {
-				return "", false
-			}
-			cur, ok = jsonIndex(cur, n)
-		}
+		v, ok := jsonIndex(cur, n)
 		if !ok {
 			return "", false
 		}
+		return jsonPathText(v, path[1:])
 	}
-	return cur, true
+	return "", false
 }
 
 // errNulEscape is PostgreSQL's error for the text of a JSON string that
@@ -595,6 +533,8 @@ func init() {
 			WHEN typeof(k) LIKE '%]' OR typeof(k) IN ('JSON', '`+JSONType+`') OR typeof(k) LIKE 'STRUCT%' OR typeof(k) LIKE 'MAP%'
 			THEN error('[vsql:invalid_argument] key value must be scalar, not array, composite, or json')
 			ELSE `+schema+`.pg_json_key(k) END`,
+		// jsonb_build_object and jsonb_build_array: the text as jsonb
+		`CREATE OR REPLACE MACRO `+schema+`.pg_jsonb_built(t, name) AS CAST(t AS JSON)`,
 		// to_json(x), row_to_json(x [, pretty]), array_to_json(x [, pretty]):
 		// NULL stays NULL
 		`CREATE OR REPLACE MACRO `+schema+`.pg_json_nullable_text(v) AS CASE WHEN v IS NULL THEN NULL ELSE `+schema+`.pg_json_text(v) END`,
@@ -670,7 +610,8 @@ func jsonBuild(p *pass, i int) {
 	}
 	head, tail := "__vsql_pgjson(", ", false, '"+name+"')"
 	if jsonb {
-		head, tail = "CAST(", " AS JSON)"
+		// (the name, PostgreSQL's, is for the result column's)
+		head, tail = schema+".pg_jsonb_built(", ", '"+strings.Replace(name, "json_", "jsonb_build_", 1)+"')"
 	}
 	if empty {
 		p.replace(p.toks[i].Start, p.toks[closing].End, head+open[:2]+closeText[1:]+tail)

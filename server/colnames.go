@@ -147,7 +147,8 @@ func postgresColumnName(duck string) string {
 		return "?column?" // SELECT $1: the parameter castUnresolved typed as text
 	case strings.HasPrefix(duck, "CASE ") && strings.HasSuffix(duck, " END"):
 		return "case" // FigureColname's name of a CASE expression
-	case strings.HasPrefix(duck, "__vsql_pgjson(") && strings.HasSuffix(duck, "')"):
+	case strings.HasPrefix(duck, "__vsql_pgjson(") && strings.HasSuffix(duck, "')"),
+		strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_jsonb_built(") && strings.HasSuffix(duck, "')"):
 		// json_build_object, json_agg, to_json and their kin
 		// (pgcompat/jsontext.go): the name is the last argument
 		if k := strings.LastIndex(duck, ", '"); k > 0 {
