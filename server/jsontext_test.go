@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/vsql/vsql/internal/pgtest"
 )
 
@@ -14,8 +16,9 @@ import (
 // ->>, #>, #>>, json_each and its kin; the functions that build json
 // print PostgreSQL's spacing; jsonb stays normalized.
 func TestJSONTextFidelity(t *testing.T) {
-	pg := pgtest.Connect(t).PgConn()
-	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	pgc := pgtest.Connect(t)
+	vsc := connectPgx(t, startServer(t, nil))
+	pg, vs := pgc.PgConn(), vsc.PgConn()
 	setupBoth(t, pg, vs, []string{"DROP TABLE IF EXISTS jt"},
 		"CREATE TABLE jt (id integer, j json, b jsonb)",
 		`INSERT INTO jt VALUES (1, '{ "b" : [1,2,  3], "a":{"x" :1}, "a": "dup"}', '{ "b" : [1,2,  3], "a":{"x" :1}}'),
@@ -70,6 +73,30 @@ func TestJSONTextFidelity(t *testing.T) {
 	// json is reported as json (114), jsonb as jsonb (3802)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
+
+	// parameters and results through the extended protocol (pgx reads
+	// json and jsonb in binary)
+	for _, c := range []interface {
+		Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
+	}{pgc, vsc} {
+		if _, err := c.Exec(ctx, "INSERT INTO jt VALUES ($1, $2, $3)", 4, `{"z": 1,  "a" : [2]}`, `{"z": 1,  "a" : [2]}`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var pj, pb, vj, vb string
+	const sel = "SELECT j, b FROM jt WHERE id = $1"
+	if err := pgc.QueryRow(ctx, sel, 4).Scan(&pj, &pb); err != nil {
+		t.Fatal(err)
+	}
+	if err := vsc.QueryRow(ctx, sel, 4).Scan(&vj, &vb); err != nil {
+		t.Fatal(err)
+	}
+	if pj != vj || pb != vb {
+		t.Errorf("parameters: PostgreSQL %s %s, vsqld %s %s", pj, pb, vj, vb)
+	}
+	if _, err := vsc.Exec(ctx, "INSERT INTO jt VALUES ($1, $2, NULL)", 5, `{"z": `); err == nil {
+		t.Error("malformed json parameter accepted")
+	}
 	q := `SELECT j, b, '1'::json, j -> 'a', json_agg(id) OVER (), to_json(1), row_to_json(row(1)), json_build_object('a', 1), jsonb_build_object('a', 1) FROM jt`
 	want, got := pg.Exec(ctx, q), vs.Exec(ctx, q)
 	pr, err := want.ReadAll()
