@@ -515,10 +515,12 @@ func init() {
 	setup = append(setup,
 		// a value's JSON text, as json_build_object and its kin put it
 		// in a json: json as written, jsonb in jsonb's form, SQL NULL as
-		// null, anything else to_json's
+		// null, a timestamp in ISO 8601 (2014-05-28T12:22:35.6), anything
+		// else to_json's
 		`CREATE OR REPLACE MACRO `+schema+`.pg_json_text(v) AS CASE WHEN v IS NULL THEN 'null'
 			WHEN typeof(v) = '`+JSONType+`' THEN CAST(v AS VARCHAR)
 			WHEN typeof(v) = 'JSON' THEN __vsql_jsonb_text(CAST(v AS VARCHAR))
+			WHEN typeof(v) = 'TIMESTAMP' THEN '"' || replace(CAST(v AS VARCHAR), ' ', 'T') || '"'
 			ELSE CAST(to_json(v) AS VARCHAR) END`,
 		// an element of json_agg: an array or a composite on a line of
 		// its own (the first one's line break is taken out)
