@@ -165,6 +165,44 @@ func skipJSONSpace(s string, i int) int {
 	return i
 }
 
+// eachMember calls f with the key (as written, quotes included) and the
+// value's text of each member of the object s, in order.
+func eachMember(s string, f func(key, value string)) {
+	i := skipJSONSpace(s, 0)
+	if i >= len(s) || s[i] != '{' {
+		return
+	}
+	i++
+	for {
+		i = skipJSONSpace(s, i)
+		if i >= len(s) || s[i] != '"' {
+			return
+		}
+		ke := stringEnd(s, i)
+		key := s[i:ke]
+		i = skipJSONSpace(s, ke)
+		if i >= len(s) || s[i] != ':' {
+			return
+		}
+		vs, ve := jsonSpan(s, i+1)
+		f(key, s[vs:ve])
+		i = skipJSONSpace(s, ve)
+		if i < len(s) && s[i] == ',' {
+			i++
+		}
+	}
+}
+
+// jsonKeyIs reports whether the JSON string key (quotes included) is
+// name.
+func jsonKeyIs(key, name string) bool {
+	if !strings.Contains(key, `\`) {
+		return len(key) == len(name)+2 && key[1:len(key)-1] == name
+	}
+	var k string
+	return json.Unmarshal([]byte(key), &k) == nil && k == name
+}
+
 // jsonMembers returns the keys and the values' text of the object s, in
 // order and duplicates included, ok false when s is no object.
 func jsonMembers(s string) (keys, values []string, ok bool) {
@@ -243,6 +281,9 @@ func jsonAsText(v string) any {
 	case v == "null":
 		return nil
 	case strings.HasPrefix(v, `"`):
+		if !strings.Contains(v, `\`) {
+			return v[1 : len(v)-1]
+		}
 		if hasNulEscape(v) {
 			return errNulEscape
 		}
@@ -270,16 +311,15 @@ func jsonPathText(s string, path []string) (string, bool) {
 	}
 	switch cur[i] {
 	case '{':
-		keys, values, _ := jsonMembers(cur)
 		var found string
 		ok := false
-		for k := range keys {
-			if keys[k] == path[0] {
-				if v, reached := jsonPathText(values[k], path[1:]); reached {
+		eachMember(cur, func(key, value string) {
+			if jsonKeyIs(key, path[0]) {
+				if v, reached := jsonPathText(value, path[1:]); reached {
 					found, ok = v, true
 				}
 			}
-		}
+		})
 		return found, ok
 	case '[':
 		n, err := strconv.ParseInt(path[0], 10, 64)
@@ -346,11 +386,8 @@ func jsonFunctions() map[string][]engineFunc {
 		return jsonIndex(str(a[0]), n)
 	}
 	path := func(a []driver.Value) (string, bool) {
-		if a[1] == nil || a[2] == nil {
-			return "", false
-		}
 		var p []string
-		if x, ok := a[2].([]any); ok {
+		if x, ok := a[1].([]any); ok {
 			for _, e := range x {
 				s, ok := e.(string)
 				if !ok {
@@ -359,7 +396,7 @@ func jsonFunctions() map[string][]engineFunc {
 				p = append(p, s)
 			}
 		}
-		return jsonPathText(str(a[1]), p)
+		return jsonPathText(str(a[0]), p)
 	}
 	asJSON := func(f func([]driver.Value) (string, bool)) func([]driver.Value) (any, error) {
 		return func(a []driver.Value) (any, error) {
@@ -381,12 +418,11 @@ func jsonFunctions() map[string][]engineFunc {
 	text := []engineFunc{{in: []string{JSONType, txt}, out: txt, run: asText(field)},
 		{in: []string{JSONType, i32}, out: txt, run: asText(index)},
 		{in: []string{JSONType, i64}, out: txt, run: asText(index)}}
-	// the paths' first argument only chooses the overload (the value's
-	// type); the second is its text (duckdb-go hands a JSON argument out
-	// decoded, its numbers as float64), the third the path
+	// #> and #>> of json (its text as written) and of jsonb or text (a
+	// JSON argument converts to VARCHAR: duckdb-go would decode it)
 	var paths, pathTexts []engineFunc
-	for _, t := range []struct{ in, out string }{{JSONType, JSONType}, {"JSON", "JSON"}, {txt, "JSON"}} {
-		run := asJSON(path)
+	for _, t := range []struct{ in, out string }{{JSONType, JSONType}, {txt, "JSON"}} {
+		run, textRun := asJSON(path), asText(path)
 		if t.out == "JSON" {
 			run = func(a []driver.Value) (any, error) {
 				if v, ok := path(a); ok {
@@ -394,9 +430,6 @@ func jsonFunctions() map[string][]engineFunc {
 				}
 				return nil, nil
 			}
-		}
-		textRun := asText(path)
-		if t.out == "JSON" {
 			// jsonb's #>>: an object or array in jsonb's form
 			textRun = func(a []driver.Value) (any, error) {
 				v, ok := path(a)
@@ -409,8 +442,8 @@ func jsonFunctions() map[string][]engineFunc {
 				return jsonText(v)
 			}
 		}
-		paths = append(paths, engineFunc{in: []string{t.in, txt, list}, out: t.out, run: run, nulls: true})
-		pathTexts = append(pathTexts, engineFunc{in: []string{t.in, txt, list}, out: txt, run: textRun, nulls: true})
+		paths = append(paths, engineFunc{in: []string{t.in, list}, out: t.out, run: run})
+		pathTexts = append(pathTexts, engineFunc{in: []string{t.in, list}, out: txt, run: textRun})
 	}
 	elements := func(f func(string) any) func(a []driver.Value) (any, error) {
 		return func(a []driver.Value) (any, error) {

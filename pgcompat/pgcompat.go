@@ -93,8 +93,8 @@ var setup = []string{
 	// index of an array (negative from the end); a NULL element gives NULL.
 	// (jsontext.go: Go functions of json, jsonb and text, the element's
 	// text as the value holds it, json's as written)
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_path(j, p) AS __vsql_path(j, CAST(j AS VARCHAR), CAST(p AS VARCHAR[]))`,
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_path_text(j, p) AS __vsql_path_text(j, CAST(j AS VARCHAR), CAST(p AS VARCHAR[]))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_path(j, p) AS __vsql_path(j, CAST(p AS VARCHAR[]))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_path_text(j, p) AS __vsql_path_text(j, CAST(p AS VARCHAR[]))`,
 	// A text[] literal of a path ('{a,b}', '{"a b",c}'): elements split at
 	// commas, double quotes removed.
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_text_array(s) AS CASE WHEN trim(s) = '{}' THEN []::VARCHAR[]
