@@ -400,6 +400,9 @@ func jsonFunctions() map[string][]engineFunc {
 	}
 	asJSON := func(f func([]driver.Value) (string, bool)) func([]driver.Value) (any, error) {
 		return func(a []driver.Value) (any, error) {
+			if err := checkSurrogates(str(a[0])); err != nil {
+				return nil, err
+			}
 			if v, ok := f(a); ok {
 				return v, nil
 			}
@@ -408,6 +411,9 @@ func jsonFunctions() map[string][]engineFunc {
 	}
 	asText := func(f func([]driver.Value) (string, bool)) func([]driver.Value) (any, error) {
 		return func(a []driver.Value) (any, error) {
+			if err := checkSurrogates(str(a[0])); err != nil {
+				return nil, err
+			}
 			if v, ok := f(a); ok {
 				return jsonText(v)
 			}
@@ -448,6 +454,9 @@ func jsonFunctions() map[string][]engineFunc {
 	elements := func(f func(string) any) func(a []driver.Value) (any, error) {
 		return func(a []driver.Value) (any, error) {
 			s := str(a[0])
+			if err := checkSurrogates(s); err != nil {
+				return nil, err
+			}
 			els, ok := jsonElements(s)
 			if !ok {
 				what := "a scalar"
@@ -470,6 +479,9 @@ func jsonFunctions() map[string][]engineFunc {
 	members := func(f func(k, v string) any) func(a []driver.Value) (any, error) {
 		return func(a []driver.Value) (any, error) {
 			s := str(a[0])
+			if err := checkSurrogates(s); err != nil {
+				return nil, err
+			}
 			keys, values, ok := jsonMembers(s)
 			if !ok {
 				what := "a scalar"
@@ -781,4 +793,53 @@ func hasNulEscape(s string) bool {
 		i++
 	}
 	return false
+}
+
+// checkSurrogates is PostgreSQL's check of the \u escapes of a json text
+// its operators and functions make (json's input takes any): a high
+// surrogate followed by a low one, no other surrogate (22P02).
+func checkSurrogates(s string) error {
+	if !strings.Contains(s, `\u`) {
+		return nil
+	}
+	bad := func(detail string) error {
+		return vsqlerr.New(vsqlerr.InvalidTextValue, "invalid input syntax for type json").WithHint("%s", detail)
+	}
+	hex := func(i int) int {
+		if i+4 > len(s) {
+			return -1
+		}
+		n, err := strconv.ParseUint(s[i:i+4], 16, 32)
+		if err != nil {
+			return -1
+		}
+		return int(n)
+	}
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		if s[i+1] != 'u' {
+			i++
+			continue
+		}
+		r := hex(i + 2)
+		switch {
+		case r >= 0xd800 && r <= 0xdbff:
+			if i+7 < len(s) && s[i+6] == '\\' && s[i+7] == 'u' {
+				if lo := hex(i + 8); lo >= 0xdc00 && lo <= 0xdfff {
+					i += 11
+					continue
+				}
+				if lo := hex(i + 8); lo >= 0xd800 && lo <= 0xdbff {
+					return bad("Unicode high surrogate must not follow a high surrogate.")
+				}
+			}
+			return bad("Unicode low surrogate must follow a high surrogate.")
+		case r >= 0xdc00 && r <= 0xdfff:
+			return bad("Unicode low surrogate must follow a high surrogate.")
+		}
+		i += 5
+	}
+	return nil
 }

@@ -43,6 +43,12 @@ func TestJSONTextHelpers(t *testing.T) {
 			t.Errorf("checkJSONText(%q) = %v", text, err)
 		}
 	}
+	for text, valid := range map[string]bool{`"\ud83d\ude04"`: true, `"\ud83d\ud83d"`: false, `"\ude04\ud83d"`: false,
+		`"\ud83dX"`: false, `"\\ud83d"`: true, `"\u00e9"`: true} {
+		if err := checkSurrogates(text); (err == nil) != valid {
+			t.Errorf("checkSurrogates(%s) = %v", text, err)
+		}
+	}
 	if !hasNulEscape(`"a\u0000"`) || hasNulEscape(`"a\\u0000"`) {
 		t.Error("hasNulEscape")
 	}
