@@ -237,6 +237,7 @@ var setup = []string{
 	// json_strip_nulls: json's text without null members, compact, as
 	// PostgreSQL writes it (jsontext.go)
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_delete(a, b) AS ` + schema + `.pg_jsonb_minus(a, b)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_concat(a, b) AS ` + schema + `.pg_jsonb_concat(a, b)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.json_strip_nulls(j) AS __vsql_pgjson(__vsql_json_strip_nulls(CAST(CAST(j AS ` + JSONType + `) AS VARCHAR)), false, 'json_strip_nulls')`,
 	`CREATE OR REPLACE MACRO ` + schema + `.getdatabaseencoding() AS 'UTF8'`,
 	// pg_typeof: PostgreSQL's type names (typefuncs.go)
@@ -385,7 +386,7 @@ func init() {
 	}
 	sqltext.ProvideFunctions("pg_typeof", "jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
-		"overlay", "date_bin", "jsonb_strip_nulls", "json_strip_nulls", "getdatabaseencoding", "jsonb_delete", "array_remove", "array_replace", "array_positions", "array_dims", "array_ndims",
+		"overlay", "date_bin", "jsonb_strip_nulls", "json_strip_nulls", "getdatabaseencoding", "jsonb_delete", "jsonb_concat", "array_remove", "array_replace", "array_positions", "array_dims", "array_ndims",
 		"make_interval", "unistr", "sha224", "sha384", "sha512",
 		"initcap", "get_byte", "set_byte", "jsonb_pretty", "every", "trim_array", "jsonb_path_exists", "jsonb_path_match", "pg_sleep")
 }

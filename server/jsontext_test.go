@@ -67,6 +67,10 @@ func TestJSONTextFidelity(t *testing.T) {
 		`SELECT json_object('{a,1,b,2,a,3}'), json_object('{a,b}', '{1,NULL}')`,
 		`SELECT json_strip_nulls('{"a": {"b": null, "c": null}, "d": {} }'), json_strip_nulls('[1,2,null]')`,
 		`SELECT json_typeof(j), json_array_length('[1, 2]'::json) FROM jt ORDER BY id`,
+		`SELECT jsonb_concat('{"d": "test", "a": [1, 2]}', '{"g": "test2", "c": {"c1":1, "c2":2}}'), getdatabaseencoding()`,
+		`SELECT to_json(timestamp '2014-05-28 12:22:35.614298'), json_build_object('t', timestamp '2014-05-28 12:22:00')`,
+		`SELECT json '{ "a": "\ud83d\ud83d" }' -> 'a'`,
+		`SELECT '{"a": {"b": [1,  2]}}'::jsonb #>> '{a}', '{"a": {"b": [1,  2]}}'::jsonb #> '{a,b}'`,
 		`SELECT * FROM json_to_record('{"a":1, "b":{"c":16, "d":2}, "out": "{\"key\": 1}"}') AS x(a int, b json, out json)`,
 	})
 
