@@ -32,7 +32,7 @@ var types = []pgType{
 	{24, "regproc", "regproc", nil, 4, "N", 1008},
 	{25, "text", "text", nil, -1, "S", 1009},
 	{26, "oid", "oid", nil, 4, "N", 1028},
-	{114, "json", "json", nil, -1, "U", 199},
+	{114, "json", "json", []string{"pg_json"}, -1, "U", 199}, // pgcompat's json, as pgwire reports it
 	{700, "float4", "real", []string{"FLOAT"}, 4, "N", 1021},
 	{701, "float8", "double precision", []string{"DOUBLE"}, 8, "N", 1022},
 	{790, "money", "money", []string{"money"}, 8, "N", 791}, // pgcompat's money, as pgwire reports it

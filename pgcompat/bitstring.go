@@ -265,6 +265,10 @@ type engineFunc struct {
 	run func(a []driver.Value) (any, error)
 	// types are the engine's types by name (from typeInfos)
 	types map[string]duckdb.TypeInfo
+	// nulls: the function sees NULL arguments (otherwise NULL in, NULL
+	// out), as duckdb-go hands them out (a JSON null of a JSON argument is
+	// nil too)
+	nulls bool
 }
 
 func (f engineFunc) Config() duckdb.ScalarFuncConfig {
@@ -272,7 +276,7 @@ func (f engineFunc) Config() duckdb.ScalarFuncConfig {
 	for i, t := range f.in {
 		ins[i] = f.types[t]
 	}
-	return duckdb.ScalarFuncConfig{InputTypeInfos: ins, ResultTypeInfo: f.types[f.out]}
+	return duckdb.ScalarFuncConfig{InputTypeInfos: ins, ResultTypeInfo: f.types[f.out], SpecialNullHandling: f.nulls}
 }
 
 func (f engineFunc) Executor() duckdb.ScalarFuncExecutor { return scalar{run: f.run}.Executor() }
@@ -432,8 +436,11 @@ func registerEngineTypes(conn *sql.Conn) error {
 		if err := registerMoneyType(c); err != nil {
 			return err
 		}
+		if err := registerJSONType(c); err != nil {
+			return err
+		}
 		// a TypeInfo that names a registered type comes from the engine
-		for _, t := range []string{BitType, VarbitType, MoneyType, "SMALLINT", "INTEGER", "BIGINT", "FLOAT", "DOUBLE", "VARCHAR", "BOOLEAN", "BLOB"} {
+		for _, t := range []string{BitType, VarbitType, MoneyType, JSONType, JSONType + "[]", jsonPairs, jsonbPairs, textPairs, "JSON", "VARCHAR[]", "SMALLINT", "INTEGER", "BIGINT", "FLOAT", "DOUBLE", "VARCHAR", "BOOLEAN", "BLOB"} {
 			st, err := c.PrepareContext(context.Background(), "SELECT CAST(NULL AS "+t+")")
 			if err != nil {
 				return err
@@ -450,7 +457,7 @@ func registerEngineTypes(conn *sql.Conn) error {
 	if err != nil {
 		return err
 	}
-	for _, set := range []map[string][]engineFunc{bitFunctions(), moneyFunctions(), byteaFunctions()} {
+	for _, set := range []map[string][]engineFunc{bitFunctions(), moneyFunctions(), byteaFunctions(), jsonFunctions()} {
 		for name, overloads := range set {
 			fs := make([]duckdb.ScalarFunc, len(overloads))
 			for i, f := range overloads {

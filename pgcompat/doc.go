@@ -156,7 +156,10 @@
 // json_object and jsonb_object of text arrays (jsonfuncs.go), cardinality
 // and width_bucket of arrays (arrayfuncs.go), initcap, get_byte and
 // set_byte (strfuncs.go, which also has the bytea overloads of trim,
-// ltrim, rtrim and bit_count, registered as the bit string ones are), jsonb_pretty (jsonb.go), the jsonpath of @?,
+// ltrim, rtrim and bit_count, registered as the bit string ones are),
+// jsonb_pretty (jsonb.go), json's text (jsontext.go: the type pg_json,
+// its casts and the Go functions of its operators and builders), the
+// jsonpath of @?,
 // @@, jsonb_path_exists and jsonb_path_match (jsonpath.go: a parser and a
 // lax-mode evaluator of the part of jsonpath queries use) —
 // the macro calls a Go scalar function of the engine
@@ -380,7 +383,11 @@
 //     SHOW at the start of a statement).
 //
 //   - jsonb: DuckDB's JSON (pgwire reports JSON as jsonb, OID 3802, the type
-//     ORMs declare; json columns are JSON too and are reported as jsonb).
+//     ORMs declare). json: the engine type pg_json (jsontext.go), its text
+//     as written, reported as json (114); ->, ->>, #>, #>>, the json
+//     set-returning functions and the functions that build json
+//     (json_build_object, json_agg, to_json, …) keep or write
+//     PostgreSQL's text.
 //
 //   - a @> b, a <@ b: pg_contains / pg_contained, PostgreSQL's jsonb
 //     containment (jsoncontains.go: a Go function of both sides cast to

@@ -1,6 +1,10 @@
 package pgcompat
 
-import "github.com/vsql/vsql/sqltext"
+import (
+	"strings"
+
+	"github.com/vsql/vsql/sqltext"
+)
 
 // PostgreSQL's JSON aggregates, which DuckDB lacks: json_agg(x) and
 // jsonb_agg(x) (PostgREST reads every result through json_agg), and
@@ -10,12 +14,14 @@ import "github.com/vsql/vsql/sqltext"
 // takes all three and OVER (…):
 //
 //	json_agg(x ORDER BY y) FILTER (WHERE c)
-//	→ CAST('[' || string_agg(coalesce(CAST(to_json(x) AS VARCHAR), 'null'), ',' ORDER BY y) FILTER (WHERE c) || ']' AS JSON)
+//	→ __vsql_pgjson('[' || regexp_replace(string_agg(pg_json_agg_text(x), ', ' ORDER BY y) FILTER (WHERE c), '^\\n ', '') || ']', false, 'json_agg')
 //
 // No rows give NULL, as in PostgreSQL; a NULL value is JSON null; a NULL
 // key is 22023 (pg_json_key). The edits only insert around x, k and v,
-// so rules inside them still apply. The result is JSON, printed as jsonb
-// prints (json_object_agg's duplicate keys keep the last one).
+// so rules inside them still apply. json_agg and json_object_agg make
+// json, spaced as PostgreSQL's, each value's text as pg_json_text writes
+// it (jsontext.go); jsonb_agg and jsonb_object_agg make JSON, printed as
+// jsonb prints (jsonb_object_agg's duplicate keys keep the last one).
 func jsonAgg(p *pass, i int) {
 	if p.kind(i+1) != sqltext.Open || (i > 0 && p.isOp(i-1, ".")) {
 		return
@@ -76,16 +82,32 @@ func jsonAgg(p *pass, i int) {
 			return
 		}
 	}
-	open, close := "'['", "']'"
-	if object {
-		open, close = "'{'", "'}'"
-		p.replace(p.toks[i].Start, p.toks[first].Start, "CAST("+open+" || string_agg("+distinct+schema+".pg_json_key(")
-		p.replace(p.toks[comma].Start, p.toks[comma+1].Start, ") || ':' || coalesce(CAST(to_json(")
-	} else {
-		p.replace(p.toks[i].Start, p.toks[first].Start, "CAST("+open+" || string_agg("+distinct+"coalesce(CAST(to_json(")
+	// json_agg and json_object_agg make json, spaced as PostgreSQL's
+	// ([1, 2], { "a" : 1, "b" : 2 }); the jsonb ones jsonb
+	jsonb := strings.HasPrefix(strings.ToLower(p.text(i)), "jsonb")
+	open, close, colon, sep := "'['", "']'", "' : '", "', '"
+	head, tail := "__vsql_pgjson(", ", false, '"+strings.ToLower(p.text(i))+"')"
+	value := schema + ".pg_json_text("
+	if jsonb {
+		colon, sep, head, tail, value = "':'", "','", "CAST(", " AS JSON)", schema+".pg_jsonb_text("
 	}
-	p.insert(p.toks[end-1].End, ") AS VARCHAR), 'null'), ','")
-	p.insert(p.toks[last].End, " || "+close+" AS JSON)")
+	if object {
+		open, close = "'{ '", "' }'"
+		if jsonb {
+			open, close = "'{'", "'}'"
+		}
+		p.replace(p.toks[i].Start, p.toks[first].Start, head+open+" || string_agg("+distinct+schema+".pg_json_key(")
+		p.replace(p.toks[comma].Start, p.toks[comma+1].Start, ") || "+colon+" || "+value)
+	} else if jsonb {
+		p.replace(p.toks[i].Start, p.toks[first].Start, head+open+" || string_agg("+distinct+value)
+	} else {
+		// json_agg starts each array or composite after the first on a
+		// line of its own (", \n "), as PostgreSQL's does
+		p.replace(p.toks[i].Start, p.toks[first].Start, head+open+" || regexp_replace(string_agg("+distinct+schema+".pg_json_agg_text(")
+		p.insert(p.toks[last].End, ", '^\\n ', '')")
+	}
+	p.insert(p.toks[end-1].End, "), "+sep)
+	p.insert(p.toks[last].End, " || "+close+tail)
 }
 
 // distinctAgg: array_agg(DISTINCT col) and string_agg(DISTINCT col, d)

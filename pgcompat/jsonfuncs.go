@@ -448,7 +448,13 @@ func newPath(path []string, level int, value any) any {
 // and one of values. Each argument is a list or an array literal's text.
 // A key given twice keeps its last value (jsonb's rule; the result is
 // JSON, which vsqld prints as jsonb).
-func jsonObject(a []driver.Value) (any, error) {
+func jsonObject(a []driver.Value) (any, error) { return jsonObjectOf(a, false) }
+
+// pgJSONObject is json_object's json: every pair in order (duplicate keys
+// too), PostgreSQL's spacing ({"a" : "1", "b" : null}).
+func pgJSONObject(a []driver.Value) (any, error) { return jsonObjectOf(a, true) }
+
+func jsonObjectOf(a []driver.Value, asJSON bool) (any, error) {
 	wrong := func(msg string) error { return vsqlerr.New(vsqlerr.ArrayDimensions, "%s", msg) }
 	var keys, values []*string
 	if len(a) == 2 {
@@ -493,6 +499,24 @@ func jsonObject(a []driver.Value) (any, error) {
 		default:
 			return nil, wrong("wrong number of array subscripts")
 		}
+	}
+	if asJSON {
+		b := []byte{'{'}
+		for i, k := range keys {
+			if k == nil {
+				return nil, vsqlerr.New(vsqlerr.NullValueNotAllowed, "null value not allowed for object key")
+			}
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = append(appendJSONString(b, *k), " : "...)
+			if values[i] == nil {
+				b = append(b, "null"...)
+			} else {
+				b = appendJSONString(b, *values[i])
+			}
+		}
+		return string(append(b, '}')), nil
 	}
 	obj := map[string]any{}
 	var order []string

@@ -852,6 +852,12 @@ func variadicCall(p *pass, i int) {
 		case name == "json_array" && !p.isOp(i-3, "."):
 			p.replace(p.toks[i-2].Start, p.toks[i-2].End, schema+".pg_json_build_array_variadic")
 			p.replace(p.toks[i].Start, p.toks[i].End, "")
+		case name == "json_build_object" && !p.isOp(i-3, "."):
+			p.replace(p.toks[i-2].Start, p.toks[i-2].End, schema+".pg_pgjson_build_object_variadic")
+			p.replace(p.toks[i].Start, p.toks[i].End, "")
+		case name == "json_build_array" && !p.isOp(i-3, "."):
+			p.replace(p.toks[i-2].Start, p.toks[i-2].End, schema+".pg_pgjson_build_array_variadic")
+			p.replace(p.toks[i].Start, p.toks[i].End, "")
 		}
 		return
 	}

@@ -91,11 +91,10 @@ var setup = []string{
 		ELSE list_has_all(` + schema + `.pg_json_strings(CAST(j AS JSON)), CAST(ks AS VARCHAR[])) END`,
 	// jsonb's paths, #> and #>>: each element a key of an object or an
 	// index of an array (negative from the end); a NULL element gives NULL.
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_path(j, p) AS CASE WHEN CAST(p AS VARCHAR[]) IS NULL OR list_contains(list_transform(CAST(p AS VARCHAR[]), lambda e: e IS NULL), true) THEN NULL
-		ELSE list_reduce(list_transform(CAST(p AS VARCHAR[]), lambda e: to_json(e)), lambda acc, e: CASE
-			WHEN json_type(acc) = 'ARRAY' AND regexp_full_match(e->>'$', '-?[0-9]{1,9}') THEN json_extract(acc, CASE WHEN (e->>'$') LIKE '-%' THEN '$[#' ELSE '$[' END || (e->>'$') || ']')
-			WHEN json_type(acc) = 'OBJECT' THEN json_extract(acc, '/' || replace(replace(e->>'$', '~', '~0'), '/', '~1')) END, CAST(j AS JSON)) END`,
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_path_text(j, p) AS json_extract_string(` + schema + `.pg_path(j, p), '$')`,
+	// (jsontext.go: Go functions of json, jsonb and text, the element's
+	// text as the value holds it, json's as written)
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_path(j, p) AS __vsql_path(j, CAST(p AS VARCHAR[]))`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_path_text(j, p) AS __vsql_path_text(j, CAST(p AS VARCHAR[]))`,
 	// A text[] literal of a path ('{a,b}', '{"a b",c}'): elements split at
 	// commas, double quotes removed.
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_text_array(s) AS CASE WHEN trim(s) = '{}' THEN []::VARCHAR[]
@@ -194,8 +193,8 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.parse_ident(s, strict := true) AS __vsql_parse_ident(s, strict)`,
 	// json_object and jsonb_object of text arrays (jsonfuncs.go); DuckDB's
 	// own json_object is json_build_object's
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_json_object(a) AS CAST(__vsql_json_object(a) AS JSON),
-		(k, v) AS CAST(__vsql_json_object(k, v) AS JSON)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_json_object(a) AS __vsql_pgjson(__vsql_pgjson_object(a), false, 'json_object'),
+		(k, v) AS __vsql_pgjson(__vsql_pgjson_object(k, v), false, 'json_object')`,
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_object(a) AS CAST(__vsql_json_object(a) AS JSON),
 		(k, v) AS CAST(__vsql_json_object(k, v) AS JSON)`,
 	// jsonb editing (jsonfuncs.go)
@@ -248,9 +247,12 @@ var setup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonb_concat(a, b) AS CAST(__vsql_jsonb_concat(CAST(a AS VARCHAR), CAST(b AS VARCHAR)) AS JSON)`,
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_jsonb_minus(a, b) AS CAST(__vsql_jsonb_minus(CAST(a AS VARCHAR), b) AS JSON)`,
 	// jsonb_delete(j, key | index | text[]): the function behind jsonb's - operator;
-	// json_strip_nulls: json is jsonb here
+	// json_strip_nulls: json's text without null members, compact, as
+	// PostgreSQL writes it (jsontext.go)
 	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_delete(a, b) AS ` + schema + `.pg_jsonb_minus(a, b)`,
-	`CREATE OR REPLACE MACRO ` + schema + `.json_strip_nulls(j) AS ` + schema + `.jsonb_strip_nulls(j)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.jsonb_concat(a, b) AS ` + schema + `.pg_jsonb_concat(a, b)`,
+	`CREATE OR REPLACE MACRO ` + schema + `.json_strip_nulls(j) AS __vsql_pgjson(__vsql_json_strip_nulls(CAST(CAST(j AS ` + JSONType + `) AS VARCHAR)), false, 'json_strip_nulls')`,
+	`CREATE OR REPLACE MACRO ` + schema + `.getdatabaseencoding() AS 'UTF8'`,
 	// pg_typeof: PostgreSQL's type names (typefuncs.go)
 	`CREATE OR REPLACE MACRO ` + schema + `.pg_typeof(x) AS __vsql_pg_type_name(typeof(x))`,
 	// make_timestamptz(…, '+2') at a fixed offset (east seconds; datetime.go)
@@ -364,7 +366,11 @@ func init() {
 			if k > 1 {
 				b.WriteString(",")
 			}
-			fmt.Fprintf(&b, " (%s) AS %s.%s(j, [%s])", strings.Join(args, ", "), schema, f.fn, strings.Join(list, ", "))
+			j := "j"
+			if strings.HasPrefix(f.name, "json_") {
+				j = "CAST(j AS " + JSONType + ")" // json's: the element as written
+			}
+			fmt.Fprintf(&b, " (%s) AS %s.%s(%s, [%s])", strings.Join(args, ", "), schema, f.fn, j, strings.Join(list, ", "))
 		}
 		setup = append(setup, b.String())
 		sqltext.ProvideFunctionAs(f.name, macro)
@@ -396,7 +402,7 @@ func init() {
 	}
 	sqltext.ProvideFunctions("pg_typeof", "jsonb_typeof", "json_typeof", "jsonb_exists", "jsonb_exists_any", "jsonb_exists_all",
 		"jsonb_contains", "jsonb_contained", "to_jsonb", "jsonb_array_length", "booleq", "boolne", "quote_literal", "width_bucket",
-		"overlay", "date_bin", "jsonb_strip_nulls", "json_strip_nulls", "jsonb_delete", "array_remove", "array_replace", "array_positions", "array_dims", "array_ndims",
+		"overlay", "date_bin", "jsonb_strip_nulls", "json_strip_nulls", "getdatabaseencoding", "jsonb_delete", "jsonb_concat", "array_remove", "array_replace", "array_positions", "array_dims", "array_ndims",
 		"make_interval", "unistr", "sha224", "sha384", "sha512",
 		"initcap", "get_byte", "set_byte", "btrim", "jsonb_pretty", "every", "trim_array", "jsonb_path_exists", "jsonb_path_match", "pg_sleep")
 }
@@ -454,6 +460,14 @@ var rules = map[string]rule{
 	"by":                       reservedWord,
 	"show":                     reservedWord,
 	"jsonb":                    jsonbType,
+	"json":                     jsonType, // (jsontext.go)
+	"json_build_object":        jsonBuild,
+	"json_build_array":         jsonBuild,
+	"json_object":              jsonBuild, // jsonb_build_object, as sqltext names it
+	"json_array":               jsonBuild,
+	"to_json":                  jsonBuild,
+	"row_to_json":              jsonBuild,
+	"array_to_json":            jsonBuild,
 	"tsvector":                 tsTypeName, // (tsearch.go)
 	"tsquery":                  tsTypeName,
 	"regconfig":                tsTypeName,

@@ -41,10 +41,18 @@ func TestRewrite(t *testing.T) {
 		{"SELECT * FROM t WHERE (a || b) LIKE ANY (c)", "SELECT * FROM t WHERE " + p + "pg_like_any((a || b), c, false, false)"},
 		{"SELECT x = ANY (c), x LIKE ANY (SELECT p FROM q)", "SELECT x = ANY (c), x LIKE ANY (SELECT p FROM q)"},
 		// JSON aggregates (jsonagg.go)
-		{"SELECT json_agg(x) FROM t", "SELECT CAST('[' || string_agg(coalesce(CAST(to_json(x) AS VARCHAR), 'null'), ',') || ']' AS JSON) FROM t"},
+		{"SELECT json_agg(x) FROM t", "SELECT __vsql_pgjson('[' || regexp_replace(string_agg(" + p + "pg_json_agg_text(x), ', '), '^\\n ', '') || ']', false, 'json_agg') FROM t"},
 		{"SELECT jsonb_agg(DISTINCT x ORDER BY x DESC) FILTER (WHERE x > 1) OVER (PARTITION BY y) FROM t",
-			"SELECT CAST('[' || string_agg(DISTINCT coalesce(CAST(to_json(x) AS VARCHAR), 'null'), ',' ORDER BY x DESC) FILTER (WHERE x > 1) OVER (PARTITION BY y) || ']' AS JSON) FROM t"},
-		{"SELECT jsonb_object_agg(k, v / 2) FROM t", "SELECT CAST('{' || string_agg(" + p + "pg_json_key(k) || ':' || coalesce(CAST(to_json(v // 2) AS VARCHAR), 'null'), ',') || '}' AS JSON) FROM t"},
+			"SELECT CAST('[' || string_agg(DISTINCT " + p + "pg_jsonb_text(x), ',' ORDER BY x DESC) FILTER (WHERE x > 1) OVER (PARTITION BY y) || ']' AS JSON) FROM t"},
+		{"SELECT jsonb_object_agg(k, v / 2) FROM t", "SELECT CAST('{' || string_agg(" + p + "pg_json_key(k) || ':' || " + p + "pg_jsonb_text(v // 2), ',') || '}' AS JSON) FROM t"},
+		{"SELECT json_object_agg(k, v) FROM t", "SELECT __vsql_pgjson('{ ' || string_agg(" + p + "pg_json_key(k) || ' : ' || " + p + "pg_json_text(v), ', ') || ' }', false, 'json_object_agg') FROM t"},
+		// json (jsontext.go)
+		{"SELECT '[1]'::json, CAST(x AS json), json '{}', x::json[] FROM t", "SELECT '[1]'::pg_json, CAST(x AS pg_json), pg_json '{}', x::pg_json[] FROM t"},
+		{"SELECT 1 AS json, t.json, json(x) FROM t", "SELECT 1 AS json, t.json, json(x) FROM t"},
+		{"CREATE TABLE t (a json, b json NOT NULL)", "CREATE TABLE t (a pg_json, b pg_json NOT NULL)"},
+		{"CREATE TYPE r AS (a json)", "CREATE TYPE r AS STRUCT(a json)"},
+		{"SELECT json_build_object('a', 1), json_build_array(x)", "SELECT __vsql_pgjson('{' || " + p + "pg_json_build_key('a') || ' : ' || " + p + "pg_json_text( 1) || '}', false, 'json_build_object'), __vsql_pgjson('[' || " + p + "pg_json_text(x) || ']', false, 'json_build_array')"},
+		{"SELECT row_to_json(row(1, 'a'), true), to_json(x)", "SELECT __vsql_pgjson(" + p + "pg_json_nullable_text(struct_pack(f1 := 1, f2 := 'a')),  true, 'row_to_json'), __vsql_pgjson(" + p + "pg_json_nullable_text(x), false, 'to_json')"},
 		{"SELECT json_agg(a, b), json_object_agg(a) FROM t", "SELECT json_agg(a, b), json_object_agg(a) FROM t"},
 		// SELECT INTO (selectinto.go)
 		{"SELECT a, b INTO t2 FROM t WHERE a > 1", "CREATE TABLE t2 AS SELECT a, b  FROM t WHERE a > 1"},
@@ -134,7 +142,7 @@ func TestRewrite(t *testing.T) {
 		{"SELECT CAST('2026-12-02 21:55:36 +05:30' AS timestamptz)", "SELECT CAST('2026-12-02 21:55:36+05:30' AS timestamptz)"},
 		{"SELECT '2026-12-02 21:55:36 +05:30'", "SELECT '2026-12-02 21:55:36+05:30'"}, // untyped in DML: fixed too (the trade-off)
 		{"CREATE VIEW v AS SELECT '2026-12-02 21:55:36 +05:30'", "CREATE VIEW v AS SELECT '2026-12-02 21:55:36 +05:30'"},
-		{`SELECT jsonb '{"a":null}' ? 'a', json '{"a":1}' @> jsonb '{"a":1}'`, "SELECT " + p + `pg_exists(JSON '{"a":null}' , 'a'), ` + p + `pg_contains(json '{"a":1}' , JSON '{"a":1}')`},
+		{`SELECT jsonb '{"a":null}' ? 'a', json '{"a":1}' @> jsonb '{"a":1}'`, "SELECT " + p + `pg_exists(JSON '{"a":null}' , 'a'), ` + p + `pg_contains(pg_json '{"a":1}' , JSON '{"a":1}')`},
 		{"SELECT f1 / '-10', f1 / ' 2.5', x % '3', f1 / 'abc' FROM t", "SELECT f1 // " + p + "pg_divisor((-10), f1), f1 // " + p + "pg_divisor(2.5, f1), x % " + p + "pg_divisor(3, x), f1 / 'abc' FROM t"},
 		{"SELECT a FROM t ORDER BY a USING >, b using <, c USING <= d", "SELECT a FROM t ORDER BY a DESC, b ASC, c USING <= d"},
 		{"SELECT * FROM a JOIN b USING (id)", "SELECT * FROM a JOIN b USING (id)"},

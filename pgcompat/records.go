@@ -341,6 +341,8 @@ func convertField(typ string, val json.RawMessage, jsonb bool) (json.RawMessage,
 		return val, nil
 	case fieldJSON:
 		return val, nil
+	case fieldPGJSON:
+		return json.Marshal(string(val)) // json: the member's text as written
 	}
 	var text string
 	switch {
@@ -375,7 +377,8 @@ const (
 	fieldScalar fieldKind = iota
 	fieldJSON
 	fieldList
-	fieldOther // a struct, map or union: the JSON value as it is
+	fieldOther  // a struct, map or union: the JSON value as it is
+	fieldPGJSON // json (JSONType): the JSON value's text, as a string
 )
 
 type structField struct{ name, typ string }
@@ -387,6 +390,8 @@ func kindOf(t string) fieldKind {
 		return fieldList
 	case t == "JSON":
 		return fieldJSON
+	case t == JSONType:
+		return fieldPGJSON
 	case strings.HasPrefix(t, "STRUCT(") || strings.HasPrefix(t, "MAP(") || strings.HasPrefix(t, "UNION("):
 		return fieldOther
 	}

@@ -15,7 +15,7 @@ const tsDefault = `'` + defaultTSConfig + `'`
 
 var tsearchSetup = []string{
 	// to_tsvector of text, or of json(b) (its strings)
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_to_tsvector(c, x) AS CASE WHEN typeof(x) = 'JSON'
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_to_tsvector(c, x) AS CASE WHEN typeof(x) IN ('JSON', 'pg_json')
 		THEN __vsql_json_to_tsvector(CAST(c AS VARCHAR), CAST(x AS VARCHAR), '"string"')
 		ELSE __vsql_to_tsvector(CAST(c AS VARCHAR), CAST(x AS VARCHAR)) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.to_tsvector(x) AS ` + schema + `.pg_to_tsvector(` + tsDefault + `, x),
@@ -48,7 +48,7 @@ var tsearchSetup = []string{
 	`CREATE OR REPLACE MACRO ` + schema + `.numnode(q) AS __vsql_numnode(CAST(q AS VARCHAR))`,
 	`CREATE OR REPLACE MACRO ` + schema + `.querytree(q) AS __vsql_querytree(CAST(q AS VARCHAR))`,
 	// a @@ b: jsonpath's when a is jsonb, else text search (tsMatchValues)
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_match_op(a, b) AS CASE WHEN typeof(a) = 'JSON'
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_match_op(a, b) AS CASE WHEN typeof(a) IN ('JSON', 'pg_json')
 		THEN __vsql_jsonpath_match(CAST(a AS VARCHAR), CAST(b AS VARCHAR), true)
 		ELSE __vsql_ts_match(CAST(a AS VARCHAR), CAST(b AS VARCHAR), ` + tsDefault + `) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.ts_match_vq(v, q) AS __vsql_ts_match_vq(CAST(v AS VARCHAR), CAST(q AS VARCHAR))`,
@@ -66,12 +66,12 @@ var tsearchSetup = []string{
 		(w, v, q, n) AS __vsql_ts_rank_cd(w, CAST(v AS VARCHAR), CAST(q AS VARCHAR), CAST(n AS INTEGER))`,
 	// ts_headline([config,] document, query [, options]): a json(b)
 	// document gives its JSON text (jsonb's form)
-	`CREATE OR REPLACE MACRO ` + schema + `.pg_headline(c, d, q, o) AS CASE WHEN typeof(d) = 'JSON'
+	`CREATE OR REPLACE MACRO ` + schema + `.pg_headline(c, d, q, o) AS CASE WHEN typeof(d) IN ('JSON', 'pg_json')
 		THEN __vsql_ts_headline_json(CAST(c AS VARCHAR), CAST(d AS VARCHAR), CAST(q AS VARCHAR), CAST(o AS VARCHAR))
 		ELSE __vsql_ts_headline(CAST(c AS VARCHAR), CAST(d AS VARCHAR), CAST(q AS VARCHAR), CAST(o AS VARCHAR)) END`,
 	`CREATE OR REPLACE MACRO ` + schema + `.ts_headline(d, q) AS ` + schema + `.pg_headline(` + tsDefault + `, d, q, ''),
-		(a, b, c) AS CASE WHEN typeof(a) = 'JSON' THEN ` + schema + `.pg_headline(` + tsDefault + `, a, b, c)
-			WHEN typeof(b) = 'JSON' THEN ` + schema + `.pg_headline(a, b, c, '')
+		(a, b, c) AS CASE WHEN typeof(a) IN ('JSON', 'pg_json') THEN ` + schema + `.pg_headline(` + tsDefault + `, a, b, c)
+			WHEN typeof(b) IN ('JSON', 'pg_json') THEN ` + schema + `.pg_headline(a, b, c, '')
 			ELSE __vsql_ts_headline3(CAST(a AS VARCHAR), CAST(b AS VARCHAR), CAST(c AS VARCHAR), ` + tsDefault + `) END,
 		(c, d, q, o) AS ` + schema + `.pg_headline(c, d, q, o)`,
 }

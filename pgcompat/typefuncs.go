@@ -61,4 +61,4 @@ var pgTypeNames = map[string]string{"VARCHAR": "text", "DOUBLE": "double precisi
 	"TIMESTAMP WITH TIME ZONE": "timestamp with time zone", "TIME WITH TIME ZONE": "time with time zone", "BLOB": "bytea",
 	"TINYINT": "smallint", "UTINYINT": "smallint", "USMALLINT": "integer", "UINTEGER": "bigint", "UBIGINT": "numeric",
 	"INTEGER": "integer", "BIGINT": "bigint", "SMALLINT": "smallint", "BOOLEAN": "boolean", "DATE": "date", "INTERVAL": "interval",
-	"UUID": "uuid", "NULL": "unknown", "PG_BIT": "bit", "VARBIT": "bit varying"}
+	"UUID": "uuid", "NULL": "unknown", "PG_BIT": "bit", "VARBIT": "bit varying", "PG_JSON": "json"}

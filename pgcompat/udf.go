@@ -209,6 +209,7 @@ var goFunctions = map[string][]scalar{
 	"__vsql_array_ndims":       {{in: []duckdb.Type{tAny}, out: tInt4, run: arrayNdims}},
 	"__vsql_array_length":      {{in: []duckdb.Type{tAny, tInt}, out: tInt4, run: arrayLength}},
 	"__vsql_json_object":       {{in: []duckdb.Type{tAny}, out: tText, run: jsonObject}, {in: []duckdb.Type{tAny, tAny}, out: tText, run: jsonObject}},
+	"__vsql_pgjson_object":     {{in: []duckdb.Type{tAny}, out: tText, run: pgJSONObject}, {in: []duckdb.Type{tAny, tAny}, out: tText, run: pgJSONObject}},
 	"__vsql_jsonb_assign":      {{in: []duckdb.Type{tText, tText, tText}, out: tText, run: jsonbAssign, nulls: true}},
 	"__vsql_json_populate":     {{in: []duckdb.Type{tText, tText, tText, tText}, out: tText, run: jsonPopulate}},
 	"__vsql_encode":            {{in: []duckdb.Type{duckdb.TYPE_BLOB, tText}, out: tText, run: encodeBytes}},

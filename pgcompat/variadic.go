@@ -39,6 +39,10 @@ func variadicMacros(schema string) []string {
 		"CREATE OR REPLACE MACRO " + schema + ".pg_concat_ws_variadic(s, a) AS __vsql_variadic_join(a, typeof(a), s)",
 		"CREATE OR REPLACE MACRO " + schema + ".pg_json_build_array_variadic(a) AS CAST(__vsql_variadic_json(a, typeof(a), false) AS JSON)",
 		"CREATE OR REPLACE MACRO " + schema + ".pg_json_build_object_variadic(a) AS CAST(__vsql_variadic_json(a, typeof(a), true) AS JSON)",
+		// json_build_array and json_build_object: json, PostgreSQL's
+		// spacing ({"a" : 1, "b" : 2})
+		"CREATE OR REPLACE MACRO " + schema + ".pg_pgjson_build_array_variadic(a) AS CAST(__vsql_variadic_pgjson(a, typeof(a), false) AS " + JSONType + ")",
+		"CREATE OR REPLACE MACRO " + schema + ".pg_pgjson_build_object_variadic(a) AS CAST(__vsql_variadic_pgjson(a, typeof(a), true) AS " + JSONType + ")",
 	}
 }
 
@@ -47,6 +51,9 @@ func variadicMacros(schema string) []string {
 var variadicFunctions = map[string][]scalar{
 	"__vsql_variadic_join": {{in: []duckdb.Type{tAny, tText, tText}, out: tText, run: variadicJoin}},
 	"__vsql_variadic_json": {{in: []duckdb.Type{tAny, tText, tBool}, out: tText, run: variadicJSON}},
+	"__vsql_variadic_pgjson": {{in: []duckdb.Type{tAny, tText, tBool}, out: tText, run: func(a []driver.Value) (any, error) {
+		return variadicJSONSep(a, " : ")
+	}}},
 }
 
 // variadicElements are the elements of the array a VARIADIC argument
@@ -99,7 +106,11 @@ func variadicJoin(a []driver.Value) (any, error) {
 
 // variadicJSON is json(b)_build_array (object false) or
 // json(b)_build_object of an array's elements.
-func variadicJSON(a []driver.Value) (any, error) {
+func variadicJSON(a []driver.Value) (any, error) { return variadicJSONSep(a, ": ") }
+
+// variadicJSONSep is variadicJSON with colon between an object's keys
+// and values.
+func variadicJSONSep(a []driver.Value, colon string) (any, error) {
 	elems, typ, err := variadicElements(a[0], a[1].(string))
 	if err != nil {
 		return nil, err
@@ -128,7 +139,7 @@ func variadicJSON(a []driver.Value) (any, error) {
 			b = append(b, ", "...)
 		}
 		b = appendJSONString(b, string(appendElementText(nil, elems[i], typ)))
-		b = append(b, ": "...)
+		b = append(b, colon...)
 		b = appendElementJSON(b, elems[i+1], typ)
 	}
 	return string(append(b, '}')), nil

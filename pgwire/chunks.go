@@ -100,6 +100,9 @@ func chunkKind(c duckstream.Column, oid uint32) colKind {
 	if c.Type == duckdb.TYPE_DECIMAL && c.Alias == pgcompat.MoneyType && oid == MoneyOID {
 		return kMoney
 	}
+	if c.Type == duckdb.TYPE_VARCHAR && c.Alias == pgcompat.JSONType && oid == pgtype.JSONOID {
+		return kText // json: the text as written, in binary too
+	}
 	want := chunkKinds[c.Type]
 	if want.kind == 0 || want.oid != oid || c.Alias != "" {
 		return 0

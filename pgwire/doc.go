@@ -154,10 +154,13 @@
 // PostgreSQL's EncodeDateTime and EncodeInterval do).
 // Binary format is offered for the types pgx and pgjdbc ask for
 // (CanEncodeBinary); other columns must be read as text. duckdb-go parses
-// JSON values before vsql sees them, so json columns are re-serialized
+// JSON values before vsql sees them, so jsonb columns are re-serialized
 // the way PostgreSQL prints jsonb (keys shorter first, then in byte order,
 // ", " and ": " between items; pgcompat.AppendJSONB, the one jsonb
-// printer), numbers in their shortest form. Structs (PostgreSQL's
+// printer), numbers in their shortest form. json columns (pgcompat's
+// engine type pg_json, text underneath) are reported as json (114) and
+// sent as their text, in binary format too (json's binary form is its
+// text). Structs (PostgreSQL's
 // composite types, pgcompat's CREATE TYPE … AS (…)) are sent as text in
 // PostgreSQL's row format, (1,"a b",): the fields in their order (Column.Fields,
 // from the STRUCT's type), NULL empty, quoted as record_out quotes. Maps and

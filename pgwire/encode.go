@@ -188,6 +188,9 @@ func ToInt64(v any) (int64, bool) {
 
 // appendText appends the PostgreSQL text form of v as a value of type oid.
 func appendText(buf []byte, oid uint32, v any) []byte {
+	if s, ok := v.(string); ok && oid == pgtype.JSONOID {
+		return append(buf, s...) // json's text as written
+	}
 	if oid == pgtype.JSONOID || oid == pgtype.JSONBOID {
 		return pgcompat.AppendJSONB(buf, v)
 	}

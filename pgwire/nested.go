@@ -118,6 +118,9 @@ func textEncoder(c duckstream.Column) (colEncoder, bool) {
 	if c.Type == duckdb.TYPE_VARCHAR && c.Alias == "JSON" {
 		oid = pgtype.JSONBOID
 	}
+	if c.Type == duckdb.TYPE_VARCHAR && c.Alias == pgcompat.JSONType {
+		oid = pgtype.JSONOID
+	}
 	if c.Type == duckdb.TYPE_DECIMAL && c.Alias == pgcompat.MoneyType {
 		oid = MoneyOID
 	}

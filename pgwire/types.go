@@ -94,6 +94,8 @@ func scalarOf(info duckdb.TypeInfo) scalarType {
 			return scalarType{pgtype.BitOID, pgtype.BitArrayOID, -1}
 		case pgcompat.VarbitType:
 			return scalarType{pgtype.VarbitOID, pgtype.VarbitArrayOID, -1}
+		case pgcompat.JSONType: // PostgreSQL's json, its text as written
+			return scalarType{pgtype.JSONOID, pgtype.JSONArrayOID, -1}
 		}
 	}
 	if st, ok := duckdbScalars[t]; ok {

@@ -110,7 +110,7 @@ func typeNamed(duck string) bool {
 var typeColumnNames = map[string]string{"INTEGER": "int4", "BIGINT": "int8", "SMALLINT": "int2", "BOOLEAN": "bool",
 	"DOUBLE": "float8", "FLOAT": "float4", "DECIMAL": "numeric", "VARCHAR": "varchar", "DATE": "date", "TIME": "time",
 	"TIMESTAMP": "timestamp", "TIMESTAMP WITH TIME ZONE": "timestamptz", "TIME WITH TIME ZONE": "timetz",
-	"INTERVAL": "interval", "JSON": "jsonb", "UUID": "uuid", "BLOB": "bytea", "money": "money"}
+	"INTERVAL": "interval", "JSON": "jsonb", "UUID": "uuid", "BLOB": "bytea", "money": "money", "pg_json": "json"}
 
 // paramText is a parameter castUnresolved cast to text.
 var paramText = regexp.MustCompile(`^TRY_CAST\(\$[0-9]+ AS VARCHAR\)$`)
@@ -148,6 +148,13 @@ func postgresColumnName(duck string) string {
 		return "?column?" // SELECT $1: the parameter castUnresolved typed as text
 	case strings.HasPrefix(duck, "CASE ") && strings.HasSuffix(duck, " END"):
 		return "case" // FigureColname's name of a CASE expression
+	case strings.HasPrefix(duck, "__vsql_pgjson(") && strings.HasSuffix(duck, "')"),
+		strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_jsonb_built(") && strings.HasSuffix(duck, "')"):
+		// json_build_object, json_agg, to_json and their kin
+		// (pgcompat/jsontext.go): the name is the last argument
+		if k := strings.LastIndex(duck, ", '"); k > 0 {
+			return duck[k+3 : len(duck)-2]
+		}
 	}
 	if m := tsCast.FindStringSubmatch(duck); m != nil {
 		if literal.MatchString(m[3]) {

@@ -141,7 +141,7 @@ func (s *Session) operandType(ctx context.Context, t tokenText, i int, tables []
 // beyond paramCasts, for castUnresolved.
 var selectedParamCasts = map[uint32]string{pgtype.BoolOID: "BOOLEAN", pgtype.DateOID: "DATE", pgtype.TimestampOID: "TIMESTAMP",
 	pgtype.TimestamptzOID: "TIMESTAMPTZ", pgtype.UUIDOID: "UUID", pgtype.ByteaOID: "BLOB", pgtype.IntervalOID: "INTERVAL",
-	pgtype.TimeOID: "TIME", pgtype.JSONOID: "JSON", pgtype.JSONBOID: "JSON",
+	pgtype.TimeOID: "TIME", pgtype.JSONOID: "pg_json", pgtype.JSONBOID: "JSON",
 	pgtype.Int2ArrayOID: "SMALLINT[]", pgtype.Int4ArrayOID: "INTEGER[]", pgtype.Int8ArrayOID: "BIGINT[]", pgtype.TextArrayOID: "VARCHAR[]",
 	pgtype.VarcharArrayOID: "VARCHAR[]", pgtype.Float4ArrayOID: "FLOAT[]", pgtype.Float8ArrayOID: "DOUBLE[]", pgtype.BoolArrayOID: "BOOLEAN[]",
 	pgtype.NumericArrayOID: "DECIMAL(38, 10)[]", pgtype.DateArrayOID: "DATE[]", pgtype.UUIDArrayOID: "UUID[]"}

@@ -180,8 +180,9 @@ var scalarsUsedAsTables = map[string]bool{"current_database": true, "current_use
 // provided function that answers each.
 var loginWords = map[string]string{"current_user": "vsql_current_user", "session_user": "vsql_session_user", "current_role": "vsql_current_role"}
 
-var renamedFunctions = map[string]string{"json_build_object": "json_object", "json_build_array": "json_array",
-	"jsonb_build_object": "json_object", "jsonb_build_array": "json_array"}
+// (json_build_object and json_build_array, which return json, are
+// pgcompat's: jsonBuild)
+var renamedFunctions = map[string]string{"jsonb_build_object": "json_object", "jsonb_build_array": "json_array"}
 
 // conditionStart reports whether token i (just before an operand) begins
 // a condition: nothing binds tighter than the comparison that follows.

@@ -53,7 +53,8 @@ func TestRewritePostgres(t *testing.T) {
 		{"WHERE n.nspname = ANY(current_schemas(true))", "WHERE " + P + ".vsql_any_eq(n.nspname , (" + P + ".current_schemas(true)))"},
 		{"WHERE x + 1 = ANY(l)", ""},
 		{"WHERE x = ANY(SELECT y FROM t)", ""},
-		{"SELECT json_build_object('a', 1) AS j", "SELECT json_object('a', 1) AS j"},
+		{"SELECT jsonb_build_object('a', 1) AS j", "SELECT json_object('a', 1) AS j"},
+		{"SELECT json_build_object('a', 1) AS j", ""}, // pgcompat's (json)
 		{"SELECT ix.indkey::varchar AS k FROM t", "SELECT array_to_string(ix.indkey, ' ')::varchar AS k FROM t"},
 		// casts
 		{"WHERE c.oid = 'orders'::regclass", "WHERE c.oid = " + P + ".regclass_oid('orders')"},

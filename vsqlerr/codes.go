@@ -142,6 +142,8 @@ const (
 	CardinalityViolation    Code = "cardinality_violation"
 	JSONPathBoolean         Code = "singleton_sql_json_item_required"
 	NullValueNotAllowed     Code = "null_value_not_allowed"
+	// json's text of a string holding \u0000 (pgcompat/jsontext.go).
+	UntranslatableCharacter Code = "untranslatable_character"
 	ZeroLengthString        Code = "zero_length_character_string"
 	UndefinedObject         Code = "undefined_object"
 	// setval (server/sequences.go).
@@ -290,6 +292,7 @@ var codes = map[Code]codeInfo{
 	UndefinedObject:         {"42704", "Check the name: SELECT conname FROM pg_constraint lists the constraints."},
 	SequenceNotFound:        {"42P01", "Check the sequence's name (schema public is main): SELECT schema_name, sequence_name FROM duckdb_sequences() lists them."},
 	SequenceOutOfBounds:     {"22003", "setval's value must lie between the sequence's MINVALUE and MAXVALUE (duckdb_sequences() shows them)."},
+	UntranslatableCharacter: {"22P05", "A JSON string holding \\u0000 has no text: leave the escape out, or read the value as json (->) instead of text (->>)."},
 	NullValueNotAllowed:     {"22004", "Pass a value that is not NULL, e.g. coalesce(x, …) (in format(): %L writes NULL, %s nothing)."},
 	ZeroLengthString:        {"2200F", "Leave the empty string out: a lexeme has at least one character."},
 	JSONPathBoolean:         {"22038", "jsonb_path_match needs a path that returns one boolean (a predicate such as $.a == 1); the @@ operator answers NULL instead."},
