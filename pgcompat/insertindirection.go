@@ -97,9 +97,10 @@ func insertIndirection(p *pass, i int) {
 	if len(cols) == 0 {
 		return // no such table: DuckDB's error
 	}
-	typeOf := map[string]string{}
+	typeOf, nameOf := map[string]string{}, map[string]string{}
 	for _, c := range cols {
 		typeOf[strings.ToLower(c.Name)] = c.Type
+		nameOf[strings.ToLower(c.Name)] = c.Name
 	}
 	// the columns in the order of their first target, each a tree
 	var bases []string
@@ -169,7 +170,7 @@ func insertIndirection(p *pass, i int) {
 	}
 	names := make([]string, len(bases))
 	for n, b := range bases {
-		names[n] = sqltext.QuoteIdent(b)
+		names[n] = sqltext.QuoteIdent(nameOf[strings.ToLower(b)])
 	}
 	aliases := make([]string, len(targets))
 	for n := range targets {
