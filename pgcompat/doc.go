@@ -41,7 +41,10 @@
 // VALUES or UPDATE … SET assigns to a column of an array, date/time,
 // interval or boolean type as the cast to that type would be read
 // (assigned.go; the server tells it the table's column types through
-// Session.TableColumns), appends to a GROUP BY of a table's primary key
+// Session.TableColumns), writes an INSERT whose column list assigns
+// array elements and composite fields (INSERT INTO t (f[1], f[2], g.a))
+// as an INSERT of whole columns built from NULL over its rows
+// (insertindirection.go, with the same column types), appends to a GROUP BY of a table's primary key
 // the table's other columns the query names (groupbykey.go), drops
 // EXPLAIN's options DuckDB lacks
 // (explain.go), reads SUBSTRING(s SIMILAR p ESCAPE e) and SUBSTRING(s
