@@ -510,6 +510,7 @@ var rules = map[string]rule{
 	"into":                     selectInto,        // SELECT … INTO t FROM … (selectinto.go)
 	"values":                   insertValues,      // INSERT … VALUES ('{1,2}'): the column type's input (assigned.go)
 	"insert":                   insertIndirection, // INSERT INTO t (f[1], f[2], g.a) (insertindirection.go)
+	"conflict":                 onConflictTarget,  // ON CONFLICT DO UPDATE without a target (upsert.go)
 	"set":                      updateSet,         // UPDATE … SET c = '…'
 	"json_agg":                 jsonAgg,           // (jsonagg.go)
 	"any":                      likeAny,           // x LIKE ANY (array) (likeany.go)

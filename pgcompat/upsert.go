@@ -4,7 +4,54 @@ import (
 	"strings"
 
 	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
 )
+
+// onConflictTarget: ON CONFLICT DO UPDATE needs a conflict target,
+// PostgreSQL's 42601 before anything runs (DuckDB takes the primary key).
+// RETURNING excluded.c of an INSERT into a table neither named nor
+// aliased excluded is PostgreSQL's 42P01 (DuckDB: 0A000, not yet
+// supported).
+func onConflictTarget(p *pass, i int) {
+	if !p.isWord(i-1, "on") || p.err != nil {
+		return
+	}
+	if p.isWord(i+1, "do") && p.isWord(i+2, "update") {
+		p.err = vsqlerr.New(vsqlerr.SyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name").
+			WithHint("For example, ON CONFLICT (column_name).")
+		return
+	}
+	if !p.isWord(0, "insert") || !p.isWord(1, "into") {
+		return
+	}
+	nameEnd := p.nameEnd(2)
+	if nameEnd < 0 || p.isWord(nameEnd-1, "excluded") || p.isWord(nameEnd, "as") && p.isWord(nameEnd+1, "excluded") {
+		return
+	}
+	returning := -1
+	for j := i + 1; j < len(p.toks); j++ {
+		if p.kind(j) == sqltext.Open {
+			if j = p.matchForward(j); j < 0 {
+				return
+			}
+			continue
+		}
+		if p.isWord(j, "returning") {
+			returning = j
+			break
+		}
+	}
+	if returning < 0 {
+		return
+	}
+	for j := returning + 1; j+1 < len(p.toks); j++ {
+		if p.isWord(j, "excluded") && p.isOp(j+1, ".") && !p.isOp(j-1, ".") {
+			p.err = vsqlerr.New(vsqlerr.TableNotFound, "invalid reference to FROM-clause entry for table \"excluded\"").
+				WithHint("RETURNING reads the inserted or updated row: name the target table's columns (or its alias), not excluded.")
+			return
+		}
+	}
+}
 
 // Upsert is INSERT INTO t [AS a] [(columns)] VALUES … ON CONFLICT
 // (keys) … DO UPDATE, read by ReadUpsert. PostgreSQL refuses such a

@@ -110,6 +110,9 @@ func (s Statement) Tag(rows int64) string {
 		return "COPY " + n
 	}
 	if s.IsCreateTableAs() {
+		if s.withNoData() {
+			return "CREATE TABLE AS" // PostgreSQL's tag when no rows are stored
+		}
 		return "SELECT " + n
 	}
 	switch s.Keyword(0) {
@@ -188,6 +191,26 @@ func (s Statement) IsCreateTableAs() bool {
 		i++
 	}
 	return i < len(lead) && lead[i] == "AS"
+}
+
+// withNoData reports whether the statement ends with WITH NO DATA (a
+// trailing semicolon aside).
+func (s Statement) withNoData() bool {
+	toks := s.Tokens()
+	n := len(toks)
+	for n > 0 && toks[n-1].Kind == Semi {
+		n--
+	}
+	if n < 3 {
+		return false
+	}
+	for k, w := range []string{"with", "no", "data"} {
+		t := toks[n-3+k]
+		if t.Kind != Word || !strings.EqualFold(s.SQL[t.Start:t.End], w) {
+			return false
+		}
+	}
+	return true
 }
 
 func itoa(n int64) string {
