@@ -53,6 +53,10 @@ type duckStatement struct {
 	// catalogGeneration when it ends (catalogcache.go).
 	changesCatalog bool
 
+	// shown: the client's statement when DuckDB runs another (an upsert
+	// as MERGE, upsert.go): its kind gives the command tag; nil: st.
+	shown *sqltext.Statement
+
 	// upsertCheck: for INSERT … VALUES … ON CONFLICT (keys) DO UPDATE,
 	// the query that answers whether the rows propose a key twice, run
 	// first (upsert.go).
@@ -84,6 +88,14 @@ func (d *duckStatement) ExecuteStreaming(ctx context.Context, args []any) (pgwir
 }
 
 func (d *duckStatement) ParamOIDs() []uint32      { return d.params }
+
+// tagged is the statement whose kind gives the command tag.
+func (d *duckStatement) tagged() sqltext.Statement {
+	if d.shown != nil {
+		return *d.shown
+	}
+	return d.st
+}
 func (d *duckStatement) Columns() []pgwire.Column { return d.cols }
 func (d *duckStatement) Close() {
 	_ = d.stmt.Close()
@@ -199,7 +211,7 @@ func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool
 			held := leaves
 			leaves = nil
 			chunkRuns.Add(1)
-			return &duckRows{sess: s, st: d.st, res: res, ctx: ctx, loc: s.location, done: func() {
+			return &duckRows{sess: s, st: d.tagged(), res: res, ctx: ctx, loc: s.location, done: func() {
 				done()
 				release()
 				for i := len(held) - 1; i >= 0; i-- {
@@ -252,7 +264,7 @@ func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool
 			return nil, s.failed(err)
 		}
 		affected, _ := res.RowsAffected()
-		return &tagRows{tag: d.st.Tag(affected)}, nil
+		return &tagRows{tag: d.tagged().Tag(affected)}, nil
 	}
 	rows, err := stmt.QueryContext(ctx, nargs)
 	if err != nil {
@@ -261,7 +273,7 @@ func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool
 		release()
 		return nil, s.failed(err)
 	}
-	r := &duckRows{sess: s, st: d.st, rows: rows, ctx: ctx, done: func() { done(); release() }, buf: make([]driver.Value, len(rows.Columns()))}
+	r := &duckRows{sess: s, st: d.tagged(), rows: rows, ctx: ctx, done: func() { done(); release() }, buf: make([]driver.Value, len(rows.Columns()))}
 	if s.location != nil && s.location != time.UTC {
 		r.zoned = make([]bool, len(d.cols))
 		for i, c := range d.cols {
