@@ -46,3 +46,53 @@ func TestInsertIndirection(t *testing.T) {
 		"SELECT count(*) FROM ii_t",
 	})
 }
+
+// TestUpsertSubquery: INSERT … ON CONFLICT (k) DO UPDATE whose SET or
+// WHERE holds a subquery (uncorrelated, correlated with the target row
+// or with excluded, after a WITH), run as DuckDB's MERGE
+// (server/upsert.go): the same tags, rows (RETURNING of one row; the
+// order of several is not compared) and errors as PostgreSQL's.
+func TestUpsertSubquery(t *testing.T) {
+	pg := pgtest.Connect(t).PgConn()
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	compareSteps(t, pg, vs, []string{
+		"CREATE TABLE us_t (a int PRIMARY KEY, b text, c int UNIQUE)",
+		"INSERT INTO us_t VALUES (1, 'Boo', 10), (3, 'Zoo', 30)",
+		"WITH aaa AS (SELECT 1 AS a, 'Foo' AS b) INSERT INTO us_t (a, b) VALUES (1, 'Bar') ON CONFLICT (a) DO UPDATE SET (b, a) = (SELECT b, a FROM aaa) RETURNING *",
+		"INSERT INTO us_t (a, b) VALUES (1, 'Baz'), (3, 'Zaz') ON CONFLICT (a) DO UPDATE SET (b, a) = (SELECT b || ', Correlated', a FROM us_t i WHERE i.a = us_t.a)",
+		"SELECT * FROM us_t ORDER BY a",
+		"INSERT INTO us_t (a, b) VALUES (1, 'Bat') ON CONFLICT (a) DO UPDATE SET b = (SELECT b || ', ' || excluded.b FROM us_t i WHERE i.a = excluded.a) RETURNING b",
+		"INSERT INTO us_t AS t VALUES (1, 'x', 11), (5, 'new', 50) ON CONFLICT (a) DO UPDATE SET b = (SELECT 'z') WHERE t.b LIKE '%nothing%'",
+		"INSERT INTO us_t AS t VALUES (3, 'x', 31), (6, 'new', 60) ON CONFLICT (a) DO UPDATE SET b = 'w' WHERE EXISTS (SELECT 1 FROM us_t i WHERE i.a = t.a - 2)",
+		"INSERT INTO us_t (a) VALUES ('7') ON CONFLICT (a) DO UPDATE SET b = (SELECT 'z') RETURNING a, b",
+		"INSERT INTO us_t (a) VALUES (7) ON CONFLICT (a) DO UPDATE SET b = (SELECT 'z') RETURNING a, b",
+		"INSERT INTO us_t (a, c) VALUES (8, 10) ON CONFLICT (a) DO UPDATE SET b = (SELECT 'z')", // 23505 on c
+		"SELECT * FROM us_t ORDER BY a",
+		// refused as PostgreSQL refuses them
+		"INSERT INTO us_t (a, b) VALUES (9, 'x'), (9, 'y') ON CONFLICT (a) DO UPDATE SET b = (SELECT 'z')",   // 21000
+		"INSERT INTO us_t (a, b) VALUES (9, 'x') ON CONFLICT (b) DO UPDATE SET b = (SELECT 'z')",             // 42P10
+		"INSERT INTO us_t (a, b) VALUES (9, 'x') ON CONFLICT DO UPDATE SET b = (SELECT 'z')",                 // 42601
+		"INSERT INTO us_t (a, b) VALUES (9, 'x') ON CONFLICT (a) DO UPDATE SET b = 'y' RETURNING excluded.b", // 42P01
+		"SELECT * FROM us_t ORDER BY a",
+	})
+}
+
+// TestSelectIntoPlacement: SELECT … INTO only as a statement of its own,
+// as PostgreSQL (42601, 0A000 for a view), and CREATE TABLE AS … WITH NO
+// DATA's tag.
+func TestSelectIntoPlacement(t *testing.T) {
+	pg := pgtest.Connect(t).PgConn()
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	compareSteps(t, pg, vs, []string{
+		"CREATE TABLE si_t (a int)",
+		"SELECT * FROM (SELECT 1 INTO si_f) bar",
+		"CREATE VIEW si_v AS SELECT 1 INTO si_t",
+		"INSERT INTO si_t SELECT 1 INTO si_f",
+		"SELECT count(*) FROM si_t",
+		"SELECT 2 AS a INTO si_g",
+		"SELECT * FROM si_g",
+		"CREATE TABLE si_h (x) AS SELECT a FROM si_t WITH NO DATA",
+		"CREATE TABLE si_i (x) AS SELECT generate_series(1, 3) WITH DATA",
+		"SELECT count(*) FROM si_h",
+	})
+}

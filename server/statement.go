@@ -88,6 +88,13 @@ func (d *duckStatement) ExecuteStreaming(ctx context.Context, args []any) (pgwir
 }
 
 func (d *duckStatement) ParamOIDs() []uint32      { return d.params }
+func (d *duckStatement) Columns() []pgwire.Column { return d.cols }
+func (d *duckStatement) Close() {
+	_ = d.stmt.Close()
+	if d.upsertCheck != nil {
+		d.upsertCheck.Close()
+	}
+}
 
 // tagged is the statement whose kind gives the command tag.
 func (d *duckStatement) tagged() sqltext.Statement {
@@ -95,13 +102,6 @@ func (d *duckStatement) tagged() sqltext.Statement {
 		return *d.shown
 	}
 	return d.st
-}
-func (d *duckStatement) Columns() []pgwire.Column { return d.cols }
-func (d *duckStatement) Close() {
-	_ = d.stmt.Close()
-	if d.upsertCheck != nil {
-		d.upsertCheck.Close()
-	}
 }
 
 // Execute implements pgwire.Statement. A DuckDB statement can hold one open
