@@ -194,7 +194,7 @@ func (s Statement) IsCreateTableAs() bool {
 }
 
 // withNoData reports whether the statement ends with WITH NO DATA (a
-// trailing semicolon aside).
+// trailing semicolon aside) and its query is not AS EXECUTE.
 func (s Statement) withNoData() bool {
 	toks := s.Tokens()
 	n := len(toks)
@@ -203,6 +203,12 @@ func (s Statement) withNoData() bool {
 	}
 	if n < 3 {
 		return false
+	}
+	for k := 1; k < n; k++ {
+		if toks[k].Kind == Word && strings.EqualFold(s.SQL[toks[k].Start:toks[k].End], "execute") &&
+			toks[k-1].Kind == Word && strings.EqualFold(s.SQL[toks[k-1].Start:toks[k-1].End], "as") {
+			return false // CREATE TABLE … AS EXECUTE p WITH NO DATA: PostgreSQL's tag is SELECT 0
+		}
 	}
 	for k, w := range []string{"with", "no", "data"} {
 		t := toks[n-3+k]
