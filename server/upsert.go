@@ -77,6 +77,12 @@ func (s *Session) prepareUpsertMerge(ctx context.Context, st sqltext.Statement, 
 	if kw := st.Keyword(0); kw != "INSERT" && kw != "WITH" || sess.TableColumns == nil {
 		return nil, false, nil
 	}
+	if strings.Contains(st.SQL, withTablePrefix) {
+		// the main statement of a data-modifying WITH (withdml.go): its
+		// parts ran before it, so rows they changed would be updated
+		// again, where PostgreSQL skips them; DuckDB's refusal stands
+		return nil, false, nil
+	}
 	u, ok := pgcompat.ReadUpsertMerge(st, sess.TableColumns)
 	if !ok {
 		return nil, false, nil
