@@ -96,3 +96,34 @@ func TestSelectIntoPlacement(t *testing.T) {
 		"SELECT count(*) FROM si_h",
 	})
 }
+
+// TestRowStars: x.* as a whole row in ON CONFLICT … DO UPDATE and UPDATE
+// (pgcompat.RowStars): two records compared with =, <>, != (excluded,
+// the target by name or alias; NULL fields equal each other), ROW(v.*) as the source of SET (a, b) = …, and
+// PostgreSQL's 0A000 for SET (a, b) = (v.*).
+func TestRowStars(t *testing.T) {
+	pg := pgtest.Connect(t).PgConn()
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	compareSteps(t, pg, vs, []string{
+		"CREATE TABLE rs_t (key int PRIMARY KEY, fruit text)",
+		"INSERT INTO rs_t VALUES (23, 'Jackfruit'), (24, NULL)",
+		"INSERT INTO rs_t AS i VALUES (23, 'Jackfruit') ON CONFLICT (key) DO UPDATE SET fruit = excluded.fruit WHERE i.* != excluded.* RETURNING *",
+		"INSERT INTO rs_t AS i VALUES (23, 'Jackfruit') ON CONFLICT (key) DO UPDATE SET fruit = excluded.fruit WHERE i.* = excluded.* RETURNING *",
+		"INSERT INTO rs_t AS i VALUES (23, 'Kiwi') ON CONFLICT (key) DO UPDATE SET fruit = excluded.fruit WHERE i.* <> excluded.* RETURNING *",
+		"INSERT INTO rs_t VALUES (24, 'Fig') ON CONFLICT (key) DO UPDATE SET fruit = excluded.fruit WHERE rs_t.* = excluded.* RETURNING *", // a NULL field: records unequal
+		"INSERT INTO rs_t VALUES (24, 'Fig') ON CONFLICT (key) DO UPDATE SET fruit = excluded.fruit WHERE rs_t.* <> excluded.* RETURNING *",
+		"INSERT INTO rs_t VALUES (25, NULL), (26, 'x')",
+		"INSERT INTO rs_t AS i VALUES (25, NULL) ON CONFLICT (key) DO UPDATE SET fruit = 'was null' WHERE i.* = excluded.* RETURNING *", // NULLs equal in records
+		"INSERT INTO rs_t AS i VALUES (26, 'x') ON CONFLICT (key) DO UPDATE SET fruit = 'same' WHERE excluded.* = i.* RETURNING *",
+		"SELECT * FROM rs_t ORDER BY key",
+		"CREATE TABLE rs_u (a int, b int, c text)",
+		"INSERT INTO rs_u VALUES (21, 1, 'x')",
+		"UPDATE rs_u SET (a, b) = ROW(v.*) FROM (VALUES (21, 100)) AS v(i, j) WHERE rs_u.a = v.i",
+		"UPDATE rs_u SET (a, b) = (v.*) FROM (VALUES (21, 101)) AS v(i, j) WHERE rs_u.a = v.i", // 0A000
+		"SELECT * FROM rs_u",
+		"CREATE TABLE rs_p (a int, b text, c int, UNIQUE (a, b))",
+		"INSERT INTO rs_p VALUES (50, 'cincuenta', 1)",
+		"INSERT INTO rs_p VALUES (50, 'cincuenta', 2) ON CONFLICT (a, b) DO UPDATE SET (a, b, c) = ROW(excluded.*) WHERE rs_p.c = 1",
+		"SELECT * FROM rs_p",
+	})
+}

@@ -436,6 +436,12 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		}
 		st = multi // SET (a, b) = (SELECT …)
 	}
+	if stars, ok, err := pgcompat.RowStars(st, s.tableColumnsFunc(ctx)); ok {
+		if err != nil {
+			return nil, s.failed(err)
+		}
+		st = stars // i.* = excluded.*, ROW(v.*)
+	}
 	if stmt, ok, err := s.prepareModifyingWith(ctx, st, paramOIDs); ok || err != nil {
 		return stmt, err // (each part went through Prepare)
 	}
