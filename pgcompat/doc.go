@@ -99,7 +99,15 @@
 // … ON CONFLICT (keys) DO UPDATE to refuse rows proposing one key twice,
 // as PostgreSQL does (DuckDB keeps the first and drops the others);
 // MultiColumnSubquery (multiassign.go) writes UPDATE … SET (a, b) =
-// (SELECT x, y …) as one scalar subquery per column, before Translate.
+// (SELECT x, y …) as one scalar subquery per column, before Translate;
+// RowStars (rowstar.go) writes x.* in DO UPDATE and UPDATE (records
+// compared, ROW(v.*)) as the row's columns, before Translate;
+// ReadUpsertMerge (upsertmerge.go) writes an ON CONFLICT … DO UPDATE
+// whose SET or WHERE holds a subquery as DuckDB's MERGE, with the probe
+// and check the server runs first. The rule of CONFLICT (upsert.go)
+// refuses ON CONFLICT DO UPDATE without a target and RETURNING
+// excluded.c; the rule of INTO (selectinto.go) refuses SELECT … INTO out
+// of place.
 // CreateTableLike and WithLikeColumns (createlike.go) read CREATE TABLE
 // t (LIKE s …) and write its element out as the source's columns, which
 // the server reads from DuckDB's catalog. The rule of WITH (recursive.go)

@@ -7,7 +7,9 @@ import (
 )
 
 func TestRowStars(t *testing.T) {
-	cols := func([]string) []TableColumn { return []TableColumn{{Name: "key", Type: "INTEGER"}, {Name: "fruit", Type: "VARCHAR"}} }
+	cols := func([]string) []TableColumn {
+		return []TableColumn{{Name: "key", Type: "INTEGER"}, {Name: "fruit", Type: "VARCHAR"}}
+	}
 	cases := []struct{ in, want string }{
 		{"insert into t as i values (1, 'a') on conflict (key) do update set fruit = excluded.fruit where i.* != excluded.* returning *",
 			`insert into t as i values (1, 'a') on conflict (key) do update set fruit = excluded.fruit where (ROW(i."key", i."fruit") IS DISTINCT FROM ROW(excluded."key", excluded."fruit")) returning *`},
