@@ -31,3 +31,26 @@ func TestRowStars(t *testing.T) {
 		t.Errorf("SET (a, b) = (v.*): want PostgreSQL's 0A000, got ok %v, %v", ok, err)
 	}
 }
+
+func TestReturningSubquery(t *testing.T) {
+	cases := []struct {
+		in, want    string
+		readsTarget bool
+	}{
+		{"DELETE FROM foo AS x WHERE f1 = 1 RETURNING x.f2, (SELECT count(*) FROM o) AS n",
+			"WITH _vsql_returning AS (DELETE FROM foo AS x WHERE f1 = 1 RETURNING *) SELECT x.f2, (SELECT count(*) FROM o) AS n FROM _vsql_returning AS x", false},
+		{"update t u set a = 1 returning *, exists (select 1 from o);",
+			"WITH _vsql_returning AS (update t u set a = 1 RETURNING *) SELECT *, exists (select 1 from o) FROM _vsql_returning AS u", false},
+		{"INSERT INTO foo VALUES (1) RETURNING (SELECT count(*) FROM foo)", "", true},
+		{"UPDATE t SET a = 1 FROM o RETURNING (SELECT 1)", "", false},
+		{"DELETE FROM foo RETURNING (SELECT max(q) FROM o WHERE q > foo.f1)",
+			"WITH _vsql_returning AS (DELETE FROM foo RETURNING *) SELECT (SELECT max(q) FROM o WHERE q > foo.f1) FROM _vsql_returning AS foo", false},
+		{"INSERT INTO foo VALUES (1) RETURNING f1 + 1", "", false},
+	}
+	for _, c := range cases {
+		got, ok, reads := ReturningSubquery(sqltext.Parse(c.in))
+		if got != c.want || ok != (c.want != "") || reads != c.readsTarget {
+			t.Errorf("ReturningSubquery(%q) = %q, %v, %v; want %q, reads %v", c.in, got, ok, reads, c.want, c.readsTarget)
+		}
+	}
+}

@@ -127,3 +127,29 @@ func TestRowStars(t *testing.T) {
 		"SELECT * FROM rs_p",
 	})
 }
+
+// TestReturningSubquery: INSERT, UPDATE and DELETE … RETURNING with a
+// subquery in the list (server/withdml.go, prepareReturning), in and out
+// of a transaction block, and the tags of CREATE TABLE AS … WITH NO DATA
+// (AS EXECUTE keeps SELECT 0).
+func TestReturningSubquery(t *testing.T) {
+	pg := pgtest.Connect(t).PgConn()
+	vs := connectPgx(t, startServer(t, nil)).PgConn()
+	compareSteps(t, pg, vs, []string{
+		"CREATE TABLE rq_foo (f1 int, f2 text, f3 int DEFAULT 42)",
+		"CREATE TABLE rq_other (q int)",
+		"INSERT INTO rq_other VALUES (123), (5)",
+		"INSERT INTO rq_foo VALUES (1, 'test', DEFAULT), (2, 'more', 11)",
+		"INSERT INTO rq_foo SELECT f1 + 10, f2, f3 + 99 FROM rq_foo RETURNING *, f1 + 112 IN (SELECT q FROM rq_other) AS subplan, EXISTS (SELECT * FROM rq_other) AS initplan",
+		"UPDATE rq_foo SET f3 = f3 * 2 WHERE f1 > 10 RETURNING *, f1 + 112 IN (SELECT q FROM rq_other) AS subplan",
+		"BEGIN",
+		"DELETE FROM rq_foo AS x WHERE f1 = 1 RETURNING x.f2, (SELECT count(*) FROM rq_other) AS n",
+		"ROLLBACK",
+		"DELETE FROM rq_foo WHERE f1 > 10 RETURNING f1, (SELECT max(q) FROM rq_other WHERE q > rq_foo.f1) AS above",
+		"SELECT * FROM rq_foo ORDER BY f1",
+		"PREPARE rq_sel AS SELECT generate_series(1, 3)",
+		"CREATE TABLE rq_nodata (a) AS EXECUTE rq_sel WITH NO DATA",
+		"CREATE TABLE rq_nodata2 (a) AS SELECT 1 WITH NO DATA",
+		"CREATE TABLE rq_data (a) AS EXECUTE rq_sel WITH DATA",
+	})
+}

@@ -445,6 +445,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if stmt, ok, err := s.prepareModifyingWith(ctx, st, paramOIDs); ok || err != nil {
 		return stmt, err // (each part went through Prepare)
 	}
+	if stmt, ok, err := s.prepareReturning(ctx, st, paramOIDs); ok || err != nil {
+		return stmt, err // RETURNING with a subquery, as a data-modifying WITH
+	}
 	if stmt, ok, err := s.prepareTruncate(ctx, st, scan); ok || err != nil {
 		return stmt, s.failed(err)
 	}

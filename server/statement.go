@@ -239,7 +239,7 @@ func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool
 			Message: fmt.Sprintf("relation %q already exists, skipping", parts[len(parts)-1])})
 		return &tagRows{tag: "CREATE TABLE AS"}, nil
 	}
-	if d.cols == nil && d.st.IsCreateTableAs() {
+	if d.cols == nil && d.tagged().IsCreateTableAs() {
 		// CREATE TABLE … AS answers SELECT n: DuckDB's result holds the
 		// count as one row, which RowsAffected does not report.
 		n, err := ctasCount(ctx, stmt, nargs)
@@ -251,7 +251,7 @@ func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool
 		if err != nil {
 			return nil, s.failed(err)
 		}
-		return &tagRows{tag: d.st.Tag(n)}, nil
+		return &tagRows{tag: d.tagged().Tag(n)}, nil
 	}
 	if d.cols == nil {
 		res, err := stmt.ExecContext(ctx, nargs)
