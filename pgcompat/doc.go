@@ -104,7 +104,9 @@
 // compared, ROW(v.*)) as the row's columns, before Translate;
 // ReadUpsertMerge (upsertmerge.go) writes an ON CONFLICT … DO UPDATE
 // whose SET or WHERE holds a subquery as DuckDB's MERGE, with the probe
-// and check the server runs first. The rule of CONFLICT (upsert.go)
+// and check the server runs first; ReturningSubquery (returningsub.go)
+// writes a RETURNING list with a subquery as a data-modifying WITH over
+// the RETURNING * rows. The rule of CONFLICT (upsert.go)
 // refuses ON CONFLICT DO UPDATE without a target and RETURNING
 // excluded.c; the rule of INTO (selectinto.go) refuses SELECT … INTO out
 // of place.
