@@ -45,3 +45,17 @@ func TestDMLErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestSelectsInto(t *testing.T) {
+	for in, want := range map[string]bool{
+		"SELECT 1 INTO t": true,
+		"WITH x AS (SELECT 1) SELECT * INTO t FROM x":        true,
+		"SELECT * FROM (SELECT 1) s":                         false,
+		"WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x": false,
+		"INSERT INTO t VALUES (1)":                           false,
+	} {
+		if got := SelectsInto(sqltext.Parse(in)); got != want {
+			t.Errorf("SelectsInto(%q) = %v, want %v", in, got, want)
+		}
+	}
+}

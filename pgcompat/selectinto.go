@@ -114,6 +114,30 @@ func misplacedInto(p *pass, i int) bool {
 	return true
 }
 
+// SelectsInto reports whether st is SELECT … INTO t (a query that
+// creates a table), which PostgreSQL refuses where only a query is
+// allowed (DECLARE … CURSOR FOR: 42601).
+func SelectsInto(st sqltext.Statement) bool {
+	p := pass{src: st.SQL, toks: st.Tokens()}
+	if !p.isWord(0, "select") && !p.isWord(0, "with") {
+		return false
+	}
+	depth := 0
+	for j := range p.toks {
+		switch {
+		case p.kind(j) == sqltext.Open:
+			depth++
+		case p.kind(j) == sqltext.Close:
+			depth--
+		case depth == 0 && (p.isWord(j, "insert") || p.isWord(j, "update") || p.isWord(j, "delete") || p.isWord(j, "merge")):
+			return false
+		case depth == 0 && p.isWord(j, "into"):
+			return true
+		}
+	}
+	return false
+}
+
 // hasWordBefore reports whether word w occurs among the tokens before i.
 func (p *pass) hasWordBefore(i int, w string) bool {
 	for j := 0; j < i; j++ {

@@ -88,6 +88,7 @@ func TestSelectIntoPlacement(t *testing.T) {
 		"SELECT * FROM (SELECT 1 INTO si_f) bar",
 		"CREATE VIEW si_v AS SELECT 1 INTO si_t",
 		"INSERT INTO si_t SELECT 1 INTO si_f",
+		"DECLARE si_c CURSOR FOR SELECT 1 INTO si_t",
 		"SELECT count(*) FROM si_t",
 		"SELECT 2 AS a INTO si_g",
 		"SELECT * FROM si_g",
