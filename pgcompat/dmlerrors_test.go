@@ -32,6 +32,10 @@ func TestDMLErrors(t *testing.T) {
 		{"insert into excluded values (1) on conflict (a) do update set b = 3 returning excluded.*", ""},
 		{"insert into t as excluded values (1) on conflict (a) do update set b = 3 returning excluded.b", ""},
 		{"insert into t values (1) on conflict (a) do update set b = excluded.b returning t.b", ""},
+		{"INSERT INTO foo AS bar DEFAULT VALUES RETURNING foo.*", vsqlerr.TableNotFound},
+		{"INSERT INTO foo AS bar DEFAULT VALUES RETURNING bar.*, (SELECT foo.x FROM foo)", ""},
+		{"INSERT INTO foo AS foo VALUES (1) RETURNING foo.a", ""},
+		{"INSERT INTO foo AS bar VALUES (1) RETURNING lower(foo.b)", vsqlerr.TableNotFound},
 		{"insert into t values (1) on conflict (a) do update set b = 1", ""},
 	}
 	for _, c := range cases {

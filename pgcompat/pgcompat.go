@@ -511,6 +511,7 @@ var rules = map[string]rule{
 	"values":                   insertValues,      // INSERT … VALUES ('{1,2}'): the column type's input (assigned.go)
 	"insert":                   insertIndirection, // INSERT INTO t (f[1], f[2], g.a) (insertindirection.go)
 	"conflict":                 onConflictTarget,  // ON CONFLICT DO UPDATE without a target (upsert.go)
+	"returning":                aliasedTarget,     // INSERT INTO t AS a … RETURNING t.c (upsert.go)
 	"set":                      updateSet,         // UPDATE … SET c = '…'
 	"json_agg":                 jsonAgg,           // (jsonagg.go)
 	"any":                      likeAny,           // x LIKE ANY (array) (likeany.go)

@@ -7,6 +7,43 @@ import (
 	"github.com/vsql/vsql/vsqlerr"
 )
 
+// aliasedTarget: token i is RETURNING of INSERT INTO t AS a …: t.c in
+// the list is PostgreSQL's 42P01 (the alias hides the table's name;
+// DuckDB reads it).
+func aliasedTarget(p *pass, i int) {
+	if p.err != nil || !p.isWord(0, "insert") || !p.isWord(1, "into") || p.enclosing(i) >= 0 {
+		return
+	}
+	nameEnd := p.nameEnd(2)
+	if nameEnd < 0 || !p.isWord(nameEnd, "as") || p.kind(nameEnd+1) != sqltext.Word && p.kind(nameEnd+1) != sqltext.Quoted {
+		return
+	}
+	table := sqltext.UnquoteIdent(p.text(nameEnd - 1))
+	alias := sqltext.UnquoteIdent(p.text(nameEnd + 1))
+	if strings.EqualFold(table, alias) {
+		return
+	}
+	for j := i + 1; j+1 < len(p.toks); j++ {
+		if (p.kind(j) == sqltext.Word || p.kind(j) == sqltext.Quoted) && p.isOp(j+1, ".") && !p.isOp(j-1, ".") &&
+			sqltext.UnquoteIdent(p.text(j)) == table && !p.inSubquery(j, i) {
+			p.err = vsqlerr.New(vsqlerr.TableNotFound, "invalid reference to FROM-clause entry for table %q", table).
+				WithHint("Perhaps you meant to reference the table alias %q.", alias)
+			return
+		}
+	}
+}
+
+// inSubquery reports whether token j lies in a subquery that opens
+// after token from.
+func (p *pass) inSubquery(j, from int) bool {
+	for k := p.enclosing(j); k > from; k = p.enclosing(k) {
+		if p.isWord(k+1, "select") || p.isWord(k+1, "with") || p.isWord(k+1, "values") {
+			return true
+		}
+	}
+	return false
+}
+
 // onConflictTarget: ON CONFLICT DO UPDATE needs a conflict target,
 // PostgreSQL's 42601 before anything runs (DuckDB takes the primary key).
 // RETURNING excluded.c of an INSERT into a table neither named nor
