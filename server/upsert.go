@@ -77,6 +77,9 @@ func (s *Session) prepareUpsertMerge(ctx context.Context, st sqltext.Statement, 
 	if kw := st.Keyword(0); kw != "INSERT" && kw != "WITH" || sess.TableColumns == nil {
 		return nil, false, nil
 	}
+	if !strings.Contains(st.SQL, "onflict") && !strings.Contains(st.SQL, "ONFLICT") {
+		return nil, false, nil // no ON CONFLICT: the common INSERT pays one scan of its text
+	}
 	if strings.Contains(st.SQL, withTablePrefix) {
 		// the main statement of a data-modifying WITH (withdml.go): its
 		// parts ran before it, so rows they changed would be updated
