@@ -63,3 +63,14 @@ func TestSelectsInto(t *testing.T) {
 		}
 	}
 }
+
+// TestAliasedReturning: RETURNING a.c of INSERT INTO t AS a is written
+// t.c (DuckDB's RETURNING knows the table by its name), outside
+// subqueries.
+func TestAliasedReturning(t *testing.T) {
+	in := "INSERT INTO foo AS bar VALUES (1) RETURNING bar.a, (SELECT bar.x FROM o AS bar)"
+	want := "INSERT INTO foo AS bar VALUES (1) RETURNING foo.a, (SELECT bar.x FROM o AS bar)"
+	if got, _ := rewrite(sqltext.Parse(in), Session{}); got.SQL != want {
+		t.Errorf("rewrite(%q)\n got %q\nwant %q", in, got.SQL, want)
+	}
+}

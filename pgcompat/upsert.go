@@ -9,7 +9,8 @@ import (
 
 // aliasedTarget: token i is RETURNING of INSERT INTO t AS a …: t.c in
 // the list is PostgreSQL's 42P01 (the alias hides the table's name;
-// DuckDB reads it).
+// DuckDB reads it), and a.c is written t.c (DuckDB's RETURNING knows
+// the table by its name only).
 func aliasedTarget(p *pass, i int) {
 	if p.err != nil || !p.isWord(0, "insert") || !p.isWord(1, "into") || p.enclosing(i) >= 0 {
 		return
@@ -29,6 +30,12 @@ func aliasedTarget(p *pass, i int) {
 			p.err = vsqlerr.New(vsqlerr.TableNotFound, "invalid reference to FROM-clause entry for table %q", table).
 				WithHint("Perhaps you meant to reference the table alias %q.", alias)
 			return
+		}
+	}
+	for j := i + 1; j+1 < len(p.toks); j++ {
+		if (p.kind(j) == sqltext.Word || p.kind(j) == sqltext.Quoted) && p.isOp(j+1, ".") && !p.isOp(j-1, ".") &&
+			sqltext.UnquoteIdent(p.text(j)) == alias && !p.inSubquery(j, i) {
+			p.replace(p.toks[j].Start, p.toks[j].End, p.text(nameEnd-1))
 		}
 	}
 }

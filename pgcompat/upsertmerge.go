@@ -302,7 +302,21 @@ func ReadUpsertMerge(st sqltext.Statement, columns func(parts []string) []TableC
 	}
 	b.WriteString(")")
 	if returning >= 0 {
-		b.WriteString(" " + span(returning, end))
+		// MERGE's RETURNING knows the target by its alias only (the
+		// INSERT's, by its name: aliasedTarget wrote t.c for a.c)
+		b.WriteByte(' ')
+		from := returning
+		if ref != target {
+			name := sqltext.UnquoteIdent(p.text(nameEnd - 1))
+			for k := returning + 1; k+1 < end; k++ {
+				if (p.kind(k) == sqltext.Word || p.kind(k) == sqltext.Quoted) && p.isOp(k+1, ".") && !p.isOp(k-1, ".") &&
+					sqltext.UnquoteIdent(p.text(k)) == name && !p.inSubquery(k, returning) {
+					b.WriteString(p.src[p.toks[from].Start:p.toks[k].Start] + ref)
+					from = k + 1
+				}
+			}
+		}
+		b.WriteString(p.src[p.toks[from].Start:p.toks[end-1].End])
 	}
 	u.Merge = sqltext.Parse(b.String())
 	u.Merge.Offset = st.Offset

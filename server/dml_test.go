@@ -75,6 +75,7 @@ func TestUpsertSubquery(t *testing.T) {
 		"INSERT INTO us_t (a, b) VALUES (9, 'x') ON CONFLICT (a) DO UPDATE SET b = 'y' RETURNING excluded.b", // 42P01
 		"INSERT INTO us_t AS u (a, b) VALUES (9, 'x') RETURNING us_t.b",                                       // 42P01: the alias hides the name
 		"INSERT INTO us_t AS u (a, b) VALUES (9, 'x') RETURNING u.b",
+		"INSERT INTO us_t AS u (a, b) VALUES (9, 'q') ON CONFLICT (a) DO UPDATE SET b = (SELECT u.b || '!') RETURNING u.b, u.a",
 		"SELECT * FROM us_t ORDER BY a",
 	})
 }
