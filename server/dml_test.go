@@ -1,7 +1,12 @@
 package server_test
 
 import (
+	"context"
+	"fmt"
+	"reflect"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/vsql/vsql/internal/pgtest"
 )
@@ -73,7 +78,7 @@ func TestUpsertSubquery(t *testing.T) {
 		"INSERT INTO us_t (a, b) VALUES (9, 'x') ON CONFLICT (b) DO UPDATE SET b = (SELECT 'z')",             // 42P10
 		"INSERT INTO us_t (a, b) VALUES (9, 'x') ON CONFLICT DO UPDATE SET b = (SELECT 'z')",                 // 42601
 		"INSERT INTO us_t (a, b) VALUES (9, 'x') ON CONFLICT (a) DO UPDATE SET b = 'y' RETURNING excluded.b", // 42P01
-		"INSERT INTO us_t AS u (a, b) VALUES (9, 'x') RETURNING us_t.b",                                       // 42P01: the alias hides the name
+		"INSERT INTO us_t AS u (a, b) VALUES (9, 'x') RETURNING us_t.b",                                      // 42P01: the alias hides the name
 		"INSERT INTO us_t AS u (a, b) VALUES (9, 'x') RETURNING u.b",
 		"INSERT INTO us_t AS u (a, b) VALUES (9, 'q') ON CONFLICT (a) DO UPDATE SET b = (SELECT u.b || '!') RETURNING u.b, u.a",
 		"SELECT * FROM us_t ORDER BY a",
@@ -156,4 +161,28 @@ func TestReturningSubquery(t *testing.T) {
 		"CREATE TABLE rq_nodata2 (a) AS SELECT 1 WITH NO DATA",
 		"CREATE TABLE rq_data (a) AS EXECUTE rq_sel WITH DATA",
 	})
+}
+
+// TestUpsertSubqueryParameters: the upsert run as MERGE, prepared with
+// parameters through the extended protocol (pgx), answers as PostgreSQL.
+func TestUpsertSubqueryParameters(t *testing.T) {
+	ctx := context.Background()
+	answers := map[string][]string{}
+	for name, c := range map[string]*pgx.Conn{"PostgreSQL": pgtest.Connect(t), "vsqld": connectPgx(t, startServer(t, nil))} {
+		if _, err := c.Exec(ctx, "CREATE TABLE us_p (a int PRIMARY KEY, b text)"); err != nil {
+			t.Fatal(name, err)
+		}
+		for _, args := range [][]any{{1, "x"}, {1, "y"}, {2, "z"}} {
+			var a int
+			var b string
+			err := c.QueryRow(ctx, "INSERT INTO us_p VALUES ($1, $2) ON CONFLICT (a) DO UPDATE SET b = (SELECT us_p.b || $2::text) RETURNING a, b", args...).Scan(&a, &b)
+			if err != nil {
+				t.Fatal(name, err)
+			}
+			answers[name] = append(answers[name], fmt.Sprint(a, " ", b))
+		}
+	}
+	if !reflect.DeepEqual(answers["PostgreSQL"], answers["vsqld"]) {
+		t.Errorf("PostgreSQL %v, vsqld %v", answers["PostgreSQL"], answers["vsqld"])
+	}
 }

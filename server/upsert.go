@@ -4,7 +4,10 @@ import (
 	"context"
 	"strings"
 
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
 	"github.com/vsql/vsql/pgcompat"
+	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
 )
@@ -97,6 +100,20 @@ func (s *Session) prepareUpsertMerge(ctx context.Context, st sqltext.Statement, 
 				WithHint("Name as the conflict target the columns of the table's primary key or of one of its unique indexes.")
 		}
 		return nil, true, s.failed(err)
+	}
+	// the parameters take the types the INSERT gives them (its columns'),
+	// which the MERGE's VALUES in a subquery do not tell DuckDB
+	if n := probe.NumInput(); n > 0 {
+		typed := make([]uint32, n)
+		copy(typed, paramOIDs)
+		for i := range typed {
+			if typed[i] == 0 {
+				if t, err := probe.ParamType(i + 1); err == nil && t != duckdb.TYPE_INVALID {
+					typed[i] = pgwire.ParamOID(t, nil)
+				}
+			}
+		}
+		paramOIDs = typed
 	}
 	_ = probe.Close()
 	var check *duckStatement
