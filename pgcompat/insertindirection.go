@@ -118,7 +118,7 @@ func insertIndirection(p *pass, i int) {
 			trees[t.base] = root
 			bases = append(bases, t.base)
 		}
-		node, leafType, err := root.place(t, n, typ)
+		node, leafType, err := root.place(t, typ)
 		if err != nil {
 			fail(err)
 			return
@@ -266,7 +266,7 @@ type assignNode struct {
 
 // place finds (making it) the node target t assigns, given the column's
 // type; leafType is the type of the assigned element or field.
-func (root *assignNode) place(t insertTarget, n int, typ string) (node *assignNode, leafType string, err error) {
+func (root *assignNode) place(t insertTarget, typ string) (node *assignNode, leafType string, err error) {
 	node = root
 	node.typ = typ
 	if len(t.steps) == 0 && (node.elems != nil || node.fields != nil) || len(t.steps) > 0 && node.leaf >= 0 {

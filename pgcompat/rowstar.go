@@ -121,7 +121,7 @@ func RowStars(st sqltext.Statement, columns func(parts []string) []TableColumn) 
 			return st, true, vsqlerr.New(vsqlerr.FeatureNotSupported, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression").
 				WithHint("Write ROW(v.*) or (SELECT …) as the source.")
 		}
-		expand := func(x, k int) (string, bool) {
+		expand := func(x int) (string, bool) {
 			cols := colsOf(strings.ToLower(sqltext.UnquoteIdent(p.text(x))))
 			if len(cols) == 0 {
 				return "", false
@@ -133,7 +133,7 @@ func RowStars(st sqltext.Statement, columns func(parts []string) []TableColumn) 
 			return strings.Join(parts, ", "), true
 		}
 		if inRow {
-			if text, ok := expand(x, k); ok {
+			if text, ok := expand(x); ok {
 				edits = append(edits, sqltext.Edit{Start: p.toks[x].Start, End: p.toks[k].End, Text: text})
 			}
 			continue
@@ -144,8 +144,8 @@ func RowStars(st sqltext.Statement, columns func(parts []string) []TableColumn) 
 		if op == "" || !p.isOp(y+2, "*") || !p.isOp(y+1, ".") || p.kind(y) != sqltext.Word && p.kind(y) != sqltext.Quoted || p.isOp(y+3, ".") {
 			continue
 		}
-		left, ok1 := expand(x, k)
-		right, ok2 := expand(y, y+2)
+		left, ok1 := expand(x)
+		right, ok2 := expand(y)
 		if !ok1 || !ok2 || p.isOp(x-1, ".") {
 			continue
 		}
