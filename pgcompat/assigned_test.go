@@ -34,9 +34,10 @@ func TestAssignedLiterals(t *testing.T) {
 		{"INSERT INTO t (a[1]) VALUES ('{1}')", "INSERT INTO t (a) VALUES (memory.__vsql_fn.pg_array_assign(CAST(NULL AS INTEGER[]), 1, CAST('{1}' AS INTEGER)))"},
 		// ON CONFLICT … DO UPDATE SET
 		{"INSERT INTO t VALUES (1) ON CONFLICT (id) DO UPDATE SET a[2] = excluded.a[2]", "INSERT INTO t VALUES (1) ON CONFLICT (id) DO UPDATE SET a = memory.__vsql_fn.pg_array_assign(a, 2, CAST(excluded.a[2] AS INTEGER))"},
-		// left alone: an expression, a text column, an unknown table, a column listed twice with subscripts
+		// left alone: an expression, a text column, an unknown table
 		{"INSERT INTO t VALUES (1, '{1}' || '{2}')", "INSERT INTO t VALUES (1, '{1}' || '{2}')"},
-		{"INSERT INTO t (a[1], a[2]) VALUES (1, 2)", "INSERT INTO t (a[1], a[2]) VALUES (1, 2)"},
+		// a column listed twice with subscripts: insertindirection.go's
+		{"INSERT INTO t (a[1], a[2]) VALUES (1, 2)", `INSERT INTO t ("A") SELECT CAST([CAST(__vsql_insert.c1 AS INTEGER), CAST(__vsql_insert.c2 AS INTEGER)] AS INTEGER[]) FROM (VALUES (1, 2)) AS __vsql_insert(c1, c2)`},
 		{"INSERT INTO other VALUES ('{1}')", "INSERT INTO other VALUES ('{1}')"},
 	}
 	for _, c := range cases {

@@ -42,7 +42,10 @@
 // VALUES or UPDATE … SET assigns to a column of an array, date/time,
 // interval or boolean type as the cast to that type would be read
 // (assigned.go; the server tells it the table's column types through
-// Session.TableColumns), appends to a GROUP BY of a table's primary key
+// Session.TableColumns), writes an INSERT whose column list assigns
+// array elements and composite fields (INSERT INTO t (f[1], f[2], g.a))
+// as an INSERT of whole columns built from NULL over its rows
+// (insertindirection.go, with the same column types), appends to a GROUP BY of a table's primary key
 // the table's other columns the query names (groupbykey.go), drops
 // EXPLAIN's options DuckDB lacks
 // (explain.go), reads GROUP BY ALL and GROUP BY DISTINCT
@@ -107,7 +110,17 @@
 // … ON CONFLICT (keys) DO UPDATE to refuse rows proposing one key twice,
 // as PostgreSQL does (DuckDB keeps the first and drops the others);
 // MultiColumnSubquery (multiassign.go) writes UPDATE … SET (a, b) =
-// (SELECT x, y …) as one scalar subquery per column, before Translate.
+// (SELECT x, y …) as one scalar subquery per column, before Translate;
+// RowStars (rowstar.go) writes x.* in DO UPDATE and UPDATE (records
+// compared, ROW(v.*)) as the row's columns, before Translate;
+// ReadUpsertMerge (upsertmerge.go) writes an ON CONFLICT … DO UPDATE
+// whose SET or WHERE holds a subquery as DuckDB's MERGE, with the probe
+// and check the server runs first; ReturningSubquery (returningsub.go)
+// writes a RETURNING list with a subquery as a data-modifying WITH over
+// the RETURNING * rows. The rule of CONFLICT (upsert.go)
+// refuses ON CONFLICT DO UPDATE without a target and RETURNING
+// excluded.c; the rule of INTO (selectinto.go) refuses SELECT … INTO out
+// of place.
 // CreateTableLike and WithLikeColumns (createlike.go) read CREATE TABLE
 // t (LIKE s …) and write its element out as the source's columns, which
 // the server reads from DuckDB's catalog. The rule of WITH (recursive.go)

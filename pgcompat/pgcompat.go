@@ -545,12 +545,15 @@ var rules = map[string]rule{
 	"_jsonb":                   arrayTypeName,
 	"_name":                    arrayTypeName,
 	"row":                      anonymousRow,
-	"for":                      lockingClause, // SELECT … FOR UPDATE (locking.go)
-	"into":                     selectInto,    // SELECT … INTO t FROM … (selectinto.go)
-	"values":                   insertValues,  // INSERT … VALUES ('{1,2}'): the column type's input (assigned.go)
-	"set":                      updateSet,     // UPDATE … SET c = '…'
-	"json_agg":                 jsonAgg,       // (jsonagg.go)
-	"any":                      likeAny,       // x LIKE ANY (array) (likeany.go)
+	"for":                      lockingClause,     // SELECT … FOR UPDATE (locking.go)
+	"into":                     selectInto,        // SELECT … INTO t FROM … (selectinto.go)
+	"values":                   insertValues,      // INSERT … VALUES ('{1,2}'): the column type's input (assigned.go)
+	"insert":                   insertIndirection, // INSERT INTO t (f[1], f[2], g.a) (insertindirection.go)
+	"conflict":                 onConflictTarget,  // ON CONFLICT DO UPDATE without a target (upsert.go)
+	"returning":                aliasedTarget,     // INSERT INTO t AS a … RETURNING t.c (upsert.go)
+	"set":                      updateSet,         // UPDATE … SET c = '…'
+	"json_agg":                 jsonAgg,           // (jsonagg.go)
+	"any":                      likeAny,           // x LIKE ANY (array) (likeany.go)
 	"all":                      likeAny,
 	"jsonb_agg":                jsonAgg,
 	"json_object_agg":          jsonAgg,

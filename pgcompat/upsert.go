@@ -4,7 +4,98 @@ import (
 	"strings"
 
 	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
 )
+
+// aliasedTarget: token i is RETURNING of INSERT INTO t AS a …: t.c in
+// the list is PostgreSQL's 42P01 (the alias hides the table's name;
+// DuckDB reads it), and a.c is written t.c (DuckDB's RETURNING knows
+// the table by its name only).
+func aliasedTarget(p *pass, i int) {
+	if p.err != nil || !p.isWord(0, "insert") || !p.isWord(1, "into") || p.enclosing(i) >= 0 {
+		return
+	}
+	nameEnd := p.nameEnd(2)
+	if nameEnd < 0 || !p.isWord(nameEnd, "as") || p.kind(nameEnd+1) != sqltext.Word && p.kind(nameEnd+1) != sqltext.Quoted {
+		return
+	}
+	table := sqltext.UnquoteIdent(p.text(nameEnd - 1))
+	alias := sqltext.UnquoteIdent(p.text(nameEnd + 1))
+	if strings.EqualFold(table, alias) {
+		return
+	}
+	for j := i + 1; j+1 < len(p.toks); j++ {
+		if (p.kind(j) == sqltext.Word || p.kind(j) == sqltext.Quoted) && p.isOp(j+1, ".") && !p.isOp(j-1, ".") &&
+			sqltext.UnquoteIdent(p.text(j)) == table && !p.inSubquery(j, i) {
+			p.err = vsqlerr.New(vsqlerr.TableNotFound, "invalid reference to FROM-clause entry for table %q", table).
+				WithHint("Perhaps you meant to reference the table alias %q.", alias)
+			return
+		}
+	}
+	for j := i + 1; j+1 < len(p.toks); j++ {
+		if (p.kind(j) == sqltext.Word || p.kind(j) == sqltext.Quoted) && p.isOp(j+1, ".") && !p.isOp(j-1, ".") &&
+			sqltext.UnquoteIdent(p.text(j)) == alias && !p.inSubquery(j, i) {
+			p.replace(p.toks[j].Start, p.toks[j].End, p.text(nameEnd-1))
+		}
+	}
+}
+
+// inSubquery reports whether token j lies in a subquery that opens
+// after token from.
+func (p *pass) inSubquery(j, from int) bool {
+	for k := p.enclosing(j); k > from; k = p.enclosing(k) {
+		if p.isWord(k+1, "select") || p.isWord(k+1, "with") || p.isWord(k+1, "values") {
+			return true
+		}
+	}
+	return false
+}
+
+// onConflictTarget: ON CONFLICT DO UPDATE needs a conflict target,
+// PostgreSQL's 42601 before anything runs (DuckDB takes the primary key).
+// RETURNING excluded.c of an INSERT into a table neither named nor
+// aliased excluded is PostgreSQL's 42P01 (DuckDB: 0A000, not yet
+// supported).
+func onConflictTarget(p *pass, i int) {
+	if !p.isWord(i-1, "on") || p.err != nil {
+		return
+	}
+	if p.isWord(i+1, "do") && p.isWord(i+2, "update") {
+		p.err = vsqlerr.New(vsqlerr.SyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name").
+			WithHint("For example, ON CONFLICT (column_name).")
+		return
+	}
+	if !p.isWord(0, "insert") || !p.isWord(1, "into") {
+		return
+	}
+	nameEnd := p.nameEnd(2)
+	if nameEnd < 0 || p.isWord(nameEnd-1, "excluded") || p.isWord(nameEnd, "as") && p.isWord(nameEnd+1, "excluded") {
+		return
+	}
+	returning := -1
+	for j := i + 1; j < len(p.toks); j++ {
+		if p.kind(j) == sqltext.Open {
+			if j = p.matchForward(j); j < 0 {
+				return
+			}
+			continue
+		}
+		if p.isWord(j, "returning") {
+			returning = j
+			break
+		}
+	}
+	if returning < 0 {
+		return
+	}
+	for j := returning + 1; j+1 < len(p.toks); j++ {
+		if p.isWord(j, "excluded") && p.isOp(j+1, ".") && !p.isOp(j-1, ".") {
+			p.err = vsqlerr.New(vsqlerr.TableNotFound, "invalid reference to FROM-clause entry for table \"excluded\"").
+				WithHint("RETURNING reads the inserted or updated row: name the target table's columns (or its alias), not excluded.")
+			return
+		}
+	}
+}
 
 // Upsert is INSERT INTO t [AS a] [(columns)] VALUES … ON CONFLICT
 // (keys) … DO UPDATE, read by ReadUpsert. PostgreSQL refuses such a

@@ -8,6 +8,7 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/vsql/vsql/pgcompat"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
@@ -452,6 +453,10 @@ func (s *Session) prepareDeclareParts(st sqltext.Statement) (*declareStatement, 
 	d.query.Offset = st.Offset + toks[i+1].Start
 	if !d.query.ReturnsRows() {
 		return nil, cursorSyntax("DECLARE %s CURSOR FOR: the query must be a SELECT or VALUES", name)
+	}
+	if pgcompat.SelectsInto(d.query) {
+		return nil, vsqlerr.New(vsqlerr.SyntaxError, "SELECT ... INTO is not allowed here").
+			WithHint("A cursor reads a query: leave out INTO (CREATE TABLE … AS makes a table of it).")
 	}
 	return d, nil
 }

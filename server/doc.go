@@ -68,9 +68,16 @@
 //     RETURNING list over the target table), then the main statement over
 //     those tables; in one transaction, committed before the main
 //     statement's rows are sent when vsqld opened it.
+//     prepareReturning runs INSERT, UPDATE or DELETE … RETURNING with a
+//     subquery in its list (DuckDB refuses it) so, as WITH _vsql_returning
+//     AS (… RETURNING *) SELECT <list>, tagged as the statement.
 //   - upsert.go: INSERT … VALUES … ON CONFLICT (keys) DO UPDATE runs a
 //     check of its rows first (duckStatement.upsertCheck), with the same
-//     arguments: PostgreSQL's 21000 when two rows propose one key.
+//     arguments: PostgreSQL's 21000 when two rows propose one key. One
+//     whose SET or WHERE holds a subquery runs as DuckDB's MERGE
+//     (prepareUpsertMerge), its conflict target first checked by
+//     preparing the INSERT with DO NOTHING; duckStatement.shown keeps
+//     the INSERT for the tag and the RETURNING rows.
 //   - sequenceremake.go makes a sequence anew for ALTER SEQUENCE (RESTART,
 //     INCREMENT, bounds, CYCLE, AS type), a setval that moves it back and
 //     TRUNCATE … RESTART IDENTITY: DuckDB can neither alter a sequence nor

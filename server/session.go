@@ -444,8 +444,17 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		}
 		st = multi // SET (a, b) = (SELECT …)
 	}
+	if stars, ok, err := pgcompat.RowStars(st, s.tableColumnsFunc(ctx)); ok {
+		if err != nil {
+			return nil, s.failed(err)
+		}
+		st = stars // i.* = excluded.*, ROW(v.*)
+	}
 	if stmt, ok, err := s.prepareModifyingWith(ctx, st, paramOIDs); ok || err != nil {
 		return stmt, err // (each part went through Prepare)
+	}
+	if stmt, ok, err := s.prepareReturning(ctx, st, paramOIDs); ok || err != nil {
+		return stmt, err // RETURNING with a subquery, as a data-modifying WITH
 	}
 	if stmt, ok, err := s.prepareTruncate(ctx, st, scan); ok || err != nil {
 		return stmt, s.failed(err)
@@ -494,7 +503,11 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 			return stmt, err
 		}
 	}
-	ds, err := s.prepareDuckDB(sqlfuncs.WithCaller(ctx, s), st, paramOIDs)
+	// ON CONFLICT … DO UPDATE with a subquery: DuckDB's MERGE (upsert.go)
+	ds, merged, err := s.prepareUpsertMerge(sqlfuncs.WithCaller(ctx, s), st, sess, paramOIDs)
+	if !merged {
+		ds, err = s.prepareDuckDB(sqlfuncs.WithCaller(ctx, s), st, paramOIDs)
+	}
 
 	if n, ok := pgcompat.FewerValues(err); ok {
 		// INSERT INTO t VALUES (1): PostgreSQL fills the other columns
@@ -510,7 +523,7 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if err != nil {
 		return nil, err
 	}
-	if st.Keyword(0) == "INSERT" {
+	if st.Keyword(0) == "INSERT" && !merged {
 		ds.upsertCheck = s.prepareUpsertCheck(ctx, st, paramOIDs)
 	}
 	stype, _ := ds.stmt.StatementType()
@@ -625,6 +638,13 @@ func (s *Session) gatesOf(scan sqltext.Scan) []string {
 // prepareDuckDB prepares a statement in DuckDB and describes it without
 // running it.
 func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, paramOIDs []uint32) (*duckStatement, error) {
+	return s.prepareDuckDBAs(ctx, st, nil, paramOIDs)
+}
+
+// prepareDuckDBAs is prepareDuckDB of st standing for the statement
+// shown (non-nil): the client's, whose kind decides whether rows are
+// returned and the command tag (an upsert run as MERGE: upsert.go).
+func (s *Session) prepareDuckDBAs(ctx context.Context, st sqltext.Statement, shown *sqltext.Statement, paramOIDs []uint32) (*duckStatement, error) {
 	stmt, err := s.prepareRaw(ctx, st.SQL)
 	if err != nil {
 		if again, fixed, ok := s.prepareMoney(ctx, st, err); ok {
@@ -634,7 +654,13 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 	if err != nil {
 		return nil, s.failed(err)
 	}
-	ds := &duckStatement{sess: s, st: st, stmt: stmt, heavy: sqlfuncs.MayCallHeavy(st.SQL)}
+	ds := &duckStatement{sess: s, st: st, stmt: stmt, heavy: sqlfuncs.MayCallHeavy(st.SQL), shown: shown}
+	returns := func() bool {
+		if shown != nil {
+			return shown.ReturnsRows()
+		}
+		return st.ReturnsRows()
+	}
 	n := stmt.NumInput()
 	ds.params = make([]uint32, n)
 	var unresolved, declared []bool
@@ -665,7 +691,7 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 		}
 	}
 	stype, _ := stmt.StatementType()
-	if unresolved != nil && (st.ReturnsRows() || returnsRows(stype)) {
+	if unresolved != nil && (returns() || returnsRows(stype)) {
 		if typed, ok := castUnresolved(st, stmt, ds.params, paramOIDs); ok {
 			if again, err := s.prepareRaw(ctx, typed.SQL); err == nil {
 				_ = stmt.Close()
@@ -673,7 +699,7 @@ func (s *Session) prepareDuckDB(ctx context.Context, st sqltext.Statement, param
 			}
 		}
 	}
-	if st.ReturnsRows() || returnsRows(stype) {
+	if returns() || returnsRows(stype) {
 		ncol, _ := stmt.ColumnCount()
 		ds.cols = make([]pgwire.Column, ncol)
 		// SELECT streams. INSERT/UPDATE/DELETE … RETURNING take the row

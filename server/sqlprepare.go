@@ -362,7 +362,12 @@ func (s *Session) prepareExecute(ctx context.Context, st sqltext.Statement, at i
 	}
 	if prefix != "" {
 		p.runs++
-		return s.Prepare(ctx, sqltext.Parse(prefix+p.withArguments(args)+suffix), nil)
+		stmt, err := s.Prepare(ctx, sqltext.Parse(prefix+p.withArguments(args)+suffix), nil)
+		if ds, ok := stmt.(*duckStatement); ok && err == nil {
+			shown := st // its tag: SELECT n even WITH NO DATA, as PostgreSQL's
+			ds.shown = &shown
+		}
+		return stmt, err
 	}
 	// the arguments, evaluated once, as text of their parameter's type
 	values := "SELECT "

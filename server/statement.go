@@ -53,6 +53,10 @@ type duckStatement struct {
 	// catalogGeneration when it ends (catalogcache.go).
 	changesCatalog bool
 
+	// shown: the client's statement when DuckDB runs another (an upsert
+	// as MERGE, upsert.go): its kind gives the command tag; nil: st.
+	shown *sqltext.Statement
+
 	// upsertCheck: for INSERT … VALUES … ON CONFLICT (keys) DO UPDATE,
 	// the query that answers whether the rows propose a key twice, run
 	// first (upsert.go).
@@ -90,6 +94,14 @@ func (d *duckStatement) Close() {
 	if d.upsertCheck != nil {
 		d.upsertCheck.Close()
 	}
+}
+
+// tagged is the statement whose kind gives the command tag.
+func (d *duckStatement) tagged() sqltext.Statement {
+	if d.shown != nil {
+		return *d.shown
+	}
+	return d.st
 }
 
 // Execute implements pgwire.Statement. A DuckDB statement can hold one open
@@ -199,7 +211,7 @@ func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool
 			held := leaves
 			leaves = nil
 			chunkRuns.Add(1)
-			return &duckRows{sess: s, st: d.st, res: res, ctx: ctx, loc: s.location, done: func() {
+			return &duckRows{sess: s, st: d.tagged(), res: res, ctx: ctx, loc: s.location, done: func() {
 				done()
 				release()
 				for i := len(held) - 1; i >= 0; i-- {
@@ -227,7 +239,7 @@ func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool
 			Message: fmt.Sprintf("relation %q already exists, skipping", parts[len(parts)-1])})
 		return &tagRows{tag: "CREATE TABLE AS"}, nil
 	}
-	if d.cols == nil && d.st.IsCreateTableAs() {
+	if d.cols == nil && d.tagged().IsCreateTableAs() {
 		// CREATE TABLE … AS answers SELECT n: DuckDB's result holds the
 		// count as one row, which RowsAffected does not report.
 		n, err := ctasCount(ctx, stmt, nargs)
@@ -239,7 +251,7 @@ func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool
 		if err != nil {
 			return nil, s.failed(err)
 		}
-		return &tagRows{tag: d.st.Tag(n)}, nil
+		return &tagRows{tag: d.tagged().Tag(n)}, nil
 	}
 	if d.cols == nil {
 		res, err := stmt.ExecContext(ctx, nargs)
@@ -252,7 +264,7 @@ func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool
 			return nil, s.failed(err)
 		}
 		affected, _ := res.RowsAffected()
-		return &tagRows{tag: d.st.Tag(affected)}, nil
+		return &tagRows{tag: d.tagged().Tag(affected)}, nil
 	}
 	rows, err := stmt.QueryContext(ctx, nargs)
 	if err != nil {
@@ -261,7 +273,7 @@ func (d *duckStatement) executeOnce(ctx context.Context, args []any, stream bool
 		release()
 		return nil, s.failed(err)
 	}
-	r := &duckRows{sess: s, st: d.st, rows: rows, ctx: ctx, done: func() { done(); release() }, buf: make([]driver.Value, len(rows.Columns()))}
+	r := &duckRows{sess: s, st: d.tagged(), rows: rows, ctx: ctx, done: func() { done(); release() }, buf: make([]driver.Value, len(rows.Columns()))}
 	if s.location != nil && s.location != time.UTC {
 		r.zoned = make([]bool, len(d.cols))
 		for i, c := range d.cols {

@@ -2,8 +2,12 @@ package server
 
 import (
 	"context"
+	"strings"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/vsql/vsql/pgcompat"
+	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
 )
@@ -59,4 +63,73 @@ func (d *duckStatement) refuseDuplicateKeys(ctx context.Context, args []any) err
 		}
 	}
 	return rows.Err()
+}
+
+// prepareUpsertMerge prepares INSERT … VALUES … ON CONFLICT (keys) DO
+// UPDATE whose SET or WHERE holds a subquery, which DuckDB refuses, as
+// the MERGE that does the same (pgcompat.ReadUpsertMerge), shown to the
+// client as the INSERT (its tag INSERT 0 n, its RETURNING rows). First
+// the INSERT with DO NOTHING is prepared (not run), for DuckDB to check
+// the conflict target against the table's unique indexes and primary
+// key (PostgreSQL's 42P10 when none matches); rows that propose one key
+// twice are refused by the upsert check (21000), which is required for
+// more than one row. merged is false when the statement is not such an
+// upsert or the check cannot be written (it then runs as DuckDB runs
+// it).
+func (s *Session) prepareUpsertMerge(ctx context.Context, st sqltext.Statement, sess pgcompat.Session, paramOIDs []uint32) (ds *duckStatement, merged bool, err error) {
+	if kw := st.Keyword(0); kw != "INSERT" && kw != "WITH" || sess.TableColumns == nil {
+		return nil, false, nil
+	}
+	if !strings.Contains(st.SQL, "onflict") && !strings.Contains(st.SQL, "ONFLICT") {
+		return nil, false, nil // no ON CONFLICT: the common INSERT pays one scan of its text
+	}
+	if strings.Contains(st.SQL, withTablePrefix) {
+		// the main statement of a data-modifying WITH (withdml.go): its
+		// parts ran before it, so rows they changed would be updated
+		// again, where PostgreSQL skips them; DuckDB's refusal stands
+		return nil, false, nil
+	}
+	u, ok := pgcompat.ReadUpsertMerge(st, sess.TableColumns)
+	if !ok {
+		return nil, false, nil
+	}
+	probe, err := s.prepareRaw(ctx, u.Probe.SQL)
+	if err != nil {
+		if strings.Contains(err.Error(), "conflict target") {
+			err = vsqlerr.New(vsqlerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification").
+				WithHint("Name as the conflict target the columns of the table's primary key or of one of its unique indexes.")
+		}
+		return nil, true, s.failed(err)
+	}
+	// the parameters take the types the INSERT gives them (its columns'),
+	// which the MERGE's VALUES in a subquery do not tell DuckDB
+	if n := probe.NumInput(); n > 0 {
+		typed := make([]uint32, n)
+		copy(typed, paramOIDs)
+		for i := range typed {
+			if typed[i] == 0 {
+				if t, err := probe.ParamType(i + 1); err == nil && t != duckdb.TYPE_INVALID {
+					typed[i] = pgwire.ParamOID(t, nil)
+				}
+			}
+		}
+		paramOIDs = typed
+	}
+	_ = probe.Close()
+	var check *duckStatement
+	if u.Rows > 1 {
+		if check = s.prepareUpsertCheck(ctx, u.Insert, paramOIDs); check == nil {
+			return nil, false, nil
+		}
+	}
+	shown := st
+	ds, err = s.prepareDuckDBAs(ctx, u.Merge, &shown, paramOIDs)
+	if err != nil {
+		if check != nil {
+			check.Close()
+		}
+		return nil, true, err
+	}
+	ds.upsertCheck = check
+	return ds, true, nil
 }

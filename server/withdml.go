@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/vsql/vsql/pgcompat"
 	"github.com/vsql/vsql/pgwire"
 	"github.com/vsql/vsql/sqltext"
 	"github.com/vsql/vsql/vsqlerr"
@@ -42,6 +43,10 @@ type modifyingWithStatement struct {
 	parts  []withPart
 	main   pgwire.Statement
 	tables []string
+	// shown: the client's statement when vsqld wrote it as a
+	// data-modifying WITH (RETURNING with a subquery: prepareReturning):
+	// its tag is the statement's (INSERT 0 n), n the rows returned.
+	shown *sqltext.Statement
 }
 
 // prepareModifyingWith prepares the parts of a data-modifying WITH: each
@@ -181,12 +186,19 @@ func (w *modifyingWithStatement) Execute(ctx context.Context, args []any) (pgwir
 	if err != nil {
 		return abort(err)
 	}
-	if !own {
+	if !own && w.shown == nil {
 		return rows, nil
 	}
 	held, err := holdRows(rows, len(w.main.Columns()))
 	if err != nil {
 		return abort(err)
+	}
+	if w.shown != nil {
+		tag := w.shown.Tag(int64(len(held.rows)))
+		held.tag = func(int64) string { return tag }
+	}
+	if !own {
+		return held, nil
 	}
 	if err := s.runText(ctx, "COMMIT"); err != nil {
 		return nil, err
@@ -317,4 +329,33 @@ func holdRows(rows pgwire.Rows, ncol int) (*heldRows, error) {
 	tag := rows.Tag(int64(len(h.rows)))
 	h.tag = func(int64) string { return tag }
 	return h, nil
+}
+
+// prepareReturning prepares INSERT, UPDATE or DELETE … RETURNING with a
+// subquery in its list, which DuckDB refuses, as the data-modifying WITH
+// pgcompat.ReturningSubquery writes (the list over the RETURNING *
+// rows), tagged as the statement. ok is false for other statements.
+func (s *Session) prepareReturning(ctx context.Context, st sqltext.Statement, paramOIDs []uint32) (pgwire.Statement, bool, error) {
+	if !st.Returning {
+		return nil, false, nil
+	}
+	text, ok, readsTarget := pgcompat.ReturningSubquery(st)
+	if readsTarget {
+		return nil, true, s.failed(vsqlerr.New(vsqlerr.FeatureNotSupported, "a subquery in RETURNING that reads the table the statement changes is not supported").
+			WithHint("Run the subquery in a statement of its own before this one (PostgreSQL evaluates it over the table as it was before the statement)."))
+	}
+	if !ok {
+		return nil, false, nil
+	}
+	with := sqltext.Parse(text)
+	with.Offset = st.Offset
+	stmt, ok, err := s.prepareModifyingWith(ctx, with, paramOIDs)
+	if !ok || err != nil {
+		return stmt, ok, err
+	}
+	if w, isWith := stmt.(*modifyingWithStatement); isWith {
+		shown := st
+		w.shown = &shown
+	}
+	return stmt, true, nil
 }

@@ -110,6 +110,9 @@ func (s Statement) Tag(rows int64) string {
 		return "COPY " + n
 	}
 	if s.IsCreateTableAs() {
+		if s.withNoData() {
+			return "CREATE TABLE AS" // PostgreSQL's tag when no rows are stored
+		}
 		return "SELECT " + n
 	}
 	switch s.Keyword(0) {
@@ -188,6 +191,32 @@ func (s Statement) IsCreateTableAs() bool {
 		i++
 	}
 	return i < len(lead) && lead[i] == "AS"
+}
+
+// withNoData reports whether the statement ends with WITH NO DATA (a
+// trailing semicolon aside) and its query is not AS EXECUTE.
+func (s Statement) withNoData() bool {
+	toks := s.Tokens()
+	n := len(toks)
+	for n > 0 && toks[n-1].Kind == Semi {
+		n--
+	}
+	if n < 3 {
+		return false
+	}
+	for k := 1; k < n; k++ {
+		if toks[k].Kind == Word && strings.EqualFold(s.SQL[toks[k].Start:toks[k].End], "execute") &&
+			toks[k-1].Kind == Word && strings.EqualFold(s.SQL[toks[k-1].Start:toks[k-1].End], "as") {
+			return false // CREATE TABLE … AS EXECUTE p WITH NO DATA: PostgreSQL's tag is SELECT 0
+		}
+	}
+	for k, w := range []string{"with", "no", "data"} {
+		t := toks[n-3+k]
+		if t.Kind != Word || !strings.EqualFold(s.SQL[t.Start:t.End], w) {
+			return false
+		}
+	}
+	return true
 }
 
 func itoa(n int64) string {

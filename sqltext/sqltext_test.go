@@ -54,6 +54,8 @@ func TestTags(t *testing.T) {
 		{`create table "t" as select 1`, 1, "SELECT 1", false},
 		{"create table t (a, b) as select 1, 2", 1, "SELECT 1", false},
 		{"create table s.t (a) as select generate_series(1,3) with data", 3, "SELECT 3", false},
+		{"create table t (a) as select generate_series(1,3) WITH NO DATA;", 0, "CREATE TABLE AS", false},
+		{"create table t (a) as execute p with no data", 0, "SELECT 0", false},
 		{"create table t (a numeric(10,2)) as select 1", 0, "CREATE TABLE", false},
 		{"create table t (a int generated always as (1))", 0, "CREATE TABLE", false},
 		{"create unique index i on t(a)", 0, "CREATE INDEX", false},

@@ -174,6 +174,7 @@ const (
 	InvalidRecursion       Code = "invalid_recursion"
 	InvalidColumnReference Code = "invalid_column_reference"
 	DuplicateColumn        Code = "duplicate_column"
+	UndefinedColumn        Code = "undefined_column"
 	CycleMarkType          Code = "cycle_mark_type"
 )
 
@@ -318,6 +319,7 @@ var codes = map[Code]codeInfo{
 	InvalidRecursion:        {"42P19", "A recursive query is non-recursive-term UNION [ALL] recursive-term, and its recursive term reads the query once, in its own FROM clause (not in a subquery, the nullable side of an outer join, INTERSECT ALL or EXCEPT), without aggregates: docs/sql.md, Recursive queries."},
 	InvalidColumnReference:  {"42P10", "Name at most as many columns in the WITH query's column list as its query has."},
 	DuplicateColumn:         {"42701", "Name each column once in the SEARCH or CYCLE clause."},
+	UndefinedColumn:         {"42703", "Check the column's (or the composite field's) name against the table's (or the type's) definition."},
 	CycleMarkType:           {"42804", "Give a CYCLE clause's TO and DEFAULT values of one type (true and false, or two strings such as 'Y' and 'N')."},
 	DatetimeNeedsSession:    {"0A000", "Write the value as a typed literal (date '…', '…'::timestamp), which is read in the session's DateStyle and TimeZone, in ISO 8601 (1999-01-08), or as now() / current_date."},
 

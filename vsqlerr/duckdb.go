@@ -105,6 +105,12 @@ var messageStates = []struct {
 	{duckdb.ErrorTypeConversion, "Unimplemented type for cast", "42846"},                // cannot_coerce: no cast between the types
 	{duckdb.ErrorTypeInvalidInput, "More than one row returned by a subquery", "21000"}, // cardinality_violation
 	{duckdb.ErrorTypeBinder, "DEFAULT value cannot contain column names", "0A000"},      // as PostgreSQL's DEFAULT
+	// ON CONFLICT (cols) naming no unique index or primary key: PostgreSQL's
+	// invalid_column_reference; DuckDB's upsert and RETURNING limits: no
+	// such feature (where vsql does not write the statement otherwise)
+	{duckdb.ErrorTypeBinder, "conflict target are not referenced by a UNIQUE/PRIMARY KEY", "42P10"},
+	{duckdb.ErrorTypeBinder, "DO UPDATE SET clause cannot contain a subquery", "0A000"},
+	{duckdb.ErrorTypeBinder, "SUBQUERY is not supported in returning statements", "0A000"},
 	// DuckDB's parser understood the statement and has no such feature
 	// (data-modifying WITH, FOR UPDATE, SELECT INTO, UPDATE … SET a[i]).
 	// CREATE SEQUENCE's checks: PostgreSQL's invalid_parameter_value
