@@ -28,7 +28,11 @@ func TestRewrite(t *testing.T) {
 		{"SELECT array_agg(e.enumlabel), array_agg(enumlabel), array_agg(e.enumlabel ORDER BY 1) FROM x", "SELECT array_agg(e.enumlabel ORDER BY e.enumsortorder), array_agg(enumlabel ORDER BY enumsortorder), array_agg(e.enumlabel ORDER BY 1) FROM x"},
 		// sequences (sequences.go)
 		{`SELECT nextval('public.s'), currval('"public"."S"'), setval('db.public.s', 1), nextval('public.s'::regclass), nextval(x)`,
-			`SELECT nextval('main.s'), currval('main."S"'), setval('db.main.s', 1), nextval('main.s'), nextval(x)`},
+			`SELECT __vsql_nextval(getvariable('__vsql_session'), 'main.s', nextval('main.s')), __vsql_currval(getvariable('__vsql_session'), 'main."S"', CASE WHEN false THEN currval('main."S"') END), setval('db.main.s', 1), __vsql_nextval(getvariable('__vsql_session'), 'main.s', nextval('main.s')), __vsql_nextval(getvariable('__vsql_session'), x, nextval(x))`},
+		{"SELECT lastval(), pg_catalog.nextval('s'), nextval(coalesce(a, 'b')), nextval('a', 'b'), x.nextval('s')",
+			"SELECT __vsql_lastval(getvariable('__vsql_session')), __vsql_nextval(getvariable('__vsql_session'), 's', nextval('s')), __vsql_nextval(getvariable('__vsql_session'), coalesce(a, 'b'), nextval(coalesce(a, 'b'))), nextval('a', 'b'), x.nextval('s')"},
+		// rewritten once already: left as it is
+		{"SELECT __vsql_nextval(getvariable('__vsql_session'), 's', nextval('s')), __vsql_currval(getvariable('__vsql_session'), 's', CASE WHEN false THEN currval('s') END)", "SELECT __vsql_nextval(getvariable('__vsql_session'), 's', nextval('s')), __vsql_currval(getvariable('__vsql_session'), 's', CASE WHEN false THEN currval('s') END)"},
 		{"CREATE SEQUENCE s AS integer CACHE 1 NO MAXVALUE OWNED BY t.id;", "CREATE SEQUENCE s     MAXVALUE 2147483647;"},
 		{"create temp sequence d as smallint increment by -2 minvalue -5", "create temp sequence d  increment by -2 minvalue -5"},
 		{"CREATE SEQUENCE d AS int2 INCREMENT -1", "CREATE SEQUENCE d  INCREMENT -1 MINVALUE -32768"},

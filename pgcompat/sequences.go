@@ -159,3 +159,96 @@ func createSequence(p *pass, i int) {
 	}
 	p.insert(p.toks[last].End, " "+opt)
 }
+
+// nextval, currval and lastval answer as PostgreSQL's do, for the calling
+// session (sqltext.TrackedNextval): nextval records the value it returns
+// for the caller, currval and lastval read what the caller recorded.
+
+// nextvalCall: nextval(a) → sqltext.TrackedNextval(a). Token i is nextval.
+func nextvalCall(p *pass, i int) {
+	if _, ok := p.sequenceCall(i); ok {
+		sequenceArg(p, i)
+		p.trackedCall(i, sqltext.TrackedNextval)
+	}
+}
+
+// currvalCall: currval(a) → sqltext.TrackedCurrval(a).
+func currvalCall(p *pass, i int) {
+	if _, ok := p.sequenceCall(i); ok {
+		sequenceArg(p, i)
+		p.trackedCall(i, sqltext.TrackedCurrval)
+	}
+}
+
+// lastvalCall: lastval() → sqltext.TrackedLastval().
+func lastvalCall(p *pass, i int) {
+	start, ok := p.sequenceCall(i)
+	if !ok || p.kind(i+2) != sqltext.Close {
+		return
+	}
+	p.replace(p.toks[start].Start, p.toks[i+2].End, sqltext.TrackedLastval())
+}
+
+// sequenceCall reports whether token i is a call of the built-in function
+// it names (written alone or as pg_catalog.f, not inside the tracking
+// function that already wraps it) and the token the call starts at.
+func (p *pass) sequenceCall(i int) (start int, ok bool) {
+	if p.kind(i+1) != sqltext.Open {
+		return 0, false
+	}
+	start = i
+	if p.isOp(i-1, ".") {
+		if !p.isWord(i-2, "pg_catalog") || p.isOp(i-3, ".") {
+			return 0, false
+		}
+		start = i - 2
+	}
+	// the call the tracking function already holds (a statement
+	// rewritten once before): nextval(a) as its last argument, currval(a)
+	// inside its CASE
+	depth := 0
+	for j := start - 1; j >= 0 && j >= start-40; j-- {
+		switch p.kind(j) {
+		case sqltext.Close:
+			depth++
+		case sqltext.Open:
+			if depth == 0 {
+				w := strings.ToLower(p.text(j - 1))
+				return start, w != sqltext.NextvalFunction && w != sqltext.CurrvalFunction
+			}
+			depth--
+		}
+	}
+	return start, true
+}
+
+// trackedCall replaces the call f(a) at token i by wrap(a), once the
+// rules for the tokens of a have run (a as they rewrote it).
+func (p *pass) trackedCall(i int, wrap func(string) string) {
+	start, ok := p.sequenceCall(i)
+	if !ok {
+		return
+	}
+	close := p.matchForward(i + 1)
+	if close < 0 || close == i+2 {
+		return
+	}
+	depth := 0
+	for j := i + 2; j < close; j++ {
+		switch {
+		case p.kind(j) == sqltext.Open:
+			depth++
+		case p.kind(j) == sqltext.Close:
+			depth--
+		case depth == 0 && p.isOp(j, ","):
+			return // not the one-argument function
+		}
+	}
+	p.deferred = append(p.deferred, func() {
+		arg, ok := p.editedSource(p.toks[i+2].Start, p.toks[close-1].End)
+		if !ok {
+			return
+		}
+		p.replace(p.toks[start].Start, p.toks[close].End, wrap(arg))
+	})
+}

@@ -92,7 +92,7 @@ func (s *Session) remakeSequence(ctx context.Context, q sequenceState, p pgcompa
 				n == 1 && schema != q.schema || n == 3 && !strings.EqualFold(parts[0], q.database) {
 				continue
 			}
-			deps = append(deps, dependent{sqltext.QuoteIdent(q.database) + "." + sqltext.QuoteIdent(schema) + "." + sqltext.QuoteIdent(table), sqltext.QuoteIdent(column), def})
+			deps = append(deps, dependent{sqltext.QuoteIdent(q.database) + "." + sqltext.QuoteIdent(schema) + "." + sqltext.QuoteIdent(table), sqltext.QuoteIdent(column), sqltext.UntrackDefault(def)})
 			break
 		}
 	})
@@ -122,27 +122,29 @@ func (s *Session) remakeSequence(ctx context.Context, q sequenceState, p pgcompa
 	if p.Cycle {
 		cycle = "CYCLE"
 	}
-	return s.inTransaction(ctx, func() error {
-		for _, d := range deps {
-			if err := s.runText(ctx, "ALTER TABLE "+d.table+" ALTER COLUMN "+d.column+" DROP DEFAULT"); err != nil {
+	return s.untracked(func() error {
+		return s.inTransaction(ctx, func() error {
+			for _, d := range deps {
+				if err := s.runText(ctx, "ALTER TABLE "+d.table+" ALTER COLUMN "+d.column+" DROP DEFAULT"); err != nil {
+					return err
+				}
+			}
+			if err := s.runText(ctx, fmt.Sprintf("CREATE OR REPLACE %sSEQUENCE %s INCREMENT BY %d MINVALUE %d MAXVALUE %d START WITH %d %s",
+				temp, q.qualified(), p.Increment, p.Min, p.Max, start, cycle)); err != nil {
 				return err
 			}
-		}
-		if err := s.runText(ctx, fmt.Sprintf("CREATE OR REPLACE %sSEQUENCE %s INCREMENT BY %d MINVALUE %d MAXVALUE %d START WITH %d %s",
-			temp, q.qualified(), p.Increment, p.Min, p.Max, start, cycle)); err != nil {
-			return err
-		}
-		if steps > 0 {
-			if err := s.runText(ctx, fmt.Sprintf("SELECT max(nextval(%s)) FROM range(%d)", sqltext.QuoteString(q.qualified()), steps)); err != nil {
-				return err
+			if steps > 0 {
+				if err := s.runText(ctx, fmt.Sprintf("SELECT max(nextval(%s)) FROM range(%d)", sqltext.QuoteString(q.qualified()), steps)); err != nil {
+					return err
+				}
 			}
-		}
-		for _, d := range deps {
-			if err := s.runText(ctx, "ALTER TABLE "+d.table+" ALTER COLUMN "+d.column+" SET DEFAULT "+d.def); err != nil {
-				return err
+			for _, d := range deps {
+				if err := s.runText(ctx, "ALTER TABLE "+d.table+" ALTER COLUMN "+d.column+" SET DEFAULT "+d.def); err != nil {
+					return err
+				}
 			}
-		}
-		return nil
+			return nil
+		})
 	})
 }
 

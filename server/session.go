@@ -103,6 +103,7 @@ type Session struct {
 	domainCache        *domainSet         // domains (domain.go)
 	selfRefs           *selfReferences    // tables with a foreign key to themselves (selfref.go)
 	catalogChangedInTx bool
+	seqs               seqValues // what nextval returned (seqvalues.go)
 }
 
 // admin reports whether the session's login has the admin role.
@@ -134,16 +135,18 @@ func (s *Server) newSession(ctx context.Context, target Target, alias string, ro
 	conn := dc.(*duckdb.Conn)
 	// One string: DuckDB runs the statements in order, in one call.
 	s.syncPGAccessIfUsersChanged(ctx)
-	// One statement: TimeZone is the engine's global UTC, and the login's
+	// One call: TimeZone is the engine's global UTC, the login's
 	// variables are set by the first statement that needs them
-	// (publishLogin).
-	if _, err := conn.ExecContext(ctx, "USE "+sqltext.QuoteIdent(alias), nil); err != nil {
+	// (publishLogin), the session's token here (nextval records its
+	// values for the session by it: seqvalues.go).
+	pid, secret := s.newKey()
+	act := newActivity(pid, remote)
+	if _, err := conn.ExecContext(ctx, "USE "+sqltext.QuoteIdent(alias)+";\nSET VARIABLE "+sqltext.SessionVariable+" = "+sqltext.QuoteString(act.token), nil); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("start session: %w", err)
 	}
-	pid, secret := s.newKey()
 	sess := &Session{srv: s, target: target, alias: alias, conn: conn, pid: pid, secret: secret, params: params, principal: principal{user: params["user"], role: role},
-		activity: newActivity(pid, remote)}
+		activity: act}
 	sess.setTx(txIdle)
 	// Settings the client sent in its startup packet (pgjdbc sends TimeZone,
 	// psql application_name); invalid ones fall back to the defaults.
@@ -311,6 +314,12 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		}
 		return nil, s.failed(vsqlerr.New(vsqlerr.SyntaxError, "trailing junk after %s at or near %q", what, junk).
 			WithHint("Separate the number from the word that follows it (123 AS abc); PostgreSQL 15 does not read 1_000 either."))
+	}
+	if st.Keyword(0) == "DROP" && st.Keyword(1) == "SEQUENCE" {
+		s.forgetDropped(st)
+	}
+	if stmt, ok := s.prepareDiscardSequences(st); ok {
+		return stmt, nil
 	}
 	switch kind {
 	case sqltext.KindBegin, sqltext.KindCommit, sqltext.KindRollback:

@@ -108,9 +108,9 @@ func RewriteSerial(src string) (sequences []string, out string, ok bool) {
 		}
 		column := t.word
 		seq := qualifier + QuoteIdent(table+"_"+column+"_seq")
-		def := " DEFAULT nextval(" + QuoteString(strings.Trim(seq, `"`)) + ")"
+		def := " DEFAULT " + TrackedNextval(QuoteString(strings.Trim(seq, `"`)))
 		if qualifier != "" {
-			def = " DEFAULT nextval(" + QuoteString(seq) + ")"
+			def = " DEFAULT " + TrackedNextval(QuoteString(seq))
 		}
 		typ := toks[i+1]
 		if base, isSerial := serialTypes[typ.word]; isSerial && typ.kind == tokWord {

@@ -143,6 +143,8 @@ const (
 	// setval (server/sequences.go).
 	SequenceNotFound    Code = "sequence_not_found"
 	SequenceOutOfBounds Code = "sequence_out_of_bounds"
+	// currval or lastval before the session's nextval (server/seqvalues.go).
+	SequenceValueUndefined Code = "sequence_value_undefined"
 	// Text read as a date, timestamp or time (PostgreSQL's input).
 	InvalidDatetimeInput Code = "invalid_datetime_input"
 	// IntervalFieldOverflow: an interval's input beyond what a field holds.
@@ -284,6 +286,7 @@ var codes = map[Code]codeInfo{
 	UnsupportedResultFormat: {"0A000", "Request this column in text format (format code 0)."},
 	UndefinedObject:         {"42704", "Check the name: SELECT conname FROM pg_constraint lists the constraints."},
 	SequenceNotFound:        {"42P01", "Check the sequence's name (schema public is main): SELECT schema_name, sequence_name FROM duckdb_sequences() lists them."},
+	SequenceValueUndefined:  {"55000", "currval(s) and lastval() return what nextval returned in this session: call nextval first (DISCARD SEQUENCES forgets the values)."},
 	SequenceOutOfBounds:     {"22003", "setval's value must lie between the sequence's MINVALUE and MAXVALUE (duckdb_sequences() shows them)."},
 	NullValueNotAllowed:     {"22004", "Pass a value that is not NULL, e.g. coalesce(x, …) (in format(): %L writes NULL, %s nothing)."},
 	ZeroLengthString:        {"2200F", "Leave the empty string out: a lexeme has at least one character."},
