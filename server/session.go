@@ -338,6 +338,15 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		}
 	}
 	if drops, tag, ok := sqltext.DropList(st); ok {
+		if tag == "DROP TABLE" {
+			// referencing tables first: DuckDB refuses to drop a table
+			// another table's foreign key references
+			ordered, err := s.referencingFirst(ctx, drops)
+			if err != nil {
+				return nil, s.failed(err)
+			}
+			drops = ordered
+		}
 		return &splitStatement{sess: s, actions: drops, tag: tag}, nil
 	}
 	if stmt, ok := s.prepareAlterEnum(st); ok {

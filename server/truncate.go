@@ -132,6 +132,29 @@ func (st *truncateStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows,
 	if err != nil {
 		return nil, s.failed(err)
 	}
+	// A partition's rows are its root's: a key referencing an ancestor
+	// references the partition too.
+	for _, n := range st.truncate.Tables {
+		parts := []string{n.Table}
+		if n.Schema != "" {
+			parts = []string{n.Schema, n.Table}
+		}
+		node, err := s.partitionNode(ctx, parts)
+		if err != nil {
+			return nil, s.failed(err)
+		}
+		if node == nil {
+			continue
+		}
+		key := tableKey(n.Schema, n.Table)
+		for a := node.parent; a != nil; a = a.parent {
+			for _, e := range edges {
+				if ak := tableKey(a.schema, a.name); e.parent == ak && e.child != ak {
+					edges = append(edges, fkEdge{child: e.child, parent: key})
+				}
+			}
+		}
+	}
 	// The tables, in the order written, and with CASCADE every table that
 	// references one of them.
 	names := map[string]string{} // key → the name to delete from
@@ -254,4 +277,73 @@ func (s *Session) foreignKeys(ctx context.Context) ([]fkEdge, error) {
 		parent, _ := vals[2].(string)
 		edges = append(edges, fkEdge{child: tableKey(schema, table), parent: tableKey(schema, parent)})
 	}
+}
+
+// referencingFirst orders the statements DROP TABLE [IF EXISTS] name …
+// of one DROP TABLE of several tables so that a table another one of
+// them references by a foreign key is dropped after it (PostgreSQL drops
+// them together).
+func (s *Session) referencingFirst(ctx context.Context, drops []string) ([]string, error) {
+	edges, err := s.foreignKeys(ctx)
+	if err != nil || len(edges) == 0 {
+		return drops, err
+	}
+	keys := make([]string, len(drops))
+	for k, q := range drops {
+		keys[k] = dropTableKey(q)
+	}
+	order := make([]int, len(drops))
+	for k := range order {
+		order[k] = k
+	}
+	var out []string
+	for len(order) > 0 {
+		pick := 0
+		for i, k := range order {
+			referenced := false
+			for _, e := range edges {
+				if e.parent == keys[k] && e.child != e.parent && slices.ContainsFunc(order, func(o int) bool { return o != k && keys[o] == e.child }) {
+					referenced = true
+					break
+				}
+			}
+			if !referenced {
+				pick = i
+				break
+			}
+		}
+		out = append(out, drops[order[pick]])
+		order = append(order[:pick], order[pick+1:]...)
+	}
+	return out, nil
+}
+
+// dropTableKey is the tableKey of the table DROP TABLE [IF EXISTS] name
+// [CASCADE | RESTRICT] names.
+func dropTableKey(q string) string {
+	st := sqltext.Parse(q)
+	toks := st.Tokens()
+	i := 2
+	if st.Keyword(2) == "IF" && st.Keyword(3) == "EXISTS" {
+		i = 4
+	}
+	var parts []string
+	for ; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.Kind == sqltext.Quoted:
+			parts = append(parts, sqltext.UnquoteIdent(q[t.Start:t.End]))
+		case t.Kind == sqltext.Word && !strings.EqualFold(q[t.Start:t.End], "cascade") && !strings.EqualFold(q[t.Start:t.End], "restrict"):
+			parts = append(parts, strings.ToLower(q[t.Start:t.End]))
+		}
+	}
+	switch n := len(parts); {
+	case n == 1:
+		return tableKey("", parts[0])
+	case n >= 2 && parts[n-2] == "public":
+		return tableKey("main", parts[n-1])
+	case n >= 2:
+		return tableKey(parts[n-2], parts[n-1])
+	}
+	return ""
 }
