@@ -8,6 +8,7 @@ import (
 
 	"github.com/vsql/vsql/internal/pgdatetime"
 	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
 )
 
 const p = schema + "."
@@ -468,5 +469,40 @@ func TestEnumCompare(t *testing.T) {
 	rewrite(sqltext.Parse("SELECT * FROM t WHERE i = 'a' AND j > 2"), Session{EnumColumns: func() map[string]string { asked = true; return nil }})
 	if asked {
 		t.Error("the enum columns were asked for a statement that compares no name with a literal by order")
+	}
+}
+
+// TestCreateSequenceChecks: PostgreSQL's errors for CREATE SEQUENCE
+// options DuckDB would accept or refuse otherwise.
+func TestCreateSequenceChecks(t *testing.T) {
+	cols := func(parts []string) []TableColumn {
+		if strings.Join(parts, ".") == "t" {
+			return []TableColumn{{Name: "id", Type: "INTEGER"}}
+		}
+		return nil
+	}
+	for sql, want := range map[string]string{
+		"CREATE SEQUENCE s CACHE 0":                                    "22023",
+		"CREATE SEQUENCE s AS text":                                    "22023",
+		"CREATE SEQUENCE s AS smallint MAXVALUE 100000":                "22023",
+		"CREATE SEQUENCE s AS smallint MINVALUE -100000":               "22023",
+		"CREATE SEQUENCE s AS integer MAXVALUE 100000":                 "",
+		"CREATE SEQUENCE s OWNED BY nobody":                            "42601",
+		"CREATE SEQUENCE s OWNED BY NONE":                              "",
+		"CREATE SEQUENCE s OWNED BY memory.__vsql_pg.pg_class.relname": "55000",
+		"CREATE SEQUENCE s OWNED BY t.id":                              "",
+		"CREATE SEQUENCE s OWNED BY t.b":                               "42703",
+		"CREATE SEQUENCE s OWNED BY u.b":                               "42P01",
+	} {
+		_, _, err := rewriteChecked(sqltext.Parse(sql), Session{TableColumns: cols})
+		got := ""
+		if e, ok := err.(*vsqlerr.Error); ok {
+			got = e.SQLState
+		} else if err != nil {
+			got = err.Error()
+		}
+		if got != want {
+			t.Errorf("%s: error %q, want %q", sql, got, want)
+		}
 	}
 }

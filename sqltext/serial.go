@@ -1,6 +1,9 @@
 package sqltext
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // serialTypes are PostgreSQL's auto-increment pseudo-types and the integer
 // type each stands for.
@@ -140,7 +143,10 @@ func RewriteSerial(src string) (sequences []string, out string, ok bool) {
 				break
 			}
 			end := toks[k+1].end
-			if k+2 < len(toks) && toks[k+2].kind == tokOpen { // sequence options are dropped
+			options := ""
+			if k+2 < len(toks) && toks[k+2].kind == tokOpen {
+				// START [WITH] n and a positive INCREMENT [BY] n are kept,
+				// the other sequence options dropped
 				d := 0
 				for m := k + 2; m < len(toks); m++ {
 					if toks[m].kind == tokOpen {
@@ -152,11 +158,12 @@ func RewriteSerial(src string) (sequences []string, out string, ok bool) {
 						}
 					}
 				}
+				options = identityOptions(toks, k+3, end)
 			}
 			sb.WriteString(src[last:toks[j].start])
 			sb.WriteString(strings.TrimPrefix(def, " ") + " NOT NULL")
 			last = end
-			sequences = append(sequences, create+seq+sequenceMax[typ.word])
+			sequences = append(sequences, create+seq+options+sequenceMax[typ.word])
 			break
 		}
 	}
@@ -395,4 +402,38 @@ func AlterTableOnView(src string) (parts []string, asView string, ok bool) {
 		return nil, "", false
 	}
 	return parts, src[:toks[1].start] + "VIEW" + src[toks[1].end:], true
+}
+
+// identityOptions are the START [WITH] n and positive INCREMENT [BY] n
+// among an identity column's sequence options (tokens from, up to the
+// byte offset end), as CREATE SEQUENCE options.
+func identityOptions(toks []sqlToken, from, end int) string {
+	out := ""
+	for m := from; m < len(toks) && toks[m].start < end; m++ {
+		w := toks[m].word
+		if toks[m].kind != tokWord || w != "start" && w != "increment" {
+			continue
+		}
+		n := m + 1
+		if n < len(toks) && (toks[n].word == "with" || toks[n].word == "by") {
+			n++
+		}
+		sign := ""
+		if n < len(toks) && toks[n].text == "-" && w == "start" {
+			sign, n = "-", n+1
+		}
+		if n >= len(toks) || toks[n].start >= end {
+			continue
+		}
+		v, err := strconv.ParseInt(sign+toks[n].text, 10, 64)
+		if err != nil || w == "increment" && v <= 0 {
+			continue
+		}
+		if w == "start" {
+			out += " START WITH " + strconv.FormatInt(v, 10)
+		} else {
+			out = " INCREMENT BY " + strconv.FormatInt(v, 10) + out
+		}
+	}
+	return out
 }

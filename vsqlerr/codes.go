@@ -87,6 +87,7 @@ const (
 	InvalidPartitionBound Code = "invalid_partition_bound"
 	PartitionColumns      Code = "partition_column_mismatch"
 	TableNotFound         Code = "undefined_table"
+	SchemaNotFound        Code = "invalid_schema_name"
 	RangeBoundOrder       Code = "invalid_range_bound"
 	WrongObjectType       Code = "wrong_object_type"
 	ReadOnlyTransaction   Code = "read_only_transaction"
@@ -145,6 +146,9 @@ const (
 	SequenceOutOfBounds Code = "sequence_out_of_bounds"
 	// currval or lastval before the session's nextval (server/seqvalues.go).
 	SequenceValueUndefined Code = "sequence_value_undefined"
+	// CREATE SEQUENCE … OWNED BY a table of another schema.
+	SequenceOwnerSchema Code = "sequence_owner_schema"
+	UndefinedColumn     Code = "undefined_column"
 	// Text read as a date, timestamp or time (PostgreSQL's input).
 	InvalidDatetimeInput Code = "invalid_datetime_input"
 	// IntervalFieldOverflow: an interval's input beyond what a field holds.
@@ -261,6 +265,7 @@ var codes = map[Code]codeInfo{
 	InvalidPartitionBound:   {"42P16", "Use FOR VALUES IN (…) for a LIST partitioned table and FOR VALUES FROM (…) TO (…) for a RANGE one, with one value per key column."},
 	WrongObjectType:         {"42809", "The statement does not apply to that kind of object; the message says which kind it needs."},
 	RangeBoundOrder:         {"42804", "In a range bound, the values after a MINVALUE must all be MINVALUE, and after a MAXVALUE all MAXVALUE: FROM (1, MINVALUE, MINVALUE)."},
+	SchemaNotFound:          {"3F000", "Check the schema's name (public is main): SELECT schema_name FROM information_schema.schemata lists them."},
 	TableNotFound:           {"42P01", "Check the table's name (schema public is main): \\dt in psql, or SELECT * FROM information_schema.tables, lists the tables."},
 	DomainCheck:             {"23514", "The value must satisfy every CHECK constraint of the domain (and of the domains it is based on): SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE contypid = 'name'::regtype lists them in PostgreSQL; in vsql, docs/sql.md (Domains)."},
 	DomainNotNull:           {"23502", "The domain is NOT NULL: give the column or the cast a value, or give the domain a DEFAULT (when the domain has no column default to supply)."},
@@ -286,6 +291,8 @@ var codes = map[Code]codeInfo{
 	UnsupportedResultFormat: {"0A000", "Request this column in text format (format code 0)."},
 	UndefinedObject:         {"42704", "Check the name: SELECT conname FROM pg_constraint lists the constraints."},
 	SequenceNotFound:        {"42P01", "Check the sequence's name (schema public is main): SELECT schema_name, sequence_name FROM duckdb_sequences() lists them."},
+	SequenceOwnerSchema:     {"55000", "A sequence's owner is a column of a table in the sequence's schema: create the sequence in that schema, or OWNED BY NONE."},
+	UndefinedColumn:         {"42703", "Check the column's name: SELECT column_name FROM information_schema.columns WHERE table_name = '…' lists them."},
 	SequenceValueUndefined:  {"55000", "currval(s) and lastval() return what nextval returned in this session: call nextval first (DISCARD SEQUENCES forgets the values)."},
 	SequenceOutOfBounds:     {"22003", "setval's value must lie between the sequence's MINVALUE and MAXVALUE (duckdb_sequences() shows them)."},
 	NullValueNotAllowed:     {"22004", "Pass a value that is not NULL, e.g. coalesce(x, …) (in format(): %L writes NULL, %s nothing)."},
