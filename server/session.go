@@ -104,6 +104,7 @@ type Session struct {
 	selfRefs           *selfReferences    // tables with a foreign key to themselves (selfref.go)
 	catalogChangedInTx bool
 	seqs               seqValues // what nextval returned (seqvalues.go)
+	droppingOwned      bool      // a DROP TABLE's owned sequences are being dropped (truncate.go)
 }
 
 // admin reports whether the session's login has the admin role.
@@ -348,6 +349,12 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 			drops = ordered
 		}
 		return &splitStatement{sess: s, actions: drops, tag: tag}, nil
+	}
+	if st.Keyword(0) == "DROP" && st.Keyword(1) == "TABLE" && !s.droppingOwned {
+		// the sequences of its serial columns go with the table
+		if stmt, ok, err := s.prepareDropOwned(ctx, st); ok || err != nil {
+			return stmt, s.failed(err)
+		}
 	}
 	if stmt, ok := s.prepareAlterEnum(st); ok {
 		return stmt, nil

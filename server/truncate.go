@@ -321,6 +321,20 @@ func (s *Session) referencingFirst(ctx context.Context, drops []string) ([]strin
 // dropTableKey is the tableKey of the table DROP TABLE [IF EXISTS] name
 // [CASCADE | RESTRICT] names.
 func dropTableKey(q string) string {
+	parts := dropTableParts(q)
+	switch n := len(parts); {
+	case n == 1:
+		return tableKey("", parts[0])
+	case n >= 2:
+		return tableKey(parts[n-2], parts[n-1])
+	}
+	return ""
+}
+
+// dropTableParts are the name parts of the table DROP TABLE [IF EXISTS]
+// name [CASCADE | RESTRICT] names, as PostgreSQL reads them (schema
+// public is main).
+func dropTableParts(q string) []string {
 	st := sqltext.Parse(q)
 	toks := st.Tokens()
 	i := 2
@@ -337,13 +351,71 @@ func dropTableKey(q string) string {
 			parts = append(parts, strings.ToLower(q[t.Start:t.End]))
 		}
 	}
-	switch n := len(parts); {
-	case n == 1:
-		return tableKey("", parts[0])
-	case n >= 2 && parts[n-2] == "public":
-		return tableKey("main", parts[n-1])
-	case n >= 2:
-		return tableKey(parts[n-2], parts[n-1])
+	if n := len(parts); n >= 2 && parts[n-2] == "public" {
+		parts[n-2] = "main"
 	}
-	return ""
+	return parts
+}
+
+// prepareDropOwned answers DROP TABLE [IF EXISTS] t [CASCADE | RESTRICT]
+// of a table whose serial or identity columns draw from sequences named
+// <table>_<column>_seq, as RewriteSerial names them: PostgreSQL drops the
+// sequences such a column owns with the table, so the table goes, then
+// they do, in one transaction. ok is false for another table (DuckDB
+// drops it).
+func (s *Session) prepareDropOwned(ctx context.Context, st sqltext.Statement) (pgwire.Statement, bool, error) {
+	parts := dropTableParts(st.SQL)
+	if len(parts) == 0 || len(parts) > 3 {
+		return nil, false, nil
+	}
+	var drops []string
+	err := s.queryRows(ctx, "SELECT database_name, schema_name, table_name, column_name, column_default FROM duckdb_columns()"+tableWhere(parts)+
+		" AND column_default LIKE '%nextval(%' ORDER BY database_name = 'temp' DESC, column_index", func(row []any) {
+		db, _ := row[0].(string)
+		sch, _ := row[1].(string)
+		tbl, _ := row[2].(string)
+		col, _ := row[3].(string)
+		def, _ := row[4].(string)
+		if len(drops) > 0 && !strings.HasPrefix(drops[0], "DROP SEQUENCE IF EXISTS "+sqltext.QuoteIdent(db)+"."+sqltext.QuoteIdent(sch)+".") {
+			return // (a temporary table shadows the other)
+		}
+		owned := strings.ToLower(tbl + "_" + col + "_seq")
+		for _, m := range nextvalDefault.FindAllStringSubmatch(def, -1) {
+			names := pgcompat.SplitQualified(m[1])
+			if strings.ToLower(sqltext.UnquoteIdent(names[len(names)-1])) == owned {
+				drops = append(drops, "DROP SEQUENCE IF EXISTS "+sqltext.QuoteIdent(db)+"."+sqltext.QuoteIdent(sch)+"."+sqltext.QuoteIdent(sqltext.UnquoteIdent(names[len(names)-1])))
+				break
+			}
+		}
+	})
+	if err != nil || len(drops) == 0 {
+		return nil, false, err
+	}
+	return &ownedDropStatement{sess: s, actions: append([]string{st.SQL}, drops...)}, true, nil
+}
+
+// ownedDropStatement is a DROP TABLE and the DROP SEQUENCE of the
+// sequences its serial columns own.
+type ownedDropStatement struct {
+	noRowsStatement
+	sess    *Session
+	actions []string
+}
+
+func (d *ownedDropStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error) {
+	s := d.sess
+	s.droppingOwned = true
+	defer func() { s.droppingOwned = false }()
+	err := s.inTransaction(ctx, func() error {
+		for _, q := range d.actions {
+			if err := s.runText(ctx, q); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &tagRows{tag: "DROP TABLE"}, nil
 }
