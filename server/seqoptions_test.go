@@ -17,7 +17,8 @@ func TestSequenceOptionsAsPostgres(t *testing.T) {
 	pg := pgtest.Connect(t).PgConn()
 	vs := connectPgx(t, startServer(t, nil)).PgConn()
 	setupBoth(t, pg, vs, []string{"DROP SEQUENCE IF EXISTS so_x", "DROP SEQUENCE IF EXISTS so_13", "DROP SEQUENCE IF EXISTS so_l",
-		"DROP TABLE IF EXISTS so_owner", "DROP TABLE IF EXISTS so_b", "DROP TABLE IF EXISTS \"soMixed\""})
+		"DROP TABLE IF EXISTS so_owner", "DROP TABLE IF EXISTS so_b", "DROP TABLE IF EXISTS \"soMixed\"", "DROP TABLE IF EXISTS so_s",
+		"DROP SEQUENCE IF EXISTS so_r", "DROP SEQUENCE IF EXISTS so_r2", "DROP SEQUENCE IF EXISTS so_r3", "DROP SEQUENCE IF EXISTS so_s_foo"})
 	compareSteps(t, pg, vs, []string{
 		"CREATE SEQUENCE so_x CACHE 0",
 		"CREATE SEQUENCE so_x AS text",
@@ -57,5 +58,24 @@ func TestSequenceOptionsAsPostgres(t *testing.T) {
 		"DROP MATERIALIZED VIEW IF EXISTS no_such_schema.foo",
 		"DROP FOREIGN TABLE IF EXISTS no_such_schema.foo",
 		"DROP MATERIALIZED VIEW so_nomv",
+		// renaming a sequence (ALTER TABLE renames one too)
+		"CREATE SEQUENCE so_r",
+		"SELECT nextval('so_r')",
+		"ALTER TABLE so_r RENAME TO so_r2",
+		"SELECT nextval('so_r2')",
+		"SELECT currval('so_r2')",
+		"ALTER SEQUENCE so_r2 RENAME TO so_r3",
+		"SELECT currval('so_r3'), lastval()",
+		"SELECT nextval('so_r2')",
+		"ALTER SEQUENCE so_nosuch RENAME TO so_x2",
+		"ALTER SEQUENCE IF EXISTS so_nosuch RENAME TO so_x2",
+		"CREATE TABLE so_s (v text, id serial)",
+		"INSERT INTO so_s (v) VALUES ('a')",
+		"ALTER TABLE so_s_id_seq RENAME TO so_s_foo",
+		"INSERT INTO so_s (v) VALUES ('b')",
+		"SELECT v, id FROM so_s ORDER BY id",
+		"SELECT lastval(), currval('so_s_foo')",
+		"SELECT column_default FROM information_schema.columns WHERE table_name = 'so_s' AND column_name = 'id'",
+		"SELECT sequencename, last_value FROM pg_sequences WHERE sequencename LIKE 'so_s%'",
 	})
 }

@@ -111,6 +111,27 @@ func (v *seqValues) forget(name string) {
 	v.mu.Unlock()
 }
 
+// rename moves a renamed sequence's value to its new name.
+func (v *seqValues) rename(from, to string) {
+	key, _ := seqKey(from)
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	x, ok := v.values[key]
+	if !ok {
+		return
+	}
+	delete(v.values, key)
+	x.name = to
+	newKey := strings.ToLower(to)
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		newKey = key[:i+1] + newKey
+	}
+	v.values[newKey] = x
+	if v.last == key {
+		v.last = newKey
+	}
+}
+
 // discard empties the record (DISCARD SEQUENCES).
 func (v *seqValues) discard() {
 	v.mu.Lock()

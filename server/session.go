@@ -334,6 +334,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		return &splitStatement{sess: s, actions: actions, tag: "ALTER TABLE"}, nil
 	}
 	if st.Keyword(0) == "ALTER" {
+		if stmt, ok, err := s.prepareSequenceRename(ctx, st); ok || err != nil {
+			return stmt, s.failed(err)
+		}
 		if stmt, ok, err := s.prepareAlterTable(ctx, st); ok {
 			return stmt, err
 		}
