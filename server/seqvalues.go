@@ -40,6 +40,7 @@ type seqValues struct {
 	mu     sync.Mutex
 	values map[string]seqValue // by seqKey
 	last   string              // the key of the last nextval's sequence
+	temps  map[string]bool     // the session's temporary sequences, by seqKey
 }
 
 // seqValue is a sequence's last value in the session, and its name as
@@ -108,7 +109,65 @@ func (v *seqValues) forget(name string) {
 	key, _ := seqKey(name)
 	v.mu.Lock()
 	delete(v.values, key)
+	delete(v.temps, key)
 	v.mu.Unlock()
+}
+
+// noteTemporary records a temporary sequence the session created: a
+// read-only transaction may call nextval and setval of those alone, as
+// in PostgreSQL.
+func (v *seqValues) noteTemporary(name string) {
+	key, _ := seqKey(name)
+	v.mu.Lock()
+	if v.temps == nil {
+		v.temps = map[string]bool{}
+	}
+	v.temps[key] = true
+	v.mu.Unlock()
+}
+
+func (v *seqValues) temporary(name string) bool {
+	key, _ := seqKey(name)
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.temps[key]
+}
+
+// noteCreated records the temporary sequence of CREATE {TEMP |
+// TEMPORARY} SEQUENCE [IF NOT EXISTS] name … (other statements are
+// left alone).
+func (s *Session) noteCreated(sql string) {
+	st := sqltext.Parse(sql)
+	if st.Keyword(0) != "CREATE" || st.Keyword(1) != "TEMP" && st.Keyword(1) != "TEMPORARY" || st.Keyword(2) != "SEQUENCE" {
+		return
+	}
+	toks := st.Tokens()
+	i := 3
+	if st.Keyword(3) == "IF" && st.Keyword(4) == "NOT" && st.Keyword(5) == "EXISTS" {
+		i = 6
+	}
+	start := i
+	for i < len(toks) && (toks[i].Kind == sqltext.Word || toks[i].Kind == sqltext.Quoted) {
+		i++
+		if i < len(toks) && sql[toks[i].Start:toks[i].End] == "." {
+			i++
+			continue
+		}
+		break
+	}
+	if i > start {
+		s.seqs.noteTemporary(sql[toks[start].Start:toks[i-1].End])
+	}
+}
+
+// readOnlySequence is PostgreSQL's refusal of nextval or setval (what) of
+// a sequence that is not temporary in a read-only transaction; nil when
+// it may run.
+func (s *Session) readOnlySequence(what, name string) error {
+	if !s.readOnlyTransaction() || s.seqs.temporary(name) {
+		return nil
+	}
+	return vsqlerr.New(vsqlerr.ReadOnlyTransaction, "cannot execute %s() in a read-only transaction", what)
 }
 
 // rename moves a renamed sequence's value to its new name.
@@ -179,6 +238,9 @@ func (s *Server) registerSequenceFunctions(conn *sql.Conn) error {
 			name, _ := values[1].(string)
 			v, ok := values[2].(int64)
 			if caller != nil && ok && values[1] != nil {
+				if err := caller.readOnlySequence("nextval", name); err != nil {
+					return nil, vsqlerr.ForEngine(err)
+				}
 				caller.seqs.record(name, v, true)
 			}
 			return values[2], nil

@@ -319,6 +319,9 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 	if st.Keyword(0) == "DROP" && st.Keyword(1) == "SEQUENCE" {
 		s.forgetDropped(st)
 	}
+	if st.Keyword(0) == "CREATE" && st.Keyword(2) == "SEQUENCE" {
+		s.noteCreated(st.SQL) // CREATE TEMP SEQUENCE
+	}
 	if stmt, ok := s.prepareDiscardSequences(st); ok {
 		return stmt, nil
 	}
