@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
@@ -284,6 +285,9 @@ type sessionUDF struct {
 	in  []duckdb.TypeInfo
 	out duckdb.TypeInfo
 	run func(caller *Session, values []driver.Value) (any, error)
+	// last is the caller last found: a statement's rows (an INSERT of
+	// many rows with a serial column) find it without the server's lock
+	last atomic.Pointer[Session]
 }
 
 func (f *sessionUDF) Config() duckdb.ScalarFuncConfig {
@@ -294,7 +298,11 @@ func (f *sessionUDF) Executor() duckdb.ScalarFuncExecutor {
 	return duckdb.ScalarFuncExecutor{RowExecutor: func(values []driver.Value) (any, error) {
 		var caller *Session
 		if token, ok := values[0].(string); ok {
-			caller = f.srv.sessionByToken(token)
+			if last := f.last.Load(); last != nil && last.activity.token == token {
+				caller = last
+			} else if caller = f.srv.sessionByToken(token); caller != nil {
+				f.last.Store(caller)
+			}
 		}
 		return f.run(caller, values)
 	}}
