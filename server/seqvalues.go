@@ -39,16 +39,12 @@ import (
 // seqValues is a session's record of what nextval returned.
 type seqValues struct {
 	mu     sync.Mutex
-	values map[string]seqValue // by seqKey
-	last   string              // the key of the last nextval's sequence
-	temps  map[string]bool     // the session's temporary sequences, by seqKey
-}
-
-// seqValue is a sequence's last value in the session, and its name as
-// the session wrote it (for errors).
-type seqValue struct {
-	name  string
-	value int64
+	values map[string]int64 // by seqKey
+	last   string           // the key of the last nextval's sequence
+	temps  map[string]bool  // the session's temporary sequences, by seqKey
+	// name and key: the last name recorded and its key (a statement's
+	// rows name one sequence)
+	name, key string
 }
 
 // seqKey is the record's key of a sequence named as PostgreSQL reads it
@@ -72,12 +68,16 @@ func seqKey(name string) (key, bare string) {
 }
 
 func (v *seqValues) record(name string, value int64, last bool) {
-	key, bare := seqKey(name)
 	v.mu.Lock()
-	if v.values == nil {
-		v.values = map[string]seqValue{}
+	if name != v.name || v.key == "" {
+		v.name = name
+		v.key, _ = seqKey(name)
 	}
-	v.values[key] = seqValue{bare, value}
+	key := v.key
+	if v.values == nil {
+		v.values = map[string]int64{}
+	}
+	v.values[key] = value
 	if last {
 		v.last = key
 	}
@@ -92,17 +92,18 @@ func (v *seqValues) currval(name string) (int64, error) {
 	if !ok {
 		return 0, vsqlerr.New(vsqlerr.SequenceValueUndefined, "currval of sequence %q is not yet defined in this session", bare)
 	}
-	return got.value, nil
+	return got, nil
 }
 
 func (v *seqValues) lastval() (int64, error) {
 	v.mu.Lock()
 	got, ok := v.values[v.last]
+	ok = ok && v.last != ""
 	v.mu.Unlock()
-	if v.last == "" || !ok {
+	if !ok {
 		return 0, vsqlerr.New(vsqlerr.SequenceValueUndefined, "lastval is not yet defined in this session")
 	}
-	return got.value, nil
+	return got, nil
 }
 
 // forget removes a dropped sequence.
@@ -181,7 +182,6 @@ func (v *seqValues) rename(from, to string) {
 		return
 	}
 	delete(v.values, key)
-	x.name = to
 	newKey := strings.ToLower(to)
 	if i := strings.LastIndexByte(key, '.'); i >= 0 {
 		newKey = key[:i+1] + newKey
@@ -201,17 +201,17 @@ func (v *seqValues) discard() {
 
 // save and restore keep the record as it is across nextval calls vsql
 // makes itself (setval moving a sequence forward, a sequence made anew).
-func (v *seqValues) save() (map[string]seqValue, string) {
+func (v *seqValues) save() (map[string]int64, string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	saved := make(map[string]seqValue, len(v.values))
+	saved := make(map[string]int64, len(v.values))
 	for k, x := range v.values {
 		saved[k] = x
 	}
 	return saved, v.last
 }
 
-func (v *seqValues) restore(values map[string]seqValue, last string) {
+func (v *seqValues) restore(values map[string]int64, last string) {
 	v.mu.Lock()
 	v.values, v.last = values, last
 	v.mu.Unlock()
