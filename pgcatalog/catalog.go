@@ -125,8 +125,12 @@ var catalogSQL = []string{
 	// serial columns by nextval('…'::regclass); a sequence in main, as
 	// pg_dump's public.s is stored, is unqualified); boolean defaults as true
 	// and false (TypeORM compares them with what it would write)
+	// (a nextval default is stored as the call that records its value for
+	// the session, sqltext.TrackedNextval: vsql_untracked reads it back)
+	`CREATE OR REPLACE MACRO {P}.vsql_untracked(d) AS regexp_replace(d,
+		'^__vsql_nextval\(getvariable\(''__vsql_session''\), ''[^'']*'', (nextval\(''[^'']*''\))\)$', '\1')`,
 	`CREATE OR REPLACE MACRO {P}.vsql_default(d) AS CASE d WHEN 'CAST(''t'' AS BOOLEAN)' THEN 'true' WHEN 'CAST(''f'' AS BOOLEAN)' THEN 'false'
-		ELSE regexp_replace(d, '^nextval\(''(?:main\.)?([^'']+)''\)$', 'nextval(''\1''::regclass)') END`,
+		ELSE regexp_replace({P}.vsql_untracked(d), '^nextval\(''(?:main\.)?([^'']+)''\)$', 'nextval(''\1''::regclass)') END`,
 	// the session's search_path, its schemas that exist (server's
 	// searchpath.go sets the variable once search_path is set)
 	`CREATE OR REPLACE MACRO {P}.vsql_search_path() AS coalesce(getvariable({PATHVAR}), ['public'])`,
@@ -448,12 +452,14 @@ var catalogSQL = []string{
 	// the sequence a column's default draws from (serial columns, and
 	// pg_dump's nextval('public.s'::regclass) defaults), named as
 	// PostgreSQL names it: schema-qualified, public for main
-	`CREATE OR REPLACE MACRO {P}.pg_get_serial_sequence(t, c) AS (SELECT 'public.' || regexp_extract(vsql_sc.column_default,
+	// (an unquoted table name matches the table whatever its case: DuckDB
+	// keeps the case CREATE TABLE serialTest1 wrote)
+	`CREATE OR REPLACE MACRO {P}.pg_get_serial_sequence(t, c) AS (SELECT 'public.' || regexp_extract({P}.vsql_untracked(vsql_sc.column_default),
 		'^nextval\(''(?:[^''.]*\.)?([^''.]+)''\)$', 1)
 		FROM duckdb_columns() vsql_sc WHERE vsql_sc.database_name = current_database() AND vsql_sc.schema_name = 'main'
-		AND vsql_sc.table_name = CASE WHEN t LIKE '%"' THEN replace(regexp_extract(t, '"((?:[^"]|"")*)"$', 1), '""', '"')
-			ELSE lower(regexp_extract(t, '([^.]*)$', 1)) END
-		AND vsql_sc.column_name = c AND vsql_sc.column_default LIKE 'nextval(%')`,
+		AND CASE WHEN t LIKE '%"' THEN vsql_sc.table_name = replace(regexp_extract(t, '"((?:[^"]|"")*)"$', 1), '""', '"')
+			ELSE lower(vsql_sc.table_name) = lower(regexp_extract(t, '([^.]*)$', 1)) END
+		AND vsql_sc.column_name = c AND {P}.vsql_untracked(vsql_sc.column_default) LIKE 'nextval(%')`,
 	`CREATE OR REPLACE MACRO {P}.version() AS {VERSION}`,
 	`CREATE OR REPLACE MACRO {P}.current_setting(n) AS coalesce(CAST(getvariable({SETVAR}) AS MAP(VARCHAR, VARCHAR))[lower(n)], {SETTINGS}[lower(n)]),
 		(n, missing_ok) AS coalesce(CAST(getvariable({SETVAR}) AS MAP(VARCHAR, VARCHAR))[lower(n)], {SETTINGS}[lower(n)])`,

@@ -16,7 +16,7 @@ const (
 	// SessionVariable holds the session's activity token ("<pid>:<random
 	// hex>"), by which the engine functions of pg_stat_activity,
 	// pg_cancel_backend and pg_terminate_backend know their caller.
-	SessionVariable = "__vsql_session"
+	SessionVariable = sqltext.SessionVariable
 )
 
 // The engine functions the server registers for the activity catalog:

@@ -20,11 +20,11 @@ type SequenceParams struct {
 // options that change its parameters or position, which DuckDB lacks:
 // AS type, INCREMENT [BY] n, [NO] MINVALUE, [NO] MAXVALUE, START [WITH] n,
 // RESTART [[WITH] n], CACHE n (no effect), [NO] CYCLE, OWNED BY (not
-// recorded).
+// recorded), SET LOGGED and SET UNLOGGED (no effect).
 type AlterSequence struct {
 	Name     string // as written
 	IfExists bool
-	NoChange bool // only CACHE and OWNED BY: nothing to do
+	NoChange bool // only CACHE, OWNED BY, SET [UN]LOGGED: nothing to do
 
 	asType               string
 	increment            *int64
@@ -36,8 +36,8 @@ type AlterSequence struct {
 }
 
 // ReadAlterSequence reads ALTER SEQUENCE with those options; ok is false
-// for another statement or option (RENAME TO, SET SCHEMA, OWNER TO, SET
-// LOGGED: DuckDB's answer). A malformed number is a syntax error.
+// for another statement or option (RENAME TO, SET SCHEMA, OWNER TO:
+// DuckDB's answer). A malformed number is a syntax error.
 func ReadAlterSequence(st sqltext.Statement) (a AlterSequence, ok bool, err error) {
 	p := pass{src: st.SQL, toks: st.Tokens()}
 	if !p.isWord(0, "alter") || !p.isWord(1, "sequence") {
@@ -136,7 +136,13 @@ func ReadAlterSequence(st sqltext.Statement) (a AlterSequence, ok bool, err erro
 			if i, err = value(i+1, "CACHE", &cache); err != nil {
 				return a, true, err
 			}
+			if *cache <= 0 {
+				return a, true, vsqlerr.New(vsqlerr.SequenceParameter, "CACHE (%d) must be greater than zero", *cache)
+			}
 			continue // no effect on the values
+		case p.isWord(i, "set") && (p.isWord(i+1, "logged") || p.isWord(i+1, "unlogged")):
+			i += 2
+			continue // DuckDB's sequences are always in its write-ahead log
 		case p.isWord(i, "owned") && p.isWord(i+1, "by"):
 			i += 2
 			for i < end && (p.kind(i) == sqltext.Word || p.kind(i) == sqltext.Quoted || p.isOp(i, ".")) {
@@ -193,11 +199,14 @@ func (a AlterSequence) Apply(old SequenceParams) (p SequenceParams, restart bool
 	}
 	r, oldR := sequenceTypeRange[typ], sequenceTypeRange[oldType]
 	// bounds: given, NO …, or (when the type changes) the new type's if
-	// they were the old type's defaults
+	// they were the old type's (whichever the direction, as PostgreSQL
+	// resets them)
 	switch {
 	case a.max != nil:
 		p.Max = *a.max
-	case a.noMax || typ != oldType && (old.Max == oldR[1] || old.Max == -1):
+	case typ != oldType && old.Max == oldR[1]:
+		p.Max = r[1]
+	case a.noMax || typ != oldType && old.Max == -1:
 		p.Max = r[1]
 		if p.Increment < 0 {
 			p.Max = -1
@@ -206,7 +215,9 @@ func (a AlterSequence) Apply(old SequenceParams) (p SequenceParams, restart bool
 	switch {
 	case a.min != nil:
 		p.Min = *a.min
-	case a.noMin || typ != oldType && (old.Min == oldR[0] || old.Min == 1):
+	case typ != oldType && old.Min == oldR[0]:
+		p.Min = r[0]
+	case a.noMin || typ != oldType && old.Min == 1:
 		p.Min = r[0]
 		if p.Increment > 0 {
 			p.Min = 1

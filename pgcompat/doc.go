@@ -93,8 +93,10 @@
 // parser does (srfPlacement in unnest.go), reads x BETWEEN SYMMETRIC a AND
 // b (rowcompare.go), reads interval input exactly at its fields' edges
 // (interval.go), reads
-// nextval('public.s'::regclass) and
-// pg_dump's CREATE SEQUENCE … AS integer CACHE 1 (sequences.go), writes a
+// nextval('public.s'::regclass), runs nextval, currval and lastval as the
+// session's (sqltext.TrackedNextval: the value recorded for the caller),
+// reads pg_dump's CREATE SEQUENCE … AS integer CACHE 1 with PostgreSQL's
+// checks of its options (sequences.go), writes a
 // literal key after -> or ->> that DuckDB would take for a path ('$oid',
 // '/a', the empty key) as the JSON pointer of the key (jsonKey) and fixes spaced
 // timestamptz offsets in DML (offsetLiteral). AlterTableConstraints,

@@ -450,8 +450,9 @@ var rules = map[string]rule{
 	"enum_range":               enumRange,        // enum_range(a, b) (enumorder.go)
 	"symmetric":                betweenSymmetric, // x BETWEEN SYMMETRIC a AND b (rowcompare.go)
 	"asymmetric":               betweenSymmetric,
-	"nextval":                  sequenceArg, // nextval('public.s'::regclass) (sequences.go)
-	"currval":                  sequenceArg,
+	"nextval":                  nextvalCall, // nextval('public.s'::regclass), recorded for the session (sequences.go)
+	"currval":                  currvalCall, // the session's currval (sequences.go)
+	"lastval":                  lastvalCall,
 	"setval":                   sequenceArg,
 	"sequence":                 createSequence, // CREATE SEQUENCE … AS integer CACHE 1 (sequences.go)
 	"?":                        exists,         // a ? b, a ?| b, a ?& b

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vsql/vsql/internal/pgdatetime"
 	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
 )
 
 const p = schema + "."
@@ -28,7 +29,11 @@ func TestRewrite(t *testing.T) {
 		{"SELECT array_agg(e.enumlabel), array_agg(enumlabel), array_agg(e.enumlabel ORDER BY 1) FROM x", "SELECT array_agg(e.enumlabel ORDER BY e.enumsortorder), array_agg(enumlabel ORDER BY enumsortorder), array_agg(e.enumlabel ORDER BY 1) FROM x"},
 		// sequences (sequences.go)
 		{`SELECT nextval('public.s'), currval('"public"."S"'), setval('db.public.s', 1), nextval('public.s'::regclass), nextval(x)`,
-			`SELECT nextval('main.s'), currval('main."S"'), setval('db.main.s', 1), nextval('main.s'), nextval(x)`},
+			`SELECT __vsql_nextval(getvariable('__vsql_session'), 'main.s', nextval('main.s')), __vsql_currval(getvariable('__vsql_session'), 'main."S"', CASE WHEN false THEN currval('main."S"') END), setval('db.main.s', 1), __vsql_nextval(getvariable('__vsql_session'), 'main.s', nextval('main.s')), __vsql_nextval(getvariable('__vsql_session'), x, nextval(x))`},
+		{"SELECT lastval(), pg_catalog.nextval('s'), nextval(coalesce(a, 'b')), nextval('a', 'b'), x.nextval('s')",
+			"SELECT __vsql_lastval(getvariable('__vsql_session')), __vsql_nextval(getvariable('__vsql_session'), 's', nextval('s')), __vsql_nextval(getvariable('__vsql_session'), coalesce(a, 'b'), nextval(coalesce(a, 'b'))), nextval('a', 'b'), x.nextval('s')"},
+		// rewritten once already: left as it is
+		{"SELECT __vsql_nextval(getvariable('__vsql_session'), 's', nextval('s')), __vsql_currval(getvariable('__vsql_session'), 's', CASE WHEN false THEN currval('s') END)", "SELECT __vsql_nextval(getvariable('__vsql_session'), 's', nextval('s')), __vsql_currval(getvariable('__vsql_session'), 's', CASE WHEN false THEN currval('s') END)"},
 		{"CREATE SEQUENCE s AS integer CACHE 1 NO MAXVALUE OWNED BY t.id;", "CREATE SEQUENCE s     MAXVALUE 2147483647;"},
 		{"create temp sequence d as smallint increment by -2 minvalue -5", "create temp sequence d  increment by -2 minvalue -5"},
 		{"CREATE SEQUENCE d AS int2 INCREMENT -1", "CREATE SEQUENCE d  INCREMENT -1 MINVALUE -32768"},
@@ -472,5 +477,40 @@ func TestEnumCompare(t *testing.T) {
 	rewrite(sqltext.Parse("SELECT * FROM t WHERE i = 'a' AND j > 2"), Session{EnumColumns: func() map[string]string { asked = true; return nil }})
 	if asked {
 		t.Error("the enum columns were asked for a statement that compares no name with a literal by order")
+	}
+}
+
+// TestCreateSequenceChecks: PostgreSQL's errors for CREATE SEQUENCE
+// options DuckDB would accept or refuse otherwise.
+func TestCreateSequenceChecks(t *testing.T) {
+	cols := func(parts []string) []TableColumn {
+		if strings.Join(parts, ".") == "t" {
+			return []TableColumn{{Name: "id", Type: "INTEGER"}}
+		}
+		return nil
+	}
+	for sql, want := range map[string]string{
+		"CREATE SEQUENCE s CACHE 0":                                    "22023",
+		"CREATE SEQUENCE s AS text":                                    "22023",
+		"CREATE SEQUENCE s AS smallint MAXVALUE 100000":                "22023",
+		"CREATE SEQUENCE s AS smallint MINVALUE -100000":               "22023",
+		"CREATE SEQUENCE s AS integer MAXVALUE 100000":                 "",
+		"CREATE SEQUENCE s OWNED BY nobody":                            "42601",
+		"CREATE SEQUENCE s OWNED BY NONE":                              "",
+		"CREATE SEQUENCE s OWNED BY memory.__vsql_pg.pg_class.relname": "55000",
+		"CREATE SEQUENCE s OWNED BY t.id":                              "",
+		"CREATE SEQUENCE s OWNED BY t.b":                               "42703",
+		"CREATE SEQUENCE s OWNED BY u.b":                               "42P01",
+	} {
+		_, _, err := rewriteChecked(sqltext.Parse(sql), Session{TableColumns: cols})
+		got := ""
+		if e, ok := err.(*vsqlerr.Error); ok {
+			got = e.SQLState
+		} else if err != nil {
+			got = err.Error()
+		}
+		if got != want {
+			t.Errorf("%s: error %q, want %q", sql, got, want)
+		}
 	}
 }

@@ -31,7 +31,8 @@ type Session struct {
 	// name parts (table, schema.table or database.schema.table, unquoted)
 	// name, in the table's order; nil when there is none. The rewrite
 	// calls it only for an INSERT … VALUES or UPDATE … SET that assigns a
-	// plain string literal to a column (assigned.go).
+	// plain string literal to a column (assigned.go), and for CREATE
+	// SEQUENCE … OWNED BY t.c (sequences.go).
 	TableColumns func(parts []string) []TableColumn
 	// Domains, when set, returns the session's domains: a domain's name
 	// as a cast names it, lower-cased (name, schema.name)

@@ -237,6 +237,7 @@ func (s *Session) expandLike(ctx context.Context, st sqltext.Statement, likes []
 			c.Name, _ = row[1].(string)
 			c.Type, _ = row[2].(string)
 			c.Default, _ = row[3].(string)
+			c.Default = sqltext.UntrackDefault(c.Default)
 			c.NotNull, _ = row[4].(bool)
 			columns[n] = append(columns[n], c)
 		})

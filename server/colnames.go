@@ -137,6 +137,12 @@ func postgresColumnName(duck string) string {
 		return "make_timestamptz"
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_typeof("):
 		return "pg_typeof"
+	case strings.HasPrefix(duck, sqltext.NextvalFunction+"("), strings.HasPrefix(duck, "main."+sqltext.NextvalFunction+"("):
+		return "nextval" // the session's nextval, currval and lastval (seqvalues.go)
+	case strings.HasPrefix(duck, sqltext.CurrvalFunction+"("), strings.HasPrefix(duck, "main."+sqltext.CurrvalFunction+"("):
+		return "currval"
+	case strings.HasPrefix(duck, sqltext.LastvalFunction+"("), strings.HasPrefix(duck, "main."+sqltext.LastvalFunction+"("):
+		return "lastval"
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_sum("), moneySum.MatchString(duck),
 		strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_interval_of(sum("):
 		return "sum" // sum over money (pgcompat.MoneySum) or interval (pgcompat.IntervalSumCall), also OVER (…)

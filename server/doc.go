@@ -58,6 +58,9 @@
 //     against the referencing rows as of its transaction's start: then one
 //     transaction each). RESTART IDENTITY remakes the sequences the
 //     tables' defaults call (sequenceremake.go) in the same transaction.
+//     A key referencing a partitioned table references its partitions.
+//     truncate.go also orders DROP TABLE a, b, … referencing tables first,
+//     and drops with a table the sequences its serial columns own.
 //   - onconstraint.go: INSERT … ON CONFLICT ON CONSTRAINT name, read as
 //     ON CONFLICT (columns) of the primary key or UNIQUE constraint that
 //     pg_constraint names so.
@@ -83,6 +86,11 @@
 //     TRUNCATE … RESTART IDENTITY: DuckDB can neither alter a sequence nor
 //     replace one a column's DEFAULT calls, so those defaults are dropped
 //     and set again around CREATE OR REPLACE SEQUENCE, in one transaction.
+//   - seqvalues.go keeps each session's currval and lastval: the engine
+//     functions behind sqltext.TrackedNextval, TrackedCurrval and
+//     TrackedLastval record what nextval returned for the calling session
+//     (named by its token, set in a DuckDB variable when it starts) and
+//     read it back; DISCARD SEQUENCES clears it.
 //   - sequences.go runs SELECT setval(…) [FROM …] (DuckDB has no setval:
 //     the arguments are read by the same query without the call, then the
 //     sequence is moved forward by nextval) and accepts ALTER SEQUENCE …
@@ -125,8 +133,9 @@
 //     foreign key to itself one row at a time (splitStatement), so that
 //     rows may reference earlier rows of the same statement.
 //   - dropnever.go answers DROP [IF EXISTS] of the object kinds a vsql
-//     database cannot hold (triggers, rules, operators, …): a
-//     NOTICE and the tag, or undefined_object without IF EXISTS.
+//     database cannot hold (triggers, rules, operators, materialized
+//     views, …): a NOTICE and the tag, or undefined_object without IF
+//     EXISTS (after checking the table of … ON t).
 //   - extensions.go answers CREATE and DROP EXTENSION as a PostgreSQL
 //     with plpgsql alone installed (pg_extension lists it).
 //   - viewddl.go: CREATE VIEW and CREATE TABLE … AS name their columns as

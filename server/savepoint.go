@@ -456,6 +456,7 @@ func (st *serialStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, e
 		if err := s.gatedExec(ctx, q); err != nil {
 			return nil, s.failed(err)
 		}
+		s.noteCreated(q) // a temporary table's sequences
 	}
 	return &tagRows{tag: "CREATE TABLE"}, nil
 }

@@ -74,6 +74,13 @@ var nextvalDefault = regexp.MustCompile(`(?i)nextval\('([^']*)'`)
 // remakeSequence replaces sequence q with parameters p standing at pos,
 // in the client's transaction block or one of its own.
 func (s *Session) remakeSequence(ctx context.Context, q sequenceState, p pgcompat.SequenceParams, pos sequencePosition) error {
+	return s.remakeSequenceAs(ctx, q, p, pos, "")
+}
+
+// remakeSequenceAs is remakeSequence that, when rename is set, makes the
+// sequence under that name (as PostgreSQL folds it) and drops the old
+// one, the defaults that called it calling the new one.
+func (s *Session) remakeSequenceAs(ctx context.Context, q sequenceState, p pgcompat.SequenceParams, pos sequencePosition, rename string) error {
 	type dependent struct{ table, column, def string }
 	var deps []dependent
 	err := s.queryRows(ctx, "SELECT schema_name, table_name, column_name, column_default FROM duckdb_columns() WHERE database_name = "+
@@ -91,6 +98,15 @@ func (s *Session) remakeSequence(ctx context.Context, q sequenceState, p pgcompa
 			if !strings.EqualFold(parts[n-1], q.name) || n >= 2 && !strings.EqualFold(pgcompat.PublicToMain(parts[n-2]), q.schema) ||
 				n == 1 && schema != q.schema || n == 3 && !strings.EqualFold(parts[0], q.database) {
 				continue
+			}
+			def = sqltext.UntrackDefault(def)
+			if rename != "" {
+				// the default calls the sequence by its new name
+				ref := sequenceRef(rename)
+				if q.schema != "main" {
+					ref = sequenceRef(q.schema) + "." + ref
+				}
+				def = strings.Replace(def, "nextval('"+m[1]+"'", "nextval("+sqltext.QuoteString(ref), 1)
 			}
 			deps = append(deps, dependent{sqltext.QuoteIdent(q.database) + "." + sqltext.QuoteIdent(schema) + "." + sqltext.QuoteIdent(table), sqltext.QuoteIdent(column), def})
 			break
@@ -122,27 +138,38 @@ func (s *Session) remakeSequence(ctx context.Context, q sequenceState, p pgcompa
 	if p.Cycle {
 		cycle = "CYCLE"
 	}
-	return s.inTransaction(ctx, func() error {
-		for _, d := range deps {
-			if err := s.runText(ctx, "ALTER TABLE "+d.table+" ALTER COLUMN "+d.column+" DROP DEFAULT"); err != nil {
+	return s.untracked(func() error {
+		return s.inTransaction(ctx, func() error {
+			for _, d := range deps {
+				if err := s.runText(ctx, "ALTER TABLE "+d.table+" ALTER COLUMN "+d.column+" DROP DEFAULT"); err != nil {
+					return err
+				}
+			}
+			target, replace := q.qualified(), "OR REPLACE "
+			if rename != "" {
+				target, replace = sqltext.QuoteIdent(q.database)+"."+sqltext.QuoteIdent(q.schema)+"."+sqltext.QuoteIdent(rename), ""
+			}
+			if err := s.runText(ctx, fmt.Sprintf("CREATE %s%sSEQUENCE %s INCREMENT BY %d MINVALUE %d MAXVALUE %d START WITH %d %s",
+				replace, temp, target, p.Increment, p.Min, p.Max, start, cycle)); err != nil {
 				return err
 			}
-		}
-		if err := s.runText(ctx, fmt.Sprintf("CREATE OR REPLACE %sSEQUENCE %s INCREMENT BY %d MINVALUE %d MAXVALUE %d START WITH %d %s",
-			temp, q.qualified(), p.Increment, p.Min, p.Max, start, cycle)); err != nil {
-			return err
-		}
-		if steps > 0 {
-			if err := s.runText(ctx, fmt.Sprintf("SELECT max(nextval(%s)) FROM range(%d)", sqltext.QuoteString(q.qualified()), steps)); err != nil {
-				return err
+			if steps > 0 {
+				if err := s.runText(ctx, fmt.Sprintf("SELECT max(nextval(%s)) FROM range(%d)", sqltext.QuoteString(target), steps)); err != nil {
+					return err
+				}
 			}
-		}
-		for _, d := range deps {
-			if err := s.runText(ctx, "ALTER TABLE "+d.table+" ALTER COLUMN "+d.column+" SET DEFAULT "+d.def); err != nil {
-				return err
+			if rename != "" {
+				if err := s.runText(ctx, "DROP SEQUENCE "+q.qualified()); err != nil {
+					return err
+				}
 			}
-		}
-		return nil
+			for _, d := range deps {
+				if err := s.runText(ctx, "ALTER TABLE "+d.table+" ALTER COLUMN "+d.column+" SET DEFAULT "+d.def); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	})
 }
 
@@ -219,5 +246,107 @@ func (st *sequenceRemakeStatement) Execute(ctx context.Context, _ []any) (pgwire
 	if err != nil {
 		return nil, st.sess.failed(err)
 	}
+	return &tagRows{tag: st.tag}, nil
+}
+
+// sequenceRef is a sequence's name as a nextval argument: bare when
+// PostgreSQL would read it back unchanged, else quoted.
+func sequenceRef(name string) string {
+	if plainName.MatchString(name) {
+		return name
+	}
+	return sqltext.QuoteIdent(name)
+}
+
+var plainName = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
+
+// prepareSequenceRename answers ALTER SEQUENCE [IF EXISTS] s RENAME TO n,
+// and ALTER TABLE s RENAME TO n of a sequence (PostgreSQL renames any
+// relation so): DuckDB cannot rename a sequence, so it is made anew
+// under the new name at its position (remakeSequenceAs), the defaults
+// that call it calling the new one. ok is false for another statement,
+// and for ALTER TABLE of what is not a sequence.
+func (s *Session) prepareSequenceRename(ctx context.Context, st sqltext.Statement) (pgwire.Statement, bool, error) {
+	toks, sql := st.Tokens(), st.SQL
+	word := func(i int, w string) bool {
+		return i < len(toks) && toks[i].Kind == sqltext.Word && strings.EqualFold(sql[toks[i].Start:toks[i].End], w)
+	}
+	end := len(toks)
+	if end > 0 && toks[end-1].Kind == sqltext.Semi {
+		end--
+	}
+	asTable := word(1, "table")
+	if !word(0, "alter") || !word(1, "sequence") && !asTable || end < 6 || !word(end-3, "rename") || !word(end-2, "to") ||
+		toks[end-1].Kind != sqltext.Word && toks[end-1].Kind != sqltext.Quoted {
+		return nil, false, nil
+	}
+	i, ifExists := 2, false
+	if word(2, "if") && word(3, "exists") {
+		i, ifExists = 4, true
+	}
+	for k := i; k < end-3; k++ {
+		if t := toks[k]; t.Kind != sqltext.Word && t.Kind != sqltext.Quoted && sql[t.Start:t.End] != "." {
+			return nil, false, nil
+		}
+	}
+	if i >= end-3 {
+		return nil, false, nil
+	}
+	name := sql[toks[i].Start:toks[end-4].End]
+	q, found, err := s.readSequence(ctx, name)
+	if err != nil {
+		return nil, true, err
+	}
+	if asTable {
+		parts := pgcompat.SplitQualified(pgcompat.PublicToMain(name))
+		for k, p := range parts {
+			parts[k] = sqltext.UnquoteIdent(p)
+		}
+		if !found || s.queryString(ctx, "SELECT table_name FROM duckdb_tables()"+tableWhere(parts)) != "" {
+			return nil, false, nil // a table (or nothing): DuckDB's answer
+		}
+	}
+	if !found {
+		if ifExists {
+			return &warningStatement{sess: s, tag: "ALTER SEQUENCE", notice: fmt.Sprintf("relation %q does not exist, skipping", name)}, true, nil
+		}
+		return nil, true, vsqlerr.New(vsqlerr.SequenceNotFound, "relation %q does not exist", name)
+	}
+	if s.readOnlyTransaction() {
+		return nil, true, refuseReadOnly(st)
+	}
+	to := sql[toks[end-1].Start:toks[end-1].End]
+	if toks[end-1].Kind == sqltext.Quoted {
+		to = sqltext.UnquoteIdent(to)
+	} else {
+		to = strings.ToLower(to)
+	}
+	pos := sequencePosition{value: q.params.Start}
+	if q.called {
+		pos = sequencePosition{value: q.last, called: true}
+	}
+	tag := "ALTER SEQUENCE"
+	if asTable {
+		tag = "ALTER TABLE"
+	}
+	return &sequenceRenameStatement{sess: s, tag: tag, q: q, pos: pos, from: name, to: to}, true, nil
+}
+
+// sequenceRenameStatement renames a sequence (prepareSequenceRename).
+type sequenceRenameStatement struct {
+	noRowsStatement
+	sess     *Session
+	tag      string
+	q        sequenceState
+	pos      sequencePosition
+	from, to string
+}
+
+func (st *sequenceRenameStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error) {
+	s := st.sess
+	if err := s.remakeSequenceAs(ctx, st.q, st.q.params, st.pos, st.to); err != nil {
+		return nil, s.failed(err)
+	}
+	s.seqs.rename(st.from, st.to) // the session's currval follows it
 	return &tagRows{tag: st.tag}, nil
 }

@@ -158,8 +158,14 @@ func (st *setvalStatement) Execute(ctx context.Context, params []any) (pgwire.Ro
 		if !ok || !okb {
 			return nil, s.failed(vsqlerr.New(vsqlerr.InvalidParameter, "setval takes a sequence name, a bigint and a boolean"))
 		}
-		if err := s.setval(ctx, seq, v, called); err != nil {
+		if err := s.readOnlySequence("setval", seq); err != nil {
 			return nil, s.failed(err)
+		}
+		if err := s.untracked(func() error { return s.setval(ctx, seq, v, called) }); err != nil {
+			return nil, s.failed(err)
+		}
+		if called {
+			s.seqs.record(seq, v, false) // the session's currval (not lastval's sequence)
 		}
 		out.rows = append(out.rows, []any{v})
 	}

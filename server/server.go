@@ -208,6 +208,9 @@ func (s *Server) open(ctx context.Context) error {
 	if err := s.registerActivity(reg); err != nil {
 		return err
 	}
+	if err := s.registerSequenceFunctions(reg); err != nil {
+		return err
+	}
 	if err := pgcompat.RegisterFunctions(reg); err != nil {
 		return err
 	}

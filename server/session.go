@@ -108,6 +108,8 @@ type Session struct {
 	domainCache        *domainSet         // domains (domain.go)
 	selfRefs           *selfReferences    // tables with a foreign key to themselves (selfref.go)
 	catalogChangedInTx bool
+	seqs               seqValues // what nextval returned (seqvalues.go)
+	droppingOwned      bool      // a DROP TABLE's owned sequences are being dropped (truncate.go)
 }
 
 // admin reports whether the session's login has the admin role.
@@ -139,16 +141,18 @@ func (s *Server) newSession(ctx context.Context, target Target, alias string, ro
 	conn := dc.(*duckdb.Conn)
 	// One string: DuckDB runs the statements in order, in one call.
 	s.syncPGAccessIfUsersChanged(ctx)
-	// One statement: TimeZone is the engine's global UTC, and the login's
+	// One call: TimeZone is the engine's global UTC, the login's
 	// variables are set by the first statement that needs them
-	// (publishLogin).
-	if _, err := conn.ExecContext(ctx, "USE "+sqltext.QuoteIdent(alias), nil); err != nil {
+	// (publishLogin), the session's token here (nextval records its
+	// values for the session by it: seqvalues.go).
+	pid, secret := s.newKey()
+	act := newActivity(pid, remote)
+	if _, err := conn.ExecContext(ctx, "USE "+sqltext.QuoteIdent(alias)+";\nSET VARIABLE "+sqltext.SessionVariable+" = "+sqltext.QuoteString(act.token), nil); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("start session: %w", err)
 	}
-	pid, secret := s.newKey()
 	sess := &Session{srv: s, target: target, alias: alias, conn: conn, pid: pid, secret: secret, params: params, principal: principal{user: params["user"], role: role},
-		activity: newActivity(pid, remote)}
+		activity: act}
 	sess.setTx(txIdle)
 	// Settings the client sent in its startup packet (pgjdbc sends TimeZone,
 	// psql application_name); invalid ones fall back to the defaults.
@@ -317,6 +321,15 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		return nil, s.failed(vsqlerr.New(vsqlerr.SyntaxError, "trailing junk after %s at or near %q", what, junk).
 			WithHint("Separate the number from the word that follows it (123 AS abc); PostgreSQL 15 does not read 1_000 either."))
 	}
+	if st.Keyword(0) == "DROP" && st.Keyword(1) == "SEQUENCE" {
+		s.forgetDropped(st)
+	}
+	if st.Keyword(0) == "CREATE" && st.Keyword(2) == "SEQUENCE" {
+		s.noteCreated(st.SQL) // CREATE TEMP SEQUENCE
+	}
+	if stmt, ok := s.prepareDiscardSequences(st); ok {
+		return stmt, nil
+	}
 	switch kind {
 	case sqltext.KindBegin, sqltext.KindCommit, sqltext.KindRollback:
 		return &txStatement{sess: s, st: st}, nil
@@ -332,12 +345,30 @@ func (s *Session) Prepare(ctx context.Context, st sqltext.Statement, paramOIDs [
 		return &splitStatement{sess: s, actions: actions, tag: "ALTER TABLE"}, nil
 	}
 	if st.Keyword(0) == "ALTER" {
+		if stmt, ok, err := s.prepareSequenceRename(ctx, st); ok || err != nil {
+			return stmt, s.failed(err)
+		}
 		if stmt, ok, err := s.prepareAlterTable(ctx, st); ok {
 			return stmt, err
 		}
 	}
 	if drops, tag, ok := sqltext.DropList(st); ok {
+		if tag == "DROP TABLE" {
+			// referencing tables first: DuckDB refuses to drop a table
+			// another table's foreign key references
+			ordered, err := s.referencingFirst(ctx, drops)
+			if err != nil {
+				return nil, s.failed(err)
+			}
+			drops = ordered
+		}
 		return &splitStatement{sess: s, actions: drops, tag: tag}, nil
+	}
+	if st.Keyword(0) == "DROP" && st.Keyword(1) == "TABLE" && !s.droppingOwned {
+		// the sequences of its serial columns go with the table
+		if stmt, ok, err := s.prepareDropOwned(ctx, st); ok || err != nil {
+			return stmt, s.failed(err)
+		}
 	}
 	if stmt, ok := s.prepareAlterEnum(st); ok {
 		return stmt, nil

@@ -372,7 +372,7 @@ func (s *Session) prepareSetting(st sqltext.Statement) (pgwire.Statement, bool, 
 		}
 	case "DISCARD":
 		if discardAll.MatchString(sql) {
-			return &settingStatement{apply: func() error { s.closeCursors(false); s.prepared = nil; return s.resetAll() }, tag: "DISCARD ALL"}, true, nil
+			return &settingStatement{apply: func() error { s.closeCursors(false); s.prepared = nil; s.seqs.discard(); return s.resetAll() }, tag: "DISCARD ALL"}, true, nil
 		}
 	}
 	return nil, false, nil

@@ -515,6 +515,9 @@ func (s *Session) chain(ctx context.Context, chain bool, modes txModes, tag stri
 	return &tagRows{tag: tag}, nil
 }
 
+// dropForce is DROP DATABASE's option list [WITH] (FORCE).
+var dropForce = regexp.MustCompile(`(?is)^(?:WITH\s*)?\(\s*FORCE\s*\)\s*;?$`)
+
 // databaseStatement is CREATE DATABASE or DROP DATABASE.
 type databaseStatement struct {
 	noRowsStatement
@@ -533,6 +536,12 @@ func (s *Session) prepareDatabaseStatement(st sqltext.Statement) (pgwire.Stateme
 	}
 	if !ok {
 		return nil, s.failed(&vsqlerr.Error{SQLState: "42601", Message: "syntax error: " + verb + " needs a database name"})
+	}
+	if !create && dropForce.MatchString(rest) {
+		// PostgreSQL's FORCE ends the database's other sessions; vsql never
+		// does (branches.Manager.DropDatabase refuses while they are
+		// connected), so it reads FORCE as the plain DROP DATABASE.
+		rest = ""
 	}
 	if rest != "" {
 		return nil, s.failed(vsqlerr.New(vsqlerr.FeatureNotSupported, "%s options are not supported: %s", verb, rest).

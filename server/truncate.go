@@ -132,6 +132,29 @@ func (st *truncateStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows,
 	if err != nil {
 		return nil, s.failed(err)
 	}
+	// A partition's rows are its root's: a key referencing an ancestor
+	// references the partition too.
+	for _, n := range st.truncate.Tables {
+		parts := []string{n.Table}
+		if n.Schema != "" {
+			parts = []string{n.Schema, n.Table}
+		}
+		node, err := s.partitionNode(ctx, parts)
+		if err != nil {
+			return nil, s.failed(err)
+		}
+		if node == nil {
+			continue
+		}
+		key := tableKey(n.Schema, n.Table)
+		for a := node.parent; a != nil; a = a.parent {
+			for _, e := range edges {
+				if ak := tableKey(a.schema, a.name); e.parent == ak && e.child != ak {
+					edges = append(edges, fkEdge{child: e.child, parent: key})
+				}
+			}
+		}
+	}
 	// The tables, in the order written, and with CASCADE every table that
 	// references one of them.
 	names := map[string]string{} // key → the name to delete from
@@ -254,4 +277,145 @@ func (s *Session) foreignKeys(ctx context.Context) ([]fkEdge, error) {
 		parent, _ := vals[2].(string)
 		edges = append(edges, fkEdge{child: tableKey(schema, table), parent: tableKey(schema, parent)})
 	}
+}
+
+// referencingFirst orders the statements DROP TABLE [IF EXISTS] name …
+// of one DROP TABLE of several tables so that a table another one of
+// them references by a foreign key is dropped after it (PostgreSQL drops
+// them together).
+func (s *Session) referencingFirst(ctx context.Context, drops []string) ([]string, error) {
+	edges, err := s.foreignKeys(ctx)
+	if err != nil || len(edges) == 0 {
+		return drops, err
+	}
+	keys := make([]string, len(drops))
+	for k, q := range drops {
+		keys[k] = dropTableKey(q)
+	}
+	order := make([]int, len(drops))
+	for k := range order {
+		order[k] = k
+	}
+	var out []string
+	for len(order) > 0 {
+		pick := 0
+		for i, k := range order {
+			referenced := false
+			for _, e := range edges {
+				if e.parent == keys[k] && e.child != e.parent && slices.ContainsFunc(order, func(o int) bool { return o != k && keys[o] == e.child }) {
+					referenced = true
+					break
+				}
+			}
+			if !referenced {
+				pick = i
+				break
+			}
+		}
+		out = append(out, drops[order[pick]])
+		order = append(order[:pick], order[pick+1:]...)
+	}
+	return out, nil
+}
+
+// dropTableKey is the tableKey of the table DROP TABLE [IF EXISTS] name
+// [CASCADE | RESTRICT] names.
+func dropTableKey(q string) string {
+	parts := dropTableParts(q)
+	switch n := len(parts); {
+	case n == 1:
+		return tableKey("", parts[0])
+	case n >= 2:
+		return tableKey(parts[n-2], parts[n-1])
+	}
+	return ""
+}
+
+// dropTableParts are the name parts of the table DROP TABLE [IF EXISTS]
+// name [CASCADE | RESTRICT] names, as PostgreSQL reads them (schema
+// public is main).
+func dropTableParts(q string) []string {
+	st := sqltext.Parse(q)
+	toks := st.Tokens()
+	i := 2
+	if st.Keyword(2) == "IF" && st.Keyword(3) == "EXISTS" {
+		i = 4
+	}
+	var parts []string
+	for ; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.Kind == sqltext.Quoted:
+			parts = append(parts, sqltext.UnquoteIdent(q[t.Start:t.End]))
+		case t.Kind == sqltext.Word && !strings.EqualFold(q[t.Start:t.End], "cascade") && !strings.EqualFold(q[t.Start:t.End], "restrict"):
+			parts = append(parts, strings.ToLower(q[t.Start:t.End]))
+		}
+	}
+	if n := len(parts); n >= 2 && parts[n-2] == "public" {
+		parts[n-2] = "main"
+	}
+	return parts
+}
+
+// prepareDropOwned answers DROP TABLE [IF EXISTS] t [CASCADE | RESTRICT]
+// of a table whose serial or identity columns draw from sequences named
+// <table>_<column>_seq, as RewriteSerial names them: PostgreSQL drops the
+// sequences such a column owns with the table, so the table goes, then
+// they do, in one transaction. ok is false for another table (DuckDB
+// drops it).
+func (s *Session) prepareDropOwned(ctx context.Context, st sqltext.Statement) (pgwire.Statement, bool, error) {
+	parts := dropTableParts(st.SQL)
+	if len(parts) == 0 || len(parts) > 3 {
+		return nil, false, nil
+	}
+	var drops []string
+	err := s.queryRows(ctx, "SELECT database_name, schema_name, table_name, column_name, column_default FROM duckdb_columns()"+tableWhere(parts)+
+		" AND column_default LIKE '%nextval(%' ORDER BY database_name = 'temp' DESC, column_index", func(row []any) {
+		db, _ := row[0].(string)
+		sch, _ := row[1].(string)
+		tbl, _ := row[2].(string)
+		col, _ := row[3].(string)
+		def, _ := row[4].(string)
+		if len(drops) > 0 && !strings.HasPrefix(drops[0], "DROP SEQUENCE IF EXISTS "+sqltext.QuoteIdent(db)+"."+sqltext.QuoteIdent(sch)+".") {
+			return // (a temporary table shadows the other)
+		}
+		owned := strings.ToLower(tbl + "_" + col + "_seq")
+		for _, m := range nextvalDefault.FindAllStringSubmatch(def, -1) {
+			names := pgcompat.SplitQualified(m[1])
+			if strings.ToLower(sqltext.UnquoteIdent(names[len(names)-1])) == owned {
+				drops = append(drops, "DROP SEQUENCE IF EXISTS "+sqltext.QuoteIdent(db)+"."+sqltext.QuoteIdent(sch)+"."+sqltext.QuoteIdent(sqltext.UnquoteIdent(names[len(names)-1])))
+				break
+			}
+		}
+	})
+	if err != nil || len(drops) == 0 {
+		return nil, false, err
+	}
+	return &ownedDropStatement{sess: s, actions: append([]string{st.SQL}, drops...)}, true, nil
+}
+
+// ownedDropStatement is a DROP TABLE and the DROP SEQUENCE of the
+// sequences its serial columns own.
+type ownedDropStatement struct {
+	noRowsStatement
+	sess    *Session
+	actions []string
+}
+
+func (d *ownedDropStatement) Execute(ctx context.Context, _ []any) (pgwire.Rows, error) {
+	s := d.sess
+	s.droppingOwned = true
+	defer func() { s.droppingOwned = false }()
+	err := s.inTransaction(ctx, func() error {
+		for _, q := range d.actions {
+			if err := s.runText(ctx, q); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &tagRows{tag: "DROP TABLE"}, nil
 }

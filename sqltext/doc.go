@@ -38,6 +38,11 @@
 //     ONLY, CASCADE/RESTRICT, identity options) for the server, which
 //     carries out what DuckDB's TRUNCATE does not read.
 //
+//   - TrackedNextval, TrackedCurrval and TrackedLastval (seqtrack.go)
+//     write nextval, currval and lastval as calls of the server's engine
+//     functions that keep the values for the calling session;
+//     UntrackDefault reads a stored DEFAULT back as plain nextval.
+//
 //   - ScanStatement (vsql.go) collects what the server checks before it
 //     prepares a statement: vsql_* calls, __vsql names, quoted
 //     "db/branch" and "db@n" catalogs, and the first name of every dotted

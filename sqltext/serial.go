@@ -1,6 +1,11 @@
 package sqltext
 
-import "strings"
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
 
 // serialTypes are PostgreSQL's auto-increment pseudo-types and the integer
 // type each stands for.
@@ -108,9 +113,9 @@ func RewriteSerial(src string) (sequences []string, out string, ok bool) {
 		}
 		column := t.word
 		seq := qualifier + QuoteIdent(table+"_"+column+"_seq")
-		def := " DEFAULT nextval(" + QuoteString(strings.Trim(seq, `"`)) + ")"
+		def := " DEFAULT " + TrackedNextval(QuoteString(strings.Trim(seq, `"`)))
 		if qualifier != "" {
-			def = " DEFAULT nextval(" + QuoteString(seq) + ")"
+			def = " DEFAULT " + TrackedNextval(QuoteString(seq))
 		}
 		typ := toks[i+1]
 		if base, isSerial := serialTypes[typ.word]; isSerial && typ.kind == tokWord {
@@ -140,7 +145,10 @@ func RewriteSerial(src string) (sequences []string, out string, ok bool) {
 				break
 			}
 			end := toks[k+1].end
-			if k+2 < len(toks) && toks[k+2].kind == tokOpen { // sequence options are dropped
+			options := sequenceMax[typ.word]
+			if k+2 < len(toks) && toks[k+2].kind == tokOpen {
+				// the sequence options: START, INCREMENT, MINVALUE,
+				// MAXVALUE, CYCLE kept (CACHE, SEQUENCE NAME dropped)
 				d := 0
 				for m := k + 2; m < len(toks); m++ {
 					if toks[m].kind == tokOpen {
@@ -152,11 +160,12 @@ func RewriteSerial(src string) (sequences []string, out string, ok bool) {
 						}
 					}
 				}
+				options = identityOptions(toks, k+3, end, strings.ToLower(typ.word))
 			}
 			sb.WriteString(src[last:toks[j].start])
 			sb.WriteString(strings.TrimPrefix(def, " ") + " NOT NULL")
 			last = end
-			sequences = append(sequences, create+seq+sequenceMax[typ.word])
+			sequences = append(sequences, create+seq+options)
 			break
 		}
 	}
@@ -311,4 +320,91 @@ func AlterTableOnView(src string) (parts []string, asView string, ok bool) {
 		return nil, "", false
 	}
 	return parts, src[:toks[1].start] + "VIEW" + src[toks[1].end:], true
+}
+
+// identityTypeRange is the range of an identity column's integer type.
+var identityTypeRange = map[string][2]int64{"smallint": {math.MinInt16, math.MaxInt16}, "int2": {math.MinInt16, math.MaxInt16},
+	"integer": {math.MinInt32, math.MaxInt32}, "int": {math.MinInt32, math.MaxInt32}, "int4": {math.MinInt32, math.MaxInt32}}
+
+// identityOptions are an identity column's sequence options (tokens from,
+// up to the byte offset end) as CREATE SEQUENCE options, with
+// PostgreSQL's defaults for the column's type typ: START [WITH] n,
+// INCREMENT [BY] n, [NO] MINVALUE, [NO] MAXVALUE and [NO] CYCLE; CACHE
+// and SEQUENCE NAME are dropped.
+func identityOptions(toks []sqlToken, from, end int, typ string) string {
+	number := func(n int) (int64, int, bool) {
+		sign := ""
+		if n < len(toks) && (toks[n].text == "-" || toks[n].text == "+") {
+			sign, n = toks[n].text, n+1
+		}
+		if n >= len(toks) || toks[n].start >= end {
+			return 0, n, false
+		}
+		v, err := strconv.ParseInt(sign+toks[n].text, 10, 64)
+		return v, n + 1, err == nil
+	}
+	var start, lo, hi *int64
+	inc, cycle := int64(1), false
+	for m := from; m < len(toks) && toks[m].start < end; m++ {
+		if toks[m].kind != tokWord {
+			continue
+		}
+		switch w := toks[m].word; w {
+		case "start", "increment", "minvalue", "maxvalue":
+			if m > 0 && toks[m-1].word == "no" {
+				continue // NO MINVALUE, NO MAXVALUE: the default
+			}
+			n := m + 1
+			if n < len(toks) && (toks[n].word == "with" || toks[n].word == "by") {
+				n++
+			}
+			v, next, ok := number(n)
+			if !ok {
+				continue
+			}
+			switch w {
+			case "start":
+				start = &v
+			case "increment":
+				if v != 0 {
+					inc = v
+				}
+			case "minvalue":
+				lo = &v
+			case "maxvalue":
+				hi = &v
+			}
+			m = next - 1
+		case "cycle":
+			cycle = m == 0 || toks[m-1].word != "no"
+		}
+	}
+	r, ok := identityTypeRange[typ]
+	if !ok {
+		r = [2]int64{math.MinInt64, math.MaxInt64}
+	}
+	min, max := int64(1), r[1]
+	if inc < 0 {
+		min, max = r[0], -1
+	}
+	if lo != nil {
+		min = *lo
+	}
+	if hi != nil {
+		max = *hi
+	}
+	first := min
+	if inc < 0 {
+		first = max
+	}
+	if start != nil {
+		first = *start
+	}
+	// INCREMENT first: DuckDB resets the bounds of a descending sequence
+	// when INCREMENT BY follows them
+	out := fmt.Sprintf(" INCREMENT BY %d MINVALUE %d MAXVALUE %d START WITH %d", inc, min, max, first)
+	if cycle {
+		out += " CYCLE"
+	}
+	return out
 }

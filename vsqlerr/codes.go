@@ -87,6 +87,7 @@ const (
 	InvalidPartitionBound Code = "invalid_partition_bound"
 	PartitionColumns      Code = "partition_column_mismatch"
 	TableNotFound         Code = "undefined_table"
+	SchemaNotFound        Code = "invalid_schema_name"
 	RangeBoundOrder       Code = "invalid_range_bound"
 	WrongObjectType       Code = "wrong_object_type"
 	// Views (server/viewddl.go).
@@ -149,6 +150,11 @@ const (
 	// setval (server/sequences.go).
 	SequenceNotFound    Code = "sequence_not_found"
 	SequenceOutOfBounds Code = "sequence_out_of_bounds"
+	// currval or lastval before the session's nextval (server/seqvalues.go).
+	SequenceValueUndefined Code = "sequence_value_undefined"
+	// CREATE SEQUENCE … OWNED BY a table of another schema.
+	SequenceOwnerSchema Code = "sequence_owner_schema"
+	UndefinedColumn     Code = "undefined_column"
 	// Text read as a date, timestamp or time (PostgreSQL's input).
 	InvalidDatetimeInput Code = "invalid_datetime_input"
 	// IntervalFieldOverflow: an interval's input beyond what a field holds.
@@ -174,7 +180,6 @@ const (
 	InvalidRecursion       Code = "invalid_recursion"
 	InvalidColumnReference Code = "invalid_column_reference"
 	DuplicateColumn        Code = "duplicate_column"
-	UndefinedColumn        Code = "undefined_column"
 	CycleMarkType          Code = "cycle_mark_type"
 )
 
@@ -267,6 +272,7 @@ var codes = map[Code]codeInfo{
 	InvalidTableDefinition:  {"42P16", "A replacement view (CREATE OR REPLACE VIEW) keeps the columns of the view it replaces and may only add others after them; a view that reads a temporary table is temporary. DROP VIEW and CREATE VIEW to change the columns."},
 	WrongObjectType:         {"42809", "The statement does not apply to that kind of object; the message says which kind it needs."},
 	RangeBoundOrder:         {"42804", "In a range bound, the values after a MINVALUE must all be MINVALUE, and after a MAXVALUE all MAXVALUE: FROM (1, MINVALUE, MINVALUE)."},
+	SchemaNotFound:          {"3F000", "Check the schema's name (public is main): SELECT schema_name FROM information_schema.schemata lists them."},
 	TableNotFound:           {"42P01", "Check the table's name (schema public is main): \\dt in psql, or SELECT * FROM information_schema.tables, lists the tables."},
 	DomainCheck:             {"23514", "The value must satisfy every CHECK constraint of the domain (and of the domains it is based on): SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE contypid = 'name'::regtype lists them in PostgreSQL; in vsql, docs/sql.md (Domains)."},
 	DomainNotNull:           {"23502", "The domain is NOT NULL: give the column or the cast a value, or give the domain a DEFAULT (when the domain has no column default to supply)."},
@@ -292,6 +298,9 @@ var codes = map[Code]codeInfo{
 	UnsupportedResultFormat: {"0A000", "Request this column in text format (format code 0)."},
 	UndefinedObject:         {"42704", "Check the name: SELECT conname FROM pg_constraint lists the constraints."},
 	SequenceNotFound:        {"42P01", "Check the sequence's name (schema public is main): SELECT schema_name, sequence_name FROM duckdb_sequences() lists them."},
+	SequenceOwnerSchema:     {"55000", "A sequence's owner is a column of a table in the sequence's schema: create the sequence in that schema, or OWNED BY NONE."},
+	UndefinedColumn:         {"42703", "Check the column's (or the composite field's) name: SELECT column_name FROM information_schema.columns WHERE table_name = '…' lists a table's columns."},
+	SequenceValueUndefined:  {"55000", "currval(s) and lastval() return what nextval returned in this session: call nextval first (DISCARD SEQUENCES forgets the values)."},
 	SequenceOutOfBounds:     {"22003", "setval's value must lie between the sequence's MINVALUE and MAXVALUE (duckdb_sequences() shows them)."},
 	UntranslatableCharacter: {"22P05", "A JSON string holding \\u0000 has no text: leave the escape out, or read the value as json (->) instead of text (->>)."},
 	NullValueNotAllowed:     {"22004", "Pass a value that is not NULL, e.g. coalesce(x, …) (in format(): %L writes NULL, %s nothing)."},
@@ -319,7 +328,6 @@ var codes = map[Code]codeInfo{
 	InvalidRecursion:        {"42P19", "A recursive query is non-recursive-term UNION [ALL] recursive-term, and its recursive term reads the query once, in its own FROM clause (not in a subquery, the nullable side of an outer join, INTERSECT ALL or EXCEPT), without aggregates: docs/sql.md, Recursive queries."},
 	InvalidColumnReference:  {"42P10", "Name at most as many columns in the WITH query's column list as its query has."},
 	DuplicateColumn:         {"42701", "Name each column once in the SEARCH or CYCLE clause."},
-	UndefinedColumn:         {"42703", "Check the column's (or the composite field's) name against the table's (or the type's) definition."},
 	CycleMarkType:           {"42804", "Give a CYCLE clause's TO and DEFAULT values of one type (true and false, or two strings such as 'Y' and 'N')."},
 	DatetimeNeedsSession:    {"0A000", "Write the value as a typed literal (date '…', '…'::timestamp), which is read in the session's DateStyle and TimeZone, in ISO 8601 (1999-01-08), or as now() / current_date."},
 

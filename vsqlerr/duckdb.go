@@ -64,6 +64,7 @@ var messageStates = []struct {
 	state    string
 }{
 	{duckdb.ErrorTypeCatalog, "already exists", "42P07"},                       // duplicate_table
+	{duckdb.ErrorTypeCatalog, "is main key table of the table", "2BP01"},       // DROP TABLE of a referenced table: dependent_objects_still_exist
 	{duckdb.ErrorTypeCatalog, "Function with name", "42883"},                   // undefined_function
 	{duckdb.ErrorTypeCatalog, "Schema with name", "3F000"},                     // invalid_schema_name
 	{duckdb.ErrorTypeCatalog, "Type with name", "42704"},                       // undefined_object
