@@ -120,6 +120,19 @@ func fetchWithTies(p *pass, i int) {
 	p.replace(p.toks[fetch].Start, p.toks[i].End, "")
 }
 
+// callItems reads the call of the unqualified function named at token i:
+// its closing parenthesis (-1: not a call) and the first token of each
+// argument (splitTopLevel).
+func (p *pass) callItems(i int) (closing int, items []int) {
+	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
+		return -1, nil
+	}
+	if closing = p.matchForward(i + 1); closing < 0 {
+		return -1, nil
+	}
+	return closing, p.splitTopLevel(i+2, closing-1)
+}
+
 // splitTopLevel returns the first token of each comma-separated item of
 // tokens from…to (inclusive) at their own level.
 func (p *pass) splitTopLevel(from, to int) []int {

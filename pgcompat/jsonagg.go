@@ -168,14 +168,10 @@ func enumLabels(p *pass, i int) {
 // or NULL cast to a type (NULL::text, CAST(NULL AS text)), becomes the
 // empty string.
 func stringAggNullDelimiter(p *pass, i int) {
-	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
-		return
-	}
-	closing := p.matchForward(i + 1)
+	closing, items := p.callItems(i)
 	if closing < 0 {
 		return
 	}
-	items := p.splitTopLevel(i+2, closing-1)
 	if len(items) != 2 {
 		return
 	}

@@ -125,14 +125,10 @@ func countCall(p *pass, i int) {
 // false THEN d ELSE x END, whose type is DuckDB's common type of the two
 // (DECIMAL of an integer x, DOUBLE of a double precision one).
 func lagLeadDefault(p *pass, i int) {
-	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
-		return
-	}
-	closing := p.matchForward(i + 1)
+	closing, items := p.callItems(i)
 	if closing < 0 {
 		return
 	}
-	items := p.splitTopLevel(i+2, closing-1)
 	if len(items) != 3 || items[1]-2 < items[0] {
 		return
 	}
@@ -154,14 +150,10 @@ func lagLeadDefault(p *pass, i int) {
 // integer literal becomes pg_nth_arg(n), a macro of CASE WHEN n <= 0
 // THEN error(…) ELSE n END (a NULL n stays NULL, as in PostgreSQL).
 func nthValueArgument(p *pass, i int) {
-	if p.kind(i+1) != sqltext.Open || p.isOp(i-1, ".") {
-		return
-	}
-	closing := p.matchForward(i + 1)
+	closing, items := p.callItems(i)
 	if closing < 0 {
 		return
 	}
-	items := p.splitTopLevel(i+2, closing-1)
 	if len(items) != 2 || items[1] > closing-1 {
 		return
 	}
