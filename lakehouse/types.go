@@ -221,7 +221,7 @@ func icebergType(t *duckType, nextID func() int) (iceberg.Type, error) {
 		return P.Float64, nil
 	case "DECIMAL":
 		return iceberg.DecimalTypeOf(t.width, t.scale), nil
-	case "VARCHAR", "JSON", "ENUM":
+	case "VARCHAR", "JSON", "PG_JSON", "ENUM": // PG_JSON: vsql's json, text kept as written (pgcompat)
 		return P.String, nil
 	case "BLOB":
 		return P.Binary, nil

@@ -252,6 +252,9 @@ func unsupportedType(t string, isKey bool) string {
 	case strings.HasPrefix(t, "DECIMAL("):
 		return ""
 	}
+	if t == "pg_json" {
+		t = "json" // vsql's json (pgcompat), text kept as written
+	}
 	return "type " + t + " is not supported (JSON, ENUM, BIT, BIGNUM, VARIANT, GEOMETRY and custom types cannot be compared exactly)"
 }
 
