@@ -463,6 +463,10 @@
 //     nothing to DuckDB's storage, are dropped when every one is known and
 //     its value one PostgreSQL accepts (else DuckDB refuses the clause).
 //
+//   - x [NOT] LIKE | ILIKE pattern (likeescape.go): ESCAPE '\' added, as
+//     PostgreSQL's LIKE escapes with a backslash by default, when the
+//     pattern is not a literal or is one with a backslash.
+//
 //   - x + interval '1 month - 1 second', x - '…'::interval (intervalorder.go):
 //     a literal with a calendar and a time part, the right operand of + or
 //     -, becomes two intervals added in PostgreSQL's order (months and

@@ -555,6 +555,8 @@ var rules = map[string]rule{
 	"set":                      updateSet,         // UPDATE … SET c = '…'
 	"json_agg":                 jsonAgg,           // (jsonagg.go)
 	"any":                      likeAny,           // x LIKE ANY (array) (likeany.go)
+	"like":                     likeEscape,        // x LIKE 'a\_b': PostgreSQL's backslash escape (likeescape.go)
+	"ilike":                    likeEscape,
 	"all":                      likeAny,
 	"jsonb_agg":                jsonAgg,
 	"json_object_agg":          jsonAgg,

@@ -125,6 +125,9 @@ func postgresColumnName(duck string) string {
 		strings.Contains(duck, sqltext.FunctionsSchema+".pg_regex_op("),
 		strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_jsonpath_"):
 		return "?column?" // x ~ y, x SIMILAR TO y, x = ANY (…)
+	case strings.HasPrefix(duck, "main.like_escape("), strings.HasPrefix(duck, "main.not_like_escape("),
+		strings.HasPrefix(duck, "main.ilike_escape("), strings.HasPrefix(duck, "main.not_ilike_escape("):
+		return "?column?" // x LIKE p ESCAPE e, as pgcompat's likeEscape writes x LIKE p
 	case strings.HasPrefix(duck, "~(") && strings.HasSuffix(duck, ")"):
 		return "?column?" // ~x, a prefix operator
 	case strings.HasPrefix(duck, sqltext.FunctionsSchema+".pg_hypothetical_"):
