@@ -87,23 +87,32 @@ func byteaFunctions() map[string][]engineFunc {
 		}}}
 	}
 	like := func(negate, escape bool) []engineFunc {
-		in := []string{"BLOB", "BLOB"}
-		if escape {
-			in = append(in, "BLOB")
-		}
-		return []engineFunc{{in: in, out: "BOOLEAN", run: func(a []driver.Value) (any, error) {
+		run := func(a []driver.Value) (any, error) {
 			s, _ := a[0].([]byte)
 			p, _ := a[1].([]byte)
 			esc := -1
+			e, ok := a[len(a)-1].([]byte)
+			if text, isText := a[len(a)-1].(string); isText {
+				e, ok = []byte(text), true
+			}
 			if !escape {
 				esc = '\\'
-			} else if e, _ := a[2].([]byte); len(e) == 1 {
+			} else if !ok || len(e) == 0 {
+				esc = -1
+			} else if len(e) == 1 {
 				esc = int(e[0])
 			} else if len(e) > 1 {
 				return nil, vsqlerr.New(vsqlerr.InvalidEscapeSequence, "invalid escape string").WithHint("Escape string must be empty or one character.")
 			}
 			return likeBytes(s, p, esc) != negate, nil
-		}}}
+		}
+		if !escape {
+			return []engineFunc{{in: []string{"BLOB", "BLOB"}, out: "BOOLEAN", run: run}}
+		}
+		// the escape as bytes, or as text (pgcompat's likeEscape writes
+		// ESCAPE '\\', a VARCHAR, whatever the operands' type)
+		return []engineFunc{{in: []string{"BLOB", "BLOB", "BLOB"}, out: "BOOLEAN", run: run},
+			{in: []string{"BLOB", "BLOB", "VARCHAR"}, out: "BOOLEAN", run: run}}
 	}
 	return map[string][]engineFunc{"trim": trim(true, true), "ltrim": trim(true, false), "rtrim": trim(false, true),
 		// b LIKE p [ESCAPE e], NOT LIKE (DuckDB's functions of the operators)
