@@ -426,13 +426,10 @@ func (p *pass) assignmentTarget(start, end int) bool {
 		return p.isWord(start-1, "set") || p.isOp(start-1, ",")
 	case p.isOp(end, ",") || p.kind(end) == sqltext.Close:
 		// INSERT INTO t [AS a] (…, c[…], …)
-		if !p.isWord(0, "insert") || !p.isWord(1, "into") || !(p.kind(start-1) == sqltext.Open || p.isOp(start-1, ",")) {
+		if !(p.kind(start-1) == sqltext.Open || p.isOp(start-1, ",")) {
 			return false
 		}
-		list := p.nameEnd(2)
-		if p.isWord(list, "as") {
-			list += 2
-		}
+		_, list := p.insertTarget()
 		return list > 0 && p.enclosing(start) == list
 	}
 	return false

@@ -52,16 +52,12 @@ var assignedKinds = map[string]literalKind{"TIMESTAMP WITH TIME ZONE": litTimest
 // array (arrayassign.go), as PostgreSQL's, and the subscripts leave the
 // list.
 func insertValues(p *pass, i int) {
-	if p.sess.TableColumns == nil || !p.isWord(0, "insert") || !p.isWord(1, "into") {
+	if p.sess.TableColumns == nil {
 		return
 	}
-	nameEnd := p.nameEnd(2)
+	nameEnd, j := p.insertTarget()
 	if nameEnd < 0 {
 		return
-	}
-	j := nameEnd
-	if p.isWord(j, "as") {
-		j += 2
 	}
 	var names []string // the column list, nil for the table's order
 	subscripted := map[int][]arraySubscript{}
@@ -449,4 +445,21 @@ func (p *pass) tableColumns(parts []string) []TableColumn {
 	cols := p.sess.TableColumns(parts)
 	p.tables[key] = cols
 	return cols
+}
+
+// insertTarget reads INSERT INTO name [AS alias] at the start of the
+// statement: the token after the name, and the token after the alias (the
+// same when there is none); nameEnd is -1 for another statement.
+func (p *pass) insertTarget() (nameEnd, next int) {
+	if !p.isWord(0, "insert") || !p.isWord(1, "into") {
+		return -1, -1
+	}
+	if nameEnd = p.nameEnd(2); nameEnd < 0 {
+		return -1, -1
+	}
+	next = nameEnd
+	if p.isWord(next, "as") {
+		next += 2
+	}
+	return nameEnd, next
 }

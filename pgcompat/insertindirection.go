@@ -32,16 +32,12 @@ import (
 // 1, DEFAULT in the rows (PostgreSQL's own 0A000 when it is assigned to
 // an element or field).
 func insertIndirection(p *pass, i int) {
-	if i != 0 || p.sess.TableColumns == nil || !p.isWord(1, "into") {
+	if i != 0 || p.sess.TableColumns == nil {
 		return
 	}
-	nameEnd := p.nameEnd(2)
+	nameEnd, j := p.insertTarget()
 	if nameEnd < 0 {
 		return
-	}
-	j := nameEnd
-	if p.isWord(j, "as") {
-		j += 2
 	}
 	if p.kind(j) != sqltext.Open {
 		return
