@@ -47,6 +47,10 @@ type Merger struct {
 	async    sync.WaitGroup
 	// Remote publishes merges into databases with an S3 remote.
 	Remote Remote
+	// Working, if set, is called when a merge (or a preview) starts and
+	// the function it returns when it ends: vsqld gives DuckDB its helper
+	// threads while work runs (duckstream.Workers).
+	Working func() (done func())
 }
 
 // MaxConcurrent is the default number of merges that may run at once.
@@ -594,7 +598,14 @@ func newOperationID() string {
 	return hex.EncodeToString(b)
 }
 
-func (m *Merger) acquire(ctx context.Context) (func(), error) { return m.limit.acquire(ctx) }
+func (m *Merger) acquire(ctx context.Context) (func(), error) {
+	release, err := m.limit.acquire(ctx)
+	if err != nil || m.Working == nil {
+		return release, err
+	}
+	done := m.Working()
+	return func() { done(); release() }, nil
+}
 
 // SetMaxConcurrent changes how many merges may run at once in this process
 // (SET vsql_merge_max_concurrent = n); running merges are not affected.

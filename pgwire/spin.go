@@ -20,9 +20,8 @@ import (
 // then blocks as net.Conn does. It spins only while no other connection
 // is handling a message or spinning (busyConns): a busy server never
 // spends a CPU on it, and a lone client pays at most ReadSpin of CPU per
-// message. Off by default: on two cores with the client on the same
-// machine it lowered the median latency of point queries but raised their
-// p99 (docs/BENCHMARKS.md, "Point queries").
+// message. vsqld spins for 100 µs by default (--read-spin): it lowers the
+// median latency of point queries (docs/BENCHMARKS.md, "Point queries").
 
 // busyConns counts the connections with a read spin that are handling a
 // message or spinning.

@@ -52,7 +52,8 @@ type Config struct {
 	OpenBucket func(ctx context.Context, bucket string) (s3sync.ObjectStore, error)
 	// DataDir is the repository: catalog.db, live/ (branch files), staging/.
 	DataDir string
-	// Threads is DuckDB's worker thread count (0 = DuckDB's default, one per core).
+	// Threads is how many threads DuckDB may use (0 = one per core): the
+	// statement's own and helpers started for long ones (duckstream.Workers).
 	Threads int
 	// MemoryLimit is DuckDB's memory_limit, e.g. "4GB" ("" = DuckDB's default, 80% of RAM).
 	MemoryLimit string

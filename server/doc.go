@@ -253,7 +253,8 @@
 //     staging, frozen merge decisions) plus every --file-access directory;
 //     enable_external_access = false; allowed_configs = TimeZone, Calendar
 //     (vsql sets them per session and per merge) and the admin tuning
-//     settings (adminSettings: memory_limit, threads, …); lock_configuration
+//     settings (adminSettings: memory_limit, preserve_insertion_order, …; threads is
+//     refused: vsqld runs DuckDB's threads, duckstream.Workers); lock_configuration
 //     = true. Measured on DuckDB 1.5.6: with external access off, every
 //     file or URL outside allowed_directories is a "Permission Error"
 //     (relative paths and ".." are resolved first), external access cannot

@@ -34,7 +34,7 @@ var repositoryDirs = []string{"live", "cache", "staging", "requests"}
 // Calendar, which vsql sets per session and per merge, and the tuning
 // knobs an admin may turn. Names DuckDB does not know are left out.
 var adminSettings = []string{
-	"TimeZone", "Calendar", "memory_limit", "threads", "preserve_insertion_order", "checkpoint_threshold",
+	"TimeZone", "Calendar", "memory_limit", "preserve_insertion_order", "checkpoint_threshold",
 	"default_order", "default_null_order", "errors_as_json", "explain_output",
 	"enable_progress_bar", "progress_bar_time", "ordered_aggregate_threshold", "integer_division",
 	"max_expression_depth", "enable_object_cache", "streaming_buffer_size", "immediate_transaction_mode",
@@ -197,7 +197,7 @@ func (s *Server) lockEngine(ctx context.Context) error {
 		quoted[i] = sqltext.QuoteString(d)
 	}
 	known := map[string]bool{}
-	if err := (engineExec{s.engine}).Query(ctx, "SELECT lower(name) FROM duckdb_settings()", func(row []any) error {
+	if err := s.engineExec().Query(ctx, "SELECT lower(name) FROM duckdb_settings()", func(row []any) error {
 		name, _ := row[0].(string)
 		known[name] = true
 		return nil
@@ -240,7 +240,7 @@ func (s *Server) lockEngine(ctx context.Context) error {
 func (s *Server) loadFunctionGuard(ctx context.Context) error {
 	g := &s.guard
 	table, other, pragma := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	err := (engineExec{s.engine}).Query(ctx, "SELECT DISTINCT lower(function_name), function_type, database_name FROM duckdb_functions()", func(row []any) error {
+	err := s.engineExec().Query(ctx, "SELECT DISTINCT lower(function_name), function_type, database_name FROM duckdb_functions()", func(row []any) error {
 		name, _ := row[0].(string)
 		typ, _ := row[1].(string)
 		db, _ := row[2].(string)
@@ -259,7 +259,7 @@ func (s *Server) loadFunctionGuard(ctx context.Context) error {
 		return fmt.Errorf("list DuckDB's functions: %w", err)
 	}
 	views := map[string]bool{}
-	err = (engineExec{s.engine}).Query(ctx, "SELECT lower(view_name) FROM duckdb_views() WHERE internal AND database_name = 'system' AND schema_name = 'main'", func(row []any) error {
+	err = s.engineExec().Query(ctx, "SELECT lower(view_name) FROM duckdb_views() WHERE internal AND database_name = 'system' AND schema_name = 'main'", func(row []any) error {
 		name, _ := row[0].(string)
 		views[name] = true
 		return nil
@@ -632,6 +632,13 @@ func (s *Session) guardSetting(set sqltext.Setting) error {
 	}
 	if protectedSettings[name] {
 		return settingRefused(name)
+	}
+	if name == "threads" || name == "external_threads" {
+		// DuckDB's threads are all vsqld's (duckstream.Workers): a worker
+		// of DuckDB's own would also wait on the semaphore the helpers
+		// wait on, and could miss the wake-up that stops it.
+		return vsqlerr.New(vsqlerr.CantChangeRuntimeParam, "parameter %q cannot be changed without restarting the server", name).
+			WithHint("vsqld runs DuckDB's threads itself: start it with --threads n.")
 	}
 	for _, part := range protectedSettingParts {
 		if strings.Contains(name, part) {

@@ -19,16 +19,16 @@ func (s *Server) setupPGCatalog(ctx context.Context) error {
 	for name, st := range settings {
 		defaults[name] = st.def
 	}
-	if err := pgcatalog.Setup(ctx, engineExec{s.engine}.Exec, pgcatalog.Options{ServerVersion: ServerVersion, Settings: defaults}); err != nil {
+	if err := pgcatalog.Setup(ctx, s.engineExec().Exec, pgcatalog.Options{ServerVersion: ServerVersion, Settings: defaults}); err != nil {
 		return err
 	}
-	if err := pgcompat.Setup(ctx, engineExec{s.engine}.Exec); err != nil {
+	if err := pgcompat.Setup(ctx, s.engineExec().Exec); err != nil {
 		return err
 	}
 	// The vsql_* functions: table macros created once per process, which
 	// every session's bare calls reach through the rewrite.
 	for _, q := range sqlfuncs.Macros(sqltext.PGCatalogSchema) {
-		if err := (engineExec{s.engine}).Exec(ctx, q); err != nil {
+		if err := s.engineExec().Exec(ctx, q); err != nil {
 			return fmt.Errorf("create the vsql functions: %w", err)
 		}
 	}
@@ -51,7 +51,7 @@ func (s *Server) syncPGDatabases(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return engineExec{s.engine}.Exec(ctx, pgcatalog.SyncDatabases(dbs))
+	return s.engineExec().Exec(ctx, pgcatalog.SyncDatabases(dbs))
 }
 
 // syncPGAccess makes pg_roles and the has_*_privilege functions answer
@@ -86,7 +86,7 @@ func (s *Server) syncPGAccess(ctx context.Context) error {
 	a.mu.RUnlock()
 	s.pgAccessMu.Lock()
 	defer s.pgAccessMu.Unlock()
-	if err := (engineExec{s.engine}).Exec(ctx, pgcatalog.SyncAccess(roles, grants, protected)); err != nil {
+	if err := s.engineExec().Exec(ctx, pgcatalog.SyncAccess(roles, grants, protected)); err != nil {
 		return fmt.Errorf("sync pg_roles: %w", err)
 	}
 	s.pgUsersSig = sig.String()

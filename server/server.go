@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +24,7 @@ import (
 	"github.com/vsql/vsql/auth"
 	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/catalog"
+	"github.com/vsql/vsql/internal/duckstream"
 	"github.com/vsql/vsql/internal/sqlrows"
 	"github.com/vsql/vsql/lakehouse"
 	"github.com/vsql/vsql/merge"
@@ -48,7 +50,8 @@ type Server struct {
 	log       *slog.Logger
 	lock      *branches.RepoLock
 	connector *duckdb.Connector
-	engine    *sql.DB // pooled connections for ATTACH/DETACH/CHECKPOINT and internal queries
+	workers   *duckstream.Workers // DuckDB's helper threads
+	engine    *sql.DB             // pooled connections for ATTACH/DETACH/CHECKPOINT and internal queries
 	catalog   *catalog.Catalog
 	versions  *branches.Manager
 	merger    *merge.Merger
@@ -77,18 +80,28 @@ type Server struct {
 	active     atomic.Int32
 }
 
-// engineExec adapts the engine pool to branches.Engine.
-type engineExec struct{ db *sql.DB }
+// engineExec adapts the engine pool to branches.Engine; its statements
+// count as running for DuckDB's helper threads (workers, nil before they
+// start).
+type engineExec struct {
+	db      *sql.DB
+	workers *duckstream.Workers
+}
 
 func (e engineExec) Exec(ctx context.Context, q string) error {
+	defer e.workers.Track()()
 	_, err := e.db.ExecContext(ctx, q)
 	return err
 }
 
 func (e engineExec) Query(ctx context.Context, q string, fn func(row []any) error) error {
+	defer e.workers.Track()()
 	rows, err := e.db.QueryContext(ctx, q)
 	return sqlrows.Each(rows, err, fn)
 }
+
+// engineExec runs statements on the engine pool.
+func (s *Server) engineExec() engineExec { return engineExec{s.engine, s.workers} }
 
 // Open prepares the repository (creating it and the postgres database on
 // first start) and the DuckDB engine. It does not listen yet.
@@ -150,9 +163,16 @@ func (s *Server) open(ctx context.Context) error {
 		return err
 	}
 	q := url.Values{}
-	if cfg.Threads > 0 {
-		q.Set("threads", strconv.Itoa(cfg.Threads))
+	// Every DuckDB thread is external: DuckDB starts no worker of its
+	// own, which it would wake for each task of every statement, and
+	// s.workers runs the others while a statement runs long enough to
+	// share them (duckstream.Workers).
+	threads := cfg.Threads
+	if threads <= 0 {
+		threads = runtime.NumCPU()
 	}
+	q.Set("threads", strconv.Itoa(threads))
+	q.Set("external_threads", strconv.Itoa(threads))
 	if cfg.MemoryLimit != "" {
 		q.Set("memory_limit", cfg.MemoryLimit)
 	}
@@ -169,11 +189,14 @@ func (s *Server) open(ctx context.Context) error {
 	}
 	s.engine = sql.OpenDB(s.connector)
 	s.engine.SetMaxIdleConns(4)
+	if s.workers, err = duckstream.StartWorkers(s.connector, threads); err != nil {
+		return err
+	}
 	// File access and settings are fixed before anything is attached.
 	if err := s.lockEngine(ctx); err != nil {
 		return err
 	}
-	if s.versions, err = branches.NewManager(ctx, cfg.DataDir, s.catalog, engineExec{s.engine}, s.log); err != nil {
+	if s.versions, err = branches.NewManager(ctx, cfg.DataDir, s.catalog, s.engineExec(), s.log); err != nil {
 		return err
 	}
 	s.versions.Busy = s.branchBusy
@@ -183,7 +206,7 @@ func (s *Server) open(ctx context.Context) error {
 	}
 	s.lake = lakehouse.New(lakehouse.Config{DataDir: cfg.DataDir, S3: lakehouseS3(cfg), Log: s.log, Retry: cfg.LakehouseInterval,
 		Observe: s.metrics.lakeExported},
-		s.catalog, engineExec{s.engine}, s.versions)
+		s.catalog, s.engineExec(), s.versions)
 	for db, url := range cfg.Lakehouses {
 		d, err := s.databaseRow(ctx, db)
 		if err == nil {
@@ -201,6 +224,7 @@ func (s *Server) open(ctx context.Context) error {
 	if s.merger, err = merge.New(ctx, s.engine, s.versions, s.catalog, s.log); err != nil {
 		return err
 	}
+	s.merger.Working = s.workers.Track
 	s.merger.Remote = remotePublisher{s.remotes, s.versions.Store()}
 	if err := sqlfuncs.Register(reg, backend{s.versions, s}, meteredMerges{s.merger, s.metrics, s.lake.Kick}); err != nil {
 		return err
@@ -465,6 +489,7 @@ func (s *Server) close() {
 	if s.lake != nil {
 		s.lake.Close()
 	}
+	s.workers.Close(func() { _, _ = s.engine.Exec("SELECT 1") })
 	if s.engine != nil {
 		s.engine.Close() // closes the connector too
 	} else if s.connector != nil {

@@ -276,7 +276,9 @@ func (s *Session) running(ctx context.Context) (context.Context, func()) {
 	s.runMu.Lock()
 	s.cancel, s.runCtx = cancel, ctx
 	s.runMu.Unlock()
+	tracked := s.srv.workers.Track()
 	return ctx, func() {
+		tracked()
 		s.runMu.Lock()
 		s.cancel, s.runCtx = nil, nil
 		s.runMu.Unlock()

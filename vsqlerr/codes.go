@@ -30,6 +30,9 @@ const (
 	// ServerFileAccess refuses reaching the server's files through SQL:
 	// any file for write and read sessions, the repository for everyone.
 	ServerFileAccess Code = "server_file_access"
+	// CantChangeRuntimeParam refuses a DuckDB setting vsqld fixes at
+	// start (threads).
+	CantChangeRuntimeParam Code = "cant_change_runtime_param"
 
 	// Databases.
 	DatabaseExists Code = "database_exists"
@@ -206,8 +209,9 @@ var codes = map[Code]codeInfo{
 	UserNotFound:     {"42704", "List users with vsqld user list."},
 	UserExists:       {"42710", "Pass --replace to vsqld user add to change the user's password."},
 
-	PermissionDenied: {"42501", "Ask an admin (or an admin of the database) for a grant: SELECT * FROM vsql_grant('db', 'user', 'read|write|merge|admin', branch => 'pattern'); SELECT * FROM vsql_privileges('db') lists the grants."},
-	ServerFileAccess: {"42501", "Server files are for the admin role, in --file-access directories only; use COPY … FROM STDIN / TO STDOUT (psql \\copy)."},
+	PermissionDenied:       {"42501", "Ask an admin (or an admin of the database) for a grant: SELECT * FROM vsql_grant('db', 'user', 'read|write|merge|admin', branch => 'pattern'); SELECT * FROM vsql_privileges('db') lists the grants."},
+	ServerFileAccess:       {"42501", "Server files are for the admin role, in --file-access directories only; use COPY … FROM STDIN / TO STDOUT (psql \\copy)."},
+	CantChangeRuntimeParam: {"55P02", "Restart vsqld with the value you want (vsqld serve --threads n)."},
 
 	DatabaseExists: {"42P04", "Choose another name, or DROP DATABASE the existing one first."},
 	DatabaseInUse:  {"55006", "Disconnect the other sessions of that database first (vsql never terminates them for you)."},

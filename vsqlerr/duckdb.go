@@ -186,7 +186,7 @@ func fromDuckDB(err error) *Error {
 		out.Hint = "DuckDB opens only vsql's own directories and the --file-access directories (for admins); " + lookup(ServerFileAccess).Hint
 	case de.Type == duckdb.ErrorTypeInvalidInput && strings.Contains(msg, "the configuration has been locked"):
 		out.Code, out.SQLState = PermissionDenied, "42501"
-		out.Hint = "vsqld locks DuckDB's configuration at start; admins may change only memory_limit, threads and the other tuning settings the README lists (Security: server files and settings)."
+		out.Hint = "vsqld locks DuckDB's configuration at start; admins may change only memory_limit, preserve_insertion_order and the other tuning settings the README lists (Security: server files and settings)."
 	}
 	return out
 }

@@ -166,7 +166,7 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 	str(&o.listen, "listen", server.DefaultListen, "TCP address `host:port` to accept PostgreSQL clients on [VSQL_LISTEN]")
 	str(&o.httpListen, "http-listen", "", "TCP address `host:port` of /metrics (Prometheus text format) and /healthz; empty serves no HTTP [VSQL_HTTP_LISTEN]")
 	str(&o.data, "data", server.DefaultDataDir, "repository `directory`: metadata, database files, caches; created if missing [VSQL_DATA]")
-	num(&o.threads, "threads", 0, "DuckDB worker `threads` (0 = one per core) [VSQL_THREADS]")
+	num(&o.threads, "threads", 0, "`threads` DuckDB may use (0 = one per core): a statement's own, and helpers once one runs longer than 1 ms [VSQL_THREADS]")
 	str(&o.memoryLimit, "memory-limit", "", "DuckDB memory limit, e.g. 4GB (empty = DuckDB's default, 80% of RAM) [VSQL_MEMORY_LIMIT]")
 	num(&o.maxConnections, "max-connections", server.DefaultMaxConnections, "most concurrent client `connections`; more are refused with SQLSTATE 53300 [VSQL_MAX_CONNECTIONS]")
 	num(&o.maxMessageSize, "max-message-size", server.DefaultMaxMessageSize, "largest protocol message in `bytes`; larger ones end the connection with SQLSTATE 54000 [VSQL_MAX_MESSAGE_SIZE]")
@@ -180,11 +180,11 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 		authDur = v
 	}
 	fs.DurationVar(&o.authTimeout, "authentication-timeout", authDur, "how long a client may take to connect and log in (SSL negotiation, startup packet, password exchange) before it is disconnected [VSQL_AUTHENTICATION_TIMEOUT]")
-	var spin time.Duration
+	spin := 100 * time.Microsecond
 	if v, err := time.ParseDuration(m.env("read-spin")); err == nil {
 		spin = v
 	}
-	fs.DurationVar(&o.readSpin, "read-spin", spin, "after answering a client, keep reading its connection without sleeping for up to this `duration` while no other connection is busy, e.g. 100us: a client's next statement is read without waking a thread (a lower median latency for request/response loops, at most this much CPU per statement; see the README); 0, the default, never spins [VSQL_READ_SPIN]")
+	fs.DurationVar(&o.readSpin, "read-spin", spin, "after answering a client, keep reading its connection without sleeping for up to this `duration` while no other connection is busy: a client's next statement is read without waking a thread (a lower latency for request/response loops, at most this much CPU per statement; see the README); 0 never spins [VSQL_READ_SPIN]")
 	str(&o.logLevel, "log-level", "info", "log `level`: debug, info, warn or error (logs are structured, on stderr) [VSQL_LOG_LEVEL]")
 	str(&o.tlsCert, "tls-cert", "", "PEM certificate (chain) `file` for TLS; with --tls-key, clients asking for SSL get TLS [VSQL_TLS_CERT]")
 	str(&o.tlsKey, "tls-key", "", "PEM private key `file` of --tls-cert [VSQL_TLS_KEY]")

@@ -42,11 +42,31 @@
 // every run, suspended portals included, and detaches an open one only
 // when the client runs something else on the same connection meanwhile.
 //
+// # DuckDB's threads (workers.go)
+//
+// DuckDB's own worker threads sleep on one semaphore and are woken for
+// every task any statement schedules, also the few of a point query that
+// the statement's own thread runs anyway: on an idle machine that wake-up
+// cost more than the lookup (BenchmarkPointQuery). vsqld therefore opens
+// DuckDB with external_threads equal to threads (no workers of its own;
+// work is still split for that many threads), and Workers supplies the
+// others: Track marks a statement as running (a mutex and a map entry, no
+// wake-up), a monitor looks every millisecond, and once a statement has
+// run for Delay it starts threads−1 helpers, goroutines on locked OS
+// threads in duckdb_execute_tasks_state, until no statement runs; then
+// duckdb_finish_execution stops them at their next wake-up. Close wakes
+// them (a statement) until they have returned, before the database is
+// closed. The C functions are declared in workers.go as in cast.go, and
+// the database handle is read from duckdb-go's Connector like the others
+// (handles.go). TestWorkers checks that untracked statements use one CPU,
+// short ones never start the helpers and long ones get both CPUs.
+//
 // # duckdb-go's private handles
 //
 // duckdb-go runs every query through duckdb_pending_prepared (a
 // materialized result) and keeps the C handles private. handles.go is the
-// one place that reads them (Stmt.preparedStmt, Conn.conn), by name and
+// one place that reads them (Stmt.preparedStmt, Conn.conn; workers.go
+// reads Connector.db the same way), by name and
 // type checked through reflect at init; TestHandles fails loudly if an
 // upgrade moves them, and Query then returns an error instead of reading
 // a wrong pointer.

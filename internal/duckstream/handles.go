@@ -8,11 +8,12 @@ import (
 
 	bindings "github.com/duckdb/duckdb-go-bindings"
 	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/duckdb/duckdb-go/v2/mapping"
 )
 
 // This file is the one place that reaches into duckdb-go's private fields:
-// the C handles of a prepared statement (Stmt.preparedStmt) and of a
-// connection (Conn.conn). duckdb-go runs every query through
+// the C handles of a prepared statement (Stmt.preparedStmt), of a
+// connection (Conn.conn) and of the database (Connector.db, for Workers). duckdb-go runs every query through
 // duckdb_pending_prepared, which materializes the whole result; streaming
 // needs duckdb_pending_prepared_streaming on the same handle. The field
 // names and types are checked (TestHandles fails loudly if an upgrade moves
@@ -21,6 +22,7 @@ import (
 var (
 	stmtField = fieldOf(reflect.TypeFor[duckdb.Stmt](), "preparedStmt", reflect.TypeFor[*bindings.PreparedStatement]())
 	connField = fieldOf(reflect.TypeFor[duckdb.Conn](), "conn", reflect.TypeFor[bindings.Connection]())
+	dbField   = fieldOf(reflect.TypeFor[duckdb.Connector](), "db", reflect.TypeFor[mapping.Database]())
 )
 
 type field struct {
@@ -67,13 +69,28 @@ func connHandle(c driver.Conn) (bindings.Connection, error) {
 	return h, nil
 }
 
+// databaseHandle returns the C database behind a duckdb-go connector.
+func databaseHandle(c *duckdb.Connector) (mapping.Database, error) {
+	if dbField.err != nil {
+		return mapping.Database{}, dbField.err
+	}
+	db := *(*mapping.Database)(unsafe.Add(unsafe.Pointer(c), dbField.offset))
+	if db.Ptr == nil {
+		return mapping.Database{}, fmt.Errorf("duckstream: the connector's database is closed")
+	}
+	return db, nil
+}
+
 // Available reports whether the handles can be reached in this build of
 // duckdb-go (nil) or why not.
 func Available() error {
 	if stmtField.err != nil {
 		return stmtField.err
 	}
-	return connField.err
+	if connField.err != nil {
+		return connField.err
+	}
+	return dbField.err
 }
 
 // StatementColumns describes the result columns of a prepared statement
