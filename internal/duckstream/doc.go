@@ -52,7 +52,7 @@
 // work is still split for that many threads), and Workers supplies the
 // others: Track marks a statement as running (a mutex and a map entry, no
 // wake-up), a monitor looks every millisecond, and once a statement has
-// run for Delay it starts threads−1 helpers, goroutines on locked OS
+// run for Delay, while fewer run than threads, it starts threads−1 helpers, goroutines on locked OS
 // threads in duckdb_execute_tasks_state, until no statement runs; then
 // duckdb_finish_execution stops them at their next wake-up. Close wakes
 // them (a statement) until they have returned, before the database is

@@ -41,9 +41,10 @@ import (
 // external_threads equal to threads: none of its own workers, while it
 // still splits work for that many threads), and Workers supplies the
 // others: a monitor looks every tick at the statements running (Track),
-// and once one has run longer than Delay it starts Threads−1 helpers,
-// each on a locked OS thread in duckdb_execute_tasks_state, until no
-// statement has run for a tick. Scans, joins and merges get every core
+// and once one has run longer than Delay, while fewer statements run than
+// there are threads, it starts Threads−1 helpers, each on a locked OS
+// thread in duckdb_execute_tasks_state, until no statement runs (or as many
+// run as there are threads: each has a CPU then). Scans, joins and merges get every core
 // after the first Delay; point queries never wake anyone.
 type Workers struct {
 	db      mapping.Database
@@ -147,7 +148,7 @@ func (w *Workers) monitor() {
 			return
 		case now := <-t.C:
 			w.mu.Lock()
-			long, any := false, len(w.running) > 0
+			n, long := len(w.running), false
 			for r := range w.running {
 				if now.Sub(r.since) >= Delay {
 					long = true
@@ -156,10 +157,13 @@ func (w *Workers) monitor() {
 			}
 			on := w.states != nil
 			w.mu.Unlock()
+			// As many statements as threads keep every CPU busy on their
+			// own: helpers would only add wake-ups.
+			spare := n <= w.helpers
 			switch {
-			case long && !on:
+			case long && spare && !on:
 				w.startHelpers()
-			case !any && on:
+			case (n == 0 || !spare) && on:
 				w.stopHelpers()
 			}
 		}
