@@ -52,9 +52,10 @@
 // work is still split for that many threads), and Workers supplies the
 // others: Track marks a statement as running (a mutex and a map entry, no
 // wake-up), a monitor looks every millisecond, and once a statement has
-// run for Delay, while fewer run than threads, it starts threads−1 helpers, goroutines on locked OS
-// threads in duckdb_execute_tasks_state, until no statement runs; then
-// duckdb_finish_execution stops them at their next wake-up. Close wakes
+// run for Delay, while fewer run than threads, it starts threads−1
+// helpers, goroutines on locked OS threads in duckdb_execute_tasks_state,
+// until no statement runs or as many run as threads (each has a CPU);
+// then duckdb_finish_execution stops them at their next wake-up. Close wakes
 // them (a statement) until they have returned, before the database is
 // closed. The C functions are declared in workers.go as in cast.go, and
 // the database handle is read from duckdb-go's Connector like the others
