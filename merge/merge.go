@@ -47,10 +47,11 @@ type Merger struct {
 	async    sync.WaitGroup
 	// Remote publishes merges into databases with an S3 remote.
 	Remote Remote
-	// Working, if set, is called when a merge (or a preview) starts and
-	// the function it returns when it ends: vsqld gives DuckDB its helper
-	// threads while work runs (duckstream.Workers).
-	Working func() (done func())
+	// Working, if set, is called when a merge (or a preview) starts, with
+	// the context the merge runs in, and the function it returns when it
+	// ends: vsqld gives DuckDB its helper threads while work runs
+	// (duckstream.Workers.TrackContext).
+	Working func(ctx context.Context) (context.Context, func())
 }
 
 // MaxConcurrent is the default number of merges that may run at once.
@@ -598,13 +599,13 @@ func newOperationID() string {
 	return hex.EncodeToString(b)
 }
 
-func (m *Merger) acquire(ctx context.Context) (func(), error) {
+func (m *Merger) acquire(ctx context.Context) (context.Context, func(), error) {
 	release, err := m.limit.acquire(ctx)
 	if err != nil || m.Working == nil {
-		return release, err
+		return ctx, release, err
 	}
-	done := m.Working()
-	return func() { done(); release() }, nil
+	ctx, done := m.Working(ctx)
+	return ctx, func() { done(); release() }, nil
 }
 
 // SetMaxConcurrent changes how many merges may run at once in this process
@@ -749,7 +750,7 @@ func (m *Merger) run(ctx context.Context, db string, args map[string]any, opt Op
 	}
 	ctx, cancel := context.WithTimeout(ctx, opt.Timeout)
 	defer cancel()
-	release, err := m.acquire(ctx)
+	ctx, release, err := m.acquire(ctx)
 	if err != nil {
 		return Result{}, err
 	}

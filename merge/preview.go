@@ -56,7 +56,7 @@ func (m *Merger) PreviewSnapshots(ctx context.Context, db, base, ours, theirs st
 }
 
 func (m *Merger) preview(ctx context.Context, in inputs, opt Options) ([]PreviewRow, error) {
-	release, err := m.acquire(ctx)
+	ctx, release, err := m.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +179,7 @@ func (m *Merger) PreflightBranch(ctx context.Context, db, ours, theirs, destinat
 			issue(vsqlerr.New(vsqlerr.ActiveTransaction, "a session attached to branch %q has an open transaction", in.destination))
 		}
 	}
-	release, err := m.acquire(ctx)
+	ctx, release, err := m.acquire(ctx)
 	if err != nil {
 		return p, err
 	}

@@ -89,13 +89,15 @@ type engineExec struct {
 }
 
 func (e engineExec) Exec(ctx context.Context, q string) error {
-	defer e.workers.Track()()
+	ctx, done := e.workers.TrackContext(ctx)
+	defer done()
 	_, err := e.db.ExecContext(ctx, q)
 	return err
 }
 
 func (e engineExec) Query(ctx context.Context, q string, fn func(row []any) error) error {
-	defer e.workers.Track()()
+	ctx, done := e.workers.TrackContext(ctx)
+	defer done()
 	rows, err := e.db.QueryContext(ctx, q)
 	return sqlrows.Each(rows, err, fn)
 }
@@ -224,7 +226,7 @@ func (s *Server) open(ctx context.Context) error {
 	if s.merger, err = merge.New(ctx, s.engine, s.versions, s.catalog, s.log); err != nil {
 		return err
 	}
-	s.merger.Working = s.workers.Track
+	s.merger.Working = s.workers.TrackContext
 	s.merger.Remote = remotePublisher{s.remotes, s.versions.Store()}
 	if err := sqlfuncs.Register(reg, backend{s.versions, s}, meteredMerges{s.merger, s.metrics, s.lake.Kick}); err != nil {
 		return err

@@ -268,6 +268,7 @@ func (s *Session) Close() {
 // that a CancelRequest interrupts exactly this statement.
 func (s *Session) running(ctx context.Context) (context.Context, func()) {
 	var cancel context.CancelFunc
+	ctx, tracked := s.srv.workers.TrackContext(ctx)
 	if d := s.statementTimeout(); d > 0 {
 		ctx, cancel = context.WithTimeout(ctx, d) // statement_timeout
 	} else {
@@ -276,7 +277,6 @@ func (s *Session) running(ctx context.Context) (context.Context, func()) {
 	s.runMu.Lock()
 	s.cancel, s.runCtx = cancel, ctx
 	s.runMu.Unlock()
-	tracked := s.srv.workers.Track()
 	return ctx, func() {
 		tracked()
 		s.runMu.Lock()

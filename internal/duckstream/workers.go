@@ -18,6 +18,7 @@ void duckdb_destroy_task_state(duckdb_task_state state);
 import "C"
 
 import (
+	"context"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -98,6 +99,20 @@ func (w *Workers) Track() (done func()) {
 		delete(w.running, t)
 		w.mu.Unlock()
 	}
+}
+
+type trackedKey struct{}
+
+// TrackContext is Track for work that runs in ctx, once: work nested in
+// tracked work (an engine call inside a merge inside a statement) is not
+// counted again, so that one statement counts as one when the monitor
+// weighs the statements running against the threads. The context it
+// returns carries the mark.
+func (w *Workers) TrackContext(ctx context.Context) (context.Context, func()) {
+	if w == nil || w.helpers <= 0 || ctx.Value(trackedKey{}) != nil {
+		return ctx, func() {}
+	}
+	return context.WithValue(ctx, trackedKey{}, true), w.Track()
 }
 
 // Started is how many times the helpers were started.

@@ -55,6 +55,17 @@ func TestWorkers(t *testing.T) {
 		}
 		return time.Since(t0), cpuTime(t) - c0
 	}
+	// Work nested in tracked work counts once.
+	outer, endOuter := w.TrackContext(ctx)
+	_, endInner := w.TrackContext(outer)
+	w.mu.Lock()
+	n := len(w.running)
+	w.mu.Unlock()
+	endInner()
+	endOuter()
+	if n != 1 {
+		t.Fatalf("a statement and the work nested in it count as %d", n)
+	}
 	// Statements that end at once never start the helpers.
 	for range 1000 {
 		w.Track()()
