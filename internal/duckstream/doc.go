@@ -55,12 +55,15 @@
 // run for Delay, while fewer run than threads, it starts threads−1
 // helpers, goroutines on locked OS threads in duckdb_execute_tasks_state,
 // until no statement runs or as many run as threads (each has a CPU);
-// then duckdb_finish_execution stops them at their next wake-up. Close wakes
+// then duckdb_finish_execution stops them at their next wake-up. After a
+// second with nothing running the monitor parks (no tick) until the next
+// Track, so an idle server is not woken a thousand times a second. Close wakes
 // them (a statement) until they have returned, before the database is
 // closed. The C functions are declared in workers.go as in cast.go, and
 // the database handle is read from duckdb-go's Connector like the others
 // (handles.go). TestWorkers checks that untracked statements use one CPU,
-// short ones never start the helpers and long ones get both CPUs.
+// short ones never start the helpers, the monitor parks when idle and long
+// ones get the helpers' share of the work.
 //
 // # duckdb-go's private handles
 //

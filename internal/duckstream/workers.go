@@ -44,9 +44,11 @@ import (
 // others: a monitor looks every tick at the statements running (Track),
 // and once one has run longer than Delay, while fewer statements run than
 // there are threads, it starts Threads−1 helpers, each on a locked OS
-// thread in duckdb_execute_tasks_state, until no statement runs (or as many
-// run as there are threads: each has a CPU then). Scans, joins and merges get every core
-// after the first Delay; point queries never wake anyone.
+// thread in duckdb_execute_tasks_state, until no statement runs (or as
+// many run as there are threads: each has a CPU then). Scans, joins and
+// merges get every core after the first Delay; point queries never wake
+// anyone. After parkAfter with nothing running the monitor stops ticking
+// until the next Track, so an idle server does not wake every tick.
 type Workers struct {
 	db      mapping.Database
 	helpers int
@@ -57,6 +59,8 @@ type Workers struct {
 	started atomic.Int64          // helper runs started (tests, metrics)
 	cpu     atomic.Int64          // CPU time of helpers that returned, ns
 	live    sync.WaitGroup        // helper goroutines not yet returned
+	parked  atomic.Bool           // the monitor waits for wake, not ticking
+	wake    chan struct{}
 	quit    chan struct{}
 	done    chan struct{}
 }
@@ -64,10 +68,12 @@ type Workers struct {
 type tracked struct{ since time.Time }
 
 // Delay is how long a statement runs before the helpers start; tick is
-// how often the monitor looks.
+// how often the monitor looks; parkAfter is how long nothing runs before
+// it stops looking.
 const (
-	Delay = time.Millisecond
-	tick  = time.Millisecond
+	Delay     = time.Millisecond
+	tick      = time.Millisecond
+	parkAfter = time.Second
 )
 
 // StartWorkers starts the monitor for the database of c, which must have
@@ -79,13 +85,14 @@ func StartWorkers(c *duckdb.Connector, threads int) (*Workers, error) {
 		return nil, err
 	}
 	w := &Workers{db: db, helpers: threads - 1, running: map[*tracked]struct{}{},
-		quit: make(chan struct{}), done: make(chan struct{})}
+		wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
 	go w.monitor()
 	return w, nil
 }
 
 // Track marks a statement as running until done is called. It costs two
-// map operations under a mutex and wakes nothing.
+// map operations under a mutex and wakes nothing, but the monitor after
+// an idle second.
 func (w *Workers) Track() (done func()) {
 	if w == nil || w.helpers <= 0 {
 		return func() {}
@@ -94,6 +101,12 @@ func (w *Workers) Track() (done func()) {
 	w.mu.Lock()
 	w.running[t] = struct{}{}
 	w.mu.Unlock()
+	if w.parked.Load() {
+		select {
+		case w.wake <- struct{}{}:
+		default:
+		}
+	}
 	return func() {
 		w.mu.Lock()
 		delete(w.running, t)
@@ -156,6 +169,7 @@ func (w *Workers) monitor() {
 	defer close(w.done)
 	t := time.NewTicker(tick)
 	defer t.Stop()
+	var idleSince time.Time
 	for {
 		select {
 		case <-w.quit:
@@ -181,8 +195,39 @@ func (w *Workers) monitor() {
 			case (n == 0 || !spare) && on:
 				w.stopHelpers()
 			}
+			if n > 0 || on {
+				idleSince = time.Time{}
+				continue
+			}
+			if idleSince.IsZero() {
+				idleSince = now
+			}
+			if now.Sub(idleSince) >= parkAfter && !w.park(t) {
+				return
+			}
 		}
 	}
+}
+
+// park stops the ticker until Track wakes the monitor (false: Close).
+// Parked is set before the last look at the statements running, so a
+// Track either is seen here or sees parked and wakes the monitor.
+func (w *Workers) park(t *time.Ticker) bool {
+	w.parked.Store(true)
+	defer w.parked.Store(false)
+	w.mu.Lock()
+	n := len(w.running)
+	w.mu.Unlock()
+	if n == 0 {
+		t.Stop()
+		select {
+		case <-w.quit:
+			return false
+		case <-w.wake:
+		}
+		t.Reset(tick)
+	}
+	return true
 }
 
 func (w *Workers) startHelpers() {

@@ -21,9 +21,9 @@ func cpuTime(t *testing.T) time.Duration {
 }
 
 // TestWorkers: with every DuckDB thread external, a statement that runs
-// long gets the helpers (they take part of its work), short ones never
-// start them, and Close returns once the helpers have left DuckDB's
-// scheduler.
+// long gets the helpers (they take part of its work), also after the
+// monitor parked on an idle engine; short ones never start them; and
+// Close returns once the helpers have left DuckDB's scheduler.
 func TestWorkers(t *testing.T) {
 	if runtime.NumCPU() < 2 {
 		t.Fatalf("this test needs 2 CPUs, the machine has %d", runtime.NumCPU())
@@ -82,6 +82,11 @@ func TestWorkers(t *testing.T) {
 	}
 	if n := w.Started(); n != 0 {
 		t.Fatalf("helpers started %d times with nothing tracked", n)
+	}
+	// Idle for parkAfter, the monitor stops ticking; Track wakes it.
+	time.Sleep(parkAfter + 100*time.Millisecond)
+	if !w.parked.Load() {
+		t.Fatal("the monitor still ticks on an idle engine")
 	}
 	wall, cpu = run(true)
 	t.Logf("tracked: wall %v, CPU %v", wall, cpu)
