@@ -50,16 +50,20 @@ func (s *Session) Phase(message string) {
 	s.activity.mu.Unlock()
 }
 
-func newActivity(pid uint32, remote net.Addr) *activity {
+func newActivity(token string, remote net.Addr) *activity {
 	now := time.Now()
-	a := &activity{backendStart: now, stateChange: now, state: "idle"}
+	a := &activity{backendStart: now, stateChange: now, state: "idle", token: token}
 	if tcp, ok := remote.(*net.TCPAddr); ok {
 		a.clientAddr, a.clientPort = tcp.IP.String(), tcp.Port
 	}
+	return a
+}
+
+// sessionToken makes the token of the session with process id pid.
+func sessionToken(pid uint32) string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
-	a.token = strconv.FormatUint(uint64(pid), 10) + ":" + hex.EncodeToString(b)
-	return a
+	return strconv.FormatUint(uint64(pid), 10) + ":" + hex.EncodeToString(b)
 }
 
 // Active implements pgwire.ActivityObserver.

@@ -78,6 +78,7 @@ type Server struct {
 	conns      map[*pgwire.Conn]struct{}
 	nextPID    atomic.Uint32
 	active     atomic.Int32
+	spares     spares // a DuckDB connection made ahead of the next session (spare.go)
 }
 
 // engineExec adapts the engine pool to branches.Engine; its statements
@@ -392,6 +393,7 @@ func (s *Server) Serve(ctx context.Context, ready func(addr net.Addr)) error {
 	}()
 	stopGC := s.startGC()
 	stopLake := s.startLakehouse()
+	s.refillSpare()
 	var backoff time.Duration
 	for {
 		nc, err := ln.Accept()
@@ -491,6 +493,7 @@ func (s *Server) close() {
 	if s.lake != nil {
 		s.lake.Close()
 	}
+	s.closeSpares()
 	s.workers.Close(func() { _, _ = s.engine.Exec("SELECT 1") })
 	if s.engine != nil {
 		s.engine.Close() // closes the connector too

@@ -134,20 +134,22 @@ func (s *Session) Notice(message string) {
 }
 
 func (s *Server) newSession(ctx context.Context, target Target, alias string, role auth.Role, params map[string]string, remote net.Addr) (*Session, error) {
-	dc, err := s.connector.Connect(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("connect to DuckDB: %w", err)
+	// The connection comes with the session's token set (nextval records
+	// its values for the session by it: seqvalues.go), made ahead when a
+	// spare is ready (spare.go); TimeZone is the engine's global UTC, the
+	// login's variables are set by the first statement that needs them
+	// (publishLogin).
+	sc := s.takeSpare()
+	if sc == nil {
+		var err error
+		if sc, err = s.makeSessionConn(ctx); err != nil {
+			return nil, fmt.Errorf("connect to DuckDB: %w", err)
+		}
 	}
-	conn := dc.(*duckdb.Conn)
-	// One string: DuckDB runs the statements in order, in one call.
+	conn, pid, secret := sc.conn, sc.pid, sc.secret
 	s.syncPGAccessIfUsersChanged(ctx)
-	// One call: TimeZone is the engine's global UTC, the login's
-	// variables are set by the first statement that needs them
-	// (publishLogin), the session's token here (nextval records its
-	// values for the session by it: seqvalues.go).
-	pid, secret := s.newKey()
-	act := newActivity(pid, remote)
-	if _, err := conn.ExecContext(ctx, "USE "+sqltext.QuoteIdent(alias)+";\nSET VARIABLE "+sqltext.SessionVariable+" = "+sqltext.QuoteString(act.token), nil); err != nil {
+	act := newActivity(sc.token, remote)
+	if _, err := conn.ExecContext(ctx, "USE "+sqltext.QuoteIdent(alias), nil); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("start session: %w", err)
 	}
@@ -262,6 +264,7 @@ func (s *Session) Close() {
 	if s.release != nil {
 		s.release()
 	}
+	s.srv.refillSpare()
 }
 
 // running registers ctx's cancel function as the running statement's, so
