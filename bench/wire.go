@@ -572,7 +572,9 @@ func (b *bench) selectSection(ctx context.Context, data []byte, pg *postgres) (s
 			"with its key written as a constant, planned once, at a fraction of the parameterized one. vsqld opens DuckDB "+
 			"with every thread external (no worker of its own to wake for each task; helpers start only under a statement "+
 			"that runs longer than 1 ms, internal/duckstream's workers.go), which the in-process figure, DuckDB's defaults, "+
-			"does not. The rest of the gap is the process boundary: every query crosses loopback TCP twice and wakes "+
+			"does not; and it runs with 16 more of Go's Ps than CPUs (cmd/vsqld's `raiseGOMAXPROCS`): a session inside "+
+			"DuckDB keeps its P, and with one P per CPU two busy sessions left the others' network reads waiting for Go's "+
+			"sysmon to take a P back. The rest of the gap is the process boundary: every query crosses loopback TCP twice and wakes "+
 			"the client's thread, and vsqld's when it was asleep. The read spin (on by default, `--read-spin 100us`) "+
 			"keeps a lone connection's thread reading instead of sleeping: in this run vsqld answered at a p50 of %s "+
 			"and a p99 of %s with 1 client, and at %s and %s with the spin off (`--read-spin 0`). With 16 clients on "+
