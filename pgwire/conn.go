@@ -101,6 +101,7 @@ type Conn struct {
 	be      *pgproto3.Backend
 	handler Handler
 	opts    Options
+	pinned  bool // the goroutine is locked to its OS thread (pinThread)
 	log     *slog.Logger
 	tls     bool // the connection was upgraded to TLS
 
@@ -192,7 +193,9 @@ func (c *Conn) Serve(ctx context.Context) {
 		c.closed = true
 		c.writeMu.Unlock()
 	}()
+	defer c.unpinThread()
 	for {
+		c.pinThread()
 		msg, err := c.be.Receive()
 		if err != nil {
 			c.receiveFailed(err)

@@ -106,7 +106,10 @@
 // read spins on non-blocking reads for up to ReadSpin while no other
 // connection with a spin is busy, then blocks as net.Conn does, so that a
 // client's next message in a request/response loop is read without
-// waking a sleeping thread.
+// waking a sleeping thread. While no other such connection is busy, Serve
+// also locks its goroutine to its OS thread (pinThread), so that a lone
+// client's statements run on one thread, and unlocks it once another
+// connection is busy.
 //
 // # Caveats
 //

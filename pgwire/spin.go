@@ -4,6 +4,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -26,6 +27,38 @@ import (
 // busyConns counts the connections with a read spin that are handling a
 // message or spinning.
 var busyConns atomic.Int64
+
+// pinThread locks the connection's goroutine to its OS thread while no
+// other connection is busy (busyConns), and unlocks it once one is. A lone
+// client's statements then run on one thread from the read spin through
+// DuckDB and back: measured side by side with 1 pgx client of point
+// queries, p50 0.34–0.40 ms against 0.39–0.53 ms unlocked and p99
+// 0.61–0.89 ms against 1.09–1.34 ms (8 runs each). With many clients a
+// locked goroutine costs a hand-off to its own thread at every wake-up:
+// locking all of them took 16 clients' throughput down by about 10%, so
+// a busy server unlocks. Serve calls it before each read, on its own
+// goroutine, and unpinThread when it returns.
+func (c *Conn) pinThread() {
+	if c.opts.ReadSpin <= 0 {
+		return
+	}
+	lone := busyConns.Load() == 0
+	switch {
+	case lone && !c.pinned:
+		runtime.LockOSThread()
+		c.pinned = true
+	case !lone && c.pinned:
+		runtime.UnlockOSThread()
+		c.pinned = false
+	}
+}
+
+func (c *Conn) unpinThread() {
+	if c.pinned {
+		runtime.UnlockOSThread()
+		c.pinned = false
+	}
+}
 
 // spinReader is a TCP connection's reader that spins before blocking.
 type spinReader struct {

@@ -3,8 +3,11 @@ package pgwire
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net"
+	"runtime"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -96,5 +99,49 @@ func TestSpinReaderClosedLocally(t *testing.T) {
 	_, err := r.Read(make([]byte, 8))
 	if !errors.Is(err, net.ErrClosed) {
 		t.Fatalf("read of a connection closed during the spin: %v, want net.ErrClosed", err)
+	}
+}
+
+// TestPinThread: a lone connection's goroutine stays on one OS thread; it
+// is released as soon as another connection is busy, and at the end.
+func TestPinThread(t *testing.T) {
+	done := make(chan error, 1)
+	go func() {
+		done <- func() error {
+			c := &Conn{opts: Options{ReadSpin: time.Millisecond}}
+			defer c.unpinThread()
+			c.pinThread()
+			if !c.pinned {
+				return errors.New("not pinned while no connection is busy")
+			}
+			tid := syscall.Gettid()
+			for range 200 {
+				runtime.Gosched()
+				time.Sleep(10 * time.Microsecond)
+				if got := syscall.Gettid(); got != tid {
+					return fmt.Errorf("a pinned goroutine moved from thread %d to %d", tid, got)
+				}
+			}
+			busyConns.Add(1)
+			c.pinThread()
+			busyConns.Add(-1)
+			if c.pinned {
+				return errors.New("still pinned while another connection is busy")
+			}
+			c.pinThread()
+			c.unpinThread()
+			if c.pinned {
+				return errors.New("pinned after unpinThread")
+			}
+			off := &Conn{}
+			off.pinThread()
+			if off.pinned {
+				return errors.New("pinned with the read spin off")
+			}
+			return nil
+		}()
+	}()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
