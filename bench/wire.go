@@ -576,7 +576,7 @@ func (b *bench) selectSection(ctx context.Context, data []byte, pg *postgres) (s
 			"DuckDB keeps its P, and with one P per CPU two busy sessions left the others' network reads waiting for Go's "+
 			"sysmon to take a P back. The rest of the gap is the process boundary: every query crosses loopback TCP twice and wakes "+
 			"the client's thread, and vsqld's when it was asleep. The read spin (on by default, `--read-spin 100us`) "+
-			"keeps a lone connection's thread reading instead of sleeping: in this run vsqld answered at a p50 of %s "+
+			"keeps a lone connection's thread reading instead of sleeping, and its goroutine on that one OS thread (pgwire's pinThread): in this run vsqld answered at a p50 of %s "+
 			"and a p99 of %s with 1 client, and at %s and %s with the spin off (`--read-spin 0`). With 16 clients on "+
 			"two cores the CPUs are the limit: each query costs the loopback TCP of both sides and pgx's own work in "+
 			"the benchmark process, which the in-process figure does not pay.\n", plan,
