@@ -19,8 +19,9 @@
 //     (USE) is its database, the transaction state reported in
 //     ReadyForQuery, and the cancel hook of the running statement.
 //   - spare.go: one DuckDB connection made ahead of the next session, its
-//     process id, secret and token set, so that a session's start runs only
-//     USE; a session's end (or a session that found none) makes the next.
+//     process id, secret and token set and the last session's branch made
+//     current (USE), so that a session's start runs USE only for another
+//     branch; a session's end (or a session that found none) makes the next.
 //   - auth.go: the TLS certificate and the users file, checked at Open, and
 //     the Authenticator policy (package auth): SCRAM-SHA-256 for every
 //     client when the users file has users, otherwise trust for loopback

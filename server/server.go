@@ -393,7 +393,7 @@ func (s *Server) Serve(ctx context.Context, ready func(addr net.Addr)) error {
 	}()
 	stopGC := s.startGC()
 	stopLake := s.startLakehouse()
-	s.refillSpare()
+	s.refillSpare("")
 	var backoff time.Duration
 	for {
 		nc, err := ln.Accept()

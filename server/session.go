@@ -139,19 +139,21 @@ func (s *Server) newSession(ctx context.Context, target Target, alias string, ro
 	// spare is ready (spare.go); TimeZone is the engine's global UTC, the
 	// login's variables are set by the first statement that needs them
 	// (publishLogin).
-	sc := s.takeSpare()
+	sc := s.takeSpare(alias)
 	if sc == nil {
 		var err error
-		if sc, err = s.makeSessionConn(ctx); err != nil {
+		if sc, err = s.makeSessionConn(ctx, alias); err != nil {
 			return nil, fmt.Errorf("connect to DuckDB: %w", err)
 		}
 	}
 	conn, pid, secret := sc.conn, sc.pid, sc.secret
 	s.syncPGAccessIfUsersChanged(ctx)
 	act := newActivity(sc.token, remote)
-	if _, err := conn.ExecContext(ctx, "USE "+sqltext.QuoteIdent(alias), nil); err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("start session: %w", err)
+	if sc.alias != alias { // (DuckDB resolves it by name: spare.go)
+		if _, err := conn.ExecContext(ctx, "USE "+sqltext.QuoteIdent(alias), nil); err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("start session: %w", err)
+		}
 	}
 	sess := &Session{srv: s, target: target, alias: alias, conn: conn, pid: pid, secret: secret, params: params, principal: principal{user: params["user"], role: role},
 		activity: act}
@@ -264,7 +266,7 @@ func (s *Session) Close() {
 	if s.release != nil {
 		s.release()
 	}
-	s.srv.refillSpare()
+	s.srv.refillSpare(s.alias)
 }
 
 // running registers ctx's cancel function as the running statement's, so
