@@ -32,8 +32,9 @@ var busyConns atomic.Int64
 // other connection is busy (busyConns), and unlocks it once one is. A lone
 // client's statements then run on one thread from the read spin through
 // DuckDB and back: measured side by side with 1 pgx client of point
-// queries, p50 0.34–0.40 ms against 0.39–0.53 ms unlocked and p99
-// 0.61–0.89 ms against 1.09–1.34 ms (8 runs each). With many clients a
+// queries (6 runs alternating), p50 0.35–0.50 ms against 0.40–0.51 ms
+// unlocked, lower in every run, and p99 0.74–1.31 ms against 1.22–1.89 ms.
+// With many clients a
 // locked goroutine costs a hand-off to its own thread at every wake-up:
 // locking all of them took 16 clients' throughput down by about 10%, so
 // a busy server unlocks. Serve calls it before each read, on its own

@@ -118,6 +118,7 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, lock: lock, sessions: map[uint32]*Session{}, conns: map[*pgwire.Conn]struct{}{}}
+	s.spares.made.L = &s.spares.mu
 	if s.allowRemotes, err = parseAllowRemotes(cfg.AllowRemotes); err != nil {
 		s.close()
 		return nil, err

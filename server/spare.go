@@ -79,9 +79,6 @@ func (s *Server) refillSpare(alias string) {
 	if p.ready != nil || p.making || p.closed {
 		return
 	}
-	if p.made.L == nil {
-		p.made.L = &p.mu
-	}
 	p.making = true
 	p.wg.Add(1)
 	go func() {
