@@ -7,5 +7,7 @@
 // and verify are in maintenance.go.
 // All wiring lives in Main.Run so that tests can start a server in-process;
 // main only connects it to os.Args, standard input, the environment and
-// SIGINT/SIGTERM, which start a graceful shutdown.
+// SIGINT/SIGTERM, which start a graceful shutdown, and gives the process
+// 16 more Go Ps than CPUs unless GOMAXPROCS is set (raiseGOMAXPROCS:
+// sessions inside DuckDB hold theirs; tests in-process keep Go's default).
 package main
