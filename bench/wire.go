@@ -404,7 +404,8 @@ func (b *bench) selectSection(ctx context.Context, data []byte, pg *postgres) (s
 		"and with 16 clients (one connection each, all in this process). vsqld and PostgreSQL through pgx (the statement "+
 		"prepared once per connection, then Bind/Execute); for reference, DuckDB in this process through database/sql "+
 		"(a prepared statement, a pool of 16 connections). vsqld's default read spin keeps reading a connection without "+
-		"sleeping for up to 100 µs after it answered, while no other connection is busy (pgwire's spin.go); a second "+
+		"sleeping for up to 100 µs after it answered, while no other connection is busy or read a message in the last "+
+		"millisecond (pgwire's spin.go); a second "+
 		"vsqld started with `--read-spin 0` holds the same table, and its row shows what the spin changes. Each run measures every system with 1 client, then with 16. Latency "+
 		"is per query as the client sees it; throughput is queries completed ÷ the period. Medians over runs of each run's "+
 		"p50, p99 and throughput.\n\n", pointQuery, cfg.pointDuration)

@@ -58,6 +58,7 @@ func (c *Conn) answerSSLRequest(ctx context.Context) bool {
 	c.sendMu.Lock()
 	c.netConn = tc
 	c.be = pgproto3.NewBackend(tc, countWrites(tc, c.opts.Observer))
+	c.spin = nil // (TLS reads through its own record layer, without a spin)
 	if c.opts.MaxMessageSize > 0 {
 		c.be.SetMaxBodyLen(c.opts.MaxMessageSize)
 	}

@@ -43,7 +43,8 @@ type Options struct {
 	Admit func() (release func(), err error)
 	// ReadSpin is how long a connection's goroutine reads its TCP socket
 	// without sleeping before it blocks for the client's next message,
-	// while no other connection is busy (spin.go); 0 never spins.
+	// while no other connection is busy or read a message in the last
+	// millisecond (spin.go); 0 never spins.
 	ReadSpin time.Duration
 }
 
@@ -101,7 +102,8 @@ type Conn struct {
 	be      *pgproto3.Backend
 	handler Handler
 	opts    Options
-	pinned  bool // the goroutine is locked to its OS thread (pinThread)
+	spin    *spinReader // the connection's reader when it spins (nil: it does not)
+	pinned  bool        // the goroutine is locked to its OS thread (pinThread)
 	log     *slog.Logger
 	tls     bool // the connection was upgraded to TLS
 
@@ -156,9 +158,12 @@ func NewConn(netConn net.Conn, handler Handler, opts Options) *Conn {
 	if opts.AuthenticationTimeout <= 0 {
 		opts.AuthenticationTimeout = DefaultAuthenticationTimeout
 	}
+	reader := newSpinReader(netConn, opts.ReadSpin)
+	spin, _ := reader.(*spinReader)
 	return &Conn{
 		netConn: netConn,
-		be:      pgproto3.NewBackend(newSpinReader(netConn, opts.ReadSpin), countWrites(netConn, opts.Observer)),
+		spin:    spin,
+		be:      pgproto3.NewBackend(reader, countWrites(netConn, opts.Observer)),
 		handler: handler,
 		opts:    opts,
 		log:     opts.Logger.With("remote", netConn.RemoteAddr().String()),

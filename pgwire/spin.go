@@ -19,31 +19,63 @@ import (
 // every statement. spinReader reads a TCP connection without sleeping for
 // up to Options.ReadSpin first (non-blocking reads in a loop), and only
 // then blocks as net.Conn does. It spins only while no other connection
-// is handling a message or spinning (busyConns): a busy server never
-// spends a CPU on it, and a lone client pays at most ReadSpin of CPU per
-// message. vsqld spins for 100 µs by default (--read-spin): it lowers the
+// is handling a message or spinning (busyConns) and none has read one
+// within quietPeriod (lastReader): a busy server never spends a CPU on
+// it, and a lone client pays at most ReadSpin of CPU per message. vsqld spins for 100 µs by default (--read-spin): it lowers the
 // median latency of point queries (docs/BENCHMARKS.md, "Point queries").
 
 // busyConns counts the connections with a read spin that are handling a
 // message or spinning.
 var busyConns atomic.Int64
 
-// pinThread locks the connection's goroutine to its OS thread while no
-// other connection is busy (busyConns), and unlocks it once one is. A lone
-// client's statements then run on one thread from the read spin through
-// DuckDB and back: measured side by side with 1 pgx client of point
-// queries (6 runs alternating), p50 0.35–0.50 ms against 0.40–0.51 ms
-// unlocked, lower in every run, and p99 0.74–1.31 ms against 1.22–1.89 ms.
-// With many clients a
-// locked goroutine costs a hand-off to its own thread at every wake-up:
-// locking all of them took 16 clients' throughput down by about 10%, so
-// a busy server unlocks. Serve calls it before each read, on its own
-// goroutine, and unpinThread when it returns.
+// lastReader is the spinReader that read data last, and lastReadAt when
+// (nanoseconds since spinEpoch). A connection spins and pins its thread
+// only when no other connection has read anything for quietPeriod: with
+// many clients in request/response loops there are moments when none is
+// busy, and a spin or a pin then only costs the others CPU and hand-offs.
+var (
+	lastReader atomic.Pointer[spinReader]
+	lastReadAt atomic.Int64
+	spinEpoch  = time.Now()
+)
+
+// quietPeriod is how long other connections must have read nothing before
+// a connection spins.
+const quietPeriod = time.Millisecond
+
+// othersActive reports whether a connection other than r read data within
+// quietPeriod.
+func (r *spinReader) othersActive() bool {
+	return lastReader.Load() != r && time.Since(spinEpoch)-time.Duration(lastReadAt.Load()) < quietPeriod
+}
+
+// noteRead records that r read data.
+func (r *spinReader) noteRead() {
+	if lastReader.Load() != r {
+		lastReader.Store(r)
+	}
+	lastReadAt.Store(int64(time.Since(spinEpoch)))
+}
+
+// pinThread locks the connection's goroutine to its OS thread while it is
+// alone (no other connection busy, none read a message within
+// quietPeriod), and unlocks it once it is not. A lone client's statements
+// then run on one thread from the read spin through DuckDB and back:
+// measured side by side with 1 pgx client of point queries (6 runs
+// alternating), p50 0.35–0.50 ms against 0.40–0.51 ms unlocked, lower in
+// every run, and p99 0.74–1.31 ms against 1.22–1.89 ms. With many
+// clients a locked goroutine costs a hand-off to its own thread at every
+// wake-up: locking all of them took 16 clients' throughput down by about
+// 10%, so a busy server unlocks. "No other connection busy" alone was the
+// first rule: 16 clients on two CPUs leave moments when none is busy, and
+// their spins and pins then cost 5–16% of the throughput (ARCHITECTURE.md).
+// Serve calls it before each read, on its own goroutine, and unpinThread
+// when it returns.
 func (c *Conn) pinThread() {
-	if c.opts.ReadSpin <= 0 {
+	if c.spin == nil {
 		return
 	}
-	lone := busyConns.Load() == 0
+	lone := busyConns.Load() == 0 && !c.spin.othersActive()
 	switch {
 	case lone && !c.pinned:
 		runtime.LockOSThread()
@@ -83,7 +115,15 @@ func newSpinReader(c net.Conn, spin time.Duration) io.Reader {
 }
 
 func (r *spinReader) Read(b []byte) (int, error) {
-	if len(b) == 0 || busyConns.Add(1) > 1 {
+	n, err := r.read(b)
+	if n > 0 {
+		r.noteRead()
+	}
+	return n, err
+}
+
+func (r *spinReader) read(b []byte) (int, error) {
+	if len(b) == 0 || busyConns.Add(1) > 1 || r.othersActive() {
 		busyConns.Add(-1)
 		return r.conn.Read(b)
 	}

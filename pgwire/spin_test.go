@@ -103,12 +103,16 @@ func TestSpinReaderClosedLocally(t *testing.T) {
 }
 
 // TestPinThread: a lone connection's goroutine stays on one OS thread; it
-// is released as soon as another connection is busy, and at the end.
+// is released as soon as another connection is busy or has just read a
+// message, and at the end.
 func TestPinThread(t *testing.T) {
+	server, client := tcpPair(t)
+	otherServer, otherClient := tcpPair(t)
+	other := newSpinReader(otherServer, time.Millisecond).(*spinReader)
 	done := make(chan error, 1)
 	go func() {
 		done <- func() error {
-			c := &Conn{opts: Options{ReadSpin: time.Millisecond}}
+			c := &Conn{opts: Options{ReadSpin: time.Millisecond}, spin: newSpinReader(server, time.Millisecond).(*spinReader)}
 			defer c.unpinThread()
 			c.pinThread()
 			if !c.pinned {
@@ -128,15 +132,37 @@ func TestPinThread(t *testing.T) {
 			if c.pinned {
 				return errors.New("still pinned while another connection is busy")
 			}
+			// another connection reads a message: not lone for quietPeriod
+			otherClient.Write([]byte("x"))
+			if _, err := other.Read(make([]byte, 4)); err != nil {
+				return err
+			}
 			c.pinThread()
+			if c.pinned {
+				return errors.New("pinned right after another connection read a message")
+			}
+			time.Sleep(quietPeriod + time.Millisecond)
+			c.pinThread()
+			if !c.pinned {
+				return errors.New("not pinned once the other connection was quiet")
+			}
+			// its own messages leave it lone
+			client.Write([]byte("y"))
+			if _, err := c.spin.Read(make([]byte, 4)); err != nil {
+				return err
+			}
+			c.pinThread()
+			if !c.pinned {
+				return errors.New("unpinned after reading its own message")
+			}
 			c.unpinThread()
 			if c.pinned {
 				return errors.New("pinned after unpinThread")
 			}
-			off := &Conn{}
+			off := &Conn{opts: Options{ReadSpin: time.Millisecond}}
 			off.pinThread()
 			if off.pinned {
-				return errors.New("pinned with the read spin off")
+				return errors.New("pinned without a read spin (spin 0 or TLS)")
 			}
 			return nil
 		}()

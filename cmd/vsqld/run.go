@@ -184,7 +184,7 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 	if v, err := time.ParseDuration(m.env("read-spin")); err == nil {
 		spin = v
 	}
-	fs.DurationVar(&o.readSpin, "read-spin", spin, "after answering a client, keep reading its connection without sleeping for up to this `duration` while no other connection is busy: a client's next statement is read without waking a thread (a lower latency for request/response loops, at most this much CPU per statement; see the README); 0 never spins [VSQL_READ_SPIN]")
+	fs.DurationVar(&o.readSpin, "read-spin", spin, "after answering a client, keep reading its connection without sleeping for up to this `duration` while no other connection is busy or sent a message in the last millisecond: a client's next statement is read without waking a thread (a lower latency for request/response loops, at most this much CPU per statement; see the README); 0 never spins [VSQL_READ_SPIN]")
 	str(&o.logLevel, "log-level", "info", "log `level`: debug, info, warn or error (logs are structured, on stderr) [VSQL_LOG_LEVEL]")
 	str(&o.tlsCert, "tls-cert", "", "PEM certificate (chain) `file` for TLS; with --tls-key, clients asking for SSL get TLS [VSQL_TLS_CERT]")
 	str(&o.tlsKey, "tls-key", "", "PEM private key `file` of --tls-cert [VSQL_TLS_KEY]")
