@@ -21,9 +21,10 @@ func (b *bench) connectSection(ctx context.Context, pg *postgres) (string, error
 	fmt.Fprintf(&w, "\n### Connection and first query\n\nEach run: %d times, a new pgx connection (`pgx.Connect`: TCP, "+
 		"startup, authentication — trust on both), its first query `%s` (a Parse and a Bind/Execute on the new "+
 		"connection) and Close; timed from the client, vsqld and PostgreSQL alternating. The figure is the p50 of each run's "+
-		"%d connections, the median over runs. A vsqld of its own, table `w` of 1,000 rows. vsqld makes a session's DuckDB "+
-		"connection ahead, its token set and the previous session's branch made current, at that session's end "+
-		"(server/spare.go), so a new session on the same branch runs nothing in DuckDB before it is ready.\n\n", perRun, pointQuery, perRun)
+		"%d connections, the median over runs. A vsqld of its own, table `w` of 1,000 rows. vsqld keeps two DuckDB "+
+		"connections made ahead, their tokens set and the previous session's branch made current, made again at a session's end "+
+		"(server/spare.go), so a new session on the same branch runs nothing in DuckDB before it is ready, even when "+
+		"it connects right after the last one closed.\n\n", perRun, pointQuery, perRun)
 	s, vc, done, err := b.startConnected(ctx)
 	if err != nil {
 		return w.String(), err

@@ -18,10 +18,11 @@
 //   - session.go: a Session owns one DuckDB connection whose default catalog
 //     (USE) is its database, the transaction state reported in
 //     ReadyForQuery, and the cancel hook of the running statement.
-//   - spare.go: one DuckDB connection made ahead of the next session, its
-//     process id, secret and token set and the last session's branch made
-//     current (USE), so that a session's start runs USE only for another
-//     branch; a session's end (or a session that found none) makes the next.
+//   - spare.go: two DuckDB connections made ahead of the next sessions,
+//     each with its process id, secret and token set and the last session's
+//     branch made current (USE), so that a session's start runs USE only
+//     for another branch; a session's end (or a session that found none)
+//     makes spares up to two again.
 //   - auth.go: the TLS certificate and the users file, checked at Open, and
 //     the Authenticator policy (package auth): SCRAM-SHA-256 for every
 //     client when the users file has users, otherwise trust for loopback
