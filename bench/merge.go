@@ -53,7 +53,10 @@ func prepareMerge(ctx context.Context, s *server, db string, tables []string, ro
 
 // mergeTimes are the timing columns of one vsql_merge_branch call, and the
 // whole call as the client saw it.
-type mergeTimes struct{ sel, target, cmp, apply, pub, call float64 }
+// mergeTimes are one merge call's phase timings (its result columns), the
+// whole call as the client timed it, and the CPU time vsqld used during it
+// (all in ms; cpu is 0 when it could not be read).
+type mergeTimes struct{ sel, target, cmp, apply, pub, call, cpu float64 }
 
 const mergeLimits = "max_rows => 1000000000, max_input_bytes => 100000000000, max_staging_bytes => 100000000000"
 
@@ -182,9 +185,13 @@ func (b *bench) mergeOne(ctx context.Context, sz mergeSize) (*sizeResult, error)
 	var runs []mergeTimes
 	var f1, f2, sig []float64
 	for i := 0; i < cfg.runs; i++ {
+		cpu0, cpuErr := procCPU(s.pid())
 		m, err := runMerge(ctx, c, fmt.Sprintf("merged_%d", i))
 		if err != nil {
 			return nil, err
+		}
+		if cpu1, err := procCPU(s.pid()); err == nil && cpuErr == nil {
+			m.cpu = cpu1 - cpu0
 		}
 		runs = append(runs, m)
 		d1, err := runFloor(ctx, files, one)
@@ -200,7 +207,7 @@ func (b *bench) mergeOne(ctx context.Context, sz mergeSize) (*sizeResult, error)
 			return nil, err
 		}
 		f1, f2, sig = append(f1, d1), append(f2, d2), append(sig, ds)
-		cfg.logf("  run %d: comparison %.0f ms, floor %.0f / %.0f ms", i, m.cmp, d1, d2)
+		cfg.logf("  run %d: comparison %.0f ms (vsqld CPU %.0f ms in a %.0f ms call), floor %.0f / %.0f ms", i, m.cmp, m.cpu, m.call, d1, d2)
 	}
 	col := func(f func(mergeTimes) float64) []float64 {
 		out := make([]float64, len(runs))
@@ -274,7 +281,7 @@ func (b *bench) mergeOne(ctx context.Context, sz mergeSize) (*sizeResult, error)
 				break
 			}
 		}
-		res.profile = b.mergeAnalysis(res, cmp, profiled)
+		res.profile = b.mergeAnalysis(res, runs, best, profiled)
 	}
 	return res, nil
 }
@@ -558,8 +565,12 @@ func (b *bench) mergeTables(ctx context.Context, sig float64, sigRows int) (stri
 
 // mergeAnalysis explains, from this run's figures and profiles, where a
 // missed merge goal's time goes and what would close the gap.
-func (b *bench) mergeAnalysis(r *sizeResult, cmp []float64, profiled []profiledMerge) string {
+func (b *bench) mergeAnalysis(r *sizeResult, runs []mergeTimes, floors []float64, profiled []profiledMerge) string {
 	var w strings.Builder
+	cmp := make([]float64, len(runs))
+	for i, m := range runs {
+		cmp[i] = m.cmp
+	}
 	if r.cmp > 250 || r.apply > 120 {
 		fmt.Fprintf(&w, "\n**Where the time goes** (a merge goal is missed for %s rows in this run). ", fmtCount(r.size.rows))
 	} else {
@@ -614,31 +625,45 @@ func (b *bench) mergeAnalysis(r *sizeResult, cmp []float64, profiled []profiledM
 		for _, p := range fastP {
 			pollFast = pollFast || p.pr.polling() >= 20
 		}
-		fix := "What would close the gap"
-		if r.cmp <= 250 {
-			fix = "What would remove the slow runs"
+		// vsqld's CPU in the slowest and the fastest run: whether a slow
+		// run left a core idle or did the same work in more CPU time.
+		slowI, fastI := 0, 0
+		for i, m := range runs {
+			if m.cmp > runs[slowI].cmp {
+				slowI = i
+			}
+			if m.cmp < runs[fastI].cmp {
+				fastI = i
+			}
 		}
-		mechanism := "`vsql_merge_branch` runs the merge's queries from inside a DuckDB table function, and on this 2-core " +
-			"machine DuckDB has two threads: the pattern fits the function running on DuckDB's worker thread while the " +
-			"calling thread polls for it, leaving one core for the join. " + fix + ": run the merge outside the DuckDB " +
-			"task of the function call (on a goroutine of the server, the function only returning the result) or keep the " +
-			"function on the calling thread, so that the join always gets both cores; the fastest run (" + fmtMs(fastest) +
-			") shows the comparison's cost then. "
+		sr, fr := runs[slowI], runs[fastI]
+		busy := func(m mergeTimes) float64 { return m.cpu / m.call }
+		cpuKnown := sr.cpu > 0 && fr.cpu > 0 && sr.call > 0 && fr.call > 0
+		offThread := "A merge's queries run on the session's goroutine, off DuckDB's table-function callback " +
+			"(ARCHITECTURE.md, \"Where `vsql_*` work runs\"), so this is a regression to look for there. "
 		switch {
 		case pollSlow && !pollFast && len(fastP) > 0:
 			w.WriteString("The profiled merges below show why: in a slow one, one thread spends its samples in a loop of " +
 				"mutex lock and unlock, `Executor::ExecuteTask` and the task queue — a thread waiting for a DuckDB query by " +
 				"polling its executor — while the join runs on the other thread alone; in a fast one both threads run the " +
-				"join. " + mechanism)
+				"join. " + offThread)
 		case polling:
 			w.WriteString("In the profiled merges below, a thread spends much of its samples in a loop of mutex lock and " +
 				"unlock, `Executor::ExecuteTask` and the task queue — a thread waiting for a DuckDB query by polling its " +
-				"executor — beside the join. " + mechanism)
-		case slow > 0 && len(slowP) == 0 && len(fastP) > 0:
-			w.WriteString("None of the three profiled merges below was slow, so they cannot show why. Per-thread profiles " +
-				"of this merge taken by hand on 2026-12-02 did: in the slow runs (about 2× the fast ones) one thread spent " +
-				"its samples polling DuckDB's executor (mutex lock and unlock, `Executor::ExecuteTask`, the task queue) " +
-				"while the join ran on the other thread alone; in the fast runs both threads ran the join. " + mechanism)
+				"executor — beside the join. " + offThread)
+		case slow > 0 && cpuKnown:
+			fmt.Fprintf(&w, "vsqld's CPU time over the whole call (/proc, 10 ms ticks): the slowest run (comparison %s) used "+
+				"%s in a call of %s, %.1f CPUs busy on average; the fastest (comparison %s) %s in %s, %.1f. ",
+				fmtMs(sr.cmp), fmtMs(sr.cpu), fmtMs(sr.call), busy(sr), fmtMs(fr.cmp), fmtMs(fr.cpu), fmtMs(fr.call), busy(fr))
+			if busy(sr) >= 0.85*busy(fr) {
+				fmt.Fprintf(&w, "Both kept the cores as busy: the slow run did the same work in more CPU time, the machine "+
+					"running slower then. The in-process floors, the same SQL run in this process between vsql's runs, "+
+					"spread %.2f× (slowest ÷ fastest) over the same runs. ", slices.Max(floors)/slices.Min(floors))
+			} else {
+				w.WriteString("The slow run kept fewer cores busy: something held the comparison to one core for part of " +
+					"it — a lock, internal/duckstream's helper threads not running (workers.go), or another process on " +
+					"the machine. ")
+			}
 		case r.vsBoth < 1.3:
 			w.WriteString("vsql is at the floor of its SQL: the time is DuckDB's three-way join of the key columns and the " +
 				"changeable columns of three inputs of this size on this machine. ")

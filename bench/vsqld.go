@@ -113,6 +113,30 @@ func (s *server) connect(ctx context.Context, db string) (*pgx.Conn, error) {
 // peak is VmHWM of the process, in bytes.
 func peak(pid int) (int64, error) { return procStatus(pid, "VmHWM:") }
 
+// procCPU is the CPU time (user and system) the process has used, in ms,
+// at the 10 ms resolution of /proc's clock ticks.
+func procCPU(pid int) (float64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	s := string(b)
+	// After the command: state is field 3 of stat, utime and stime 14 and 15.
+	rest := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(rest) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(rest))
+	}
+	var ticks float64
+	for _, v := range rest[11:13] {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return 0, err
+		}
+		ticks += x
+	}
+	return ticks * 10, nil
+}
+
 // rss is VmRSS of the process, in bytes.
 func rss(pid int) (int64, error) { return procStatus(pid, "VmRSS:") }
 
