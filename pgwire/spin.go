@@ -28,15 +28,17 @@ import (
 // message or spinning.
 var busyConns atomic.Int64
 
-// lastReader is the spinReader that read data last, and lastReadAt when
-// (nanoseconds since spinEpoch). A connection spins and pins its thread
+// lastReader is the id of the spinReader that read data last (an id, not
+// a pointer, so that a closed connection's reader is not kept), and
+// lastReadAt when (nanoseconds since spinEpoch). A connection spins and pins its thread
 // only when no other connection has read anything for quietPeriod: with
 // many clients in request/response loops there are moments when none is
 // busy, and a spin or a pin then only costs the others CPU and hand-offs.
 var (
-	lastReader atomic.Pointer[spinReader]
-	lastReadAt atomic.Int64
-	spinEpoch  = time.Now()
+	lastReader   atomic.Uint64
+	lastReadAt   atomic.Int64
+	spinEpoch    = time.Now()
+	spinReaderID atomic.Uint64 // the last id given to a spinReader
 )
 
 // quietPeriod is how long other connections must have read nothing before
@@ -46,13 +48,13 @@ const quietPeriod = time.Millisecond
 // othersActive reports whether a connection other than r read data within
 // quietPeriod.
 func (r *spinReader) othersActive() bool {
-	return lastReader.Load() != r && time.Since(spinEpoch)-time.Duration(lastReadAt.Load()) < quietPeriod
+	return lastReader.Load() != r.id && time.Since(spinEpoch)-time.Duration(lastReadAt.Load()) < quietPeriod
 }
 
 // noteRead records that r read data.
 func (r *spinReader) noteRead() {
-	if lastReader.Load() != r {
-		lastReader.Store(r)
+	if lastReader.Load() != r.id {
+		lastReader.Store(r.id)
 	}
 	lastReadAt.Store(int64(time.Since(spinEpoch)))
 }
@@ -95,6 +97,7 @@ func (c *Conn) unpinThread() {
 
 // spinReader is a TCP connection's reader that spins before blocking.
 type spinReader struct {
+	id   uint64 // for lastReader
 	conn net.Conn
 	raw  syscall.RawConn
 	spin time.Duration
@@ -111,7 +114,7 @@ func newSpinReader(c net.Conn, spin time.Duration) io.Reader {
 	if err != nil {
 		return c
 	}
-	return &spinReader{conn: c, raw: raw, spin: spin}
+	return &spinReader{id: spinReaderID.Add(1), conn: c, raw: raw, spin: spin}
 }
 
 func (r *spinReader) Read(b []byte) (int, error) {
