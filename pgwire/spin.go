@@ -15,14 +15,15 @@ import (
 // read the answer to the last one. A connection's goroutine that blocks
 // in the network poller meanwhile puts its thread to sleep, and the next
 // message must wake the poller, then the goroutine's thread: on an
-// otherwise idle machine each wake-up costs tens of microseconds, paid on
-// every statement. spinReader reads a TCP connection without sleeping for
-// up to Options.ReadSpin first (non-blocking reads in a loop), and only
-// then blocks as net.Conn does. It spins only while no other connection
-// is handling a message or spinning (busyConns) and none has read one
-// within quietPeriod (lastReader): a busy server never spends a CPU on
-// it, and a lone client pays at most ReadSpin of CPU per message. vsqld spins for 100 µs by default (--read-spin): it lowers the
-// median latency of point queries (docs/BENCHMARKS.md, "Point queries").
+// otherwise idle machine each wake-up costs tens of microseconds, paid
+// on every statement. spinReader reads a TCP connection without sleeping
+// for up to Options.ReadSpin first (non-blocking reads in a loop), and
+// only then blocks as net.Conn does. It spins only while no other
+// connection is handling a message or spinning (busyConns) and none has
+// read one within quietPeriod (lastReader): a busy server never spends a
+// CPU on it, and a lone client pays at most ReadSpin of CPU per message.
+// vsqld spins for 100 µs by default (--read-spin): it lowers the median
+// latency of point queries (docs/BENCHMARKS.md, "Point queries").
 
 // busyConns counts the connections with a read spin that are handling a
 // message or spinning.
@@ -30,10 +31,11 @@ var busyConns atomic.Int64
 
 // lastReader is the id of the spinReader that read data last (an id, not
 // a pointer, so that a closed connection's reader is not kept), and
-// lastReadAt when (nanoseconds since spinEpoch). A connection spins and pins its thread
-// only when no other connection has read anything for quietPeriod: with
-// many clients in request/response loops there are moments when none is
-// busy, and a spin or a pin then only costs the others CPU and hand-offs.
+// lastReadAt when (nanoseconds since spinEpoch). A connection spins and
+// pins its thread only when no other connection has read anything for
+// quietPeriod: with many clients in request/response loops there are
+// moments when none is busy, and a spin or a pin then only costs the
+// others CPU and hand-offs.
 var (
 	lastReader   atomic.Uint64
 	lastReadAt   atomic.Int64
