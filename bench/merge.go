@@ -91,13 +91,16 @@ func (b *bench) mergeSection(ctx context.Context) (string, error) {
 		"and the whole call is timed by the client. The limits are raised so that the 10-table case is allowed.\n\n")
 	w.WriteString("The floor is the comparison done in DuckDB in this process, with no server: copies of the three " +
 		"snapshot images vsqld built for the merge (`cache/postgres/{1,2,3}.duckdb`), attached READ_ONLY in a fresh " +
-		"in-memory DuckDB each run, and the comparison's SQL run on them, in both forms vsql uses (SQL below): the one-step " +
-		"three-way FULL OUTER JOIN on the key of all columns, and the two-step form of column skipping (the changed keys " +
+		"in-memory DuckDB each run, and the comparison's SQL run on them, in the forms vsql uses (SQL below): the one-step " +
+		"three-way FULL OUTER JOIN on the key of all columns; the two-step form of column skipping (the changed keys " +
 		"from a join of the keys and the columns that can differ — here, at best, `status` on ours and `amount` on theirs — " +
-		"then the full rows of those keys). The classification that follows in vsql touches only the changed rows and is " +
-		"left out. Runs alternate: vsql merge, one-step floor, two-step floor. (vsql's comparison with column skipping " +
-		"turned off is measured in-process by `go test ./server/ -run '^$' -bench BenchmarkMerge -benchtime 5x`, not by " +
-		"this command.)\n\n")
+		"then the full rows of those keys); and the same two steps with the changed keys found by position, which vsql " +
+		"uses when the inputs hold as many rows and no key moved (both sides here only updated rows, which DuckDB does in " +
+		"place): the row counts, a check of the keys' positions, and a POSITIONAL JOIN instead of the key join. " +
+		"The classification that follows in vsql touches only the changed rows and is " +
+		"left out. Runs alternate: vsql merge, one-step floor, two-step floor, positional floor. (vsql's comparison with " +
+		"column skipping or the positional pairing turned off is measured in-process by " +
+		"`go test ./server/ -run '^$' -bench BenchmarkMerge -benchtime 5x`, not by this command.)\n\n")
 	var errs []string
 	var merge1M *sizeResult
 	for _, sz := range b.cfg.mergeSizes {
@@ -178,12 +181,13 @@ func (b *bench) mergeOne(ctx context.Context, sz mergeSize) (*sizeResult, error)
 	}
 	cols := []string{"order_id", "customer", "amount", "status"}
 	one := floorOneStep(cols)
-	two := floorTwoStep(cols, map[string]bool{"status": true}, map[string]bool{"amount": true})
+	two := floorTwoStep(cols, map[string]bool{"status": true}, map[string]bool{"amount": true}, false)
+	pos := floorTwoStep(cols, map[string]bool{"status": true}, map[string]bool{"amount": true}, true)
 	if _, err := runFloor(ctx, files, one); err != nil { // warm-up
 		return nil, err
 	}
 	var runs []mergeTimes
-	var f1, f2, sig []float64
+	var f1, f2, f3, sig []float64
 	for i := 0; i < cfg.runs; i++ {
 		cpu0, cpuErr := procCPU(s.pid())
 		m, err := runMerge(ctx, c, fmt.Sprintf("merged_%d", i))
@@ -202,12 +206,16 @@ func (b *bench) mergeOne(ctx context.Context, sz mergeSize) (*sizeResult, error)
 		if err != nil {
 			return nil, err
 		}
+		d3, err := runFloor(ctx, files, pos)
+		if err != nil {
+			return nil, err
+		}
 		ds, err := runSignatures(ctx, files)
 		if err != nil {
 			return nil, err
 		}
-		f1, f2, sig = append(f1, d1), append(f2, d2), append(sig, ds)
-		cfg.logf("  run %d: comparison %.0f ms (vsqld CPU %.0f ms in a %.0f ms call), floor %.0f / %.0f ms", i, m.cmp, m.cpu, m.call, d1, d2)
+		f1, f2, f3, sig = append(f1, d1), append(f2, d2), append(f3, d3), append(sig, ds)
+		cfg.logf("  run %d: comparison %.0f ms (vsqld CPU %.0f ms in a %.0f ms call), floor %.0f / %.0f / %.0f ms", i, m.cmp, m.cpu, m.call, d1, d2, d3)
 	}
 	col := func(f func(mergeTimes) float64) []float64 {
 		out := make([]float64, len(runs))
@@ -219,11 +227,12 @@ func (b *bench) mergeOne(ctx context.Context, sz mergeSize) (*sizeResult, error)
 	cmp := col(func(m mergeTimes) float64 { return m.cmp })
 	best := make([]float64, len(f1))
 	for i := range f1 {
-		best[i] = min(f1[i], f2[i])
+		best[i] = min(f1[i], f2[i], f3[i])
 	}
-	both := make([]float64, len(f2))
-	for i := range f2 {
-		both[i] = f2[i] + sig[i]
+	// vsql's own form here: positional two-step after the signatures.
+	both := make([]float64, len(f3))
+	for i := range f3 {
+		both[i] = f3[i] + sig[i]
 	}
 	res := &sizeResult{size: sz, cmp: median(cmp), apply: median(col(func(m mergeTimes) float64 { return m.apply })),
 		floor: median(best), sig: median(sig), vsFloor: median(ratios(cmp, best)), vsBoth: median(ratios(cmp, both)),
@@ -244,15 +253,16 @@ func (b *bench) mergeOne(ctx context.Context, sz mergeSize) (*sizeResult, error)
 		{"vsql (`comparison_ms`)", fmtMs(res.cmp), spread(cmp, "%.0f ms"), "1"},
 		{"floor: one-step join, DuckDB in-process", fmtMs(median(f1)), spread(f1, "%.0f ms"), fmt.Sprintf("%.2f×", median(ratios(cmp, f1)))},
 		{"floor: two-step join, DuckDB in-process", fmtMs(median(f2)), spread(f2, "%.0f ms"), fmt.Sprintf("%.2f×", median(ratios(cmp, f2)))},
+		{"floor: positional two-step, DuckDB in-process", fmtMs(median(f3)), spread(f3, "%.0f ms"), fmt.Sprintf("%.2f×", median(ratios(cmp, f3)))},
 		{"column signatures of the three inputs (`pragma_storage_info`), DuckDB in-process", fmtMs(median(sig)), spread(sig, "%.1f ms"), ""},
-		{"two-step join + signatures, DuckDB in-process", fmtMs(median(both)), spread(both, "%.0f ms"), fmt.Sprintf("%.2f×", res.vsBoth)},
+		{"positional two-step + signatures, DuckDB in-process", fmtMs(median(both)), spread(both, "%.0f ms"), fmt.Sprintf("%.2f×", res.vsBoth)},
 	}))
 	if herr == nil {
 		fmt.Fprintf(&w, "\nPeak memory of vsqld (VmHWM) over this setup and %d merges: %s.\n", cfg.runs+1, fmtBytes(float64(hwm)))
 	}
 	if sz == cfg.mergeSizes[0] {
 		w.WriteString("\nThe floor's SQL (`b_in`, `o_in`, `t_in` are the attached base, ours and theirs):\n\n" +
-			codeBlock("sql", "-- one-step\n"+strings.Join(one, ";\n")+";\n-- two-step\n"+strings.Join(two, ";\n")+";"))
+			codeBlock("sql", "-- one-step\n"+strings.Join(one, ";\n")+";\n-- two-step\n"+strings.Join(two, ";\n")+";\n-- positional two-step\n"+strings.Join(pos, ";\n")+";"))
 	}
 	res.body = w.String()
 	fastest := cmp[0]
@@ -357,8 +367,11 @@ func floorOneStep(cols []string) []string {
 }
 
 // floorTwoStep is the two-step comparison of column skipping: oursCols and
-// theirsCols are the columns that can differ on each side.
-func floorTwoStep(cols []string, oursCols, theirsCols map[string]bool) []string {
+// theirsCols are the columns that can differ on each side. When positional,
+// step one is vsql's positional form: the row counts, the check that no key
+// moved (branches.KeysMoved, base against each side), and the changed keys
+// from a POSITIONAL JOIN.
+func floorTwoStep(cols []string, oursCols, theirsCols map[string]bool, positional bool) []string {
 	k := cols[0]
 	needB, needO, needT := []string{k}, []string{k}, []string{k}
 	same := []string{"b.__p IS NOT NULL AND o.__p IS NOT NULL AND t.__p IS NOT NULL"}
@@ -375,10 +388,24 @@ func floorTwoStep(cols []string, oursCols, theirsCols map[string]bool) []string 
 			same = append(same, "b."+c+" IS NOT DISTINCT FROM t."+c)
 		}
 	}
-	keys := "CREATE OR REPLACE TEMP TABLE cmp_keys AS SELECT coalesce(b." + k + ", o." + k + ", t." + k + ") AS " + k +
-		" FROM " + floorRel("b_in", needB, "") + " b FULL OUTER JOIN " + floorRel("o_in", needO, "") + " o ON b." + k + " = o." + k +
-		" FULL OUTER JOIN " + floorRel("t_in", needT, "") + " t ON coalesce(b." + k + ", o." + k + ") = t." + k +
-		" WHERE NOT (" + strings.Join(same, " AND ") + ")"
+	var steps []string
+	if positional {
+		moved := func(side string) string {
+			return "SELECT EXISTS (SELECT 1 FROM (SELECT " + k + " FROM b_in.main.orders) f POSITIONAL JOIN (SELECT " + k + " FROM " +
+				side + ".main.orders) t WHERE f." + k + " IS DISTINCT FROM t." + k + ")"
+		}
+		aligned := "coalesce(b." + k + " = o." + k + " AND b." + k + " = t." + k + ", false)"
+		steps = append(steps, "SELECT (SELECT count(*) FROM b_in.main.orders), (SELECT count(*) FROM o_in.main.orders), (SELECT count(*) FROM t_in.main.orders)",
+			moved("o_in"), moved("t_in"),
+			"CREATE OR REPLACE TEMP TABLE cmp_keys AS SELECT coalesce(b."+k+", o."+k+", t."+k+") AS "+k+", NOT "+aligned+" AS misaligned"+
+				" FROM "+plainRel("b_in", needB)+" b POSITIONAL JOIN "+plainRel("o_in", needO)+" o POSITIONAL JOIN "+plainRel("t_in", needT)+" t"+
+				" WHERE NOT ("+aligned+" AND "+strings.Join(same[1:], " AND ")+")")
+	} else {
+		steps = append(steps, "CREATE OR REPLACE TEMP TABLE cmp_keys AS SELECT coalesce(b."+k+", o."+k+", t."+k+") AS "+k+
+			" FROM "+floorRel("b_in", needB, "")+" b FULL OUTER JOIN "+floorRel("o_in", needO, "")+" o ON b."+k+" = o."+k+
+			" FULL OUTER JOIN "+floorRel("t_in", needT, "")+" t ON coalesce(b."+k+", o."+k+") = t."+k+
+			" WHERE NOT ("+strings.Join(same, " AND ")+")")
+	}
 	var sel []string
 	for i, c := range cols {
 		sel = append(sel, fmt.Sprintf("b.%s AS b_%d, o.%s AS o_%d, t.%s AS t_%d", c, i, c, i, c, i))
@@ -388,7 +415,13 @@ func floorTwoStep(cols []string, oursCols, theirsCols map[string]bool) []string 
 		strings.Join(sel, ", ") + " FROM cmp_keys k LEFT JOIN " + floorRel("b_in", cols, filter) + " b ON b." + k + " = k." + k +
 		" LEFT JOIN " + floorRel("o_in", cols, filter) + " o ON o." + k + " = k." + k +
 		" LEFT JOIN " + floorRel("t_in", cols, filter) + " t ON t." + k + " = k." + k
-	return []string{keys, rows}
+	return append(steps, rows)
+}
+
+// plainRel is floorRel without the presence column, as vsql pairs by
+// position.
+func plainRel(alias string, cols []string) string {
+	return "(SELECT " + strings.Join(cols, ", ") + " FROM " + alias + ".main.orders)"
 }
 
 func floorRel(alias string, cols []string, filter string) string {
@@ -601,9 +634,9 @@ func (b *bench) mergeAnalysis(r *sizeResult, runs []mergeTimes, floors []float64
 		polling = polling || p.pr.polling() >= 20
 	}
 	if r.cmp > 250 || slow > 0 || slices.Max(cmp) > 1.3*slices.Min(cmp) {
-		fmt.Fprintf(&w, "The comparison's median was %s; the same join SQL in DuckDB in-process on the same files took %s at best "+
+		fmt.Fprintf(&w, "The comparison's median was %s; the same SQL in DuckDB in-process on the same files took %s at best "+
 			"(vsql ÷ that %.2f× in the same runs), and reading the three inputs' column signatures, which vsql does first, "+
-			"%s (vsql ÷ join and signatures %.2f×). ", fmtMs(r.cmp), fmtMs(r.floor), r.vsFloor, fmtMs(r.sig), r.vsBoth)
+			"%s (vsql ÷ positional two-step and signatures %.2f×). ", fmtMs(r.cmp), fmtMs(r.floor), r.vsFloor, fmtMs(r.sig), r.vsBoth)
 		if slow > 0 {
 			fmt.Fprintf(&w, "vsql's runs are not spread evenly: %d of %d took more than 1.5× the fastest (%s), which is itself "+
 				"%.2f× the in-process floor's median. ", slow, len(cmp), fmtMs(fastest), fastest/r.floor)
@@ -666,15 +699,15 @@ func (b *bench) mergeAnalysis(r *sizeResult, runs []mergeTimes, floors []float64
 					"the machine. ")
 			}
 		case r.vsBoth < 1.3:
-			w.WriteString("vsql is at the floor of its SQL: the time is DuckDB's three-way join of the key columns and the " +
-				"changeable columns of three inputs of this size on this machine. ")
+			w.WriteString("vsql is at the floor of its SQL: the time is DuckDB reading the key columns and the changeable " +
+				"columns of three inputs of this size, then every row again for the changed keys' full rows, on this machine. ")
 		default:
 			w.WriteString("The rest is work the floor does not measure — attaching the three images, the classification " +
 				"and count queries on the temp tables, the merge's catalog reads — or other work on the machine. ")
 		}
-		w.WriteString("Below the floor itself, what would help is less work than the join: skipping row groups whose " +
+		w.WriteString("Below the floor itself, what would help is reading less: skipping row groups whose " +
 			"blocks are identical in all three inputs (of no help here: changes spread over the whole table touch every row " +
-			"group), or finding the changed rows from the changed blocks of the chunk maps instead of joining every key. ")
+			"group), or finding the changed rows from the changed blocks of the chunk maps instead of reading every row. ")
 	}
 	if r.apply > 120 {
 		fmt.Fprintf(&w, "The application took %s: it copies ours' file into staging before applying the merged rows, so it "+

@@ -152,7 +152,10 @@ type Result struct {
 	OperationID string
 	Counts
 	SelectionMS, TargetCheckMS, ComparisonMS, ApplicationMS, PublicationMS float64
-	Replayed                                                               bool
+	// Methods counts the compared tables by how their rows were paired;
+	// nil when no comparison ran.
+	Methods  map[Method]int
+	Replayed bool
 	// State is complete for a finished call, running for an async one.
 	State string
 
@@ -423,17 +426,19 @@ func (s *session) compareAll(ctx context.Context, op string) ([]*TableResult, er
 		t := tp.merged
 		in := tableInputs{aliases: [3]string{s.base.alias, s.ours.alias, s.theirs.alias}, tables: tp.sides}
 		var skipO, skipT map[string]bool
+		sameCounts := false
 		if tp.sides[0] != nil && tp.sides[1] != nil && tp.sides[2] != nil {
 			sb := columnSignatures(ctx, s.conn, s.base.alias, n, s.chunks[0])
 			skipO = unchangedColumns(t, sb, columnSignatures(ctx, s.conn, s.ours.alias, n, s.chunks[1]))
 			skipT = unchangedColumns(t, sb, columnSignatures(ctx, s.conn, s.theirs.alias, n, s.chunks[2]))
-			if s.lineage && len(tp.changes) == 0 && allColumns(t, skipO) && allColumns(t, skipT) && sameRowCounts(ctx, s.conn, t, s) {
+			sameCounts = sameRowCounts(ctx, s.conn, t, s)
+			if s.lineage && len(tp.changes) == 0 && allColumns(t, skipO) && allColumns(t, skipT) && sameCounts {
 				// Byte-identical in all three inputs: nothing to compare.
-				out = append(out, &TableResult{Table: n, t: t, identical: true})
+				out = append(out, &TableResult{Table: n, Method: MethodIdentical, t: t, identical: true})
 				continue
 			}
 		}
-		r, err := compare(ctx, s.conn, t, in, tmp, skipO, skipT)
+		r, err := compare(ctx, s.conn, t, in, tmp, skipO, skipT, sameCounts)
 		if err != nil {
 			return nil, err
 		}
@@ -976,8 +981,10 @@ func (m *Merger) execute(ctx context.Context, req *catalog.Request, op string, o
 		return res, err
 	}
 	*decided = audit
+	res.Methods = map[Method]int{}
 	for _, r := range results {
 		res.Counts.add(r)
+		res.Methods[r.Method]++
 	}
 	res.ComparisonMS = ms(time.Since(start))
 	if res.Conflicts > 0 {

@@ -13,7 +13,8 @@ import (
 // BenchmarkMerge merges a branch back into main for an orders table of
 // rows rows, with changed rows changed on each side (sparse, no
 // conflicts), and reports the five phase timings of the merge's result row,
-// plus the comparison without column skipping, measured alternately in the
+// plus the comparison without column skipping and without the positional
+// pairing of rows (merge.PositionalComparison), measured alternately in the
 // same run. Each merge goes into a new branch, so the inputs stay the same.
 //
 //	go test ./server/ -run '^$' -bench BenchmarkMerge -benchtime 5x
@@ -43,32 +44,39 @@ func BenchmarkMerge(b *testing.B) {
 			run(side, "SELECT * FROM vsql_create_snapshot()")
 			side.Close(ctx)
 
-			// The same merge with and without column skipping, alternating, so
-			// that both see the same machine.
-			var sel, target, cmp, apply, pub, cmpFull float64
+			// The same merge as vsql runs it, without column skipping, and
+			// without the positional pairing, alternating, so that all see the
+			// same machine.
+			variants := []struct {
+				name             string
+				skip, positional bool
+				cmp              float64
+			}{{"default", true, true, 0}, {"noskip", false, true, 0}, {"keyed", true, false, 0}}
+			var sel, target, apply, pub float64
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				for _, skip := range []bool{true, false} {
-					merge.ColumnSkipping = skip
+				for v := range variants {
+					vr := &variants[v]
+					merge.ColumnSkipping, merge.PositionalComparison = vr.skip, vr.positional
 					var s, t, c1, a, p float64
 					err := conn.QueryRow(ctx, fmt.Sprintf(`SELECT selection_ms, target_check_ms, comparison_ms, application_ms, publication_ms
-						FROM vsql_merge_branch(NULL, 'main', 'side', 'merged_%d_%v')`, i, skip)).Scan(&s, &t, &c1, &a, &p)
+						FROM vsql_merge_branch(NULL, 'main', 'side', 'merged_%d_%s')`, i, vr.name)).Scan(&s, &t, &c1, &a, &p)
 					if err != nil {
 						b.Fatal(err)
 					}
-					if skip {
-						sel, target, cmp, apply, pub = sel+s, target+t, cmp+c1, apply+a, pub+p
-					} else {
-						cmpFull += c1
+					vr.cmp += c1
+					if v == 0 {
+						sel, target, apply, pub = sel+s, target+t, apply+a, pub+p
 					}
 				}
 			}
-			merge.ColumnSkipping = true
+			merge.ColumnSkipping, merge.PositionalComparison = true, true
 			n := float64(b.N)
 			b.ReportMetric(sel/n, "selection_ms")
 			b.ReportMetric(target/n, "target_check_ms")
-			b.ReportMetric(cmp/n, "comparison_ms")
-			b.ReportMetric(cmpFull/n, "comparison_noskip_ms")
+			b.ReportMetric(variants[0].cmp/n, "comparison_ms")
+			b.ReportMetric(variants[1].cmp/n, "comparison_noskip_ms")
+			b.ReportMetric(variants[2].cmp/n, "comparison_keyed_ms")
 			b.ReportMetric(apply/n, "application_ms")
 			b.ReportMetric(pub/n, "publication_ms")
 		})

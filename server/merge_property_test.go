@@ -13,6 +13,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/vsql/vsql/merge"
+	"github.com/vsql/vsql/server"
 )
 
 var (
@@ -242,7 +245,9 @@ func TestMergeMatchesReference(t *testing.T) {
 	if testing.Short() {
 		cases = 20
 	}
-	addr := startServer(t, nil)
+	httpAddr := freeAddr(t)
+	addr := startServer(t, func(c *server.Config) { c.HTTPListen = httpAddr })
+	before := scrape(t, "http://"+httpAddr)
 	ctx := context.Background()
 	admin := connectPgx(t, addr)
 	must := func(c *pgx.Conn, q string) {
@@ -341,6 +346,18 @@ func TestMergeMatchesReference(t *testing.T) {
 	t.Logf("%d cases (seed %d): %d merged both ways, %d with conflicts", cases, *propSeed, merged, conflicted)
 	if merged < cases/5 || conflicted < cases/10 {
 		t.Errorf("the generator is unbalanced: %d merged, %d conflicted", merged, conflicted)
+	}
+	// Both ways of pairing rows were checked against the reference: the
+	// positional pairing (sides that only updated rows), its refusal when
+	// equal row counts hide moved keys, and the key join.
+	after := scrape(t, "http://"+httpAddr)
+	for _, method := range []merge.Method{merge.MethodPositional, merge.MethodKeyedAfterMisalignment, merge.MethodKeyed} {
+		sample := `vsql_merge_tables_total{method="` + string(method) + `"}`
+		n := after[sample] - before[sample]
+		t.Logf("%s: %v tables", sample, n)
+		if n < 1 {
+			t.Errorf("no merged table was compared with method %s", method)
+		}
 	}
 }
 

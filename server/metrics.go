@@ -29,6 +29,7 @@ type metrics struct {
 	latency     *prometheus.HistogramVec
 	sent        prometheus.Counter
 	merges      *prometheus.CounterVec
+	mergeTables *prometheus.CounterVec
 	mergePhase  *prometheus.HistogramVec
 	snapshots   prometheus.Counter
 	snapNew     prometheus.Counter
@@ -65,6 +66,7 @@ func newMetrics(s *Server) *metrics {
 	m.latency = f.histogramVec("vsql_statement_duration_seconds", "Time from a statement's start to its last row sent, by command.",
 		prometheus.ExponentialBuckets(0.0001, 4, 10), "command")
 	m.sent = f.counter("vsql_sent_bytes_total", "Bytes written to clients.")
+	m.mergeTables = f.counterVec("vsql_merge_tables_total", "Tables compared by successful merges, by how their rows were paired: identical (not compared), positional, keyed, keyed_after_misalignment.", "method")
 	m.merges = f.counterVec("vsql_merges_total", "Merge calls, by outcome: the action (merged, fast_forward, already_up_to_date, …) or the error code.", "outcome")
 	m.mergePhase = f.histogramVec("vsql_merge_phase_seconds", "Time merges spent in each phase.",
 		prometheus.ExponentialBuckets(0.001, 4, 10), "phase")
@@ -153,6 +155,9 @@ func (m *metrics) merged(res merge.Result, err error) {
 	for phase, ms := range map[string]float64{"selection": res.SelectionMS, "target_check": res.TargetCheckMS,
 		"comparison": res.ComparisonMS, "application": res.ApplicationMS, "publication": res.PublicationMS} {
 		m.mergePhase.WithLabelValues(phase).Observe(ms / 1000)
+	}
+	for method, n := range res.Methods {
+		m.mergeTables.WithLabelValues(string(method)).Add(float64(n))
 	}
 }
 

@@ -79,6 +79,8 @@ func TestMetrics(t *testing.T) {
 	grew(mid, after, `vsql_statement_errors_total{class="22"}`, 1)
 	grew(mid, after, `vsql_merges_total{outcome="`+action+`"}`, 1)
 	grew(mid, after, `vsql_merge_phase_seconds_count{phase="comparison"}`, 1)
+	// both sides updated rows in place: paired by position
+	grew(mid, after, `vsql_merge_tables_total{method="positional"}`, 1)
 	grew(mid, after, `vsql_statements_total{command="SELECT"}`, 2)
 	grew(mid, after, "vsql_sent_bytes_total", 100)
 	grew(mid, after, `vsql_statement_duration_seconds_count{command="SELECT"}`, 2)
