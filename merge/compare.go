@@ -127,22 +127,23 @@ var PositionalComparison = true
 // in a temp table on conn).
 //
 // skipOurs and skipTheirs name columns that cannot differ between base and
-// that side (see signature.go). When there are any, the comparison runs in
-// two steps: the rows of the three inputs are paired on the keys and the
-// columns that can differ only, which finds the changed keys, and only
-// their rows are then read in full; this keeps unchanged payload out of the
-// big pairing. Otherwise one step pairs the full rows.
+// that side (see signature.go); they are not compared on that side.
 //
 // Rows are paired in one of two ways. After updates in place, which is
 // what UPDATE of non-key columns does in DuckDB, base, ours and theirs
 // keep every row where it was, so when sameCounts (all three inputs hold
 // as many rows of the table) and keysInPlace finds every key at the
-// position base holds it, step one pairs rows by position (POSITIONAL
-// JOIN, a scan without a hash table). As keys are unique, the positional
-// pairs are then exactly the pairs of a join on the key, so the result
-// cannot differ from it; the pairing flags any position whose keys differ
-// and is dropped if one does. Otherwise the rows are paired by chained
-// FULL OUTER JOINs on the primary key.
+// position base holds it, one statement pairs the rows by position
+// (positionalQuery: a POSITIONAL JOIN, no hash table). As keys are unique,
+// the positional pairs are then exactly the pairs of a join on the key, so
+// the result cannot differ from it; the statement also flags any position
+// whose keys differ, and its result is dropped if one does.
+//
+// Otherwise the rows are paired by chained FULL OUTER JOINs on the primary
+// key: in one step over the full rows, or, when columns can be skipped, in
+// two: the join of the keys and the columns that can differ finds the
+// changed keys, and only their rows are then read in full, which keeps
+// unchanged payload out of the big join.
 func compare(ctx context.Context, conn *sql.Conn, t *table, in tableInputs, tmp string, skipOurs, skipTheirs map[string]bool, sameCounts bool) (*TableResult, error) {
 	c := cols{t: t, keys: map[string]bool{}}
 	for _, k := range t.key {
@@ -168,20 +169,19 @@ func compare(ctx context.Context, conn *sql.Conn, t *table, in tableInputs, tmp 
 	keysTable := tmp + "_keys"
 	method := MethodKeyed
 	if sameCounts && PositionalComparison && in.tables[0] != nil && in.tables[1] != nil && in.tables[2] != nil {
-		defer conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+sqltext.QuoteIdent(keysTable))
 		aligned, err := keysInPlace(ctx, conn, t, in)
 		if err != nil {
 			return nil, fmt.Errorf("compare table %s: %w", t.name, err)
 		}
 		method = MethodKeyedAfterMisalignment
 		if aligned {
-			if _, err := conn.ExecContext(ctx, changedKeysQuery(c, in, keysTable, skipOurs, skipTheirs, true)); err != nil {
+			if _, err := conn.ExecContext(ctx, positionalQuery(c, in, cmpTable, skipOurs, skipTheirs)); err != nil {
 				return nil, fmt.Errorf("compare table %s: %w", t.name, err)
 			}
 			// keysInPlace has proven the alignment; the flag checks it again
 			// in the pairing that is used.
 			var misaligned bool
-			if err := conn.QueryRowContext(ctx, "SELECT coalesce(bool_or("+misalignedColumn+"), false) FROM "+sqltext.QuoteIdent(keysTable)).Scan(&misaligned); err != nil {
+			if err := conn.QueryRowContext(ctx, "SELECT coalesce(bool_or("+misalignedColumn+"), false) FROM "+sqltext.QuoteIdent(cmpTable)).Scan(&misaligned); err != nil {
 				return nil, fmt.Errorf("compare table %s: %w", t.name, err)
 			}
 			if !misaligned {
@@ -189,28 +189,28 @@ func compare(ctx context.Context, conn *sql.Conn, t *table, in tableInputs, tmp 
 			}
 		}
 	}
-	var q string
-	if method != MethodPositional && len(skipOurs)+len(skipTheirs) == 0 {
-		q = "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(cmpTable) + " AS SELECT b.__p IS NOT NULL AS pb, o.__p IS NOT NULL AS po, t.__p IS NOT NULL AS pt, " +
+	switch {
+	case method == MethodPositional:
+	case len(skipOurs)+len(skipTheirs) == 0:
+		q := "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(cmpTable) + " AS SELECT b.__p IS NOT NULL AS pb, o.__p IS NOT NULL AS po, t.__p IS NOT NULL AS pt, " +
 			strings.Join(sel, ", ") + " FROM " + src(0) + " b FULL OUTER JOIN " + src(1) + " o ON " + strings.Join(joinBO, " AND ") +
 			" FULL OUTER JOIN " + src(2) + " t ON " + strings.Join(joinT, " AND ") + " WHERE NOT (" + unchanged + ")"
-	} else {
-		if method != MethodPositional {
-			if method == MethodKeyed {
-				defer conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+sqltext.QuoteIdent(keysTable))
-			}
-			if _, err := conn.ExecContext(ctx, changedKeysQuery(c, in, keysTable, skipOurs, skipTheirs, false)); err != nil {
-				return nil, fmt.Errorf("compare table %s: %w", t.name, err)
-			}
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			return nil, fmt.Errorf("compare table %s: %w", t.name, err)
 		}
-		q = "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(cmpTable) + " AS SELECT b.__p IS NOT NULL AS pb, o.__p IS NOT NULL AS po, t.__p IS NOT NULL AS pt, " +
+	default:
+		defer conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+sqltext.QuoteIdent(keysTable))
+		if _, err := conn.ExecContext(ctx, changedKeysQuery(c, in, keysTable, skipOurs, skipTheirs)); err != nil {
+			return nil, fmt.Errorf("compare table %s: %w", t.name, err)
+		}
+		q := "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(cmpTable) + " AS SELECT b.__p IS NOT NULL AS pb, o.__p IS NOT NULL AS po, t.__p IS NOT NULL AS pt, " +
 			strings.Join(sel, ", ") + " FROM " + sqltext.QuoteIdent(keysTable) + " k" +
 			" LEFT JOIN " + keyedSrc(c, in, 0, keysTable) + " b ON " + keyOn(c, "b") +
 			" LEFT JOIN " + keyedSrc(c, in, 1, keysTable) + " o ON " + keyOn(c, "o") +
 			" LEFT JOIN " + keyedSrc(c, in, 2, keysTable) + " t ON " + keyOn(c, "t")
-	}
-	if _, err := conn.ExecContext(ctx, q); err != nil {
-		return nil, fmt.Errorf("compare table %s: %w", t.name, err)
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			return nil, fmt.Errorf("compare table %s: %w", t.name, err)
+		}
 	}
 
 	// Classify each row and compute the merged cells.
@@ -252,7 +252,11 @@ func compare(ctx context.Context, conn *sql.Conn, t *table, in tableInputs, tmp 
 		WHEN pb AND po THEN ` + list(oursCols) + `
 		WHEN pb AND pt THEN ` + list(theirsCols) + `
 		ELSE ` + list(diffCols) + ` END`
-	q = "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(tmp) + " AS SELECT *, " + action + " AS action, " + conflictCols + " AS conflict_columns, " +
+	compared := []string{"pb", "po", "pt"}
+	for i := range t.columns {
+		compared = append(compared, fmt.Sprintf("b_%d, o_%d, t_%d", i, i, i))
+	}
+	q := "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(tmp) + " AS SELECT " + strings.Join(compared, ", ") + ", " + action + " AS action, " + conflictCols + " AS conflict_columns, " +
 		"NULL::VARCHAR AS decision, NULL::VARCHAR AS decision_columns, NULL::VARCHAR AS decided_by, " +
 		"pb AND po AND " + orAll(och) + " AS ours_updated, pb AND pt AND " + orAll(tch) + " AS theirs_updated, " +
 		strings.Join(merged, ", ") + " FROM " + sqltext.QuoteIdent(cmpTable)
@@ -302,17 +306,58 @@ func (e connEngine) Query(ctx context.Context, q string, fn func(row []any) erro
 	return queryRows(ctx, e.conn, q, fn)
 }
 
-// misalignedColumn flags, in a positional step one's keys table, the rows
+// misalignedColumn flags, in a positional comparison's table, the rows
 // whose keys were not equal in all three inputs.
 const misalignedColumn = "__vsql_misaligned"
 
+// positionalQuery is the whole comparison when rows are paired by position
+// (see compare): base's full rows beside ours' and theirs' keys and the
+// columns that can differ on each side, keeping the rows that differ
+// somewhere and any whose keys are not equal in all three inputs (flagged
+// in misalignedColumn). Where the keys are equal every row is present on
+// all three sides, and a column that cannot differ between base and a side
+// (skipOurs, skipTheirs) has base's value there (same storage, same rows),
+// so each input is read once and only base in full.
+func positionalQuery(c cols, in tableInputs, cmpTable string, skipOurs, skipTheirs map[string]bool) string {
+	var keys, needOurs, needTheirs, keysEqual, same, sel []string
+	for i, col := range c.t.columns {
+		q := c.q(i)
+		if c.keys[col.name] {
+			keys = append(keys, col.name)
+			keysEqual = append(keysEqual, "b."+q+" = o."+q, "b."+q+" = t."+q)
+			sel = append(sel, fmt.Sprintf("b.%s AS b_%d, o.%s AS o_%d, t.%s AS t_%d", q, i, q, i, q, i))
+			continue
+		}
+		o, t := "b."+q, "b."+q
+		if !skipOurs[col.name] {
+			needOurs = append(needOurs, col.name)
+			same = append(same, "b."+q+" IS NOT DISTINCT FROM o."+q)
+			o = "o." + q
+		}
+		if !skipTheirs[col.name] {
+			needTheirs = append(needTheirs, col.name)
+			same = append(same, "b."+q+" IS NOT DISTINCT FROM t."+q)
+			t = "t." + q
+		}
+		sel = append(sel, fmt.Sprintf("b.%s AS b_%d, %s AS o_%d, %s AS t_%d", q, i, o, i, t, i))
+	}
+	side := func(i int, cols []string) string {
+		return in.relation(i, c.t, append(append([]string{}, keys...), cols...), "", false)
+	}
+	// Keys are NOT NULL, so a NULL here is a position only some inputs
+	// have: misaligned too.
+	aligned := "coalesce(" + strings.Join(keysEqual, " AND ") + ", false)"
+	return "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(cmpTable) + " AS SELECT true AS pb, true AS po, true AS pt, " +
+		strings.Join(sel, ", ") + ", NOT " + aligned + " AS " + misalignedColumn +
+		" FROM " + in.relation(0, c.t, nil, "", false) + " b POSITIONAL JOIN " + side(1, needOurs) + " o POSITIONAL JOIN " + side(2, needTheirs) + " t" +
+		" WHERE NOT (" + strings.Join(append([]string{aligned}, same...), " AND ") + ")"
+}
+
 // changedKeysQuery is step one of a two-step comparison: the keys of rows
-// that differ somewhere, pairing only the keys and the columns that can
-// differ on each side. Rows are paired by a join on the keys, or by
-// position when positional; then every row whose keys are not equal in all
-// three inputs is kept too, flagged in misalignedColumn.
-func changedKeysQuery(c cols, in tableInputs, keysTable string, skipOurs, skipTheirs map[string]bool, positional bool) string {
-	var keys, joinBO, joinT, coalesced, keysEqual []string
+// that differ somewhere, joining only the keys and the columns that can
+// differ on each side.
+func changedKeysQuery(c cols, in tableInputs, keysTable string, skipOurs, skipTheirs map[string]bool) string {
+	var keys, joinBO, joinT, coalesced []string
 	var needOurs, needTheirs, needBase []string
 	for i, col := range c.t.columns {
 		q := c.q(i)
@@ -321,7 +366,6 @@ func changedKeysQuery(c cols, in tableInputs, keysTable string, skipOurs, skipTh
 			joinBO = append(joinBO, "b."+q+" = o."+q)
 			joinT = append(joinT, "coalesce(b."+q+", o."+q+") = t."+q)
 			coalesced = append(coalesced, "coalesce(b."+q+", o."+q+", t."+q+") AS "+q)
-			keysEqual = append(keysEqual, "b."+q+" = o."+q, "b."+q+" = t."+q)
 			continue
 		}
 		if !skipOurs[col.name] {
@@ -335,12 +379,9 @@ func changedKeysQuery(c cols, in tableInputs, keysTable string, skipOurs, skipTh
 		}
 	}
 	proj := func(i int, cols []string) string {
-		return in.relation(i, c.t, append(append([]string{}, keys...), cols...), "", !positional)
+		return in.rel(i, c.t, append(append([]string{}, keys...), cols...), "")
 	}
-	var same []string
-	if !positional {
-		same = append(same, "b.__p IS NOT NULL AND o.__p IS NOT NULL AND t.__p IS NOT NULL")
-	}
+	same := []string{"b.__p IS NOT NULL AND o.__p IS NOT NULL AND t.__p IS NOT NULL"}
 	for _, n := range needOurs {
 		q := sqltext.QuoteIdent(n)
 		same = append(same, "b."+q+" IS NOT DISTINCT FROM o."+q)
@@ -348,15 +389,6 @@ func changedKeysQuery(c cols, in tableInputs, keysTable string, skipOurs, skipTh
 	for _, n := range needTheirs {
 		q := sqltext.QuoteIdent(n)
 		same = append(same, "b."+q+" IS NOT DISTINCT FROM t."+q)
-	}
-	if positional {
-		// Keys are NOT NULL, so a NULL here is a position only some inputs
-		// have: misaligned too.
-		aligned := "coalesce(" + strings.Join(keysEqual, " AND ") + ", false)"
-		return "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(keysTable) + " AS SELECT " + strings.Join(coalesced, ", ") +
-			", NOT " + aligned + " AS " + misalignedColumn +
-			" FROM " + proj(0, needBase) + " b POSITIONAL JOIN " + proj(1, needOurs) + " o POSITIONAL JOIN " + proj(2, needTheirs) + " t" +
-			" WHERE NOT (" + strings.Join(append([]string{aligned}, same...), " AND ") + ")"
 	}
 	return "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(keysTable) + " AS SELECT " + strings.Join(coalesced, ", ") +
 		" FROM " + proj(0, needBase) + " b FULL OUTER JOIN " + proj(1, needOurs) + " o ON " + strings.Join(joinBO, " AND ") +
