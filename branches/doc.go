@@ -220,7 +220,10 @@
 // hash of the block holding each (from the snapshot's chunk map): equal
 // signatures of a column and of the key mean equal values at every key
 // both versions hold. Merges and the lakehouse export leave such columns
-// out of their comparisons.
+// out of their comparisons. SignatureCache keeps the signatures of
+// snapshot images by chunk map and table (an image's bytes are its chunk
+// map's, so they never change); merges read their images' through one, and
+// a live file's are always read again.
 //
 // # In-place merges and recycled images (inplace.go, recycle.go)
 //

@@ -2,6 +2,7 @@ package branches
 
 import (
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -77,5 +78,42 @@ func TestColumnSignatures(t *testing.T) {
 	}
 	if sig := ColumnSignatures(query, "after", "t", afterChunks[:2]); sig != nil {
 		t.Errorf("a chunk map of 2 blocks signed every segment: %v", sig)
+	}
+
+	// The cache reads an image's signatures once per chunk map and table,
+	// gives what ColumnSignatures gives, keeps no unsignable table, and
+	// drops the oldest entry beyond its size.
+	queries := 0
+	counted := func(q string, fn func([]any) error) error { queries++; return query(q, fn) }
+	cache := NewSignatureCache(2)
+	for range 2 {
+		if got := cache.ImageSignatures(counted, "before", "t", beforeChunks); fmt.Sprint(got) != fmt.Sprint(before) {
+			t.Errorf("cached signatures differ from ColumnSignatures: %v", got)
+		}
+	}
+	if queries != 1 {
+		t.Errorf("two look-ups of one image ran %d queries, want 1", queries)
+	}
+	if got := cache.ImageSignatures(counted, "after", "t", afterChunks); fmt.Sprint(got) != fmt.Sprint(after) || queries != 2 {
+		t.Errorf("another chunk map: %d queries, signatures equal %v", queries, fmt.Sprint(got) == fmt.Sprint(after))
+	}
+	for range 2 {
+		if sig := cache.ImageSignatures(counted, "after", "t", afterChunks[:2]); sig != nil {
+			t.Errorf("an unsignable table was signed: %v", sig)
+		}
+	}
+	if queries != 4 {
+		t.Errorf("an unsignable table was cached: %d queries, want 4", queries)
+	}
+	// A third entry (a chunk map with one more block) drops the first.
+	cache.ImageSignatures(counted, "before", "t", append(append([][32]byte{}, beforeChunks...), [32]byte{1}))
+	cache.ImageSignatures(counted, "before", "t", beforeChunks)
+	if queries != 6 {
+		t.Errorf("the oldest entry was kept beyond the cache's size: %d queries, want 6", queries)
+	}
+	var nilCache *SignatureCache
+	nilCache.ImageSignatures(counted, "before", "t", beforeChunks)
+	if queries != 7 {
+		t.Errorf("a nil cache did not read the signatures: %d queries, want 7", queries)
 	}
 }

@@ -32,7 +32,8 @@
 //     change, not the table, and DuckDB checks every PRIMARY KEY, UNIQUE,
 //     NOT NULL and CHECK constraint.
 //   - signature.go: column signatures (storage segments and their blocks'
-//     content hashes) that prove columns or whole tables unchanged.
+//     content hashes) that prove columns or whole tables unchanged; those
+//     of snapshot images come from the Merger's branches.SignatureCache.
 //   - merge.go: the public calls, durable requests, and the phases
 //     (selection, target check, comparison, application, publication).
 //   - preview.go: previews, preflight, ancestry.

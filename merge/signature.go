@@ -16,8 +16,9 @@ var ColumnSkipping = true
 
 // columnSignatures returns column → signature for one table of one input
 // (branches.ColumnSignatures), or nil when any segment cannot be signed.
-func columnSignatures(ctx context.Context, conn *sql.Conn, alias, tableName string, chunks [][32]byte) map[string]string {
-	return branches.ColumnSignatures(func(q string, fn func([]any) error) error {
+// cache is the Merger's for snapshot images, nil for a live file.
+func columnSignatures(ctx context.Context, conn *sql.Conn, cache *branches.SignatureCache, alias, tableName string, chunks [][32]byte) map[string]string {
+	return cache.ImageSignatures(func(q string, fn func([]any) error) error {
 		return sqlrows.Of(conn.QueryContext(ctx, q))(fn)
 	}, alias, tableName, chunks)
 }
