@@ -31,7 +31,9 @@
 // change is computed against the parent's image: row by row (POSITIONAL
 // JOIN) when both hold as many rows with every key in place — DuckDB
 // updates in place — else by a FULL JOIN on the key; columns whose
-// storage signatures are equal in both (branches.ColumnSignatures) are
+// storage signatures are equal in both (branches.ColumnSignatures, kept
+// per image in the Exporter's branches.SignatureCache, so a snapshot's
+// export reads its parent's from the parent's own export) are
 // left out of the comparison. The new and changed rows become a Parquet
 // data file and the keys of changed and deleted rows an equality-delete
 // file, committed together as one RowDelta: an equality delete applies to

@@ -66,6 +66,10 @@ type Exporter struct {
 	// reader between the two saw lag 0 before the references moved.
 	recordMu sync.RWMutex
 
+	// signatures of the snapshot images compared: a snapshot exported
+	// after its parent was reads the parent's from here.
+	signatures *branches.SignatureCache
+
 	mu    sync.Mutex
 	whs   map[string]*warehouse // by catalog file
 	fails map[int64]failure     // by database id: the last pass's error
@@ -91,9 +95,13 @@ func New(cfg Config, cat *catalog.Catalog, eng Engine, versions Versions) *Expor
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Exporter{cfg: cfg, cat: cat, eng: eng, versions: versions, kick: make(chan struct{}, 1),
+	return &Exporter{cfg: cfg, cat: cat, eng: eng, versions: versions, kick: make(chan struct{}, 1), signatures: branches.NewSignatureCache(signatureCacheTables),
 		whs: map[string]*warehouse{}, fails: map[int64]failure{}, notes: map[int64]map[string][]string{}, unsynced: map[int64]int64{}, refsSig: map[int64]string{}}
 }
+
+// signatureCacheTables bounds the Exporter's signature cache (one table
+// in one image each; see branches.SignatureCache).
+const signatureCacheTables = 256
 
 // Kick asks for a pass soon (after a snapshot or a merge).
 func (e *Exporter) Kick() {
@@ -1002,8 +1010,9 @@ func (x *snapshotExport) unchangedColumns(ctx context.Context, pAlias, name stri
 		return nil, err
 	}
 	query := func(q string, fn func([]any) error) error { return x.e.eng.Query(ctx, q, fn) }
-	before := branches.ColumnSignatures(query, pAlias, name, chunks[0])
-	after := branches.ColumnSignatures(query, x.alias, name, chunks[1])
+	// Both are snapshot images (SnapshotImage).
+	before := x.e.signatures.ImageSignatures(query, pAlias, name, chunks[0])
+	after := x.e.signatures.ImageSignatures(query, x.alias, name, chunks[1])
 	if before == nil || after == nil {
 		return nil, nil
 	}
