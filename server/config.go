@@ -57,6 +57,11 @@ type Config struct {
 	Threads int
 	// MemoryLimit is DuckDB's memory_limit, e.g. "4GB" ("" = DuckDB's default, 80% of RAM).
 	MemoryLimit string
+	// BlockMemory is DuckDB's block_allocator_memory: how much of the
+	// memory of its 256 KiB blocks DuckDB keeps for reuse instead of
+	// returning it to the system, e.g. "1GiB" ("" = DefaultBlockMemory,
+	// "0" = none).
+	BlockMemory string
 	// MaxConnections bounds concurrent client sessions. A slot is taken
 	// when the startup packet arrives; cancel requests need none.
 	MaxConnections int
@@ -118,10 +123,14 @@ const (
 
 // Defaults for Config fields left zero.
 const (
-	DefaultListen          = "127.0.0.1:5433"
-	DefaultDataDir         = "./vsql-data"
-	DefaultMaxConnections  = 100
-	DefaultMaxMessageSize  = 64 << 20
+	DefaultListen         = "127.0.0.1:5433"
+	DefaultDataDir        = "./vsql-data"
+	DefaultMaxConnections = 100
+	DefaultMaxMessageSize = 64 << 20
+	// DefaultBlockMemory: memory DuckDB keeps for its blocks rather than
+	// fault in afresh for every statement (ARCHITECTURE.md, "Memory kept
+	// for DuckDB's blocks").
+	DefaultBlockMemory     = "512MiB"
 	DefaultShutdownTimeout = 30 * time.Second
 	// DefaultAuthenticationTimeout is PostgreSQL's default.
 	DefaultAuthenticationTimeout = time.Minute

@@ -143,6 +143,7 @@ var guardProbes = []struct{ q, code string }{
 	{"PRAGMA import_database('<fa>')", "permission_denied"},
 	{"EXPORT DATABASE '<fa>/exp'", "server_file_access"},
 	{"SET memory_limit = '20MB'", "permission_denied"},
+	{"SET block_allocator_memory = '1GB'", "permission_denied"},
 	{"SET GLOBAL TimeZone = 'Asia/Tokyo'", "permission_denied"},
 	{"SET schema = 'memory.main'", "permission_denied"},
 	{"SET vsql_merge_max_concurrent = 1", "permission_denied"},

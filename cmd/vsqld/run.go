@@ -109,21 +109,21 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 }
 
 type serveOptions struct {
-	listen, httpListen, data, memoryLimit, logLevel string
-	threads, maxConnections                         int
-	maxMessageSize                                  int
-	shutdownTimeout, authTimeout, readSpin          time.Duration
-	allowRemotes                                    listFlag
-	tlsCert, tlsKey, users                          string
-	trustAll                                        bool
-	rowResults                                      bool
-	createDatabases                                 string
-	s3Endpoint, remotes, lakehouses                 string
-	s3PathStyle                                     bool
-	remotePoll                                      time.Duration
-	gcInterval, gcGrace                             time.Duration
-	fileAccess                                      dirList
-	allowExtensions                                 bool
+	listen, httpListen, data, memoryLimit, blockMemory, logLevel string
+	threads, maxConnections                                      int
+	maxMessageSize                                               int
+	shutdownTimeout, authTimeout, readSpin                       time.Duration
+	allowRemotes                                                 listFlag
+	tlsCert, tlsKey, users                                       string
+	trustAll                                                     bool
+	rowResults                                                   bool
+	createDatabases                                              string
+	s3Endpoint, remotes, lakehouses                              string
+	s3PathStyle                                                  bool
+	remotePoll                                                   time.Duration
+	gcInterval, gcGrace                                          time.Duration
+	fileAccess                                                   dirList
+	allowExtensions                                              bool
 }
 
 // dirList is a repeatable directory flag (--file-access A --file-access B);
@@ -168,6 +168,7 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 	str(&o.data, "data", server.DefaultDataDir, "repository `directory`: metadata, database files, caches; created if missing [VSQL_DATA]")
 	num(&o.threads, "threads", 0, "`threads` DuckDB may use (0 = one per core): a statement's own, and helpers once one runs longer than 1 ms [VSQL_THREADS]")
 	str(&o.memoryLimit, "memory-limit", "", "DuckDB memory limit, e.g. 4GB (empty = DuckDB's default, 80% of RAM) [VSQL_MEMORY_LIMIT]")
+	str(&o.blockMemory, "block-memory", server.DefaultBlockMemory, "memory DuckDB keeps for reuse by its blocks instead of returning it to the system and faulting it in again, e.g. 1GiB (0 = none) [VSQL_BLOCK_MEMORY]")
 	num(&o.maxConnections, "max-connections", server.DefaultMaxConnections, "most concurrent client `connections`; more are refused with SQLSTATE 53300 [VSQL_MAX_CONNECTIONS]")
 	num(&o.maxMessageSize, "max-message-size", server.DefaultMaxMessageSize, "largest protocol message in `bytes`; larger ones end the connection with SQLSTATE 54000 [VSQL_MAX_MESSAGE_SIZE]")
 	dur := server.DefaultShutdownTimeout
@@ -334,7 +335,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	}
 	logger := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: level}))
 	srv, err := server.Open(ctx, server.Config{
-		Listen: o.listen, HTTPListen: o.httpListen, DataDir: o.data, Threads: o.threads, MemoryLimit: o.memoryLimit,
+		Listen: o.listen, HTTPListen: o.httpListen, DataDir: o.data, Threads: o.threads, MemoryLimit: o.memoryLimit, BlockMemory: o.blockMemory,
 		MaxConnections: o.maxConnections, MaxMessageSize: o.maxMessageSize, ReadSpin: o.readSpin,
 		ShutdownTimeout: o.shutdownTimeout, AuthenticationTimeout: o.authTimeout, Logger: logger,
 		TLSCert: o.tlsCert, TLSKey: o.tlsKey, UsersFile: o.users, TrustAll: o.trustAll, RowResults: o.rowResults,
