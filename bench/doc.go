@@ -44,8 +44,9 @@
 // alternate, and ratios are medians of per-run ratios. Where a goal is
 // missed, a CPU profile of vsqld (perf record on its pid, when perf works)
 // is summarized in the file; each merge run also records vsqld's CPU
-// time over the call (/proc), so that a slow run shows whether it left
-// a core idle or did the same work in more CPU time. The machine description, the tool versions,
+// time and minor page faults over the call (/proc), so that a slow run
+// shows whether it left a core idle or did the same work in more CPU
+// time, and whether it faulted pages in. The machine description, the tool versions,
 // the load average before and after, and the command line are written at
 // the top of the file.
 //

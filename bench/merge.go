@@ -56,7 +56,7 @@ func prepareMerge(ctx context.Context, s *server, db string, tables []string, ro
 // mergeTimes are one merge call's phase timings (its result columns), the
 // whole call as the client timed it, and the CPU time vsqld used during it
 // (all in ms; cpu is 0 when it could not be read).
-type mergeTimes struct{ sel, target, cmp, apply, pub, call, cpu float64 }
+type mergeTimes struct{ sel, target, cmp, apply, pub, call, cpu, faults float64 }
 
 const mergeLimits = "max_rows => 1000000000, max_input_bytes => 100000000000, max_staging_bytes => 100000000000"
 
@@ -194,12 +194,16 @@ func (b *bench) mergeOne(ctx context.Context, sz mergeSize) (*sizeResult, error)
 	var f1, f2, f3, sig []float64
 	for i := 0; i < cfg.runs; i++ {
 		cpu0, cpuErr := procCPU(s.pid())
+		faults0, faultsErr := procFaults(s.pid())
 		m, err := runMerge(ctx, c, fmt.Sprintf("merged_%d", i))
 		if err != nil {
 			return nil, err
 		}
 		if cpu1, err := procCPU(s.pid()); err == nil && cpuErr == nil {
 			m.cpu = cpu1 - cpu0
+		}
+		if faults1, err := procFaults(s.pid()); err == nil && faultsErr == nil {
+			m.faults = faults1 - faults0
 		}
 		runs = append(runs, m)
 		d1, err := runFloor(ctx, files, one)
@@ -219,7 +223,7 @@ func (b *bench) mergeOne(ctx context.Context, sz mergeSize) (*sizeResult, error)
 			return nil, err
 		}
 		f1, f2, f3, sig = append(f1, d1), append(f2, d2), append(f3, d3), append(sig, ds)
-		cfg.logf("  run %d: comparison %.0f ms (vsqld CPU %.0f ms in a %.0f ms call), floor %.0f / %.0f / %.0f ms", i, m.cmp, m.cpu, m.call, d1, d2, d3)
+		cfg.logf("  run %d: comparison %.0f ms (vsqld CPU %.0f ms and %.0f minor faults in a %.0f ms call), floor %.0f / %.0f / %.0f ms", i, m.cmp, m.cpu, m.faults, m.call, d1, d2, d3)
 	}
 	col := func(f func(mergeTimes) float64) []float64 {
 		out := make([]float64, len(runs))
@@ -714,9 +718,11 @@ func (b *bench) mergeAnalysis(r *sizeResult, runs []mergeTimes, floors []float64
 				"%s in a call of %s, %.1f CPUs busy on average; the fastest (comparison %s) %s in %s, %.1f. ",
 				fmtMs(sr.cmp), fmtMs(sr.cpu), fmtMs(sr.call), busy(sr), fmtMs(fr.cmp), fmtMs(fr.cpu), fmtMs(fr.call), busy(fr))
 			if busy(sr) >= 0.85*busy(fr) {
-				fmt.Fprintf(&w, "Both kept the cores as busy: the slow run did the same work in more CPU time, the machine "+
-					"running slower then. The in-process floors, the same SQL run in this process between vsql's runs, "+
-					"spread %.2f× (slowest ÷ fastest) over the same runs. ", slices.Max(floors)/slices.Min(floors))
+				fmt.Fprintf(&w, "Both kept the cores as busy: the slow run did the same work in more CPU time. vsqld's minor "+
+					"page faults over the whole call: %.0f in the slowest run, %.0f in the fastest (a fault costs about 20 µs "+
+					"on the machine these figures were first taken on; `--block-memory` keeps DuckDB's freed blocks to avoid "+
+					"them). The in-process floors, the same SQL run in this process between vsql's runs, "+
+					"spread %.2f× (slowest ÷ fastest) over the same runs. ", sr.faults, fr.faults, slices.Max(floors)/slices.Min(floors))
 			} else {
 				w.WriteString("The slow run kept fewer cores busy: something held the comparison to one core for part of " +
 					"it — a lock, internal/duckstream's helper threads not running (workers.go), or another process on " +

@@ -116,25 +116,36 @@ func peak(pid int) (int64, error) { return procStatus(pid, "VmHWM:") }
 // procCPU is the CPU time (user and system) the process has used, in ms,
 // at the 10 ms resolution of /proc's clock ticks.
 func procCPU(pid int) (float64, error) {
+	// utime and stime are fields 14 and 15 of stat.
+	ticks, err := procStat(pid, 14, 15)
+	return ticks * 10, err
+}
+
+// procFaults is the process's minor page faults so far.
+func procFaults(pid int) (float64, error) { return procStat(pid, 10) }
+
+// procStat sums the numeric fields of /proc/<pid>/stat at the given
+// positions (1-based, as proc(5) numbers them).
+func procStat(pid int, fields ...int) (float64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0, err
 	}
 	s := string(b)
-	// After the command: state is field 3 of stat, utime and stime 14 and 15.
+	// After the command (field 2, in parentheses) comes the state, field 3.
 	rest := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(rest) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(rest))
-	}
-	var ticks float64
-	for _, v := range rest[11:13] {
-		x, err := strconv.ParseFloat(v, 64)
+	var sum float64
+	for _, f := range fields {
+		if f-3 >= len(rest) {
+			return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(rest)+2)
+		}
+		x, err := strconv.ParseFloat(rest[f-3], 64)
 		if err != nil {
 			return 0, err
 		}
-		ticks += x
+		sum += x
 	}
-	return ticks * 10, nil
+	return sum, nil
 }
 
 // rss is VmRSS of the process, in bytes.
