@@ -99,6 +99,79 @@ func orAll(parts []string) string {
 	return "(" + strings.Join(parts, " OR ") + ")"
 }
 
+// compareAll compares every table of the result (in name order).
+func (s *session) compareAll(ctx context.Context, op string) ([]*TableResult, error) {
+	var out []*TableResult
+	for i, tp := range s.plan.tables {
+		if tp.merged == nil || len(tp.conflicts) > 0 {
+			continue
+		}
+		n := tp.name
+		tmp := fmt.Sprintf("__vsql_merge_%s_%d", op, i)
+		s.temps = append(s.temps, tmp)
+		s.progress.update(s.status, func(st *Status) { st.Phase, st.Table = PhaseComparison, n })
+		t := tp.merged
+		in := tableInputs{aliases: [3]string{s.base.alias, s.ours.alias, s.theirs.alias}, tables: tp.sides}
+		var skipO, skipT map[string]bool
+		sameCounts := false
+		if tp.sides[0] != nil && tp.sides[1] != nil && tp.sides[2] != nil {
+			oursCache := s.signatures
+			if s.oursLive {
+				oursCache = nil
+			}
+			sb := columnSignatures(ctx, s.conn, s.signatures, s.base.alias, n, s.chunks[0])
+			skipO = unchangedColumns(t, sb, columnSignatures(ctx, s.conn, oursCache, s.ours.alias, n, s.chunks[1]))
+			skipT = unchangedColumns(t, sb, columnSignatures(ctx, s.conn, s.signatures, s.theirs.alias, n, s.chunks[2]))
+			sameCounts = sameRowCounts(ctx, s.conn, t, s)
+			if s.lineage && len(tp.changes) == 0 && allColumns(t, skipO) && allColumns(t, skipT) && sameCounts {
+				// Byte-identical in all three inputs: nothing to compare.
+				out = append(out, &TableResult{Table: n, Method: MethodIdentical, t: t, identical: true})
+				continue
+			}
+		}
+		r, err := compare(ctx, s.conn, t, in, tmp, skipO, skipT, sameCounts)
+		if err != nil {
+			return nil, err
+		}
+		r.detailsOffset, r.detailsLimit = s.opt.DetailsOffset, s.opt.DetailsLimit
+		s.progress.update(s.status, func(st *Status) { st.RowsCompared += r.Compared })
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// allColumns reports whether skip covers every column of t.
+func allColumns(t *table, skip map[string]bool) bool {
+	if skip == nil {
+		return false
+	}
+	for _, c := range t.columns {
+		if !skip[c.name] {
+			return false
+		}
+	}
+	return true
+}
+
+// sameRowCounts checks that the three inputs hold the same number of rows
+// of t. Deleted rows keep their storage segments (DuckDB records deletions
+// in row-group metadata), so identical segments alone do not prove
+// identical rows. When base is an ancestor of both sides, a side can only
+// add deletions (bringing a row back means inserting it, which changes the
+// segments), so equal counts with identical segments mean identical rows.
+// That is why a whole-table skip needs the recorded lineage of a branch
+// merge; snapshot merges, whose base is only trusted, never skip tables.
+func sameRowCounts(ctx context.Context, conn *sql.Conn, t *table, s *session) bool {
+	var counts [3]int64
+	for i, sh := range []*catalogShape{s.base, s.ours, s.theirs} {
+		q := "SELECT count(*) FROM " + sqltext.QuoteIdent(sh.alias) + ".main." + sqltext.QuoteIdent(t.name)
+		if err := conn.QueryRowContext(ctx, q).Scan(&counts[i]); err != nil {
+			return false
+		}
+	}
+	return counts[0] == counts[1] && counts[1] == counts[2]
+}
+
 // Method is how a table's rows were paired for the comparison.
 type Method string
 

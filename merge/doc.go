@@ -20,7 +20,9 @@
 //   - stage_schema.go: the plan applied to staging before rows: views
 //     dropped, tables dropped, rebuilt (removed columns), altered (added
 //     columns) or created, and views created dependencies first.
-//   - compare.go: per table, the comparison of base, ours and theirs,
+//   - compare.go: the comparison phase (compareAll: per table the column
+//     signatures, the row counts, and the byte-identical tables left out),
+//     and per table the comparison of base, ours and theirs,
 //     keeping only rows that differ somewhere: rows paired by position
 //     (POSITIONAL JOIN) when the three inputs hold as many rows and every
 //     key where base holds it (updates in place), else by chained FULL
