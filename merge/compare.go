@@ -185,8 +185,9 @@ const (
 	MethodPositional Method = "positional"
 	// MethodKeyed: the rows were paired by a join on the primary key.
 	MethodKeyed Method = "keyed"
-	// MethodKeyedAfterMisalignment: a positional pairing was tried (equal
-	// row counts) but the keys did not line up, so the key join ran too.
+	// MethodKeyedAfterMisalignment: the row counts were equal, but a key
+	// had moved (deletes and inserts), so the rows were joined on the key
+	// after that check.
 	MethodKeyedAfterMisalignment Method = "keyed_after_misalignment"
 )
 
