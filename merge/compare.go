@@ -263,25 +263,23 @@ func compare(ctx context.Context, conn *sql.Conn, t *table, in tableInputs, tmp 
 			}
 		}
 	}
-	switch {
-	case method == MethodPositional:
-	case len(skipOurs)+len(skipTheirs) == 0:
-		q := "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(cmpTable) + " AS SELECT b.__p IS NOT NULL AS pb, o.__p IS NOT NULL AS po, t.__p IS NOT NULL AS pt, " +
-			strings.Join(sel, ", ") + " FROM " + src(0) + " b FULL OUTER JOIN " + src(1) + " o ON " + strings.Join(joinBO, " AND ") +
-			" FULL OUTER JOIN " + src(2) + " t ON " + strings.Join(joinT, " AND ") + " WHERE NOT (" + unchanged + ")"
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			return nil, fmt.Errorf("compare table %s: %w", t.name, err)
+	if method != MethodPositional {
+		presence := "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(cmpTable) + " AS SELECT b.__p IS NOT NULL AS pb, o.__p IS NOT NULL AS po, t.__p IS NOT NULL AS pt, " +
+			strings.Join(sel, ", ") + " FROM "
+		var q string
+		if len(skipOurs)+len(skipTheirs) == 0 {
+			q = presence + src(0) + " b FULL OUTER JOIN " + src(1) + " o ON " + strings.Join(joinBO, " AND ") +
+				" FULL OUTER JOIN " + src(2) + " t ON " + strings.Join(joinT, " AND ") + " WHERE NOT (" + unchanged + ")"
+		} else {
+			defer conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+sqltext.QuoteIdent(keysTable))
+			if _, err := conn.ExecContext(ctx, changedKeysQuery(c, in, keysTable, skipOurs, skipTheirs)); err != nil {
+				return nil, fmt.Errorf("compare table %s: %w", t.name, err)
+			}
+			q = presence + sqltext.QuoteIdent(keysTable) + " k" +
+				" LEFT JOIN " + keyedSrc(c, in, 0, keysTable) + " b ON " + keyOn(c, "b") +
+				" LEFT JOIN " + keyedSrc(c, in, 1, keysTable) + " o ON " + keyOn(c, "o") +
+				" LEFT JOIN " + keyedSrc(c, in, 2, keysTable) + " t ON " + keyOn(c, "t")
 		}
-	default:
-		defer conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+sqltext.QuoteIdent(keysTable))
-		if _, err := conn.ExecContext(ctx, changedKeysQuery(c, in, keysTable, skipOurs, skipTheirs)); err != nil {
-			return nil, fmt.Errorf("compare table %s: %w", t.name, err)
-		}
-		q := "CREATE OR REPLACE TEMP TABLE " + sqltext.QuoteIdent(cmpTable) + " AS SELECT b.__p IS NOT NULL AS pb, o.__p IS NOT NULL AS po, t.__p IS NOT NULL AS pt, " +
-			strings.Join(sel, ", ") + " FROM " + sqltext.QuoteIdent(keysTable) + " k" +
-			" LEFT JOIN " + keyedSrc(c, in, 0, keysTable) + " b ON " + keyOn(c, "b") +
-			" LEFT JOIN " + keyedSrc(c, in, 1, keysTable) + " o ON " + keyOn(c, "o") +
-			" LEFT JOIN " + keyedSrc(c, in, 2, keysTable) + " t ON " + keyOn(c, "t")
 		if _, err := conn.ExecContext(ctx, q); err != nil {
 			return nil, fmt.Errorf("compare table %s: %w", t.name, err)
 		}
