@@ -17,6 +17,9 @@ type bench struct {
 	tmp   string
 	goals []goal
 	pg    *postgres // started by the wire section
+	// allocator is the C allocator the first vsqld with default flags
+	// ran with, from its /proc/<pid>/maps (cmd/vsqld's --allocator).
+	allocator string
 }
 
 // goal is one stated target and whether this run met it.
@@ -123,6 +126,9 @@ func (b *bench) render(env machine, load0, load1 string, others float64, start t
 	w.WriteString("## Machine\n\n")
 	fmt.Fprintf(&w, "| | |\n|---|---|\n| CPU | %s, %d logical CPUs |\n| memory | %s |\n| kernel | %s |\n", env.cpu, env.cpus, env.mem, env.kernel)
 	fmt.Fprintf(&w, "| Go | %s |\n| DuckDB | %s (duckdb-go %s) |\n| PostgreSQL | %s |\n| pgx | %s |\n", env.goVersion, env.duckdb, env.duckdbGo, env.postgres, env.pgx)
+	if b.allocator != "" {
+		fmt.Fprintf(&w, "| vsqld's C allocator | %s (`--allocator auto`, cmd/vsqld/allocator.go) |\n", b.allocator)
+	}
 	fmt.Fprintf(&w, "| load average before | %s |\n| load average after | %s |\n", load0, load1)
 	if others >= 0 {
 		fmt.Fprintf(&w, "| CPU used by other processes during the run | %.2f of %d CPUs on average (busy time in /proc/stat less the benchmark's own processes) |\n", others, env.cpus)

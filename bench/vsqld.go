@@ -71,6 +71,9 @@ func (b *bench) startVsqld(ctx context.Context, flags ...string) (*server, error
 		c, err := s.connect(ctx, "postgres")
 		if err == nil {
 			c.Close(ctx)
+			if b.allocator == "" && len(flags) == 0 {
+				b.allocator = allocatorOf(s.pid())
+			}
 			return s, nil
 		}
 		select {
@@ -86,6 +89,21 @@ func (b *bench) startVsqld(ctx context.Context, flags ...string) (*server, error
 }
 
 func (s *server) pid() int { return s.cmd.Process.Pid }
+
+// allocatorOf names the C allocator mapped into process pid: tcmalloc
+// and its library, or glibc's malloc.
+func allocatorOf(pid int) string {
+	maps, err := os.ReadFile(fmt.Sprintf("/proc/%d/maps", pid))
+	if err != nil {
+		return "unknown"
+	}
+	for _, line := range strings.Split(string(maps), "\n") {
+		if i := strings.Index(line, "/"); i >= 0 && strings.Contains(line[i:], "libtcmalloc") {
+			return "tcmalloc (" + line[i:] + ")"
+		}
+	}
+	return "glibc's malloc (libtcmalloc_minimal.so.4 not installed)"
+}
 
 func (s *server) dsn(db string) string {
 	return fmt.Sprintf("host=127.0.0.1 port=%d user=bench dbname='%s' sslmode=disable", s.port, db)

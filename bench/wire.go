@@ -406,7 +406,8 @@ func (b *bench) selectSection(ctx context.Context, data []byte, pg *postgres) (s
 		"(a prepared statement, a pool of 16 connections). vsqld's default read spin keeps reading a connection without "+
 		"sleeping for up to 100 µs after it answered, while no other connection is busy or read a message in the last "+
 		"millisecond (pgwire's spin.go); a second "+
-		"vsqld started with `--read-spin 0` holds the same table, and its row shows what the spin changes. Each run measures every system with 1 client, then with 16. Latency "+
+		"vsqld started with `--read-spin 0` holds the same table, and its row shows what the spin changes; when vsqld runs "+
+		"with tcmalloc (see Machine), a third started with `--allocator system` (glibc's malloc) shows what the allocator changes. Each run measures every system with 1 client, then with 16. Latency "+
 		"is per query as the client sees it; throughput is queries completed ÷ the period. Medians over runs of each run's "+
 		"p50, p99 and throughput.\n\n", pointQuery, cfg.pointDuration)
 	open := func(n int, connect func() (*pgx.Conn, error)) ([]*pgx.Conn, error) {
@@ -439,23 +440,42 @@ func (b *bench) selectSection(ctx context.Context, data []byte, pg *postgres) (s
 	}
 	vs := &pointSystem{name: "vsqld", query: pgxPoint(ctx, vconns)}
 	systemsP := []*pointSystem{vs}
-	// The same table in a second vsqld that does not spin on reads
-	// (--read-spin 0), for what the spin changes.
-	ns, nc, ndone, err := b.startConnected(ctx, "--read-spin", "0")
-	if err != nil {
+	// The same table in another vsqld started with flags, 16 connections
+	// to it; stops are deferred to the section's end.
+	var stops []func()
+	defer func() {
+		for _, stop := range stops {
+			stop()
+		}
+	}()
+	variant := func(flags ...string) error {
+		vs, vc, vdone, err := b.startConnected(ctx, flags...)
+		if err != nil {
+			return err
+		}
+		stops = append(stops, vdone)
+		if err := loadWire(ctx, vc, data); err != nil {
+			return err
+		}
+		conns, err := open(16, func() (*pgx.Conn, error) { return vs.connect(ctx, "postgres") })
+		stops = append(stops, func() { closeAll(conns) })
+		if err != nil {
+			return err
+		}
+		systemsP = append(systemsP, &pointSystem{name: "vsqld " + strings.Join(flags, " "), query: pgxPoint(ctx, conns)})
+		return nil
+	}
+	// A second vsqld that does not spin on reads, for what the spin
+	// changes; a third on glibc's malloc, for what the allocator changes.
+	if err := variant("--read-spin", "0"); err != nil {
 		return w.String(), err
 	}
-	defer ndone()
-	if err := loadWire(ctx, nc, data); err != nil {
-		return w.String(), err
+	spin := systemsP[len(systemsP)-1]
+	if strings.HasPrefix(b.allocator, "tcmalloc") {
+		if err := variant("--allocator", "system"); err != nil {
+			return w.String(), err
+		}
 	}
-	nconns, err := open(16, func() (*pgx.Conn, error) { return ns.connect(ctx, "postgres") })
-	defer closeAll(nconns)
-	if err != nil {
-		return w.String(), err
-	}
-	spin := &pointSystem{name: "vsqld --read-spin 0", query: pgxPoint(ctx, nconns)}
-	systemsP = append(systemsP, spin)
 	var ps *pointSystem
 	if pg != nil {
 		pconns, err := open(16, func() (*pgx.Conn, error) { return pg.connect(ctx) })
@@ -580,8 +600,20 @@ func (b *bench) selectSection(ctx context.Context, data []byte, pg *postgres) (s
 			"keeps a lone connection's thread reading instead of sleeping, and its goroutine on that one OS thread (pgwire's pinThread): in this run vsqld answered at a p50 of %s "+
 			"and a p99 of %s with 1 client, and at %s and %s with the spin off (`--read-spin 0`). With 16 clients on "+
 			"two cores the CPUs are the limit: each query costs the loopback TCP of both sides and pgx's own work in "+
-			"the benchmark process, which the in-process figure does not pay.\n", plan,
-			fmtMs(median(vs.p50[0])), fmtMs(median(vs.p99[0])), fmtMs(median(spin.p50[0])), fmtMs(median(spin.p99[0])))
+			"the benchmark process, which the in-process figure does not pay. DuckDB in-process with 16 clients answered at a "+
+			"p50 of %s and a p99 of %s: its 16 goroutines share Go's default Ps (one per CPU) and a goroutine inside DuckDB "+
+			"keeps its P, so about as many queries run at once as there are CPUs while the others wait; vsqld runs every "+
+			"session's statement at once (p50 %s, p99 %s).", plan,
+			fmtMs(median(vs.p50[0])), fmtMs(median(vs.p99[0])), fmtMs(median(spin.p50[0])), fmtMs(median(spin.p99[0])),
+			fmtMs(median(ds.p50[1])), fmtMs(median(ds.p99[1])), fmtMs(median(vs.p50[1])), fmtMs(median(vs.p99[1])))
+		for _, sy := range systemsP {
+			if sy.name == "vsqld --allocator system" {
+				fmt.Fprintf(&w, " vsqld runs DuckDB's C allocations on tcmalloc (Machine; cmd/vsqld's allocator.go): on glibc's "+
+					"malloc it answered %.0f q/s with 16 clients (vsqld: %.2f× that) and a p50 of %s with 1 client.",
+					median(sy.qps[1]), median(ratios(vs.qps[1], sy.qps[1])), fmtMs(median(sy.p50[0])))
+			}
+		}
+		w.WriteString("\n")
 		w.WriteString(pr.md)
 	}
 	w.WriteString(layerCost(median(vs.p50[0])))

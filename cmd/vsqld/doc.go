@@ -10,4 +10,7 @@
 // SIGINT/SIGTERM, which start a graceful shutdown, and gives the process
 // 16 more Go Ps than CPUs unless GOMAXPROCS is set (raiseGOMAXPROCS:
 // sessions inside DuckDB hold theirs; tests in-process keep Go's default).
+// Before that, for serve, main may execute vsqld again with tcmalloc
+// preloaded as DuckDB's C allocator (allocator.go, --allocator); serve
+// logs the allocator in use and refuses --allocator tcmalloc without it.
 package main

@@ -10,6 +10,7 @@ import (
 )
 
 func main() {
+	preloadAllocator(os.Args) // may execute vsqld again (allocator.go)
 	raiseGOMAXPROCS(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
