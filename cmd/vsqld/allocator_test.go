@@ -58,6 +58,15 @@ func TestAllocator(t *testing.T) {
 			if !strings.Contains(c.logs.String(), "allocator="+tc.want) {
 				t.Fatalf("log does not name allocator %s:\n%s", tc.want, c.logs)
 			}
+			// tcmalloc keeps the memory it frees (the environment the
+			// process was executed with).
+			environ, err := os.ReadFile("/proc/" + strconv.Itoa(c.cmd.Process.Pid) + "/environ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if kept := bytes.Contains(environ, []byte("\x00"+releaseRateEnv+"=0\x00")); kept != (tc.want == allocatorTCMalloc) {
+				t.Fatalf("%s=0 in the environment = %v, want allocator %s", releaseRateEnv, kept, tc.want)
+			}
 		})
 	}
 }
