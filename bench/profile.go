@@ -275,12 +275,18 @@ func parsePerf(rep []byte) []perfEntry {
 	return out
 }
 
+// allocatorComponent is tcmalloc's share, when vsqld runs on it (its
+// --allocator); glibc's malloc counts under libc.
+const allocatorComponent = "tcmalloc (C allocator)"
+
 // component classifies a sample by where its function lives.
 func component(e perfEntry) string {
 	s := e.sym
 	switch {
 	case e.kernel || strings.Contains(e.dso, "kernel"):
 		return "Linux kernel"
+	case strings.Contains(e.dso, "libtcmalloc"):
+		return allocatorComponent
 	case strings.Contains(e.dso, "libc") || strings.Contains(e.dso, "libstdc++") || strings.Contains(e.dso, "libm"):
 		return "libc/libstdc++ (malloc, mutexes)"
 	case strings.HasPrefix(s, "duckdb") || strings.Contains(s, "duckdb::"):

@@ -17,6 +17,8 @@ type bench struct {
 	tmp   string
 	goals []goal
 	pg    *postgres // started by the wire section
+	// servers are the vsqlds started since the last section ended.
+	servers []*server
 	// allocator is the C allocator the first vsqld with default flags
 	// ran with, from its /proc/<pid>/maps (cmd/vsqld's --allocator).
 	allocator string
@@ -73,6 +75,12 @@ func run(ctx context.Context, cfg *config) error {
 		cfg.logf("section %s", s.name)
 		t0 := time.Now()
 		body, err := s.fn(ctx)
+		if exited := b.exitedServers(); exited != "" {
+			cfg.logf("section %s: %s", s.name, exited)
+			if err == nil {
+				err = fmt.Errorf("a vsqld ended on its own (see the log)")
+			}
+		}
 		if err != nil {
 			cfg.logf("section %s failed: %v", s.name, err)
 			errs = append(errs, fmt.Errorf("%s: %w", s.name, err))
@@ -127,7 +135,7 @@ func (b *bench) render(env machine, load0, load1 string, others float64, start t
 	fmt.Fprintf(&w, "| | |\n|---|---|\n| CPU | %s, %d logical CPUs |\n| memory | %s |\n| kernel | %s |\n", env.cpu, env.cpus, env.mem, env.kernel)
 	fmt.Fprintf(&w, "| Go | %s |\n| DuckDB | %s (duckdb-go %s) |\n| PostgreSQL | %s |\n| pgx | %s |\n", env.goVersion, env.duckdb, env.duckdbGo, env.postgres, env.pgx)
 	if b.allocator != "" {
-		fmt.Fprintf(&w, "| vsqld's C allocator | %s (`--allocator auto`, cmd/vsqld/allocator.go) |\n", b.allocator)
+		fmt.Fprintf(&w, "| vsqld's C allocator | %s (the default `--allocator system`; cmd/vsqld/allocator.go) |\n", b.allocator)
 	}
 	fmt.Fprintf(&w, "| load average before | %s |\n| load average after | %s |\n", load0, load1)
 	if others >= 0 {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -38,11 +39,18 @@ func freePort() (int, error) {
 
 // server is a vsqld process started by the benchmark.
 type server struct {
-	cmd  *exec.Cmd
-	port int
-	data string
-	log  string
-	done chan error
+	cmd   *exec.Cmd
+	flags []string
+	port  int
+	data  string
+	log   string
+	done  chan error
+	// exited is set when the process ended, before stop asked it to:
+	// what a failed section reports (exitedServers).
+	exited  atomic.Bool
+	stopped atomic.Bool
+	ready   atomic.Bool // it accepted a connection (startVsqld returned it)
+	exitErr error
 }
 
 func (b *bench) startVsqld(ctx context.Context, flags ...string) (*server, error) {
@@ -54,7 +62,8 @@ func (b *bench) startVsqld(ctx context.Context, flags ...string) (*server, error
 	if err != nil {
 		return nil, err
 	}
-	s := &server{port: port, data: data, log: data + ".log", done: make(chan error, 1)}
+	s := &server{port: port, flags: flags, data: data, log: data + ".log", done: make(chan error, 1)}
+	b.servers = append(b.servers, s)
 	logf, err := os.Create(s.log)
 	if err != nil {
 		return nil, err
@@ -65,12 +74,21 @@ func (b *bench) startVsqld(ctx context.Context, flags ...string) (*server, error
 		logf.Close()
 		return nil, err
 	}
-	go func() { s.done <- s.cmd.Wait(); logf.Close() }()
+	go func() {
+		err := s.cmd.Wait()
+		if !s.stopped.Load() {
+			s.exitErr = err
+			s.exited.Store(true)
+		}
+		logf.Close()
+		s.done <- err
+	}()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		c, err := s.connect(ctx, "postgres")
 		if err == nil {
 			c.Close(ctx)
+			s.ready.Store(true)
 			if b.allocator == "" && len(flags) == 0 {
 				b.allocator = allocatorOf(s.pid())
 			}
@@ -102,7 +120,7 @@ func allocatorOf(pid int) string {
 			return "tcmalloc (" + line[i:] + ")"
 		}
 	}
-	return "glibc's malloc (libtcmalloc_minimal.so.4 not installed)"
+	return "the C library's malloc"
 }
 
 func (s *server) dsn(db string) string {
@@ -187,6 +205,7 @@ func procStatus(pid int, field string) (int64, error) {
 
 // stop ends vsqld with SIGTERM (a graceful shutdown), then SIGKILL.
 func (s *server) stop() error {
+	s.stopped.Store(true)
 	_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case err := <-s.done:
@@ -195,6 +214,20 @@ func (s *server) stop() error {
 		_ = s.cmd.Process.Kill()
 		return fmt.Errorf("vsqld did not stop within a minute: %v", <-s.done)
 	}
+}
+
+// exitedServers describes the vsqlds that ended on their own since the
+// last call, with the end of their logs: why a section's clients lost
+// their connections.
+func (b *bench) exitedServers() string {
+	var w strings.Builder
+	for _, s := range b.servers {
+		if s.ready.Load() && s.exited.Load() {
+			fmt.Fprintf(&w, "vsqld %s (pid %d) ended on its own: %v; its log ends:\n%s\n", strings.Join(s.flags, " "), s.pid(), s.exitErr, tail(s.log))
+		}
+	}
+	b.servers = nil
+	return w.String()
 }
 
 // tail is the end of a log file, for error messages.

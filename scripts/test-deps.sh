@@ -12,7 +12,7 @@ export PATH="$PATH:/usr/local/go/bin"
 # server itself for the tests that compare vsqld's answers with it
 # (internal/pgtest; /usr/lib/postgresql/15/bin). Chromium, headless, for
 # the web console's browser test (server/console_test.go). tcmalloc, which
-# vsqld serve preloads when installed (cmd/vsqld/allocator.go, its test).
+# vsqld serve --allocator auto|tcmalloc preloads (cmd/vsqld/allocator.go).
 APT_PACKAGES="libtcmalloc-minimal4 chromium postgresql-15 postgresql-client-15 libpostgresql-jdbc-java odbc-postgresql unixodbc python3-psycopg2 python3-psycopg python3-sqlalchemy python3-django python3-pyodbc python3-asyncpg default-jdk-headless"
 missing=""
 for p in $APT_PACKAGES; do

@@ -11,11 +11,11 @@ import (
 )
 
 // TestAllocator starts the vsqld binary with each --allocator and reads
-// which C allocator its process has mapped: tcmalloc by default where the
-// library is installed (.ci/run installs it), glibc's malloc with
-// --allocator system. The process keeps its ID through the re-execution.
-// Without the library, the default is the system's and --allocator
-// tcmalloc fails to start; VSQL_REQUIRE_TCMALLOC (set by .ci/run) makes
+// which C allocator its process has mapped: glibc's malloc by default,
+// tcmalloc with --allocator auto where the library is installed (.ci/run
+// installs it) and with --allocator tcmalloc. The process keeps its ID
+// through the re-execution. Without the library, auto runs on the
+// system's and --allocator tcmalloc fails to start; VSQL_REQUIRE_TCMALLOC (set by .ci/run) makes
 // a missing library a failure instead.
 func TestAllocator(t *testing.T) {
 	bin := vsqldBinary(t)
@@ -28,8 +28,8 @@ func TestAllocator(t *testing.T) {
 		flags []string
 		want  string
 	}{
-		{"default", nil, map[bool]string{true: allocatorTCMalloc, false: allocatorSystem}[lib != ""]},
-		{"system", []string{"--allocator", "system"}, allocatorSystem},
+		{"default", nil, allocatorSystem},
+		{"auto", []string{"--allocator", "auto"}, map[bool]string{true: allocatorTCMalloc, false: allocatorSystem}[lib != ""]},
 		{"tcmalloc", []string{"--allocator=tcmalloc"}, allocatorTCMalloc},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,12 +87,13 @@ func TestAllocatorFlag(t *testing.T) {
 		getenv func(string) string
 		want   string
 	}{
-		{[]string{"vsqld"}, none, allocatorAuto},
+		{[]string{"vsqld"}, none, allocatorSystem},
+		{[]string{"vsqld", "serve", "--allocator", "auto"}, none, allocatorAuto},
 		{[]string{"vsqld", "serve", "--allocator", "system"}, none, allocatorSystem},
 		{[]string{"vsqld", "serve", "-allocator=tcmalloc"}, none, allocatorTCMalloc},
 		{[]string{"vsqld", "serve"}, env(map[string]string{"VSQL_ALLOCATOR": "system"}), allocatorSystem},
 		{[]string{"vsqld", "serve", "--allocator", "tcmalloc"}, env(map[string]string{"VSQL_ALLOCATOR": "system"}), allocatorTCMalloc},
-		{[]string{"vsqld", "serve", "--", "--allocator", "system"}, none, allocatorAuto},
+		{[]string{"vsqld", "serve", "--", "--allocator", "tcmalloc"}, none, allocatorSystem},
 	} {
 		if got := allocatorMode(tc.args, tc.getenv); got != tc.want {
 			t.Errorf("allocatorMode(%q) = %q, want %q", tc.args, got, tc.want)

@@ -10,7 +10,8 @@
 // SIGINT/SIGTERM, which start a graceful shutdown, and gives the process
 // 16 more Go Ps than CPUs unless GOMAXPROCS is set (raiseGOMAXPROCS:
 // sessions inside DuckDB hold theirs; tests in-process keep Go's default).
-// Before that, for serve, main may execute vsqld again with tcmalloc
-// preloaded as DuckDB's C allocator (allocator.go, --allocator); serve
-// logs the allocator in use and refuses --allocator tcmalloc without it.
+// Before that, for serve --allocator auto or tcmalloc, main executes vsqld
+// again with tcmalloc preloaded as DuckDB's C allocator (allocator.go; the
+// default is the system's malloc); serve logs the allocator in use and
+// refuses --allocator tcmalloc without it.
 package main
