@@ -136,7 +136,13 @@ func preloadAllocator(args []string) {
 	if before != "" {
 		preload += ":" + before
 	}
-	env := append(os.Environ(), "LD_PRELOAD="+preload, preloadedEnv+"="+before)
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "LD_PRELOAD=") { // replaced below: the first of two would win
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "LD_PRELOAD="+preload, preloadedEnv+"="+before)
 	if _, set := os.LookupEnv(releaseRateEnv); !set {
 		env = append(env, releaseRateEnv+"=0")
 	}

@@ -23,16 +23,31 @@ func TestAllocator(t *testing.T) {
 	if lib == "" && os.Getenv("VSQL_REQUIRE_TCMALLOC") != "" {
 		t.Fatalf("VSQL_REQUIRE_TCMALLOC is set and %s is not in %v (scripts/test-deps.sh installs libtcmalloc-minimal4)", tcmallocLibrary, libraryDirs)
 	}
+	// A library of the user's own in LD_PRELOAD (zlib: vsqld does not
+	// link it): auto leaves it alone, tcmalloc preloads itself beside it.
+	userLib := "/usr/lib/x86_64-linux-gnu/libz.so.1"
+	if _, err := os.Stat(userLib); err != nil {
+		userLib = ""
+	}
 	for _, tc := range []struct {
-		name  string
-		flags []string
-		want  string
+		name    string
+		flags   []string
+		want    string
+		preload string
 	}{
-		{"default", nil, allocatorSystem},
-		{"auto", []string{"--allocator", "auto"}, map[bool]string{true: allocatorTCMalloc, false: allocatorSystem}[lib != ""]},
-		{"tcmalloc", []string{"--allocator=tcmalloc"}, allocatorTCMalloc},
+		{"default", nil, allocatorSystem, ""},
+		{"auto", []string{"--allocator", "auto"}, map[bool]string{true: allocatorTCMalloc, false: allocatorSystem}[lib != ""], ""},
+		{"tcmalloc", []string{"--allocator=tcmalloc"}, allocatorTCMalloc, ""},
+		{"auto beside a user's preload", []string{"--allocator", "auto"}, allocatorSystem, userLib},
+		{"tcmalloc beside a user's preload", []string{"--allocator", "tcmalloc"}, allocatorTCMalloc, userLib},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if strings.Contains(tc.name, "preload") {
+				if tc.preload == "" {
+					t.Skip("no library to preload as the user's own")
+				}
+				t.Setenv("LD_PRELOAD", tc.preload)
+			}
 			if tc.want == allocatorTCMalloc && lib == "" {
 				// Without the library, asking for it must fail at start.
 				out, err := runBinary(bin, append([]string{"serve", "--data", t.TempDir()}, tc.flags...)...)
@@ -54,6 +69,9 @@ func TestAllocator(t *testing.T) {
 			}
 			if mapped := bytes.Contains(maps, []byte("libtcmalloc")); mapped != (tc.want == allocatorTCMalloc) {
 				t.Fatalf("libtcmalloc mapped = %v, want allocator %s", mapped, tc.want)
+			}
+			if tc.preload != "" && !bytes.Contains(maps, []byte("/libz.so")) {
+				t.Fatalf("the user's preload %s is not mapped", tc.preload)
 			}
 			if !strings.Contains(c.logs.String(), "allocator="+tc.want) {
 				t.Fatalf("log does not name allocator %s:\n%s", tc.want, c.logs)
