@@ -30,7 +30,9 @@
 //     result formats, against the same query in DuckDB in this process and
 //     against a PostgreSQL 15 server the command starts (initdb into a
 //     temporary directory, as user nobody when run as root); point queries
-//     by primary key with 1 and 16 clients; COPY FROM STDIN of 1M CSV rows.
+//     by primary key with 1 and 16 clients, also on a vsqld with
+//     --read-spin 0 and, where tcmalloc is installed, one with --allocator
+//     tcmalloc; COPY FROM STDIN of 1M CSV rows.
 //   - lakehouse: the Iceberg export (vsql_set_lakehouse) of a 1M-row table
 //     after updating 100 scattered rows: the bytes the export adds to the
 //     warehouse directory (data and equality-delete files, manifests,
@@ -47,8 +49,10 @@
 // time and minor page faults over the call (/proc), so that a slow run
 // shows whether it left a core idle or did the same work in more CPU
 // time, and whether it faulted pages in. The machine description, the tool versions,
-// the load average before and after, and the command line are written at
-// the top of the file.
+// the load average before and after, vsqld's C allocator (from its
+// /proc/<pid>/maps) and the command line are written at the top of the
+// file. A vsqld that ends on its own fails its section, which then reports
+// its flags, exit status and the end of its log (exitedServers).
 //
 // TestQuick runs the command with -quick into a temporary file and checks
 // that it is well formed; the full run is not part of the test suite.
