@@ -20,7 +20,8 @@ func (b *bench) connectSection(ctx context.Context, pg *postgres) (string, error
 	const perRun = 50
 	fmt.Fprintf(&w, "\n### Connection and first query\n\nEach run: %d times, a new pgx connection (`pgx.Connect`: TCP, "+
 		"startup, authentication — trust on both), its first query `%s` (a Parse and a Bind/Execute on the new "+
-		"connection) and Close; timed from the client, vsqld and PostgreSQL alternating. The figure is the p50 of each run's "+
+		"connection) and Close; timed from the client, vsqld and PostgreSQL alternating (and vsqld once more over its "+
+		"Unix-domain socket instead of TCP). The figure is the p50 of each run's "+
 		"%d connections, the median over runs. A vsqld of its own, table `w` of 1,000 rows. vsqld keeps two DuckDB "+
 		"connections made ahead, their tokens set and the previous session's branch made current, made again at a session's end "+
 		"(server/spare.go), so a new session on the same branch runs nothing in DuckDB before it is ready, even when "+
@@ -38,7 +39,8 @@ func (b *bench) connectSection(ctx context.Context, pg *postgres) (string, error
 		name    string
 		connect func() (*pgx.Conn, error)
 		p50     []float64
-	}{{name: "vsqld", connect: func() (*pgx.Conn, error) { return s.connect(ctx, "postgres") }}}
+	}{{name: "vsqld", connect: func() (*pgx.Conn, error) { return s.connect(ctx, "postgres") }},
+		{name: "vsqld over its Unix-domain socket", connect: func() (*pgx.Conn, error) { return s.connectUnix(ctx, "postgres") }}}
 	if pg != nil {
 		pc, err := pg.connect(ctx)
 		if err != nil {

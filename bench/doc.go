@@ -30,9 +30,12 @@
 //     result formats, against the same query in DuckDB in this process and
 //     against a PostgreSQL 15 server the command starts (initdb into a
 //     temporary directory, as user nobody when run as root); point queries
-//     by primary key with 1 and 16 clients, also on a vsqld with
-//     --read-spin 0 and, where tcmalloc is installed, one with --allocator
-//     tcmalloc; COPY FROM STDIN of 1M CSV rows.
+//     by primary key with 1 and 16 clients, also over the first vsqld's
+//     Unix-domain socket, on a vsqld with --read-spin 0 and, where tcmalloc
+//     is installed, one with --allocator tcmalloc; a new connection and its
+//     first query, over TCP and over the socket; COPY FROM STDIN of 1M CSV
+//     rows. Every vsqld puts its socket in the benchmark's temporary
+//     directory (--unix-socket-dir), never in the system's.
 //   - lakehouse: the Iceberg export (vsql_set_lakehouse) of a 1M-row table
 //     after updating 100 scattered rows: the bytes the export adds to the
 //     warehouse directory (data and equality-delete files, manifests,

@@ -43,8 +43,10 @@ type server struct {
 	flags []string
 	port  int
 	data  string
-	log   string
-	done  chan error
+	// socketDir holds its Unix-domain socket, .s.PGSQL.<port>.
+	socketDir string
+	log       string
+	done      chan error
 	// exited is set when the process ended, before stop asked it to:
 	// what a failed section reports (exitedServers).
 	exited  atomic.Bool
@@ -62,13 +64,17 @@ func (b *bench) startVsqld(ctx context.Context, flags ...string) (*server, error
 	if err != nil {
 		return nil, err
 	}
-	s := &server{port: port, flags: flags, data: data, log: data + ".log", done: make(chan error, 1)}
+	// Its Unix-domain socket in the data directory's parent, the
+	// benchmark's own temporary directory (never the system's default
+	// ones).
+	s := &server{port: port, flags: flags, data: data, log: data + ".log", socketDir: b.tmp, done: make(chan error, 1)}
 	b.servers = append(b.servers, s)
 	logf, err := os.Create(s.log)
 	if err != nil {
 		return nil, err
 	}
-	s.cmd = exec.Command(b.bin, append([]string{"serve", "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--data", data, "--log-level", "warn"}, flags...)...)
+	s.cmd = exec.Command(b.bin, append([]string{"serve", "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--data", data,
+		"--unix-socket-dir", s.socketDir, "--log-level", "warn"}, flags...)...)
 	s.cmd.Stdout, s.cmd.Stderr = logf, logf
 	if err := s.cmd.Start(); err != nil {
 		logf.Close()
@@ -144,6 +150,11 @@ func (b *bench) startConnected(ctx context.Context, flags ...string) (*server, *
 
 func (s *server) connect(ctx context.Context, db string) (*pgx.Conn, error) {
 	return pgx.Connect(ctx, s.dsn(db))
+}
+
+// connectUnix connects over the server's Unix-domain socket.
+func (s *server) connectUnix(ctx context.Context, db string) (*pgx.Conn, error) {
+	return pgx.Connect(ctx, fmt.Sprintf("host=%s port=%d user=bench dbname='%s'", s.socketDir, s.port, db))
 }
 
 // peak is VmHWM of the process, in bytes.

@@ -401,8 +401,9 @@ func (b *bench) selectSection(ctx context.Context, data []byte, pg *postgres) (s
 
 	// Point queries.
 	fmt.Fprintf(&w, "\n### Point queries\n\n`%s` with a uniformly random key, for %s per measurement, with 1 client "+
-		"and with 16 clients (one connection each, all in this process). vsqld and PostgreSQL through pgx (the statement "+
-		"prepared once per connection, then Bind/Execute); for reference, DuckDB in this process through database/sql "+
+		"and with 16 clients (one connection each, all in this process). vsqld and PostgreSQL through pgx over loopback TCP "+
+		"(the statement prepared once per connection, then Bind/Execute), and the first vsqld through another 16 pgx "+
+		"connections over its Unix-domain socket; for reference, DuckDB in this process through database/sql "+
 		"(a prepared statement, a pool of 16 connections). vsqld's default read spin keeps reading a connection without "+
 		"sleeping for up to 100 µs after it answered, while no other connection is busy or read a message in the last "+
 		"millisecond (pgwire's spin.go); a second "+
@@ -441,6 +442,15 @@ func (b *bench) selectSection(ctx context.Context, data []byte, pg *postgres) (s
 	}
 	vs := &pointSystem{name: "vsqld", query: pgxPoint(ctx, vconns)}
 	systemsP := []*pointSystem{vs}
+	// The same vsqld over its Unix-domain socket, for what loopback TCP
+	// costs.
+	uconns, err := open(16, func() (*pgx.Conn, error) { return s.connectUnix(ctx, "postgres") })
+	defer closeAll(uconns)
+	if err != nil {
+		return w.String(), err
+	}
+	us := &pointSystem{name: "vsqld over its Unix-domain socket", query: pgxPoint(ctx, uconns)}
+	systemsP = append(systemsP, us)
 	// The same table in another vsqld started with flags, 16 connections
 	// to it; stops are deferred to the section's end.
 	var stops []func()
@@ -544,6 +554,11 @@ func (b *bench) selectSection(ctx context.Context, data []byte, pg *postgres) (s
 		}
 	}
 	w.WriteString(table([]string{"server", "clients", "p50", "p99", "throughput", "vsqld p50 ÷ this"}, pout))
+	fmt.Fprintf(&w, "\nThe goals above are measured over loopback TCP, as remote clients connect. Over its Unix-domain socket "+
+		"(`--unix-socket-dir`, where local clients given no host connect), the same vsqld answered %.0f q/s with 16 clients: "+
+		"%.2f× DuckDB in-process and %.2f× its own figure over TCP in the same runs; with 1 client its p50 was %s (%.2f× "+
+		"DuckDB in-process).\n", median(us.qps[1]), median(ratios(us.qps[1], ds.qps[1])), median(ratios(us.qps[1], vs.qps[1])),
+		fmtMs(median(us.p50[0])), median(ratios(us.p50[0], ds.p50[0])))
 	if missedAt >= 0 && ps != nil {
 		n := clients[missedAt]
 		pr := b.profile(ctx, s.pid(), "point", func() error {

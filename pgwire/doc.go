@@ -101,7 +101,7 @@
 // unknown type, or malformed ends the connection with a FATAL
 // ErrorResponse; other connections never notice.
 //
-// With Options.ReadSpin set (vsqld sets 100 µs by default), a plain TCP connection is
+// With Options.ReadSpin set (vsqld sets 100 µs by default), a plain TCP or Unix-domain connection is
 // read through spinReader (spin.go): after a message is handled, the next
 // read spins on non-blocking reads for up to ReadSpin while the
 // connection is alone (no other connection with a spin is busy, and none

@@ -16,7 +16,7 @@ import (
 // in the network poller meanwhile puts its thread to sleep, and the next
 // message must wake the poller, then the goroutine's thread: on an
 // otherwise idle machine each wake-up costs tens of microseconds, paid
-// on every statement. spinReader reads a TCP connection without sleeping
+// on every statement. spinReader reads a TCP or Unix-domain connection without sleeping
 // for up to Options.ReadSpin first (non-blocking reads in a loop), and
 // only then blocks as net.Conn does. It spins only while no other
 // connection is handling a message or spinning (busyConns) and none has
@@ -97,7 +97,7 @@ func (c *Conn) unpinThread() {
 	}
 }
 
-// spinReader is a TCP connection's reader that spins before blocking.
+// spinReader is a TCP or Unix-domain connection's reader that spins before blocking.
 type spinReader struct {
 	id   uint64 // for lastReader
 	conn net.Conn
@@ -106,13 +106,19 @@ type spinReader struct {
 }
 
 // newSpinReader returns c itself when spinning is off or c is no plain
-// TCP connection (TLS reads through its own record layer).
+// TCP or Unix-domain connection (TLS reads through its own record layer).
 func newSpinReader(c net.Conn, spin time.Duration) io.Reader {
-	tc, ok := c.(*net.TCPConn)
-	if !ok || spin <= 0 {
+	var sc syscall.Conn
+	switch c := c.(type) {
+	case *net.TCPConn:
+		sc = c
+	case *net.UnixConn:
+		sc = c
+	}
+	if sc == nil || spin <= 0 {
 		return c
 	}
-	raw, err := tc.SyscallConn()
+	raw, err := sc.SyscallConn()
 	if err != nil {
 		return c
 	}
@@ -157,7 +163,7 @@ func (r *spinReader) spinRead(b []byte) (n int, err error, done bool) {
 				}
 				return true // (not done: block in conn.Read)
 			case e != nil:
-				err = &net.OpError{Op: "read", Net: "tcp", Source: r.conn.LocalAddr(), Addr: r.conn.RemoteAddr(), Err: os.NewSyscallError("read", e)}
+				err = &net.OpError{Op: "read", Net: r.conn.LocalAddr().Network(), Source: r.conn.LocalAddr(), Addr: r.conn.RemoteAddr(), Err: os.NewSyscallError("read", e)}
 			case m == 0:
 				err = io.EOF
 			}

@@ -15,7 +15,18 @@ import (
 // tcpPair returns the two ends of a loopback TCP connection.
 func tcpPair(t *testing.T) (server, client net.Conn) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	return connPair(t, "tcp")
+}
+
+// connPair returns the two ends of a loopback TCP connection ("tcp") or
+// of a Unix-domain socket's ("unix").
+func connPair(t *testing.T, network string) (server, client net.Conn) {
+	t.Helper()
+	addr := "127.0.0.1:0"
+	if network == "unix" {
+		addr = t.TempDir() + "/s"
+	}
+	ln, err := net.Listen(network, addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +36,7 @@ func tcpPair(t *testing.T) (server, client net.Conn) {
 		c, _ := ln.Accept()
 		accepted <- c
 	}()
-	client, err = net.Dial("tcp", ln.Addr().String())
+	client, err = net.Dial(network, ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,12 +50,19 @@ func tcpPair(t *testing.T) (server, client net.Conn) {
 
 // TestSpinReader: what the client sends arrives whether it comes while the
 // reader spins or after it gave up and blocked, in pieces larger than the
-// reader's buffer, and the client's close is io.EOF.
+// reader's buffer, and the client's close is io.EOF; over TCP and over a
+// Unix-domain socket.
 func TestSpinReader(t *testing.T) {
-	server, client := tcpPair(t)
+	for _, network := range []string{"tcp", "unix"} {
+		t.Run(network, func(t *testing.T) { testSpinReader(t, network) })
+	}
+}
+
+func testSpinReader(t *testing.T, network string) {
+	server, client := connPair(t, network)
 	r := newSpinReader(server, 2*time.Millisecond)
 	if _, ok := r.(*spinReader); !ok {
-		t.Fatalf("newSpinReader of a TCP connection: %T, want *spinReader", r)
+		t.Fatalf("newSpinReader of a %s connection: %T, want *spinReader", network, r)
 	}
 	buf := make([]byte, 4)
 	// during the spin

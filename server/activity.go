@@ -34,7 +34,7 @@ type activity struct {
 	query        string
 	application  string
 	clientAddr   string
-	clientPort   int
+	clientPort   int // -1 on a Unix-domain socket (clientAddr "")
 	// token identifies the session to the engine's activity functions:
 	// "<pid>:<random hex>", in a DuckDB variable only this session's
 	// connection sees (pgcatalog.SessionVariable).
@@ -53,8 +53,11 @@ func (s *Session) Phase(message string) {
 func newActivity(token string, remote net.Addr) *activity {
 	now := time.Now()
 	a := &activity{backendStart: now, stateChange: now, state: "idle", token: token}
-	if tcp, ok := remote.(*net.TCPAddr); ok {
-		a.clientAddr, a.clientPort = tcp.IP.String(), tcp.Port
+	switch r := remote.(type) {
+	case *net.TCPAddr:
+		a.clientAddr, a.clientPort = r.IP.String(), r.Port
+	case *net.UnixAddr:
+		a.clientPort = -1 // as PostgreSQL shows a Unix-domain socket's client
 	}
 	return a
 }
@@ -176,7 +179,10 @@ func (s *Server) activityAs(user string, admin bool, self *Session) [][]any {
 			nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, "<insufficient privilege>", "client backend"}
 		if admin || user == sess.user {
 			if a.clientAddr != "" {
-				row[7], row[9] = a.clientAddr, int32(a.clientPort)
+				row[7] = a.clientAddr
+			}
+			if a.clientPort != 0 {
+				row[9] = int32(a.clientPort)
 			}
 			row[10], row[11], row[12], row[13] = ts(a.backendStart), ts(a.xactStart), ts(a.queryStart), ts(a.stateChange)
 			row[16], row[20] = a.state, a.query

@@ -110,6 +110,15 @@ type Config struct {
 	// loads no extension while its external access is off, so with it the
 	// statement classification alone keeps non-admins from server files.
 	AllowExtensions bool
+	// UnixSocketDirs are the directories where vsqld also accepts clients
+	// on a Unix-domain socket, .s.PGSQL.<port> with Listen's port, as
+	// PostgreSQL's unix_socket_directories (unixsocket.go). None by default.
+	UnixSocketDirs []string
+	// UnixSocketDirsOptional skips a directory that is missing, that
+	// vsqld cannot create the socket in or whose socket another live
+	// server holds, with a log line, instead of failing the start (vsqld's
+	// default list).
+	UnixSocketDirsOptional bool
 	// IsLoopback classifies client addresses for the no-users policy (nil
 	// = auth.IsLoopback); tests replace it to act as a remote client.
 	IsLoopback func(net.Addr) bool

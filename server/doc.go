@@ -9,7 +9,12 @@
 //     own name; one that cannot be attached is logged and skipped, and its
 //     sessions get database_unavailable); Serve accepts clients (retrying
 //     after accept errors such as running out of file descriptors) and
-//     shuts down gracefully. A client takes one of MaxConnections slots
+//     shuts down gracefully. unixsocket.go adds the Unix-domain socket
+//     .s.PGSQL.<port> in each of UnixSocketDirs, as PostgreSQL's
+//     unix_socket_directories (a stale socket replaced, a live server's
+//     refused, removed at shutdown); its clients are local, as loopback
+//     ones, and pg_stat_activity shows them as PostgreSQL does (client_addr
+//     NULL, client_port -1). A client takes one of MaxConnections slots
 //     when its startup packet arrives (admit, via pgwire.Options.Admit),
 //     never for a CancelRequest; AuthenticationTimeout bounds its startup.
 //   - routing.go: ParseDBName reads "db", "db/branch", "db@snapshot"; the
@@ -26,7 +31,8 @@
 //   - auth.go: the TLS certificate and the users file, checked at Open, and
 //     the Authenticator policy (package auth): SCRAM-SHA-256 for every
 //     client when the users file has users, otherwise trust for loopback
-//     clients (or all, with TrustAll) and 28000 for the rest. Failed logins
+//     clients, those of the Unix-domain socket included (or all, with
+//     TrustAll), and 28000 for the rest. Failed logins
 //     are logged with user and address.
 //   - statement.go: statements prepared in DuckDB, and the few statements
 //     vsql executes itself: BEGIN/COMMIT/ROLLBACK (PostgreSQL's warnings and

@@ -387,11 +387,18 @@ func (s *Server) Serve(ctx context.Context, ready func(addr net.Addr)) error {
 		return fmt.Errorf("listen on %s: %w", s.cfg.Listen, err)
 	}
 	s.log.Info("vsqld listening", "addr", ln.Addr().String(), "data", s.cfg.DataDir)
+	unixLns, err := s.listenUnix(ln.Addr().(*net.TCPAddr).Port)
+	if err != nil {
+		ln.Close()
+		s.close()
+		return err
+	}
 	// /metrics, /healthz and the console answer once vsqld is ready.
 	stopHTTP := func() {}
 	if s.cfg.HTTPListen != "" {
 		if stopHTTP, err = s.serveHTTP(ctx); err != nil {
 			ln.Close()
+			closeListeners(unixLns)
 			s.close()
 			return fmt.Errorf("listen on %s (--http-listen): %w", s.cfg.HTTPListen, err)
 		}
@@ -403,16 +410,33 @@ func (s *Server) Serve(ctx context.Context, ready func(addr net.Addr)) error {
 	go func() {
 		<-ctx.Done()
 		ln.Close()
+		closeListeners(unixLns)
 	}()
 	stopGC := s.startGC()
 	stopLake := s.startLakehouse()
 	s.refillSpare("")
+	var accepting sync.WaitGroup
+	for _, uln := range unixLns {
+		accepting.Go(func() { s.accept(ctx, uln, &wg) })
+	}
+	s.accept(ctx, ln, &wg)
+	accepting.Wait() // no connection is added to wg after this
+	stopGC()
+	stopLake()
+	stopHTTP()
+	s.shutdown(&wg)
+	return nil
+}
+
+// accept serves the clients of ln, each on its own goroutine counted in
+// wg, until ln is closed.
+func (s *Server) accept(ctx context.Context, ln net.Listener, wg *sync.WaitGroup) {
 	var backoff time.Duration
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
 			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
-				break
+				return
 			}
 			// Out of file descriptors (a flood of connections) and the
 			// like pass: wait and accept again rather than stop serving.
@@ -428,11 +452,6 @@ func (s *Server) Serve(ctx context.Context, ready func(addr net.Addr)) error {
 			s.serveConn(ctx, nc)
 		}()
 	}
-	stopGC()
-	stopLake()
-	stopHTTP()
-	s.shutdown(&wg)
-	return nil
 }
 
 func (s *Server) serveConn(ctx context.Context, nc net.Conn) {

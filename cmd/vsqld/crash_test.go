@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -74,7 +75,18 @@ func freeAddr(t *testing.T) string {
 
 func startChild(t *testing.T, bin, data, fault string, flags ...string) *child {
 	t.Helper()
-	c := &child{addr: freeAddr(t), logs: &bytes.Buffer{}}
+	return startChildAt(t, bin, freeAddr(t), data, fault, flags...)
+}
+
+// startChildAt starts vsqld listening on addr, with no Unix-domain
+// socket unless flags ask for one (a child killed by a test would leave
+// its socket in the default directories).
+func startChildAt(t *testing.T, bin, addr, data, fault string, flags ...string) *child {
+	t.Helper()
+	if !slices.ContainsFunc(flags, func(f string) bool { return strings.HasPrefix(f, "--unix-socket-dir") }) {
+		flags = append(flags, "--unix-socket-dir", "none")
+	}
+	c := &child{addr: addr, logs: &bytes.Buffer{}}
 	c.cmd = exec.Command(bin, append([]string{"serve", "--listen", c.addr, "--data", data, "--threads", "2"}, flags...)...)
 	c.cmd.Env = append(os.Environ(), "VSQL_FAULT="+fault)
 	c.cmd.Stdout, c.cmd.Stderr = c.logs, c.logs

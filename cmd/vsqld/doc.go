@@ -13,5 +13,10 @@
 // Before that, for serve --allocator auto or tcmalloc, main executes vsqld
 // again with tcmalloc preloaded as DuckDB's C allocator (allocator.go; the
 // default is the system's malloc); serve logs the allocator in use and
-// refuses --allocator tcmalloc without it.
+// refuses --allocator tcmalloc without it. --unix-socket-dir (run.go)
+// defaults to PostgreSQL clients' own directories, each tried, not
+// required; directories the user names are required. The tests start
+// their child vsqlds with no socket (a killed child would leave its socket
+// in the system's directories) unless a test asks for one
+// (unixsocket_test.go).
 package main

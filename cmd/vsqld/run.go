@@ -115,6 +115,7 @@ type serveOptions struct {
 	maxMessageSize                                               int
 	shutdownTimeout, authTimeout, readSpin                       time.Duration
 	allowRemotes                                                 listFlag
+	unixSocketDirs                                               listFlag
 	tlsCert, tlsKey, users                                       string
 	trustAll                                                     bool
 	rowResults                                                   bool
@@ -202,6 +203,15 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 	fs.BoolVar(&o.s3PathStyle, "s3-path-style", pathStyle, "path-style S3 addressing (always on with an explicit endpoint) [VSQL_S3_PATH_STYLE]")
 	str(&o.remotes, "remote", "", "S3 remotes as `db=s3://bucket/prefix/[,db2=…]`, set at start like vsql_set_remote [VSQL_REMOTE]")
 	str(&o.lakehouses, "lakehouse", "", "Iceberg lakehouses as `db=/abs/dir|s3://bucket/prefix[,db2=…]`, set at start like vsql_set_lakehouse [VSQL_LAKEHOUSE]")
+	// The default list (or one from the environment) is replaced by the
+	// flag's first value; its directories are tried, not required.
+	if v := m.env("unix-socket-dir"); v != "" {
+		o.unixSocketDirs.set(v)
+	} else {
+		o.unixSocketDirs.set(defaultUnixSocketDirs)
+	}
+	o.unixSocketDirs.fromEnv = true
+	fs.Var(&o.unixSocketDirs, "unix-socket-dir", "`directories` (comma-separated, or the flag repeated) where vsqld also accepts clients on the Unix-domain socket .s.PGSQL.<port>, as PostgreSQL does, for clients given no host (psql -p 5433); '' or none creates no socket; a directory given here or in the environment must take the socket, one of the default list is skipped if it cannot [VSQL_UNIX_SOCKET_DIR]")
 	o.allowRemotes.set(m.env("allow-remote"))
 	o.allowRemotes.fromEnv = true
 	fs.Var(&o.allowRemotes, "allow-remote", "S3 `location` s3://bucket/prefix/ whose heads clients may read (dbname s3://…/heads/db/branch, vsql_attach_remote), besides the databases' own remotes; repeat the flag or separate with commas [VSQL_ALLOW_REMOTE]")
@@ -228,6 +238,27 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 	fs.DurationVar(&o.gcInterval, "gc-interval", gcEvery, "how often the background gc applies retention and removes unreferenced blocks, chunk maps, images and files while serving; 0 turns it off [VSQL_GC_INTERVAL]")
 	fs.DurationVar(&o.gcGrace, "gc-grace", gcGrace, "unreferenced blocks younger than this are kept by the background gc and by vsql_gc() without grace => [VSQL_GC_GRACE]")
 	return fs, o
+}
+
+// defaultUnixSocketDirs are where PostgreSQL's clients look for the
+// server's socket when given no host: Debian's libpq and pgx first in
+// /var/run/postgresql, upstream builds in /tmp.
+const defaultUnixSocketDirs = "/var/run/postgresql,/tmp"
+
+// unixSocketDirList returns the directories of --unix-socket-dir and whether
+// they are the default list (each tried, not required). An empty value or
+// none means no socket; a directory must be an absolute path.
+func (o *serveOptions) unixSocketDirList(m *Main) (dirs []string, optional bool, err error) {
+	items := o.unixSocketDirs.items
+	if len(items) == 1 && items[0] == "none" {
+		return nil, false, nil
+	}
+	for _, d := range items {
+		if !filepath.IsAbs(d) {
+			return nil, false, fmt.Errorf("invalid --unix-socket-dir %q: use an absolute directory path, or none", d)
+		}
+	}
+	return items, o.unixSocketDirs.fromEnv && m.env("unix-socket-dir") == "", nil
 }
 
 // listFlag is a repeatable, comma-separated flag. Values from the
@@ -333,6 +364,11 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		fmt.Fprintf(m.Stderr, "vsqld: %v\n", err)
 		return errUsage
 	}
+	unixDirs, unixOptional, err := o.unixSocketDirList(m)
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "vsqld: %v\n", err)
+		return errUsage
+	}
 	for _, a := range o.allowRemotes.items {
 		if !strings.HasPrefix(a, "s3://") {
 			fmt.Fprintf(m.Stderr, "vsqld: invalid --allow-remote %q: use s3://bucket/prefix/\n", a)
@@ -354,6 +390,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		S3Endpoint: o.s3Endpoint, S3PathStyle: o.s3PathStyle, Remotes: remotes, RemotePoll: o.remotePoll, Lakehouses: lakehouses,
 		GCInterval: orOff(o.gcInterval), GCGrace: orOff(o.gcGrace),
 		FileAccess: o.fileAccess, AllowExtensions: o.allowExtensions,
+		UnixSocketDirs: unixDirs, UnixSocketDirsOptional: unixOptional,
 	})
 	if err != nil {
 		return err

@@ -19,7 +19,7 @@ func TestHelpExplainsEveryFlag(t *testing.T) {
 	if err := m.Run(context.Background(), []string{"--help"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, flag := range []string{"-listen", "-data", "-threads", "-memory-limit", "-max-connections", "-log-level", "-authentication-timeout", "-allow-remote", "-lakehouse", "-file-access", "-allow-extensions", "-read-spin", "VSQL_READ_SPIN", "VSQL_LISTEN", "VSQL_DATA", "VSQL_AUTHENTICATION_TIMEOUT", "VSQL_ALLOW_REMOTE", "VSQL_LAKEHOUSE", "VSQL_FILE_ACCESS"} {
+	for _, flag := range []string{"-listen", "-data", "-threads", "-memory-limit", "-max-connections", "-log-level", "-authentication-timeout", "-allow-remote", "-lakehouse", "-file-access", "-allow-extensions", "-read-spin", "VSQL_READ_SPIN", "-unix-socket-dir", "VSQL_UNIX_SOCKET_DIR", "VSQL_LISTEN", "VSQL_DATA", "VSQL_AUTHENTICATION_TIMEOUT", "VSQL_ALLOW_REMOTE", "VSQL_LAKEHOUSE", "VSQL_FILE_ACCESS"} {
 		if !strings.Contains(out.String(), flag) {
 			t.Errorf("--help does not mention %s", flag)
 		}
@@ -40,7 +40,7 @@ func TestFileAccessFlag(t *testing.T) {
 }
 
 func TestBadArguments(t *testing.T) {
-	for _, args := range [][]string{{"--no-such-flag"}, {"frobnicate"}, {"serve", "extra"}, {"--log-level", "loud"}, {"--allow-remote", "bucket/prefix/"}, {"--lakehouse", "/srv/lake"}, {"--authentication-timeout", "soon"}} {
+	for _, args := range [][]string{{"--no-such-flag"}, {"frobnicate"}, {"serve", "extra"}, {"--log-level", "loud"}, {"--allow-remote", "bucket/prefix/"}, {"--lakehouse", "/srv/lake"}, {"--authentication-timeout", "soon"}, {"--unix-socket-dir", "relative/dir"}} {
 		var out bytes.Buffer
 		m := &Main{Stdout: &out, Stderr: &out}
 		err := m.Run(context.Background(), args)
