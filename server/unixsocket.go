@@ -30,6 +30,9 @@ import (
 // unixSocketName is the socket's file name for port, as PostgreSQL's.
 func unixSocketName(port int) string { return ".s.PGSQL." + strconv.Itoa(port) }
 
+// errSocketInUse: another live server answers on the socket's path.
+var errSocketInUse = errors.New("in use by another server")
+
 // maxUnixSocketPath is the longest socket path Linux accepts (sun_path
 // holds 108 bytes with the terminating NUL).
 const maxUnixSocketPath = 107
@@ -43,7 +46,12 @@ func (s *Server) listenUnix(port int) ([]net.Listener, error) {
 		ln, err := listenUnixSocket(dir, port)
 		if err != nil {
 			if s.cfg.UnixSocketDirsOptional {
-				s.log.Info("no Unix-domain socket in this directory", "dir", dir, "reason", err)
+				// A client given no host may reach the other server there.
+				log := s.log.Info
+				if errors.Is(err, errSocketInUse) {
+					log = s.log.Warn
+				}
+				log("no Unix-domain socket in this directory", "dir", dir, "reason", err)
 				continue
 			}
 			closeListeners(lns)
@@ -85,7 +93,7 @@ func listenUnixSocket(dir string, port int) (net.Listener, error) {
 		switch {
 		case err == nil:
 			c.Close()
-			return nil, fmt.Errorf("%s is in use by another server", path)
+			return nil, fmt.Errorf("%s: %w", path, errSocketInUse)
 		case !errors.Is(err, syscall.ECONNREFUSED):
 			return nil, fmt.Errorf("cannot tell whether %s is in use: %w", path, err)
 		}

@@ -101,7 +101,7 @@ func TestUnixSocketRefused(t *testing.T) {
 		name, want string
 		prepare    func(path string) func()
 	}{
-		{"live server", "is in use by another server", func(path string) func() {
+		{"live server", "in use by another server", func(path string) func() {
 			ln, err := net.Listen("unix", path)
 			if err != nil {
 				t.Fatal(err)
