@@ -101,11 +101,12 @@
 // unknown type, or malformed ends the connection with a FATAL
 // ErrorResponse; other connections never notice.
 //
-// With Options.ReadSpin set (vsqld sets 100 µs by default), a plain TCP or Unix-domain connection is
-// read through spinReader (spin.go): after a message is handled, the next
-// read spins on non-blocking reads for up to ReadSpin while the
-// connection is alone (no other connection with a spin is busy, and none
-// read a message in the last millisecond), then blocks as net.Conn does,
+// With Options.ReadSpin set (vsqld sets 100 µs by default), a plain TCP
+// or Unix-domain connection is read through spinReader (spin.go): after a
+// message is handled, the next read spins on non-blocking reads for up
+// to ReadSpin while the connection is alone (no other connection with a
+// spin is busy, and none read a message in the last millisecond), then
+// blocks as net.Conn does,
 // so that a client's next message in a request/response loop is read
 // without waking a sleeping thread. While it is alone, Serve also locks
 // its goroutine to its OS thread (pinThread), so that a lone client's

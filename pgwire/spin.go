@@ -16,9 +16,9 @@ import (
 // in the network poller meanwhile puts its thread to sleep, and the next
 // message must wake the poller, then the goroutine's thread: on an
 // otherwise idle machine each wake-up costs tens of microseconds, paid
-// on every statement. spinReader reads a TCP or Unix-domain connection without sleeping
-// for up to Options.ReadSpin first (non-blocking reads in a loop), and
-// only then blocks as net.Conn does. It spins only while no other
+// on every statement. spinReader reads a TCP or Unix-domain connection
+// without sleeping for up to Options.ReadSpin first (non-blocking reads
+// in a loop), and only then blocks as net.Conn does. It spins only while no other
 // connection is handling a message or spinning (busyConns) and none has
 // read one within quietPeriod (lastReader): a busy server never spends a
 // CPU on it, and a lone client pays at most ReadSpin of CPU per message.

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/vsql/vsql/internal/pgtest"
 )
 
 // The vsqld binary the tests start, with fault points compiled in: built
@@ -31,6 +33,7 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	pgtest.StopStarted()
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}

@@ -8,12 +8,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/vsql/vsql/internal/pgtest"
 )
 
 // TestUnixSocket: vsqld also accepts clients on .s.PGSQL.<port> in each
@@ -47,10 +50,17 @@ func TestUnixSocket(t *testing.T) {
 		}
 	}
 
-	out, err := exec.Command(psql, "-h", dirA, "-p", port, "-U", "t", "-d", "postgres", "-XAt",
-		"-c", "SELECT coalesce(client_addr, 'null') || ' ' || client_port FROM pg_stat_activity WHERE pid = pg_backend_pid()").CombinedOutput()
-	if err != nil || strings.TrimSpace(string(out)) != "null -1" {
-		t.Fatalf("psql over the socket: %v: %q", err, out)
+	// What a socket's session shows in pg_stat_activity, as PostgreSQL 15
+	// shows its own (client_addr NULL, client_port -1).
+	const whoAmI = "SELECT coalesce(client_addr::text, 'null') || ' ' || client_port FROM pg_stat_activity WHERE pid = pg_backend_pid()"
+	pgDir, pgPort := pgtest.Socket(t)
+	want, err := exec.Command(psql, "-h", pgDir, "-p", strconv.Itoa(pgPort), "-U", "postgres", "-d", "postgres", "-XAt", "-c", whoAmI).CombinedOutput()
+	if err != nil {
+		t.Fatalf("psql over PostgreSQL's socket: %v: %s", err, want)
+	}
+	out, err := exec.Command(psql, "-h", dirA, "-p", port, "-U", "t", "-d", "postgres", "-XAt", "-c", whoAmI).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != strings.TrimSpace(string(want)) {
+		t.Fatalf("psql over the socket: %v: %q, PostgreSQL 15: %q", err, out, want)
 	}
 
 	ctx := context.Background()

@@ -8,7 +8,9 @@
 // in VSQL_PG_BIN): initdb into a temporary directory, then postgres on a
 // free loopback port with trust authentication. PostgreSQL refuses to run
 // as root, so as root both run as user nobody through setpriv or runuser.
-// A package that uses it calls Main from its TestMain, which stops the
+// Socket gives the directory of its Unix-domain socket instead, for
+// clients that connect there. A package that uses it calls Main from its
+// TestMain (or StopStarted, from a TestMain of its own), which stops the
 // server when the tests are done (PostgreSQL also stops by itself within a
 // minute once its data directory is removed).
 //
@@ -71,10 +73,16 @@ var ErrNotInstalled = errors.New("PostgreSQL is not installed")
 // started it. Call it from TestMain: func TestMain(m *testing.M) { pgtest.Main(m) }.
 func Main(m *testing.M) {
 	code := m.Run()
+	StopStarted()
+	os.Exit(code)
+}
+
+// StopStarted stops the PostgreSQL a test started, if any: for a TestMain
+// that does more than Main.
+func StopStarted() {
 	if started != nil {
 		started.Stop()
 	}
-	os.Exit(code)
 }
 
 // DSN starts PostgreSQL 15 (once per test binary) and returns a connection
@@ -93,6 +101,14 @@ func DSN(t testing.TB) string {
 		t.Fatalf("PostgreSQL 15: %v", startErr)
 	}
 	return started.DSN()
+}
+
+// Socket starts PostgreSQL 15 as DSN does and returns the directory of its
+// Unix-domain socket and its port (psql -h dir -p port).
+func Socket(t testing.TB) (dir string, port int) {
+	t.Helper()
+	DSN(t)
+	return started.dir, started.port
 }
 
 // DSN is a connection string for the database postgres as the superuser
