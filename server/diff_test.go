@@ -22,6 +22,13 @@ func TestDiffInPlace(t *testing.T) {
 		"INSERT INTO t VALUES (9000, 'new', 1)",
 		"UPDATE t SET n = 0 WHERE id = 4000",
 		"SELECT * FROM vsql_create_snapshot()", // 3
+		"CREATE TABLE u (a INTEGER, b VARCHAR, x INTEGER, PRIMARY KEY (a, b))",
+		"INSERT INTO u VALUES (1, 'p', NULL), (1, 'q', 2)",
+		"SELECT * FROM vsql_create_snapshot()", // 4
+		"DELETE FROM u WHERE b = 'p'",
+		"INSERT INTO u VALUES (0, 'z', 3)",
+		"UPDATE u SET x = 5 WHERE b = 'q'",
+		"SELECT * FROM vsql_create_snapshot()", // 5
 	)
 	diff := func(from, to string) string {
 		rows, err := c.Query(context.Background(), "SELECT key, change, coalesce(before, '-'), coalesce(after, '-') FROM vsql_diff(NULL, '"+from+"', '"+to+"')")
@@ -50,5 +57,20 @@ func TestDiffInPlace(t *testing.T) {
 {"id":4000} update {"id":4000,"v":"v4000","n":-4000} {"id":4000,"v":"v4000","n":0}
 {"id":9000} insert - {"id":9000,"v":"new","n":1}`; got != want {
 		t.Errorf("diff with a key moved:\n%s\nwant\n%s", got, want)
+	}
+	// A table on one side only: every row inserted, or deleted.
+	if got, want := diff("3", "4"), `{"a":1,"b":"p"} insert - {"a":1,"b":"p","x":null}
+{"a":1,"b":"q"} insert - {"a":1,"b":"q","x":2}`; got != want {
+		t.Errorf("diff with a new table:\n%s\nwant\n%s", got, want)
+	}
+	if got, want := diff("4", "3"), `{"a":1,"b":"p"} delete {"a":1,"b":"p","x":null} -
+{"a":1,"b":"q"} delete {"a":1,"b":"q","x":2} -`; got != want {
+		t.Errorf("diff with a dropped table:\n%s\nwant\n%s", got, want)
+	}
+	// A two-column key, a NULL cell changed: rows pair by both columns.
+	if got, want := diff("4", "5"), `{"a":0,"b":"z"} insert - {"a":0,"b":"z","x":3}
+{"a":1,"b":"p"} delete {"a":1,"b":"p","x":null} -
+{"a":1,"b":"q"} update {"a":1,"b":"q","x":2} {"a":1,"b":"q","x":5}`; got != want {
+		t.Errorf("diff with a two-column key:\n%s\nwant\n%s", got, want)
 	}
 }
