@@ -210,9 +210,9 @@
 // ordered by the primary key with LIMIT and OFFSET. When both versions of
 // a table hold as many rows and KeysMoved finds every key where it was
 // (an UPDATE-only change: DuckDB updates in place), Diff compares them row
-// by row with a POSITIONAL JOIN instead, as the lakehouse export does; a
-// merge applies its updates as deletes and inserts, which moves keys, so
-// the diff of a merge joins.
+// by row with a POSITIONAL JOIN instead, as the lakehouse export does. A
+// merge updates rows in place too; deletes and inserts move keys, and
+// such a diff joins.
 //
 // # Column signatures (signature.go)
 //

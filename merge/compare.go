@@ -8,6 +8,7 @@ import (
 
 	"github.com/vsql/vsql/branches"
 	"github.com/vsql/vsql/sqltext"
+	"github.com/vsql/vsql/vsqlerr"
 )
 
 // Row outcomes of a three-way comparison (the result table's action).
@@ -620,10 +621,18 @@ func (r *TableResult) loadDetails(ctx context.Context, conn *sql.Conn) error {
 	})
 }
 
-// apply writes the comparison's changes into the staging copy of ours:
-// DELETE of the changed and deleted keys, then INSERT of the merged rows,
-// so the cost follows the change, not the table. DuckDB checks primary
-// keys, UNIQUE, NOT NULL and CHECK on the INSERT.
+// apply writes the comparison's changes into the staging copy of ours
+// (or ours itself, in place), so the cost follows the change, not the
+// table: DELETE of the deleted keys, UPDATE of the updated rows' changed
+// columns, INSERT of the inserted rows. Updating in place keeps every row
+// where it was, so the next comparison of these versions still pairs rows
+// by position, and DuckDB's CHECKPOINT writes less than for a DELETE plus
+// INSERT of the same rows (ARCHITECTURE.md, "What makes rows move"). When
+// an updated column is in a UNIQUE constraint, a CHECK or an index, the
+// updated rows are deleted and inserted again instead, as before: DuckDB
+// checks a unique index row by row within an UPDATE, so values moved
+// between rows could collide. DuckDB checks primary keys, UNIQUE, NOT
+// NULL and CHECK either way.
 func apply(ctx context.Context, conn *sql.Conn, r *TableResult, staging string) error {
 	if r.Changes == 0 {
 		return nil
@@ -642,13 +651,75 @@ func apply(ctx context.Context, conn *sql.Conn, r *TableResult, staging string) 
 			}
 		}
 	}
-	del := "DELETE FROM " + target + " AS x USING " + res + " AS r WHERE r.action IN ('update', 'delete') AND " + strings.Join(on, " AND ")
+	updates, changed, err := updatedColumns(ctx, conn, r)
+	if err != nil {
+		return err
+	}
+	inPlace := true
+	for _, i := range changed {
+		inPlace = inPlace && !t.constrained[t.columns[i].name]
+	}
+	deleted, inserted := "('update', 'delete')", "('update', 'insert')"
+	if inPlace {
+		deleted, inserted = "('delete')", "('insert')"
+	}
+	del := "DELETE FROM " + target + " AS x USING " + res + " AS r WHERE r.action IN " + deleted + " AND " + strings.Join(on, " AND ")
 	if _, err := conn.ExecContext(ctx, del); err != nil {
 		return fmt.Errorf("apply deletes to %s: %w", t.name, err)
 	}
-	ins := "INSERT INTO " + target + " (" + strings.Join(names, ", ") + ") SELECT " + strings.Join(vals, ", ") + " FROM " + res + " WHERE action IN ('update', 'insert')"
+	if inPlace && updates > 0 && len(changed) > 0 {
+		sets := make([]string, len(changed))
+		for j, i := range changed {
+			sets[j] = fmt.Sprintf("%s = r.m_%d", sqltext.QuoteIdent(t.columns[i].name), i)
+		}
+		upd := "UPDATE " + target + " AS x SET " + strings.Join(sets, ", ") + " FROM " + res + " AS r WHERE r.action = 'update' AND " + strings.Join(on, " AND ")
+		result, err := conn.ExecContext(ctx, upd)
+		if err != nil {
+			return fmt.Errorf("apply updates to %s: %w", t.name, err)
+		}
+		// Every updated key is one of ours (the comparison found it
+		// there), so each must have matched exactly one row.
+		if n, err := result.RowsAffected(); err != nil || n != updates {
+			return vsqlerr.New(vsqlerr.Internal, "merge of %s updated %d rows for %d updated keys", t.name, n, updates)
+		}
+	}
+	ins := "INSERT INTO " + target + " (" + strings.Join(names, ", ") + ") SELECT " + strings.Join(vals, ", ") + " FROM " + res + " WHERE action IN " + inserted
 	if _, err := conn.ExecContext(ctx, ins); err != nil {
 		return err
 	}
 	return nil
+}
+
+// updatedColumns counts the result's updated rows and lists the non-key
+// columns (indexes into t.columns) whose merged value differs from ours'
+// in at least one of them: the columns an in-place update must set.
+func updatedColumns(ctx context.Context, conn *sql.Conn, r *TableResult) (updates int64, changed []int, err error) {
+	t := r.t
+	keys := map[string]bool{}
+	for _, k := range t.key {
+		keys[k] = true
+	}
+	exprs := []string{"count(*)"}
+	var candidates []int
+	for i, col := range t.columns {
+		if !keys[col.name] {
+			exprs = append(exprs, fmt.Sprintf("coalesce(bool_or(m_%d IS DISTINCT FROM o_%d), false)", i, i))
+			candidates = append(candidates, i)
+		}
+	}
+	row := make([]any, len(exprs))
+	err = queryRows(ctx, conn, "SELECT "+strings.Join(exprs, ", ")+" FROM "+sqltext.QuoteIdent(r.resultTable)+" WHERE action = 'update'", func(v []any) error {
+		copy(row, v)
+		return nil
+	})
+	if err != nil {
+		return 0, nil, fmt.Errorf("apply updates to %s: %w", t.name, err)
+	}
+	updates, _ = row[0].(int64)
+	for j, i := range candidates {
+		if differs, _ := row[j+1].(bool); differs {
+			changed = append(changed, i)
+		}
+	}
+	return updates, changed, nil
 }

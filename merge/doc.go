@@ -29,10 +29,14 @@
 //     OUTER JOINs on the primary key; then one classification pass in SQL
 //     (the closed set of outcomes: none, update, insert, delete, cell,
 //     insert_insert, delete_update) with the merged cells computed next to
-//     it; and the application: DELETE of changed keys plus INSERT of merged
-//     rows into ours' live file or a copy of ours, so cost follows the
-//     change, not the table, and DuckDB checks every PRIMARY KEY, UNIQUE,
-//     NOT NULL and CHECK constraint.
+//     it; and the application into ours' live file or a copy of ours:
+//     DELETE of deleted keys, UPDATE of the columns that updated rows
+//     change (rows stay where they were), INSERT of inserted rows, so cost
+//     follows the change, not the table, and DuckDB checks every PRIMARY
+//     KEY, UNIQUE, NOT NULL and CHECK constraint. When a changed column is
+//     in a UNIQUE constraint, a CHECK or an index, updated rows are
+//     deleted and inserted again instead (values swapped between rows
+//     could collide in DuckDB's row-by-row unique check).
 //   - signature.go: column signatures (storage segments and their blocks'
 //     content hashes) that prove columns or whole tables unchanged; those
 //     of snapshot images come from the Merger's branches.SignatureCache.
@@ -94,8 +98,9 @@
 //     byte-identical in all three inputs is not compared at all (see
 //     docs/BENCHMARKS.md). Pairing rows by position reads each input once
 //     without a hash table (1M rows, 100 changes per side: 46 ms against
-//     364 ms for the key join); it needs rows that did not move, and a merge applies its
-//     updates as deletes and inserts, so the merge after a merge into ours
-//     from a side that was not brought up to date joins on the key
+//     364 ms for the key join); it needs rows that did not move. A merge
+//     updates rows in place, so the merge after a merge still pairs by
+//     position; user deletes and inserts (and updates of a constrained
+//     column, above) move keys, and such tables join on the key
 //     (vsql_merge_tables_total counts each method).
 package merge
