@@ -612,8 +612,9 @@ func (b *bench) mergeTables(ctx context.Context, sig float64, sigRows int) (stri
 			shares["comparison"], shares["application"], shares["publication"], shares["other"]), call <= 5)
 	if shares["comparison"] > 2 {
 		w.WriteString("\n**Where the comparison's share goes.** A table byte-identical in all three inputs " +
-			"is not compared, but proving it costs three `pragma_storage_info` queries (its column signatures in base, ours " +
-			"and theirs) and a row count per input, every merge")
+			"is not compared, but proving it costs its column signatures in base, ours and theirs (`pragma_storage_info`; " +
+			"vsqld reads every table's of all three inputs in one statement) and a row count per input (another statement), " +
+			"every merge; a freshly attached image loads each table's storage metadata on that first read")
 		if sig > 0 {
 			fmt.Fprintf(&w, "; the three signature reads of one %s-row table took %s in-process in the 1M-row merge above", fmtCount(sigRows), fmtMs(sig))
 		}

@@ -223,7 +223,10 @@
 // out of their comparisons. SignatureCache keeps the signatures of
 // snapshot images by chunk map and table (an image's bytes are its chunk
 // map's, so they never change); merges read their images' through one, and
-// a live file's are always read again.
+// a live file's are always read again. Signatures reads what the cache
+// lacks for several tables of several versions in one statement (a UNION
+// ALL of their pragma_storage_info, which DuckDB runs on all its
+// threads): a merge of ten tables read thirty.
 //
 // # In-place merges and recycled images (inplace.go, recycle.go)
 //

@@ -29,17 +29,66 @@ import (
 // attached version whose file has the given chunk map (query runs SQL on
 // the engine), or nil when any segment cannot be signed.
 func ColumnSignatures(query func(q string, fn func(row []any) error) error, alias, tableName string, chunks [][32]byte) map[string]string {
-	q := "SELECT column_name, column_path, row_group_id, segment_id, start, count, compression, block_id, block_offset, has_updates, persistent, stats " +
-		"FROM pragma_storage_info(" + sqltext.QuoteString(sqltext.QuoteIdent(alias)+".main."+sqltext.QuoteIdent(tableName)) + ") " +
-		"ORDER BY column_id, column_path, row_group_id, segment_id"
-	sigs := map[string]*strings.Builder{}
-	ok := true
-	err := query(q, func(v []any) error {
+	return TablesSignatures(query, alias, []string{tableName}, chunks)[tableName]
+}
+
+// TablesSignatures is ColumnSignatures for several tables of one attached
+// version in one statement: per table, column → signature, or nil for a
+// table with a segment that cannot be signed. A failed query signs no
+// table.
+func TablesSignatures(query func(q string, fn func(row []any) error) error, alias string, tables []string, chunks [][32]byte) map[string]map[string]string {
+	var none *SignatureCache
+	return none.Signatures(query, SignatureRequest{Alias: alias, Tables: tables, Chunks: chunks})[0]
+}
+
+// SignatureRequest asks for the signatures of tables of one attached
+// version whose file has the chunk map Chunks. Image marks a snapshot
+// image, whose signatures a SignatureCache may keep.
+type SignatureRequest struct {
+	Alias  string
+	Tables []string
+	Chunks [][32]byte
+	Image  bool
+}
+
+// signatureRows reads the storage segments of the listed (request, table)
+// pairs in one statement, a UNION ALL of their pragma_storage_info whose
+// parts DuckDB runs on all its threads, and returns each pair's column →
+// signature (nil when a segment cannot be signed, or the query failed).
+func signatureRows(query func(q string, fn func(row []any) error) error, reqs []SignatureRequest, pairs [][2]int) []map[string]string {
+	out := make([]map[string]string, len(pairs))
+	if len(pairs) == 0 {
+		return out
+	}
+	parts := make([]string, len(pairs))
+	for p, pair := range pairs {
+		r := reqs[pair[0]]
+		parts[p] = fmt.Sprintf("SELECT %d AS p, column_id, column_name, column_path, row_group_id, segment_id, start, count, compression, block_id, block_offset, has_updates, persistent, stats "+
+			"FROM pragma_storage_info(%s)", p, sqltext.QuoteString(sqltext.QuoteIdent(r.Alias)+".main."+sqltext.QuoteIdent(r.Tables[pair[1]])))
+	}
+	q := strings.Join(parts, " UNION ALL ") + " ORDER BY p, column_id, column_path, row_group_id, segment_id"
+	sigs := make([]map[string]*strings.Builder, len(pairs))
+	unsigned := make([]bool, len(pairs))
+	err := query(q, func(row []any) error {
+		var p int
+		switch n := row[0].(type) {
+		case int32:
+			p = int(n)
+		case int64:
+			p = int(n)
+		default:
+			return fmt.Errorf("signature query: part %T", row[0])
+		}
+		if p < 0 || p >= len(pairs) || unsigned[p] {
+			return nil
+		}
+		chunks := reqs[pairs[p][0]].Chunks
+		v := row[2:]
 		updates, _ := v[9].(bool)
 		persistent, _ := v[10].(bool)
 		block, isInt := v[7].(int64)
 		if updates || !persistent || !isInt || block+1 >= int64(len(chunks)) {
-			ok = false
+			unsigned[p] = true
 			return nil
 		}
 		// Constant segments have no block (block_id -1): their value is in
@@ -50,20 +99,26 @@ func ColumnSignatures(query func(q string, fn func(row []any) error) error, alia
 			hash = hex.EncodeToString(h[:])
 		}
 		col := fmt.Sprint(v[0])
-		b := sigs[col]
+		if sigs[p] == nil {
+			sigs[p] = map[string]*strings.Builder{}
+		}
+		b := sigs[p][col]
 		if b == nil {
 			b = &strings.Builder{}
-			sigs[col] = b
+			sigs[p][col] = b
 		}
 		fmt.Fprintf(b, "%v/%v/%v/%v/%v/%v/%s/%v/%v;", v[1], v[2], v[3], v[4], v[5], v[6], hash, v[8], v[11])
 		return nil
 	})
-	if err != nil || !ok {
-		return nil
-	}
-	out := make(map[string]string, len(sigs))
-	for c, b := range sigs {
-		out[c] = b.String()
+	for p := range pairs {
+		if err != nil || unsigned[p] || sigs[p] == nil {
+			continue
+		}
+		cols := make(map[string]string, len(sigs[p]))
+		for c, b := range sigs[p] {
+			cols[c] = b.String()
+		}
+		out[p] = cols
 	}
 	return out
 }
@@ -97,34 +152,67 @@ func NewSignatureCache(max int) *SignatureCache {
 // ImageSignatures is ColumnSignatures for an attached snapshot image,
 // through the cache (nil: no cache). Unsignable tables are not cached.
 func (c *SignatureCache) ImageSignatures(query func(q string, fn func(row []any) error) error, alias, tableName string, chunks [][32]byte) map[string]string {
-	if c == nil {
-		return ColumnSignatures(query, alias, tableName, chunks)
+	return c.Signatures(query, SignatureRequest{Alias: alias, Tables: []string{tableName}, Chunks: chunks, Image: true})[0][tableName]
+}
+
+// Signatures answers each request, per table, with column → signature
+// (nil for an unsignable table), in one statement for everything the
+// cache (nil: none) does not hold: a merge proves a table unchanged by
+// its signatures in base, ours and theirs, and one statement per table
+// and input cost as much as the rest of an unchanged table's share of the
+// merge. Unsignable tables are not cached.
+func (c *SignatureCache) Signatures(query func(q string, fn func(row []any) error) error, reqs ...SignatureRequest) []map[string]map[string]string {
+	out := make([]map[string]map[string]string, len(reqs))
+	keys := make([][32]byte, len(reqs))
+	var pairs [][2]int
+	for i, r := range reqs {
+		out[i] = make(map[string]map[string]string, len(r.Tables))
+		cached := c != nil && r.Image
+		if cached {
+			h := sha256.New()
+			for _, chunk := range r.Chunks {
+				h.Write(chunk[:])
+			}
+			h.Sum(keys[i][:0])
+		}
+		for j, name := range r.Tables {
+			if cached {
+				c.mu.Lock()
+				sig, ok := c.entries[signatureKey{chunks: keys[i], table: name}]
+				c.mu.Unlock()
+				if ok {
+					out[i][name] = sig
+					continue
+				}
+			}
+			pairs = append(pairs, [2]int{i, j})
+		}
 	}
-	h := sha256.New()
-	for _, chunk := range chunks {
-		h.Write(chunk[:])
+	read := signatureRows(query, reqs, pairs)
+	for p, pair := range pairs {
+		r := reqs[pair[0]]
+		name := r.Tables[pair[1]]
+		sig := read[p]
+		out[pair[0]][name] = sig
+		if c == nil || !r.Image || sig == nil {
+			continue
+		}
+		c.put(signatureKey{chunks: keys[pair[0]], table: name}, sig)
 	}
-	key := signatureKey{table: tableName}
-	h.Sum(key.chunks[:0])
-	c.mu.Lock()
-	sig, ok := c.entries[key]
-	c.mu.Unlock()
-	if ok {
-		return sig
-	}
-	sig = ColumnSignatures(query, alias, tableName, chunks)
-	if sig == nil {
-		return nil
-	}
+	return out
+}
+
+// put keeps sig, dropping the oldest entry beyond the cache's size.
+func (c *SignatureCache) put(key signatureKey, sig map[string]string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.entries[key]; !ok {
-		if len(c.order) >= c.max {
-			delete(c.entries, c.order[0])
-			c.order = c.order[1:]
-		}
-		c.entries[key] = sig
-		c.order = append(c.order, key)
+	if _, ok := c.entries[key]; ok {
+		return
 	}
-	return sig
+	if len(c.order) >= c.max {
+		delete(c.entries, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.entries[key] = sig
+	c.order = append(c.order, key)
 }

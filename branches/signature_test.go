@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	_ "github.com/duckdb/duckdb-go/v2"
@@ -55,6 +56,8 @@ func TestColumnSignatures(t *testing.T) {
 	}
 	exec(w, "CREATE TABLE t (id BIGINT PRIMARY KEY, a VARCHAR, b INTEGER)")
 	exec(w, "INSERT INTO t SELECT range, 'a' || (range % 977), range % 13 FROM range(300000)")
+	exec(w, "CREATE TABLE u (k INTEGER PRIMARY KEY, v DOUBLE)")
+	exec(w, "INSERT INTO u SELECT range, range / 7 FROM range(5000)")
 	beforePath, beforeChunks := copyOf("before.duckdb")
 	exec(w, "UPDATE t SET b = -1 WHERE id % 10000 = 7")
 	afterPath, afterChunks := copyOf("after.duckdb")
@@ -115,5 +118,36 @@ func TestColumnSignatures(t *testing.T) {
 	nilCache.ImageSignatures(counted, "before", "t", beforeChunks)
 	if queries != 7 {
 		t.Errorf("a nil cache did not read the signatures: %d queries, want 7", queries)
+	}
+
+	// Several tables in one statement sign as one at a time; through a
+	// cache, only the tables it lacks are read; a table that does not
+	// exist fails the statement, and no table is signed.
+	both := TablesSignatures(query, "after", []string{"t", "u"}, afterChunks)
+	if fmt.Sprint(both["t"]) != fmt.Sprint(after) || both["u"] == nil ||
+		fmt.Sprint(both["u"]) != fmt.Sprint(ColumnSignatures(query, "after", "u", afterChunks)) {
+		t.Errorf("two tables in one statement: %v", both)
+	}
+	if got := TablesSignatures(query, "after", []string{"t", "nope"}, afterChunks); got["t"] != nil || got["nope"] != nil {
+		t.Errorf("a missing table: signatures %v, want none", got)
+	}
+	queries = 0
+	fresh := NewSignatureCache(8)
+	fresh.ImageSignatures(counted, "after", "t", afterChunks)
+	var asked string
+	onlyNew := func(q string, fn func([]any) error) error {
+		asked = q
+		return counted(q, fn)
+	}
+	got := fresh.Signatures(onlyNew, SignatureRequest{Alias: "after", Tables: []string{"t", "u"}, Chunks: afterChunks, Image: true},
+		SignatureRequest{Alias: "before", Tables: []string{"t"}, Chunks: beforeChunks})
+	if queries != 2 || strings.Count(asked, "pragma_storage_info(") != 2 || !strings.Contains(asked, `"after".main."u"`) ||
+		fmt.Sprint(got[0]) != fmt.Sprint(both) || fmt.Sprint(got[1]["t"]) != fmt.Sprint(before) {
+		t.Errorf("cached after's t, asked after's t and u and before's t: %d queries (want 2), last %q", queries, asked)
+	}
+	// A live file (Image false) is never cached.
+	fresh.Signatures(counted, SignatureRequest{Alias: "before", Tables: []string{"t"}, Chunks: beforeChunks})
+	if queries != 3 {
+		t.Errorf("a live file's signatures came from the cache: %d queries, want 3", queries)
 	}
 }

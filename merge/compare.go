@@ -103,6 +103,20 @@ func orAll(parts []string) string {
 // compareAll compares every table of the result (in name order).
 func (s *session) compareAll(ctx context.Context, op string) ([]*TableResult, error) {
 	var out []*TableResult
+	// The signatures and row counts of every table the three inputs hold,
+	// each input's in one statement: one per table and input cost about as
+	// much for a table proven unchanged as its whole share of a merge.
+	var threeSided []string
+	for _, tp := range s.plan.tables {
+		if tp.merged != nil && len(tp.conflicts) == 0 && tp.sides[0] != nil && tp.sides[1] != nil && tp.sides[2] != nil {
+			threeSided = append(threeSided, tp.name)
+		}
+	}
+	var sigs []map[string]map[string]string
+	if len(threeSided) > 0 {
+		sigs = s.tablesSignatures(ctx, threeSided)
+	}
+	counts := rowCounts(ctx, s.conn, threeSided, s.base.alias, s.ours.alias, s.theirs.alias)
 	for i, tp := range s.plan.tables {
 		if tp.merged == nil || len(tp.conflicts) > 0 {
 			continue
@@ -116,14 +130,10 @@ func (s *session) compareAll(ctx context.Context, op string) ([]*TableResult, er
 		var skipO, skipT map[string]bool
 		sameCounts := false
 		if tp.sides[0] != nil && tp.sides[1] != nil && tp.sides[2] != nil {
-			oursCache := s.signatures
-			if s.oursLive {
-				oursCache = nil
-			}
-			sb := columnSignatures(ctx, s.conn, s.signatures, s.base.alias, n, s.chunks[0])
-			skipO = unchangedColumns(t, sb, columnSignatures(ctx, s.conn, oursCache, s.ours.alias, n, s.chunks[1]))
-			skipT = unchangedColumns(t, sb, columnSignatures(ctx, s.conn, s.signatures, s.theirs.alias, n, s.chunks[2]))
-			sameCounts = sameRowCounts(ctx, s.conn, t, s)
+			skipO = unchangedColumns(t, sigs[0][n], sigs[1][n])
+			skipT = unchangedColumns(t, sigs[0][n], sigs[2][n])
+			c, ok := counts[n]
+			sameCounts = ok && c[0] == c[1] && c[1] == c[2]
 			if s.lineage && len(tp.changes) == 0 && allColumns(t, skipO) && allColumns(t, skipT) && sameCounts {
 				// Byte-identical in all three inputs: nothing to compare.
 				out = append(out, &TableResult{Table: n, Method: MethodIdentical, t: t, identical: true})
@@ -154,23 +164,60 @@ func allColumns(t *table, skip map[string]bool) bool {
 	return true
 }
 
-// sameRowCounts checks that the three inputs hold the same number of rows
-// of t. Deleted rows keep their storage segments (DuckDB records deletions
-// in row-group metadata), so identical segments alone do not prove
-// identical rows. When base is an ancestor of both sides, a side can only
-// add deletions (bringing a row back means inserting it, which changes the
-// segments), so equal counts with identical segments mean identical rows.
-// That is why a whole-table skip needs the recorded lineage of a branch
-// merge; snapshot merges, whose base is only trusted, never skip tables.
-func sameRowCounts(ctx context.Context, conn *sql.Conn, t *table, s *session) bool {
-	var counts [3]int64
-	for i, sh := range []*catalogShape{s.base, s.ours, s.theirs} {
-		q := "SELECT count(*) FROM " + sqltext.QuoteIdent(sh.alias) + ".main." + sqltext.QuoteIdent(t.name)
-		if err := conn.QueryRowContext(ctx, q).Scan(&counts[i]); err != nil {
-			return false
+// rowCounts counts the rows of each table in each of the inputs (aliases),
+// in one statement; a table missing from the result (the query failed)
+// has no known counts. Equal counts matter for two things: pairing rows
+// by position, and proving a table unchanged. Deleted rows keep their
+// storage segments (DuckDB records deletions in row-group metadata), so
+// identical segments alone do not prove identical rows. When base is an
+// ancestor of both sides, a side can only add deletions (bringing a row
+// back means inserting it, which changes the segments), so equal counts
+// with identical segments mean identical rows. That is why a whole-table
+// skip needs the recorded lineage of a branch merge; snapshot merges,
+// whose base is only trusted, never skip tables.
+func rowCounts(ctx context.Context, conn *sql.Conn, tables []string, aliases ...string) map[string][]int64 {
+	if len(tables) == 0 {
+		return nil
+	}
+	var parts []string
+	for i, name := range tables {
+		for k, alias := range aliases {
+			parts = append(parts, fmt.Sprintf("SELECT %d, %d, count(*) FROM %s.main.%s", i, k, sqltext.QuoteIdent(alias), sqltext.QuoteIdent(name)))
 		}
 	}
-	return counts[0] == counts[1] && counts[1] == counts[2]
+	got := make([][]int64, len(tables))
+	seen := 0
+	err := queryRows(ctx, conn, strings.Join(parts, " UNION ALL "), func(v []any) error {
+		i, k := toInt(v[0]), toInt(v[1])
+		if i < 0 || i >= len(tables) || k < 0 || k >= len(aliases) {
+			return fmt.Errorf("row counts: unexpected row %v", v)
+		}
+		if got[i] == nil {
+			got[i] = make([]int64, len(aliases))
+		}
+		got[i][k], _ = v[2].(int64)
+		seen++
+		return nil
+	})
+	if err != nil || seen != len(parts) {
+		return nil
+	}
+	out := make(map[string][]int64, len(tables))
+	for i, name := range tables {
+		out[name] = got[i]
+	}
+	return out
+}
+
+// toInt reads an integer column of any width; -1 for anything else.
+func toInt(v any) int {
+	switch n := v.(type) {
+	case int32:
+		return int(n)
+	case int64:
+		return int(n)
+	}
+	return -1
 }
 
 // Method is how a table's rows were paired for the comparison.

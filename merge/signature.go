@@ -2,7 +2,6 @@ package merge
 
 import (
 	"context"
-	"database/sql"
 	"strconv"
 
 	"github.com/vsql/vsql/branches"
@@ -14,13 +13,19 @@ import (
 // on; benchmarks turn it off to measure the difference side by side.
 var ColumnSkipping = true
 
-// columnSignatures returns column → signature for one table of one input
-// (branches.ColumnSignatures), or nil when any segment cannot be signed.
-// cache is the Merger's for snapshot images, nil for a live file.
-func columnSignatures(ctx context.Context, conn *sql.Conn, cache *branches.SignatureCache, alias, tableName string, chunks [][32]byte) map[string]string {
-	return cache.ImageSignatures(func(q string, fn func([]any) error) error {
-		return sqlrows.Of(conn.QueryContext(ctx, q))(fn)
-	}, alias, tableName, chunks)
+// tablesSignatures returns, per input (base, ours, theirs), per table,
+// column → signature (branches.SignatureCache.Signatures), nil for a
+// table any segment of which cannot be signed. The Merger's cache keeps
+// those of snapshot images; a live ours is read every time. What no
+// cache holds is read in one statement.
+func (s *session) tablesSignatures(ctx context.Context, tables []string) []map[string]map[string]string {
+	query := func(q string, fn func([]any) error) error {
+		return sqlrows.Of(s.conn.QueryContext(ctx, q))(fn)
+	}
+	return s.signatures.Signatures(query,
+		branches.SignatureRequest{Alias: s.base.alias, Tables: tables, Chunks: s.chunks[0], Image: true},
+		branches.SignatureRequest{Alias: s.ours.alias, Tables: tables, Chunks: s.chunks[1], Image: !s.oursLive},
+		branches.SignatureRequest{Alias: s.theirs.alias, Tables: tables, Chunks: s.chunks[2], Image: true})
 }
 
 // unchangedColumns reports the non-key columns of t whose values cannot
