@@ -63,22 +63,18 @@ func signatureRows(query func(q string, fn func(row []any) error) error, reqs []
 	parts := make([]string, len(pairs))
 	for p, pair := range pairs {
 		r := reqs[pair[0]]
-		parts[p] = fmt.Sprintf("SELECT %d AS p, column_id, column_name, column_path, row_group_id, segment_id, start, count, compression, block_id, block_offset, has_updates, persistent, stats "+
+		parts[p] = fmt.Sprintf("SELECT %d::BIGINT AS p, column_id, column_name, column_path, row_group_id, segment_id, start, count, compression, block_id, block_offset, has_updates, persistent, stats "+
 			"FROM pragma_storage_info(%s)", p, sqltext.QuoteString(sqltext.QuoteIdent(r.Alias)+".main."+sqltext.QuoteIdent(r.Tables[pair[1]])))
 	}
 	q := strings.Join(parts, " UNION ALL ") + " ORDER BY p, column_id, column_path, row_group_id, segment_id"
 	sigs := make([]map[string]*strings.Builder, len(pairs))
 	unsigned := make([]bool, len(pairs))
 	err := query(q, func(row []any) error {
-		var p int
-		switch n := row[0].(type) {
-		case int32:
-			p = int(n)
-		case int64:
-			p = int(n)
-		default:
+		n, ok := row[0].(int64)
+		if !ok {
 			return fmt.Errorf("signature query: part %T", row[0])
 		}
+		p := int(n)
 		if p < 0 || p >= len(pairs) || unsigned[p] {
 			return nil
 		}

@@ -182,14 +182,16 @@ func rowCounts(ctx context.Context, conn *sql.Conn, tables []string, aliases ...
 	var parts []string
 	for i, name := range tables {
 		for k, alias := range aliases {
-			parts = append(parts, fmt.Sprintf("SELECT %d, %d, count(*) FROM %s.main.%s", i, k, sqltext.QuoteIdent(alias), sqltext.QuoteIdent(name)))
+			parts = append(parts, fmt.Sprintf("SELECT %d::BIGINT, %d::BIGINT, count(*) FROM %s.main.%s", i, k, sqltext.QuoteIdent(alias), sqltext.QuoteIdent(name)))
 		}
 	}
 	got := make([][]int64, len(tables))
 	seen := 0
 	err := queryRows(ctx, conn, strings.Join(parts, " UNION ALL "), func(v []any) error {
-		i, k := toInt(v[0]), toInt(v[1])
-		if i < 0 || i >= len(tables) || k < 0 || k >= len(aliases) {
+		i64, ok1 := v[0].(int64)
+		k64, ok2 := v[1].(int64)
+		i, k := int(i64), int(k64)
+		if !ok1 || !ok2 || i < 0 || i >= len(tables) || k < 0 || k >= len(aliases) {
 			return fmt.Errorf("row counts: unexpected row %v", v)
 		}
 		if got[i] == nil {
@@ -207,17 +209,6 @@ func rowCounts(ctx context.Context, conn *sql.Conn, tables []string, aliases ...
 		out[name] = got[i]
 	}
 	return out
-}
-
-// toInt reads an integer column of any width; -1 for anything else.
-func toInt(v any) int {
-	switch n := v.(type) {
-	case int32:
-		return int(n)
-	case int64:
-		return int(n)
-	}
-	return -1
 }
 
 // Method is how a table's rows were paired for the comparison.
@@ -726,7 +717,11 @@ func apply(ctx context.Context, conn *sql.Conn, r *TableResult, staging string) 
 		}
 		// Every updated key is one of ours (the comparison found it
 		// there), so each must have matched exactly one row.
-		if n, err := result.RowsAffected(); err != nil || n != updates {
+		n, err := result.RowsAffected()
+		if err != nil {
+			return fmt.Errorf("apply updates to %s: %w", t.name, err)
+		}
+		if n != updates {
 			return vsqlerr.New(vsqlerr.Internal, "merge of %s updated %d rows for %d updated keys", t.name, n, updates)
 		}
 	}
