@@ -86,3 +86,33 @@ func TestFlags(t *testing.T) {
 		t.Errorf("unexpected config %+v", cfg)
 	}
 }
+
+// TestTailKeepsCrashStart: the excerpt of a crashed vsqld's log shows the
+// start of the crash report (the signal and the frame that crashed), not
+// only its end, and a short log whole.
+func TestTailKeepsCrashStart(t *testing.T) {
+	dir := t.TempDir()
+	write := func(s string) string {
+		p := filepath.Join(dir, "log")
+		if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	short := "line one\nline two\n"
+	if got := tail(write(short)); got != short {
+		t.Fatalf("a short log: %q", got)
+	}
+	long := strings.Repeat("served a query\n", 500) +
+		"SIGSEGV: segmentation violation\nPC=0x32c4b90 m=7 sigcode=1 addr=0x7f0b900345dc\nsignal arrived during cgo execution\n" +
+		strings.Repeat("goroutine 9 [running]:\n\tsome/frame.go:1\n", 2000) + "rip    0x32c4b90\n"
+	got := tail(write(long))
+	for _, want := range []string{"served a query\nSIGSEGV: segmentation violation", "signal arrived during cgo execution", "…", "rip    0x32c4b90\n"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the excerpt lacks %q:\n%s", want, got)
+		}
+	}
+	if len(got) > 8000 {
+		t.Fatalf("the excerpt is %d bytes", len(got))
+	}
+}

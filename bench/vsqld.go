@@ -241,11 +241,26 @@ func (b *bench) exitedServers() string {
 	return w.String()
 }
 
-// tail is the end of a log file, for error messages.
+// tail is the end of a log file, for error messages. When the log holds a
+// Go crash report, the report's start (the signal, the faulting address,
+// the frame that crashed) comes first, with the lines logged before it:
+// the end alone shows only the last goroutine's frames and the registers.
 func tail(path string) string {
 	b, _ := os.ReadFile(path)
-	if len(b) > 2000 {
-		b = b[len(b)-2000:]
+	const end = 2000
+	for _, marker := range []string{"\nSIGSEGV", "\nSIGBUS", "\nSIGABRT", "\nfatal error:", "\npanic:"} {
+		i := strings.Index(string(b), marker)
+		if i < 0 {
+			continue
+		}
+		from, to := max(0, i-1000), min(len(b), i+4000)
+		if to+end >= len(b) {
+			return string(b[from:])
+		}
+		return string(b[from:to]) + "\n…\n" + string(b[len(b)-end:])
+	}
+	if len(b) > end {
+		b = b[len(b)-end:]
 	}
 	return string(b)
 }

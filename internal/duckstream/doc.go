@@ -55,7 +55,9 @@
 // run for Delay, while fewer run than threads, it starts threads−1
 // helpers, goroutines on locked OS threads in duckdb_execute_tasks_state,
 // until no statement runs or as many run as threads (each has a CPU);
-// then duckdb_finish_execution stops them at their next wake-up. After a
+// then duckdb_finish_execution stops them at their next wake-up (a helper
+// frees its task state only once finish_execution has returned: it reads
+// the state after letting the helper go). After a
 // second with nothing running the monitor parks (no tick) until the next
 // Track, so an idle server is not woken a thousand times a second. Close wakes
 // them (a statement) until they have returned, before the database is
@@ -63,7 +65,8 @@
 // the database handle is read from duckdb-go's Connector like the others
 // (handles.go). TestWorkers checks that untracked statements use one CPU,
 // short ones never start the helpers, the monitor parks when idle and long
-// ones get the helpers' share of the work.
+// ones get the helpers' share of the work; TestHelperStateOutlivesFinish
+// that no state is freed while finish_execution may read it.
 //
 // # duckdb-go's private handles
 //

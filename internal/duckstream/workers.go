@@ -55,17 +55,37 @@ type Workers struct {
 
 	mu      sync.Mutex
 	running map[*tracked]struct{}
-	states  []C.duckdb_task_state // of the helpers running, nil when none
-	started atomic.Int64          // helper runs started (tests, metrics)
-	cpu     atomic.Int64          // CPU time of helpers that returned, ns
-	live    sync.WaitGroup        // helper goroutines not yet returned
-	parked  atomic.Bool           // the monitor waits for wake, not ticking
+	run     *helperRun     // the helpers running, nil when none
+	started atomic.Int64   // helper runs started (tests, metrics)
+	cpu     atomic.Int64   // CPU time of helpers that returned, ns
+	live    sync.WaitGroup // helper goroutines not yet returned
+	parked  atomic.Bool    // the monitor waits for wake, not ticking
 	wake    chan struct{}
 	quit    chan struct{}
 	done    chan struct{}
 }
 
 type tracked struct{ since time.Time }
+
+// helperRun is one start of the helpers: their DuckDB task states, and
+// finished, closed when stopHelpers' duckdb_finish_execution calls have
+// all returned. A helper frees its state only then: finish_execution
+// clears the state's marker, which lets the helper's
+// duckdb_execute_tasks_state return at once, and then still reads the
+// state (its count and database) to wake DuckDB's threads. A helper that
+// freed its state as soon as it returned made finish_execution read freed
+// memory, and vsqld crashed in DatabaseInstance::GetScheduler (CI, stop
+// 45, the monitor preempted between the two reads).
+type helperRun struct {
+	states   []C.duckdb_task_state
+	finished chan struct{}
+}
+
+// Fault injection for TestHelperStateOutlivesFinish, which no real part
+// can produce on demand: afterFinish runs in stopHelpers after each
+// duckdb_finish_execution (a monitor preempted there), beforeDestroy in a
+// helper before it frees its state.
+var afterFinish, beforeDestroy = func() {}, func() {}
 
 // Delay is how long a statement runs before the helpers start; tick is
 // how often the monitor looks; parkAfter is how long nothing runs before
@@ -184,7 +204,7 @@ func (w *Workers) monitor() {
 					break
 				}
 			}
-			on := w.states != nil
+			on := w.run != nil
 			w.mu.Unlock()
 			// As many statements as threads keep every CPU busy on their
 			// own: helpers would only add wake-ups.
@@ -233,10 +253,10 @@ func (w *Workers) park(t *time.Ticker) bool {
 func (w *Workers) startHelpers() {
 	w.started.Add(1)
 	db := C.duckdb_database(w.db.Ptr)
-	states := make([]C.duckdb_task_state, w.helpers)
-	for i := range states {
+	run := &helperRun{states: make([]C.duckdb_task_state, w.helpers), finished: make(chan struct{})}
+	for i := range run.states {
 		st := C.duckdb_create_task_state(db)
-		states[i] = st
+		run.states[i] = st
 		w.live.Add(1)
 		go func() {
 			defer w.live.Done()
@@ -247,22 +267,30 @@ func (w *Workers) startHelpers() {
 			// Runs DuckDB's tasks, waiting on its scheduler's semaphore
 			// when there are none, until stopHelpers calls
 			// duckdb_finish_execution (noticed when it next wakes: at
-			// the next task any statement schedules).
+			// the next task any statement schedules, or the wake-up
+			// finish_execution itself sends).
 			C.duckdb_execute_tasks_state(st)
+			<-run.finished // finish_execution may still read st (helperRun)
+			beforeDestroy()
 			C.duckdb_destroy_task_state(st)
 		}()
 	}
 	w.mu.Lock()
-	w.states = states
+	w.run = run
 	w.mu.Unlock()
 }
 
 func (w *Workers) stopHelpers() {
 	w.mu.Lock()
-	states := w.states
-	w.states = nil
+	run := w.run
+	w.run = nil
 	w.mu.Unlock()
-	for _, st := range states {
-		C.duckdb_finish_execution(st)
+	if run == nil {
+		return
 	}
+	for _, st := range run.states {
+		C.duckdb_finish_execution(st)
+		afterFinish()
+	}
+	close(run.finished)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"runtime"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -112,5 +113,94 @@ func TestWorkers(t *testing.T) {
 		t.Fatalf("the helpers spent %v of the statement's %v of CPU", h, cpu)
 	} else {
 		t.Logf("helpers: %v of CPU", h)
+	}
+}
+
+// TestHelperStateOutlivesFinish: a helper frees its DuckDB task state only
+// after duckdb_finish_execution has returned, because that function lets
+// the helper go and then still reads the state. Fault injection, which no
+// real part produces on demand (afterFinish, beforeDestroy): the stopper
+// is held after each finish_execution, as a monitor preempted there is,
+// and a helper that frees its state meanwhile is counted. Then the helpers
+// are started and stopped many times while statements run, with nothing
+// injected: none of it may crash or leave a helper behind.
+func TestHelperStateOutlivesFinish(t *testing.T) {
+	c, err := duckdb.NewConnector("?threads=2&external_threads=2", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := sql.OpenDB(c)
+	defer db.Close()
+	handle, err := databaseHandle(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No monitor: the test starts and stops the helpers itself.
+	w := &Workers{db: handle, helpers: 1, running: map[*tracked]struct{}{}}
+	waitHelpers := func() {
+		returned := make(chan struct{})
+		go func() { w.live.Wait(); close(returned) }()
+		select {
+		case <-returned:
+		case <-time.After(5 * time.Second):
+			t.Fatal("a stopped helper did not return")
+		}
+	}
+	var holding atomic.Bool
+	var early, destroyed atomic.Int64
+	afterFinish = func() {
+		holding.Store(true)
+		time.Sleep(50 * time.Millisecond)
+		holding.Store(false)
+	}
+	beforeDestroy = func() {
+		destroyed.Add(1)
+		if holding.Load() {
+			early.Add(1)
+		}
+	}
+	t.Cleanup(func() { afterFinish, beforeDestroy = func() {}, func() {} })
+	for range 3 {
+		w.startHelpers()
+		time.Sleep(20 * time.Millisecond) // the helper waits in DuckDB's scheduler
+		w.stopHelpers()
+		waitHelpers()
+	}
+	if n := destroyed.Load(); n != 3 {
+		t.Fatalf("%d task states freed for 3 helper runs", n)
+	}
+	if n := early.Load(); n != 0 {
+		t.Fatalf("%d of 3 helpers freed their task state while duckdb_finish_execution could still read it", n)
+	}
+	afterFinish, beforeDestroy = func() {}, func() {}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, err := db.ExecContext(ctx, `CREATE TABLE t AS SELECT range AS i FROM range(2000000)`); err != nil {
+		t.Fatal(err)
+	}
+	queries := make(chan error, 1)
+	go func() {
+		for ctx.Err() == nil {
+			var sum any
+			if err := db.QueryRowContext(ctx, `SELECT sum(hash(i)) FROM t`).Scan(&sum); err != nil && ctx.Err() == nil {
+				queries <- err
+				return
+			}
+		}
+		queries <- nil
+	}()
+	for i := range 300 {
+		w.startHelpers()
+		time.Sleep(time.Duration(i%4) * 500 * time.Microsecond)
+		w.stopHelpers()
+	}
+	waitHelpers()
+	cancel()
+	if err := <-queries; err != nil {
+		t.Fatal(err)
+	}
+	if w.HelperCPU() == 0 {
+		t.Fatal("the helpers never ran a task while statements ran")
 	}
 }
