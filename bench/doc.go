@@ -31,8 +31,9 @@
 //     against a PostgreSQL 15 server the command starts (initdb into a
 //     temporary directory, as user nobody when run as root); point queries
 //     by primary key with 1 and 16 clients, also over the first vsqld's
-//     Unix-domain socket, on a vsqld with --read-spin 0 and, where tcmalloc
-//     is installed, one with --allocator tcmalloc; a new connection and its
+//     Unix-domain socket, on a vsqld with --read-spin 0 and one on the
+//     other C allocator (--allocator system where the default runs on
+//     tcmalloc, else --allocator tcmalloc); a new connection and its
 //     first query, over TCP and over the socket; COPY FROM STDIN of 1M CSV
 //     rows. Every vsqld puts its socket in the benchmark's temporary
 //     directory (--unix-socket-dir), never in the system's.

@@ -135,7 +135,7 @@ func (b *bench) render(env machine, load0, load1 string, others float64, start t
 	fmt.Fprintf(&w, "| | |\n|---|---|\n| CPU | %s, %d logical CPUs |\n| memory | %s |\n| kernel | %s |\n", env.cpu, env.cpus, env.mem, env.kernel)
 	fmt.Fprintf(&w, "| Go | %s |\n| DuckDB | %s (duckdb-go %s) |\n| PostgreSQL | %s |\n| pgx | %s |\n", env.goVersion, env.duckdb, env.duckdbGo, env.postgres, env.pgx)
 	if b.allocator != "" {
-		fmt.Fprintf(&w, "| vsqld's C allocator | %s (the default `--allocator system`; cmd/vsqld/allocator.go) |\n", b.allocator)
+		fmt.Fprintf(&w, "| vsqld's C allocator | %s (the default `--allocator auto`: tcmalloc where installed; cmd/vsqld/allocator.go) |\n", b.allocator)
 	}
 	fmt.Fprintf(&w, "| load average before | %s |\n| load average after | %s |\n", load0, load1)
 	if others >= 0 {

@@ -407,9 +407,10 @@ func (b *bench) selectSection(ctx context.Context, data []byte, pg *postgres) (s
 		"(a prepared statement, a pool of 16 connections). vsqld's default read spin keeps reading a connection without "+
 		"sleeping for up to 100 µs after it answered, while no other connection is busy or read a message in the last "+
 		"millisecond (pgwire's spin.go); a second "+
-		"vsqld started with `--read-spin 0` holds the same table, and its row shows what the spin changes; where tcmalloc is "+
-		"installed, a third started with `--allocator tcmalloc` shows what that allocator changes (it is not the default: "+
-		"README, \"The C allocator\"). Each run measures every system with 1 client, then with 16. Latency "+
+		"vsqld started with `--read-spin 0` holds the same table, and its row shows what the spin changes; a third runs on "+
+		"the other C allocator, `--allocator system` (glibc's malloc) where the default found tcmalloc, `--allocator tcmalloc` "+
+		"otherwise (it starts only where the library is installed): its row shows what the allocator changes (README, "+
+		"\"The C allocator\"). Each run measures every system with 1 client, then with 16. Latency "+
 		"is per query as the client sees it; throughput is queries completed ÷ the period. Medians over runs of each run's "+
 		"p50, p99 and throughput.\n\n", pointQuery, cfg.pointDuration)
 	open := func(n int, connect func() (*pgx.Conn, error)) ([]*pgx.Conn, error) {
@@ -477,14 +478,18 @@ func (b *bench) selectSection(ctx context.Context, data []byte, pg *postgres) (s
 		return nil
 	}
 	// A second vsqld that does not spin on reads, for what the spin
-	// changes; a third on tcmalloc where it is installed (it refuses to
-	// start without it), for what the allocator changes.
+	// changes; a third on the other C allocator, for what the allocator
+	// changes (--allocator tcmalloc refuses to start without the library).
 	if err := variant("--read-spin", "0"); err != nil {
 		return w.String(), err
 	}
 	spin := systemsP[len(systemsP)-1]
-	if err := variant("--allocator", "tcmalloc"); err != nil {
-		cfg.logf("  no tcmalloc row: %v", err)
+	otherAllocator := "tcmalloc"
+	if strings.HasPrefix(b.allocator, "tcmalloc") {
+		otherAllocator = "system"
+	}
+	if err := variant("--allocator", otherAllocator); err != nil {
+		cfg.logf("  no --allocator %s row: %v", otherAllocator, err)
 	}
 	var ps *pointSystem
 	if pg != nil {
@@ -622,10 +627,11 @@ func (b *bench) selectSection(ctx context.Context, data []byte, pg *postgres) (s
 			fmtMs(median(vs.p50[0])), fmtMs(median(vs.p99[0])), fmtMs(median(spin.p50[0])), fmtMs(median(spin.p99[0])),
 			fmtMs(median(ds.p50[1])), fmtMs(median(ds.p99[1])), fmtMs(median(vs.p50[1])), fmtMs(median(vs.p99[1])))
 		for _, sy := range systemsP {
-			if sy.name == "vsqld --allocator tcmalloc" {
-				fmt.Fprintf(&w, " With DuckDB's C allocations on tcmalloc (`--allocator tcmalloc`, cmd/vsqld's allocator.go) "+
-					"vsqld answered %.0f q/s with 16 clients (%.2f× DuckDB in-process) and a p50 of %s with 1 client.",
-					median(sy.qps[1]), median(ratios(sy.qps[1], ds.qps[1])), fmtMs(median(sy.p50[0])))
+			if sy.name == "vsqld --allocator "+otherAllocator {
+				fmt.Fprintf(&w, " With DuckDB's C allocations on %s (`--allocator %s`, cmd/vsqld's allocator.go) "+
+					"vsqld answered %.0f q/s with 16 clients (%.2f× DuckDB in-process, %.2f× the default vsqld's) and a p50 of %s with 1 client.",
+					map[string]string{"system": "the C library's malloc", "tcmalloc": "tcmalloc"}[otherAllocator], otherAllocator,
+					median(sy.qps[1]), median(ratios(sy.qps[1], ds.qps[1])), median(ratios(sy.qps[1], vs.qps[1])), fmtMs(median(sy.p50[0])))
 			}
 		}
 		w.WriteString("\n")

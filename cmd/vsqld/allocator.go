@@ -19,11 +19,15 @@ import (
 // "The C allocator"). DuckDB's table data does not go through malloc: its
 // buffers come from the jemalloc it links, under --memory-limit as before.
 //
-// It is not the default: in one of six bench runs with tcmalloc a vsqld
-// dropped its 16 clients' connections mid-run (unexplained, not seen in a
-// harness of 1.2M queries or with glibc), so --allocator system (glibc's
-// malloc) stays the default until that is understood, and tcmalloc is
-// opt-in: --allocator auto (tcmalloc when installed) or tcmalloc.
+// It is the default where the library is installed (--allocator auto;
+// system is glibc's malloc; tcmalloc refuses to start without it). Until
+// session 30 it was opt-in: in one of six bench runs on tcmalloc a vsqld
+// dropped its 16 clients' connections. That was a crash, in
+// internal/duckstream's helpers (a task state freed while
+// duckdb_finish_execution still read it), on either allocator; tcmalloc
+// reuses a freed block sooner, so it surfaced there first. Fixed, 16-client
+// runs on tcmalloc that crashed the old code within a minute or two ran
+// clean.
 //
 // A Go program cannot swap malloc once it runs, so main calls
 // preloadAllocator first: for serve with auto or tcmalloc, unless an
@@ -70,7 +74,7 @@ func findTCMalloc() string {
 }
 
 // allocatorMode is the --allocator value in args (a serve command line,
-// program name first) or else in VSQL_ALLOCATOR, or "system". An invalid
+// program name first) or else in VSQL_ALLOCATOR, or "auto". An invalid
 // value is returned as is: serve's flag parsing reports it.
 func allocatorMode(args []string, getenv func(string) string) string {
 	mode := getenv("VSQL_ALLOCATOR")
@@ -89,7 +93,7 @@ func allocatorMode(args []string, getenv func(string) string) string {
 		mode = value
 	}
 	if mode == "" {
-		return allocatorSystem
+		return allocatorAuto
 	}
 	return mode
 }

@@ -12,12 +12,13 @@ import (
 )
 
 // TestAllocator starts the vsqld binary with each --allocator and reads
-// which C allocator its process has mapped: glibc's malloc by default,
-// tcmalloc with --allocator auto where the library is installed (.ci/run
-// installs it) and with --allocator tcmalloc. The process keeps its ID
-// through the re-execution. Without the library, auto runs on the
-// system's and --allocator tcmalloc fails to start; VSQL_REQUIRE_TCMALLOC (set by .ci/run) makes
-// a missing library a failure instead.
+// which C allocator its process has mapped: tcmalloc by default and with
+// --allocator auto where the library is installed (.ci/run installs it)
+// and with --allocator tcmalloc, glibc's malloc with --allocator system.
+// The process keeps its ID through the re-execution. Without the library,
+// the default and auto run on the system's and --allocator tcmalloc fails
+// to start; VSQL_REQUIRE_TCMALLOC (set by .ci/run) makes a missing library
+// a failure instead.
 func TestAllocator(t *testing.T) {
 	bin := vsqldBinary(t)
 	lib := findTCMalloc()
@@ -36,8 +37,9 @@ func TestAllocator(t *testing.T) {
 		want    string
 		preload string
 	}{
-		{"default", nil, allocatorSystem, ""},
+		{"default", nil, map[bool]string{true: allocatorTCMalloc, false: allocatorSystem}[lib != ""], ""},
 		{"auto", []string{"--allocator", "auto"}, map[bool]string{true: allocatorTCMalloc, false: allocatorSystem}[lib != ""], ""},
+		{"system", []string{"--allocator", "system"}, allocatorSystem, ""},
 		{"tcmalloc", []string{"--allocator=tcmalloc"}, allocatorTCMalloc, ""},
 		{"auto beside a user's preload", []string{"--allocator", "auto"}, allocatorSystem, userLib},
 		{"tcmalloc beside a user's preload", []string{"--allocator", "tcmalloc"}, allocatorTCMalloc, userLib},
@@ -110,13 +112,13 @@ func TestAllocatorFlag(t *testing.T) {
 		getenv func(string) string
 		want   string
 	}{
-		{[]string{"vsqld"}, none, allocatorSystem},
+		{[]string{"vsqld"}, none, allocatorAuto},
 		{[]string{"vsqld", "serve", "--allocator", "auto"}, none, allocatorAuto},
 		{[]string{"vsqld", "serve", "--allocator", "system"}, none, allocatorSystem},
 		{[]string{"vsqld", "serve", "-allocator=tcmalloc"}, none, allocatorTCMalloc},
 		{[]string{"vsqld", "serve"}, env(map[string]string{"VSQL_ALLOCATOR": "system"}), allocatorSystem},
 		{[]string{"vsqld", "serve", "--allocator", "tcmalloc"}, env(map[string]string{"VSQL_ALLOCATOR": "system"}), allocatorTCMalloc},
-		{[]string{"vsqld", "serve", "--", "--allocator", "tcmalloc"}, none, allocatorSystem},
+		{[]string{"vsqld", "serve", "--", "--allocator", "tcmalloc"}, none, allocatorAuto},
 	} {
 		if got := allocatorMode(tc.args, tc.getenv); got != tc.want {
 			t.Errorf("allocatorMode(%q) = %q, want %q", tc.args, got, tc.want)

@@ -171,7 +171,7 @@ func (m *Main) serveFlags() (*flag.FlagSet, *serveOptions) {
 	num(&o.threads, "threads", 0, "`threads` DuckDB may use (0 = one per core): a statement's own, and helpers once one runs longer than 1 ms [VSQL_THREADS]")
 	str(&o.memoryLimit, "memory-limit", "", "DuckDB memory limit, e.g. 4GB (empty = DuckDB's default, 80% of RAM) [VSQL_MEMORY_LIMIT]")
 	str(&o.blockMemory, "block-memory", server.DefaultBlockMemory, "memory DuckDB keeps for reuse by its blocks instead of returning it to the system and faulting it in again, e.g. 1GiB (0 = none) [VSQL_BLOCK_MEMORY]")
-	str(&o.allocator, "allocator", allocatorSystem, "C `allocator` of DuckDB's plans and vectors: system (the C library's malloc), auto (tcmalloc when "+tcmallocLibrary+" is installed, else the system's) or tcmalloc (refuse to start without it); see the README [VSQL_ALLOCATOR]")
+	str(&o.allocator, "allocator", allocatorAuto, "C `allocator` of DuckDB's plans and vectors: auto (tcmalloc when "+tcmallocLibrary+" is installed, else the system's), system (the C library's malloc) or tcmalloc (refuse to start without it); see the README [VSQL_ALLOCATOR]")
 	num(&o.maxConnections, "max-connections", server.DefaultMaxConnections, "most concurrent client `connections`; more are refused with SQLSTATE 53300 [VSQL_MAX_CONNECTIONS]")
 	num(&o.maxMessageSize, "max-message-size", server.DefaultMaxMessageSize, "largest protocol message in `bytes`; larger ones end the connection with SQLSTATE 54000 [VSQL_MAX_MESSAGE_SIZE]")
 	dur := server.DefaultShutdownTimeout
