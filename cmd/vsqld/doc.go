@@ -10,10 +10,11 @@
 // SIGINT/SIGTERM, which start a graceful shutdown, and gives the process
 // 16 more Go Ps than CPUs unless GOMAXPROCS is set (raiseGOMAXPROCS:
 // sessions inside DuckDB hold theirs; tests in-process keep Go's default).
-// Before that, for serve --allocator auto or tcmalloc, main executes vsqld
-// again with tcmalloc preloaded as DuckDB's C allocator (allocator.go; the
-// default is the system's malloc); serve logs the allocator in use and
-// refuses --allocator tcmalloc without it. --unix-socket-dir (run.go)
+// Before that, for serve --allocator auto (the default) or tcmalloc, main
+// executes vsqld again with tcmalloc preloaded as DuckDB's C allocator
+// where the library is installed (allocator.go; --allocator system keeps
+// the system's malloc); serve logs the allocator in use and refuses
+// --allocator tcmalloc without it. --unix-socket-dir (run.go)
 // defaults to PostgreSQL clients' own directories, each tried, not
 // required; directories the user names are required. The tests start
 // their child vsqlds with no socket (a killed child would leave its socket
