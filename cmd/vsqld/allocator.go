@@ -22,12 +22,12 @@ import (
 // It is the default where the library is installed (--allocator auto;
 // system is glibc's malloc; tcmalloc refuses to start without it). Until
 // session 30 it was opt-in: in one of six bench runs on tcmalloc a vsqld
-// dropped its 16 clients' connections. That was a crash, in
+// dropped its 16 clients' connections. That was a crash in
 // internal/duckstream's helpers (a task state freed while
-// duckdb_finish_execution still read it), on either allocator; tcmalloc
-// reuses a freed block sooner, so it surfaced there first. Fixed, 16-client
-// runs on tcmalloc that crashed the old code within a minute or two ran
-// clean.
+// duckdb_finish_execution still read it), which CI also hit once on
+// glibc; tcmalloc hits it more often. With the fix, 16-client runs on
+// tcmalloc of the kind that crashed the old code within a minute or two
+// ran clean.
 //
 // A Go program cannot swap malloc once it runs, so main calls
 // preloadAllocator first: for serve with auto or tcmalloc, unless an
