@@ -71,6 +71,7 @@ func sessionToken(pid uint32) string {
 
 // Active implements pgwire.ActivityObserver.
 func (s *Session) Active(query string) {
+	s.answering(true)
 	app := s.settingValue("application_name")
 	now := time.Now()
 	a := s.activity
@@ -84,6 +85,7 @@ func (s *Session) Active(query string) {
 
 // Idle implements pgwire.ActivityObserver.
 func (s *Session) Idle() {
+	s.answering(false)
 	state := "idle"
 	switch s.txStatus() {
 	case txOpen:

@@ -22,7 +22,10 @@
 //     snapshot image on first use) and counts the session on it.
 //   - session.go: a Session owns one DuckDB connection whose default catalog
 //     (USE) is its database, the transaction state reported in
-//     ReadyForQuery, and the cancel hook of the running statement.
+//     ReadyForQuery, and the cancel hook of the running statement. A
+//     cancel that arrives while the client's query is answered but before
+//     its statement runs (parsed, prepared) cancels that statement, as in
+//     PostgreSQL; one that arrives while the session is idle is ignored.
 //   - spare.go: two DuckDB connections made ahead of the next sessions,
 //     each with its process id, secret and token set and the last session's
 //     branch made current (USE), so that a session's start runs USE only

@@ -68,6 +68,14 @@ type Session struct {
 	runMu  sync.Mutex
 	cancel context.CancelFunc // of the running statement, nil when idle
 	runCtx context.Context    // of the running statement, nil when idle
+	// inQuery: the client's query is being answered (from Active to Idle).
+	// cancelPending: a cancel arrived then while no statement ran (the
+	// query still being parsed or prepared, or between two steps of one):
+	// the query's next statement starts canceled, as PostgreSQL's cancel
+	// takes effect at the query's next check. Without it such a cancel was
+	// lost, and the statement ran to its end.
+	inQuery, cancelPending bool
+
 	notify func(*vsqlerr.Error)
 
 	// savepoints are the emulated ones of the open transaction block;
@@ -281,6 +289,10 @@ func (s *Session) running(ctx context.Context) (context.Context, func()) {
 	}
 	s.runMu.Lock()
 	s.cancel, s.runCtx = cancel, ctx
+	if s.cancelPending {
+		s.cancelPending = false
+		cancel()
+	}
 	s.runMu.Unlock()
 	return ctx, func() {
 		tracked()
@@ -296,7 +308,18 @@ func (s *Session) cancelRunning() {
 	defer s.runMu.Unlock()
 	if s.cancel != nil {
 		s.cancel()
+	} else if s.inQuery {
+		s.cancelPending = true
 	}
+}
+
+// answering marks the span of a client's query for cancelRunning: from
+// Active (true) to Idle (false). A cancel pending from the last query
+// never carries over to the next one.
+func (s *Session) answering(active bool) {
+	s.runMu.Lock()
+	s.inQuery, s.cancelPending = active, false
+	s.runMu.Unlock()
 }
 
 // failed records an error: inside a transaction block, it makes the
