@@ -43,8 +43,19 @@ func TestUnixSocket(t *testing.T) {
 	ln.Close()
 
 	c := startChildAt(t, bin, addr, t.TempDir(), "", "--unix-socket-dir", dirA+","+dirB)
+	// The child answers over TCP as soon as its TCP listener is up (the
+	// kernel queues the connection); its sockets follow, each made and then
+	// opened to everyone (chmod 0777), as PostgreSQL makes its own. So each
+	// gets a few seconds to be there and open.
 	for _, dir := range []string{dirA, dirB} {
-		fi, err := os.Stat(filepath.Join(dir, ".s.PGSQL."+port))
+		var fi os.FileInfo
+		var err error
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			fi, err = os.Stat(filepath.Join(dir, ".s.PGSQL."+port))
+			if err == nil && fi.Mode()&os.ModeSocket != 0 && fi.Mode().Perm() == 0o777 || time.Now().After(deadline) {
+				break
+			}
+		}
 		if err != nil || fi.Mode()&os.ModeSocket == 0 || fi.Mode().Perm() != 0o777 {
 			t.Fatalf("socket in %s: %v, %v\n%s", dir, fi, err, c.logs)
 		}
